@@ -1,0 +1,342 @@
+//! Self-describing DIMACS: writing a [`Cnf`] with its metadata and variable
+//! names as comments, reading such a file back, and reading solver models.
+//!
+//! Comment lines written before the `p cnf` line, in this order:
+//! ```text
+//! c snakesat <version>
+//! c <key> <value>                      e.g. `c instance {...}`, `c encoding direct`, `c horizon 12`
+//! c family <name> variables V clauses C literals L
+//! c var <id> <kind> <coord>...         one line per variable, e.g. `c var 17 head 3 4 5`
+//! ```
+//! Family names may contain spaces; the `variables` keyword ends them.
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use anyhow::{Context, bail};
+
+use super::{Cnf, Lit};
+
+/// Writes `cnf` in DIMACS with `meta` as `c key value` lines.
+pub fn write(cnf: &Cnf, meta: &[(&str, String)], out: &mut impl Write) -> std::io::Result<()> {
+    let mut buf: Vec<u8> = Vec::with_capacity(1 << 20);
+    let mut num = itoa::Buffer::new();
+    writeln!(buf, "c snakesat {}", env!("CARGO_PKG_VERSION"))?;
+    for (k, v) in meta {
+        writeln!(buf, "c {k} {v}")?;
+    }
+    for (name, size) in cnf.families() {
+        writeln!(
+            buf,
+            "c family {name} variables {} clauses {} literals {}",
+            size.variables, size.clauses, size.literals
+        )?;
+    }
+    for (i, name) in cnf.names().iter().enumerate() {
+        buf.extend_from_slice(b"c var ");
+        buf.extend_from_slice(num.format(i + 1).as_bytes());
+        buf.push(b' ');
+        buf.extend_from_slice(name.kind.as_bytes());
+        for &c in name.coords() {
+            buf.push(b' ');
+            buf.extend_from_slice(num.format(c).as_bytes());
+        }
+        buf.push(b'\n');
+        if buf.len() > 1 << 20 {
+            out.write_all(&buf)?;
+            buf.clear();
+        }
+    }
+    writeln!(buf, "p cnf {} {}", cnf.num_vars(), cnf.num_clauses())?;
+    write_clauses(cnf.flat(), &mut buf, out)?;
+    out.write_all(&buf)?;
+    out.flush()
+}
+
+/// Writes the flat clause buffer as DIMACS clause lines, in large chunks.
+fn write_clauses(flat: &[Lit], buf: &mut Vec<u8>, out: &mut impl Write) -> std::io::Result<()> {
+    let mut num = itoa::Buffer::new();
+    for &l in flat {
+        if l == 0 {
+            buf.extend_from_slice(b"0\n");
+            if buf.len() > 1 << 20 {
+                out.write_all(buf)?;
+                buf.clear();
+            }
+        } else {
+            buf.extend_from_slice(num.format(l).as_bytes());
+            buf.push(b' ');
+        }
+    }
+    Ok(())
+}
+
+/// A variable name read back from a comment line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedName {
+    pub kind: String,
+    pub coords: Vec<u32>,
+}
+
+/// What a snakesat DIMACS file says about itself, and its clauses.
+#[derive(Clone, Debug, Default)]
+pub struct ParsedCnf {
+    pub meta: HashMap<String, String>,
+    /// Index `v - 1` holds the name of variable `v`, if the file named it.
+    pub names: Vec<Option<ParsedName>>,
+    pub num_vars: usize,
+    /// Clauses, each followed by `0`.
+    pub flat: Vec<Lit>,
+    pub num_clauses: usize,
+}
+
+/// Parses a DIMACS file, keeping snakesat's comments.
+pub fn parse(text: &str) -> anyhow::Result<ParsedCnf> {
+    let mut parsed = ParsedCnf::default();
+    let mut header: Option<(usize, usize)> = None;
+    for (lineno, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix('c') {
+            let rest = rest.trim_start();
+            if let Some(var) = rest.strip_prefix("var ") {
+                let mut parts = var.split_whitespace();
+                let id: usize = parts
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .with_context(|| format!("line {}: bad variable comment", lineno + 1))?;
+                let kind = parts.next().unwrap_or("").to_string();
+                let coords = parts
+                    .map(|s| s.parse::<u32>())
+                    .collect::<Result<Vec<_>, _>>()
+                    .with_context(|| format!("line {}: bad variable coordinates", lineno + 1))?;
+                if id == 0 {
+                    bail!("line {}: variable 0 does not exist", lineno + 1);
+                }
+                if parsed.names.len() < id {
+                    parsed.names.resize(id, None);
+                }
+                parsed.names[id - 1] = Some(ParsedName { kind, coords });
+            } else if let Some((k, v)) = rest.split_once(' ') {
+                parsed
+                    .meta
+                    .entry(k.to_string())
+                    .or_insert_with(|| v.to_string());
+            }
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("p ") {
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            if f.len() != 3 || f[0] != "cnf" {
+                bail!("line {}: malformed header {line:?}", lineno + 1);
+            }
+            let v = f[1]
+                .parse()
+                .with_context(|| format!("line {}: bad variable count", lineno + 1))?;
+            let c = f[2]
+                .parse()
+                .with_context(|| format!("line {}: bad clause count", lineno + 1))?;
+            header = Some((v, c));
+            continue;
+        }
+        let Some((num_vars, _)) = header else {
+            bail!("line {}: clause before the `p cnf` header", lineno + 1);
+        };
+        for tok in line.split_whitespace() {
+            let l: Lit = tok
+                .parse()
+                .with_context(|| format!("line {}: bad literal {tok:?}", lineno + 1))?;
+            if l.unsigned_abs() as usize > num_vars {
+                bail!(
+                    "line {}: literal {l} exceeds the {num_vars} declared variables",
+                    lineno + 1
+                );
+            }
+            parsed.flat.push(l);
+            if l == 0 {
+                parsed.num_clauses += 1;
+            }
+        }
+    }
+    let (v, c) = header.context("no `p cnf` header")?;
+    if parsed.flat.last().is_some_and(|&l| l != 0) {
+        parsed.flat.push(0);
+        parsed.num_clauses += 1;
+    }
+    if parsed.num_clauses != c {
+        bail!(
+            "header declares {c} clauses but the file has {}",
+            parsed.num_clauses
+        );
+    }
+    if parsed.names.len() > v {
+        bail!(
+            "a variable comment names variable {} beyond the {v} declared",
+            parsed.names.len()
+        );
+    }
+    parsed.num_vars = v;
+    parsed.names.resize(v, None);
+    Ok(parsed)
+}
+
+/// A solver's answer as read from its output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelFile {
+    /// Values of variables `1..`: index `v - 1` is variable `v`.
+    Sat(Vec<bool>),
+    Unsat,
+    Unknown,
+}
+
+/// Reads a model in SAT-competition form (`s SATISFIABLE`, `v ... 0`) or in
+/// MiniSat's result-file form (`SAT` then a line of literals). Literals must
+/// fit `num_vars`; a variable given both signs is an error.
+pub fn parse_model(text: &str, num_vars: usize) -> anyhow::Result<ModelFile> {
+    let mut status: Option<bool> = None;
+    let mut lits: Vec<Lit> = Vec::new();
+    let mut saw_status = false;
+    for (lineno, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('c') {
+            continue;
+        }
+        let body = match line {
+            "s SATISFIABLE" | "SAT" | "SATISFIABLE" => {
+                status = Some(true);
+                saw_status = true;
+                continue;
+            }
+            "s UNSATISFIABLE" | "UNSAT" | "UNSATISFIABLE" => {
+                status = Some(false);
+                saw_status = true;
+                continue;
+            }
+            "s UNKNOWN" | "INDET" | "UNKNOWN" => {
+                saw_status = true;
+                continue;
+            }
+            _ => line.strip_prefix("v ").unwrap_or(line),
+        };
+        if !saw_status {
+            bail!(
+                "line {}: model has no status line (`s SATISFIABLE` or `SAT`) before values",
+                lineno + 1
+            );
+        }
+        for tok in body.split_whitespace() {
+            let l: Lit = tok
+                .parse()
+                .with_context(|| format!("line {}: bad literal {tok:?} in model", lineno + 1))?;
+            lits.push(l);
+        }
+    }
+    match status {
+        None if saw_status => Ok(ModelFile::Unknown),
+        None => bail!("model is empty or has no status line"),
+        Some(false) => Ok(ModelFile::Unsat),
+        Some(true) => {
+            let mut values = vec![false; num_vars];
+            let mut set = vec![false; num_vars];
+            for l in lits {
+                if l == 0 {
+                    continue;
+                }
+                let v = l.unsigned_abs() as usize;
+                if v > num_vars {
+                    bail!("model literal {l} does not fit the CNF's {num_vars} variables");
+                }
+                if set[v - 1] && values[v - 1] != (l > 0) {
+                    bail!("model gives variable {v} both values");
+                }
+                set[v - 1] = true;
+                values[v - 1] = l > 0;
+            }
+            Ok(ModelFile::Sat(values))
+        }
+    }
+}
+
+/// The first clause (1-based) that `values` falsifies, if any.
+pub fn first_falsified(flat: &[Lit], values: &[bool]) -> Option<usize> {
+    let mut clause = 1;
+    let mut satisfied = false;
+    for &l in flat {
+        if l == 0 {
+            if !satisfied {
+                return Some(clause);
+            }
+            clause += 1;
+            satisfied = false;
+        } else if !satisfied {
+            let v = values
+                .get(l.unsigned_abs() as usize - 1)
+                .copied()
+                .unwrap_or(false);
+            satisfied = v == (l > 0);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cnf::VarName;
+
+    #[test]
+    fn round_trip_names_meta_and_clauses() {
+        let mut cnf = Cnf::new();
+        cnf.family("two words");
+        let a = cnf.var(VarName::new("head", &[1, 2, 3]));
+        let b = cnf.var(VarName::new("count", &[4, 5]));
+        cnf.add(&[a, -b]);
+        cnf.add(&[b]);
+        let mut out = Vec::new();
+        write(&cnf, &[("horizon", "7".into())], &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("c family two words variables 2 clauses 2 literals 3"));
+        let p = parse(&text).unwrap();
+        assert_eq!(p.meta["horizon"], "7");
+        assert_eq!(p.num_vars, 2);
+        assert_eq!(p.flat, vec![1, -2, 0, 2, 0]);
+        assert_eq!(
+            p.names[0],
+            Some(ParsedName {
+                kind: "head".into(),
+                coords: vec![1, 2, 3]
+            })
+        );
+    }
+
+    #[test]
+    fn both_model_forms_are_read() {
+        let comp = "c x\ns SATISFIABLE\nv 1 -2\nv 3 0\n";
+        assert_eq!(
+            parse_model(comp, 3).unwrap(),
+            ModelFile::Sat(vec![true, false, true])
+        );
+        let minisat = "SAT\n-1 2 -3 0\n";
+        assert_eq!(
+            parse_model(minisat, 3).unwrap(),
+            ModelFile::Sat(vec![false, true, false])
+        );
+        assert_eq!(parse_model("UNSAT\n", 3).unwrap(), ModelFile::Unsat);
+        assert!(
+            parse_model("SAT\n1 4 0\n", 3)
+                .unwrap_err()
+                .to_string()
+                .contains("does not fit")
+        );
+        assert!(parse_model("", 3).is_err());
+    }
+
+    #[test]
+    fn falsified_clause_is_found() {
+        let flat = [1, 2, 0, -1, 0];
+        assert_eq!(first_falsified(&flat, &[false, true]), None);
+        assert_eq!(first_falsified(&flat, &[true, false]), Some(2));
+    }
+}

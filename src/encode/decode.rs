@@ -1,0 +1,83 @@
+//! From a model back to a path, using only the variable names: every
+//! encoding names its head variables `head x y t`.
+
+use anyhow::bail;
+
+/// Rebuilds the head path `t = 0..=moves` from named variables and their
+/// values. Variables of other kinds are ignored. A time with no head or with
+/// two heads is an error (the model does not describe a path). When the
+/// encoding fixed a head cell as a constant (no variable), `fixed` supplies it.
+pub fn path_from_model<'a>(
+    named: impl Iterator<Item = (&'a str, &'a [u32], bool)>,
+    moves: usize,
+    fixed: &[(usize, (usize, usize))],
+) -> anyhow::Result<Vec<(usize, usize)>> {
+    let mut path: Vec<Option<(usize, usize)>> = vec![None; moves + 1];
+    for &(t, p) in fixed {
+        if t <= moves {
+            path[t] = Some(p);
+        }
+    }
+    for (kind, coords, value) in named {
+        if kind != "head" || !value {
+            continue;
+        }
+        let &[x, y, t] = coords else {
+            bail!(
+                "head variable with {} coordinates instead of 3",
+                coords.len()
+            );
+        };
+        let (x, y, t) = (x as usize, y as usize, t as usize);
+        if t > moves {
+            bail!("head variable at time {t} beyond the horizon {moves}");
+        }
+        match path[t] {
+            Some(prev) if prev != (x, y) => {
+                bail!(
+                    "model puts the head on two cells at time {t}: {prev:?} and {:?}",
+                    (x, y)
+                )
+            }
+            _ => path[t] = Some((x, y)),
+        }
+    }
+    path.iter()
+        .enumerate()
+        .map(|(t, p)| p.ok_or_else(|| anyhow::anyhow!("model puts the head nowhere at time {t}")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_head_per_time_is_required() {
+        let vars = [
+            ("head", [0u32, 0, 0]),
+            ("head", [1, 0, 1]),
+            ("eaten", [0, 1, 0]),
+        ];
+        let named = vars.iter().map(|(k, c)| (*k, &c[..], true));
+        assert_eq!(
+            path_from_model(named, 1, &[]).unwrap(),
+            vec![(0, 0), (1, 0)]
+        );
+        let named = vars.iter().map(|(k, c)| (*k, &c[..], true));
+        assert!(
+            path_from_model(named, 2, &[])
+                .unwrap_err()
+                .to_string()
+                .contains("nowhere at time 2")
+        );
+        let twice = [("head", [0u32, 0, 0]), ("head", [1, 0, 0])];
+        let named = twice.iter().map(|(k, c)| (*k, &c[..], true));
+        assert!(
+            path_from_model(named, 0, &[])
+                .unwrap_err()
+                .to_string()
+                .contains("two cells")
+        );
+    }
+}

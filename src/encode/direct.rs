@@ -1,0 +1,416 @@
+//! The direct encoding: a sound CNF of the full game model.
+//!
+//! Variables (all named in DIMACS comments):
+//! - `head x y t`: the head is on `(x, y)` at time `t` (one-hot per time).
+//! - `eaten i t`: apple `i` has been eaten at some time `<= t`.
+//! - `count j t`: at least `j` apples eaten by `t` (a unary counter; with
+//!   ordered apples `count j t` is `eaten (j-1) t` and needs no variable).
+//! - `eat i t`, `ate t`: apple `i` eaten exactly at `t`; some apple eaten at `t`.
+//!
+//! Families:
+//! - `start`: the head's first cell (fixed body, or any free cell).
+//! - `head exactly-one`: at most one head cell per time (AMO of the options).
+//! - `adjacent move`: a head at `t` has a head on a neighbour at `t + 1`.
+//! - `apple eaten`: `eaten` is monotone, needs the head on the apple while it
+//!   is revealed, and is forced when the head enters a revealed apple.
+//! - `apple count`: the unary counter of apples eaten, one increment per step.
+//! - `goal`: every apple eaten at `T`.
+//! - `body window`: the head may not enter a cell it held `l` steps before
+//!   while the body is longer than `l` (follow) or at least `l` (strict),
+//!   with the length taken at the later time; odd `l` are skipped (the grid
+//!   is bipartite, so the head cannot return after an odd number of moves).
+//!
+//! With `prune=on` (default) variables that [`Bounds`] proves false are
+//! constants and never created.
+
+use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarName};
+use crate::encode::amo::Amo;
+use crate::encode::prune::Bounds;
+use crate::encode::{EncodeError, Encoding};
+use crate::instance::{Instance, Start, TailRule};
+
+/// The independent choices of the direct encoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirectOptions {
+    pub amo: Amo,
+    pub prune: bool,
+}
+
+impl Default for DirectOptions {
+    fn default() -> Self {
+        DirectOptions {
+            amo: Amo::Sequential,
+            prune: true,
+        }
+    }
+}
+
+impl DirectOptions {
+    /// Parses `direct`, `direct,key=value,...` or `key=value,...`.
+    pub fn parse(name: &str) -> Result<DirectOptions, String> {
+        let mut options = DirectOptions::default();
+        for part in name.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            if part == "direct" {
+                continue;
+            }
+            let Some((key, value)) = part.split_once('=') else {
+                return Err(format!("unknown encoding {name:?}"));
+            };
+            match key {
+                "amo" => {
+                    options.amo = Amo::parse(value)
+                        .ok_or_else(|| format!("unknown amo {value:?} (pairwise|sequential)"))?
+                }
+                "prune" => {
+                    options.prune = match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(format!("prune must be on or off, not {value:?}")),
+                    }
+                }
+                _ => return Err(format!("unknown encoding option {key:?} in {name:?}")),
+            }
+        }
+        Ok(options)
+    }
+
+    /// The canonical name: `direct` for the defaults, else the options that differ.
+    pub fn name(&self) -> String {
+        let default = DirectOptions::default();
+        let mut parts = vec!["direct".to_string()];
+        if self.amo != default.amo {
+            parts.push(format!("amo={}", self.amo.name()));
+        }
+        if self.prune != default.prune {
+            parts.push(format!("prune={}", if self.prune { "on" } else { "off" }));
+        }
+        parts.join(",")
+    }
+}
+
+/// The direct encoding with its options.
+#[derive(Clone, Debug, Default)]
+pub struct Direct {
+    pub options: DirectOptions,
+}
+
+impl Direct {
+    pub fn new(options: DirectOptions) -> Self {
+        Direct { options }
+    }
+}
+
+impl Encoding for Direct {
+    fn name(&self) -> String {
+        self.options.name()
+    }
+
+    fn approximate(&self) -> bool {
+        false
+    }
+
+    fn encode(&self, instance: &Instance, moves: usize) -> Result<Cnf, EncodeError> {
+        Ok(Builder::new(instance, moves, &self.options).build())
+    }
+}
+
+/// Builds one formula; holds the variable tables.
+struct Builder<'a> {
+    inst: &'a Instance,
+    moves: usize,
+    options: &'a DirectOptions,
+    cnf: Cnf,
+    walls: Vec<bool>,
+    /// `head[t * cells + c]`.
+    head: Vec<Lit>,
+    /// `eaten[i * (moves + 1) + t]`.
+    eaten: Vec<Lit>,
+    /// `count[j * (moves + 1) + t]` for `j` in `0..=n` (`j = 0` is `TRUE`).
+    count: Vec<Lit>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(inst: &'a Instance, moves: usize, options: &'a DirectOptions) -> Self {
+        Builder {
+            inst,
+            moves,
+            options,
+            cnf: Cnf::new(),
+            walls: inst.wall_map(),
+            head: Vec::new(),
+            eaten: Vec::new(),
+            count: Vec::new(),
+        }
+    }
+
+    fn h(&self, t: usize, c: usize) -> Lit {
+        self.head[t * self.inst.cells() + c]
+    }
+
+    fn e(&self, i: usize, t: usize) -> Lit {
+        self.eaten[i * (self.moves + 1) + t]
+    }
+
+    /// At least `j` apples eaten by `t` (`j` may exceed `n`: `FALSE`).
+    fn k(&self, j: usize, t: usize) -> Lit {
+        if j == 0 {
+            TRUE
+        } else if j > self.inst.apples.len() {
+            FALSE
+        } else {
+            self.count[j * (self.moves + 1) + t]
+        }
+    }
+
+    /// Apple `i` is on the board (revealed) at time `t`.
+    fn revealed(&self, i: usize, t: usize) -> Lit {
+        let v = self.inst.visible_at_start();
+        if i < v { TRUE } else { self.k(i - v + 1, t) }
+    }
+
+    fn build(mut self) -> Cnf {
+        let bounds = Bounds::compute(self.inst, self.moves);
+        self.head_vars(&bounds);
+        self.eaten_vars(&bounds);
+        self.start();
+        self.exactly_one();
+        self.adjacent();
+        self.count_vars_and_clauses(&bounds);
+        self.apples();
+        self.goal();
+        self.body_window();
+        self.cnf
+    }
+
+    fn head_vars(&mut self, bounds: &Bounds) {
+        let cells = self.inst.cells();
+        self.cnf.family("head");
+        self.head = vec![FALSE; cells * (self.moves + 1)];
+        let fixed_start = matches!(self.inst.start, Start::Body(_));
+        for t in 0..=self.moves {
+            for c in 0..cells {
+                let possible = !self.walls[c] && (!self.options.prune || bounds.head[t][c]);
+                let possible = possible && (t > 0 || bounds.head[0][c]);
+                if !possible {
+                    continue;
+                }
+                self.head[t * cells + c] = if t == 0 && fixed_start {
+                    TRUE
+                } else {
+                    let (x, y) = self.inst.pos(c);
+                    self.cnf.var(VarName::new("head", &[x, y, t]))
+                };
+            }
+        }
+    }
+
+    fn eaten_vars(&mut self, bounds: &Bounds) {
+        let n = self.inst.apples.len();
+        let width = self.moves + 1;
+        self.cnf.family("apple eaten");
+        self.eaten = vec![FALSE; n * width];
+        for i in 0..n {
+            for t in 1..=self.moves {
+                let lit = if self.options.prune && t < bounds.earliest[i] {
+                    FALSE
+                } else if self.options.prune && t >= bounds.latest[i] {
+                    TRUE
+                } else {
+                    self.cnf.var(VarName::new("eaten", &[i, t]))
+                };
+                self.eaten[i * width + t] = lit;
+            }
+        }
+    }
+
+    fn start(&mut self) {
+        self.cnf.family("start");
+        if let Start::Free { .. } = self.inst.start {
+            let first: Vec<Lit> = (0..self.inst.cells()).map(|c| self.h(0, c)).collect();
+            self.cnf.add(&first);
+        }
+    }
+
+    fn exactly_one(&mut self) {
+        let cells = self.inst.cells();
+        self.cnf.family("head exactly-one");
+        for t in 0..=self.moves {
+            let row: Vec<Lit> = self.head[t * cells..(t + 1) * cells].to_vec();
+            self.options.amo.encode(&mut self.cnf, &row, "amo-head", t);
+        }
+    }
+
+    fn adjacent(&mut self) {
+        let cells = self.inst.cells();
+        self.cnf.family("adjacent move");
+        let mut clause = Vec::with_capacity(5);
+        for t in 0..self.moves {
+            for c in 0..cells {
+                let here = self.h(t, c);
+                if here == FALSE {
+                    continue;
+                }
+                clause.clear();
+                clause.push(-here);
+                for q in self.inst.neighbours(self.inst.pos(c)) {
+                    clause.push(self.h(t + 1, self.inst.index(q)));
+                }
+                self.cnf.add(&clause);
+            }
+        }
+    }
+
+    /// The unary counter `count j t` (at least `j` apples eaten by `t`).
+    fn count_vars_and_clauses(&mut self, bounds: &Bounds) {
+        let n = self.inst.apples.len();
+        let width = self.moves + 1;
+        self.count = vec![FALSE; (n + 1) * width];
+        for t in 0..width {
+            self.count[t] = TRUE;
+        }
+        let needed = self.inst.grow || self.inst.visible_at_start() < n;
+        if n == 0 || !needed {
+            return;
+        }
+        if self.inst.visible_at_start() == 1 {
+            // Ordered apples are eaten in order: at least j eaten iff apple j-1 eaten.
+            for j in 1..=n {
+                for t in 0..width {
+                    self.count[j * width + t] = self.e(j - 1, t);
+                }
+            }
+            return;
+        }
+        self.cnf.family("apple count");
+        let mut ate = vec![FALSE; width];
+        for t in 1..width {
+            let eats: Vec<Lit> = (0..n)
+                .map(|i| {
+                    let (now, before) = (self.e(i, t), self.e(i, t - 1));
+                    if now == FALSE || before == TRUE {
+                        return FALSE;
+                    }
+                    let x = self.cnf.var(VarName::new("eat", &[i, t]));
+                    self.cnf.add(&[-x, now]);
+                    self.cnf.add(&[-x, -before]);
+                    self.cnf.add(&[x, -now, before]);
+                    x
+                })
+                .collect();
+            if eats.iter().all(|&x| x == FALSE) {
+                continue;
+            }
+            let a = self.cnf.var(VarName::new("ate", &[t]));
+            let mut any = vec![-a];
+            any.extend(eats.iter().copied());
+            self.cnf.add(&any);
+            for &x in &eats {
+                self.cnf.add(&[a, -x]);
+            }
+            ate[t] = a;
+        }
+        for j in 1..=n {
+            for t in 1..width {
+                // At most one apple per step, and no earlier than its bound.
+                let lit = if t < j
+                    || (self.options.prune
+                        && t < bounds.earliest.iter().copied().min().unwrap_or(0))
+                {
+                    FALSE
+                } else {
+                    self.cnf.var(VarName::new("count", &[j, t]))
+                };
+                self.count[j * width + t] = lit;
+            }
+        }
+        for j in 1..=n {
+            for t in 1..width {
+                let (now, before, below) = (self.k(j, t), self.k(j, t - 1), self.k(j - 1, t - 1));
+                self.cnf.add(&[-before, now]);
+                self.cnf.add(&[-below, -ate[t], now]);
+                self.cnf.add(&[-now, before, below]);
+                self.cnf.add(&[-now, before, ate[t]]);
+            }
+        }
+    }
+
+    fn apples(&mut self) {
+        self.cnf.family("apple eaten");
+        let n = self.inst.apples.len();
+        for i in 0..n {
+            let cell = self.inst.index(self.inst.apples[i]);
+            for t in 1..=self.moves {
+                let (now, before) = (self.e(i, t), self.e(i, t - 1));
+                let here = self.h(t, cell);
+                let shown = self.revealed(i, t - 1);
+                self.cnf.add(&[-before, now]);
+                self.cnf.add(&[-now, before, here]);
+                self.cnf.add(&[-now, before, shown]);
+                self.cnf.add(&[-here, -shown, now]);
+            }
+        }
+    }
+
+    fn goal(&mut self) {
+        self.cnf.family("goal");
+        for i in 0..self.inst.apples.len() {
+            let last = self.e(i, self.moves);
+            self.cnf.add(&[last]);
+        }
+    }
+
+    fn body_window(&mut self) {
+        self.cnf.family("body window");
+        let inst = self.inst;
+        let cells = inst.cells();
+        let l0 = inst.initial_length();
+        let n = if inst.grow { inst.apples.len() } else { 0 };
+        let body: &[_] = match &inst.start {
+            Start::Body(b) => b,
+            Start::Free { .. } => &[],
+        };
+        for s in 1..=self.moves {
+            // Largest l that can be forbidden at time s.
+            let max_l = match inst.tail {
+                TailRule::Follow => l0 + n - 1,
+                TailRule::Strict => l0 + n,
+            };
+            for l in (2..=max_l).step_by(2) {
+                let cond = match (inst.tail, inst.grow) {
+                    (TailRule::Follow, true) => self.k((l + 1).saturating_sub(l0), s),
+                    (TailRule::Strict, true) => self.k(l.saturating_sub(l0), s - 1),
+                    (TailRule::Follow, false) => {
+                        if l < l0 {
+                            TRUE
+                        } else {
+                            FALSE
+                        }
+                    }
+                    (TailRule::Strict, false) => {
+                        if l <= l0 {
+                            TRUE
+                        } else {
+                            FALSE
+                        }
+                    }
+                };
+                if cond == FALSE {
+                    continue;
+                }
+                if l <= s {
+                    let tau = s - l;
+                    for c in 0..cells {
+                        let (now, then) = (self.h(s, c), self.h(tau, c));
+                        if now == FALSE || then == FALSE {
+                            continue;
+                        }
+                        self.cnf.add(&[-cond, -now, -then]);
+                    }
+                } else if let Some(&cell) = body.get(l - s) {
+                    let now = self.h(s, inst.index(cell));
+                    self.cnf.add(&[-cond, -now]);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,351 @@
+//! The game model: grid, walls, start, apples and rules, with validation.
+//!
+//! An [`Instance`] is what every other module reads. It is built from JSON
+//! ([`json`]), from IPC-2018 PDDL (`crate::pddl`) or from seeded random
+//! parameters ([`random`]), and is always validated by [`Instance::validate`]
+//! before use.
+
+pub mod json;
+pub mod random;
+
+use std::collections::HashSet;
+
+use thiserror::Error;
+
+/// A cell as `(x, y)`: column then row, both from 0.
+pub type Pos = (usize, usize);
+
+/// The largest grid side accepted; beyond it the CNF would not fit in memory.
+pub const MAX_SIDE: usize = 1000;
+
+/// Whether the head may enter the cell its tail leaves in the same step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TailRule {
+    /// The head may enter the cell the tail leaves (classic game, the notebook).
+    Follow,
+    /// It may not: the IPC-2018 domain checks `blocked` before the tail moves.
+    Strict,
+}
+
+impl TailRule {
+    pub fn name(self) -> &'static str {
+        match self {
+            TailRule::Follow => "follow",
+            TailRule::Strict => "strict",
+        }
+    }
+}
+
+/// How the snake starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// An explicit body, head first; consecutive cells are adjacent.
+    Body(Vec<Pos>),
+    /// The notebook's free start: the head may start on any free cell that
+    /// holds no visible apple; the body before `t = 0` is unconstrained.
+    Free { length: usize },
+}
+
+/// One game to plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    pub width: usize,
+    pub height: usize,
+    pub walls: Vec<Pos>,
+    pub start: Start,
+    /// Apples in reveal order.
+    pub apples: Vec<Pos>,
+    /// How many apples are on the board at `t = 0`; each one eaten reveals the next.
+    pub visible: usize,
+    /// Eating makes the snake one cell longer.
+    pub grow: bool,
+    pub tail: TailRule,
+    /// Number of moves `T`, or `None` to search the least one.
+    pub horizon: Option<usize>,
+}
+
+/// Why an instance is not a valid game.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum InstanceError {
+    #[error("grid size {0}x{1} is out of range (each side must be 1..={max})", max = MAX_SIDE)]
+    BadSize(usize, usize),
+    #[error("{what} ({x}, {y}) is off the {w}x{h} grid")]
+    OffGrid {
+        what: String,
+        x: usize,
+        y: usize,
+        w: usize,
+        h: usize,
+    },
+    #[error("{what} ({x}, {y}) is on a wall")]
+    OnWall { what: String, x: usize, y: usize },
+    #[error("apple {index} ({x}, {y}) is on the snake's body")]
+    AppleOnBody { index: usize, x: usize, y: usize },
+    #[error("snake body is empty")]
+    EmptyBody,
+    #[error("snake body cells {i} ({x1}, {y1}) and {j} ({x2}, {y2}) are not adjacent")]
+    BodyNotAdjacent {
+        i: usize,
+        j: usize,
+        x1: usize,
+        y1: usize,
+        x2: usize,
+        y2: usize,
+    },
+    #[error("snake body visits ({x}, {y}) twice")]
+    BodyRepeats { x: usize, y: usize },
+    #[error("snake length must be at least 1")]
+    ZeroLength,
+    #[error("snake length {length} exceeds the {free} free cells of the grid")]
+    LengthTooLarge { length: usize, free: usize },
+    #[error("visible must be at least 1 when there are apples")]
+    ZeroVisible,
+    #[error(
+        "apples {i} and {j} share cell ({x}, {y}) and can be on the board together (only allowed with visible = 1)"
+    )]
+    DuplicateApple {
+        i: usize,
+        j: usize,
+        x: usize,
+        y: usize,
+    },
+    #[error("horizon must be at least 1 move")]
+    ZeroHorizon,
+    #[error("horizon {0} is absurdly large (limit {max})", max = MAX_HORIZON)]
+    HugeHorizon(usize),
+    #[error("no free cell for the snake to start on")]
+    NoStartCell,
+}
+
+/// The largest horizon accepted.
+pub const MAX_HORIZON: usize = 100_000;
+
+impl Instance {
+    /// Number of cells `width * height`.
+    pub fn cells(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// Index of a cell in row-major order (`y * width + x`).
+    pub fn index(&self, p: Pos) -> usize {
+        p.1 * self.width + p.0
+    }
+
+    /// Cell of an index.
+    pub fn pos(&self, index: usize) -> Pos {
+        (index % self.width, index / self.width)
+    }
+
+    pub fn on_grid(&self, p: Pos) -> bool {
+        p.0 < self.width && p.1 < self.height
+    }
+
+    /// A bitmap of walls indexed by [`Instance::index`].
+    pub fn wall_map(&self) -> Vec<bool> {
+        let mut map = vec![false; self.cells()];
+        for &w in &self.walls {
+            if self.on_grid(w) {
+                map[self.index(w)] = true;
+            }
+        }
+        map
+    }
+
+    /// The 4-neighbours of a cell on the grid (walls included).
+    pub fn neighbours(&self, p: Pos) -> impl Iterator<Item = Pos> + '_ {
+        let (x, y) = p;
+        let candidates = [
+            (x.wrapping_sub(1), y),
+            (x + 1, y),
+            (x, y.wrapping_sub(1)),
+            (x, y + 1),
+        ];
+        candidates.into_iter().filter(move |&q| self.on_grid(q))
+    }
+
+    /// The snake's length at `t = 0`.
+    pub fn initial_length(&self) -> usize {
+        match &self.start {
+            Start::Body(body) => body.len(),
+            Start::Free { length } => *length,
+        }
+    }
+
+    /// Number of apples visible at `t = 0` (never more than there are).
+    pub fn visible_at_start(&self) -> usize {
+        self.visible.min(self.apples.len())
+    }
+
+    /// Checks every rule of the model; the first problem found is returned.
+    pub fn validate(&self) -> Result<(), InstanceError> {
+        if self.width == 0 || self.height == 0 || self.width > MAX_SIDE || self.height > MAX_SIDE {
+            return Err(InstanceError::BadSize(self.width, self.height));
+        }
+        let check_cell = |what: String, p: Pos| -> Result<(), InstanceError> {
+            if !self.on_grid(p) {
+                return Err(InstanceError::OffGrid {
+                    what,
+                    x: p.0,
+                    y: p.1,
+                    w: self.width,
+                    h: self.height,
+                });
+            }
+            Ok(())
+        };
+        for &w in &self.walls {
+            check_cell("wall".into(), w)?;
+        }
+        let walls = self.wall_map();
+        let on_wall = |what: String, p: Pos| -> Result<(), InstanceError> {
+            check_cell(what.clone(), p)?;
+            if walls[self.index(p)] {
+                return Err(InstanceError::OnWall {
+                    what,
+                    x: p.0,
+                    y: p.1,
+                });
+            }
+            Ok(())
+        };
+        let free_cells = walls.iter().filter(|w| !**w).count();
+        match &self.start {
+            Start::Body(body) => {
+                if body.is_empty() {
+                    return Err(InstanceError::EmptyBody);
+                }
+                let mut seen = HashSet::new();
+                for (i, &p) in body.iter().enumerate() {
+                    on_wall(format!("snake cell {i}"), p)?;
+                    if !seen.insert(p) {
+                        return Err(InstanceError::BodyRepeats { x: p.0, y: p.1 });
+                    }
+                }
+                for (i, pair) in body.windows(2).enumerate() {
+                    let (a, b) = (pair[0], pair[1]);
+                    if a.0.abs_diff(b.0) + a.1.abs_diff(b.1) != 1 {
+                        return Err(InstanceError::BodyNotAdjacent {
+                            i,
+                            j: i + 1,
+                            x1: a.0,
+                            y1: a.1,
+                            x2: b.0,
+                            y2: b.1,
+                        });
+                    }
+                }
+            }
+            Start::Free { length } => {
+                if *length == 0 {
+                    return Err(InstanceError::ZeroLength);
+                }
+                if *length > free_cells {
+                    return Err(InstanceError::LengthTooLarge {
+                        length: *length,
+                        free: free_cells,
+                    });
+                }
+            }
+        }
+        for (i, &a) in self.apples.iter().enumerate() {
+            on_wall(format!("apple {i}"), a)?;
+            if let Start::Body(body) = &self.start
+                && body.contains(&a)
+                && i < self.visible_at_start()
+            {
+                return Err(InstanceError::AppleOnBody {
+                    index: i,
+                    x: a.0,
+                    y: a.1,
+                });
+            }
+        }
+        if !self.apples.is_empty() && self.visible == 0 {
+            return Err(InstanceError::ZeroVisible);
+        }
+        if self.visible > 1 {
+            let mut first = std::collections::HashMap::new();
+            for (j, &a) in self.apples.iter().enumerate() {
+                if let Some(&i) = first.get(&a) {
+                    return Err(InstanceError::DuplicateApple {
+                        i,
+                        j,
+                        x: a.0,
+                        y: a.1,
+                    });
+                }
+                first.insert(a, j);
+            }
+        }
+        if let Some(h) = self.horizon {
+            if h == 0 {
+                return Err(InstanceError::ZeroHorizon);
+            }
+            if h > MAX_HORIZON {
+                return Err(InstanceError::HugeHorizon(h));
+            }
+        }
+        if let Start::Free { .. } = self.start {
+            let visible: HashSet<Pos> = self.apples[..self.visible_at_start()]
+                .iter()
+                .copied()
+                .collect();
+            let any = (0..self.cells()).any(|i| !walls[i] && !visible.contains(&self.pos(i)));
+            if !any {
+                return Err(InstanceError::NoStartCell);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base() -> Instance {
+        Instance {
+            width: 5,
+            height: 5,
+            walls: vec![(2, 2)],
+            start: Start::Body(vec![(4, 0), (3, 0)]),
+            apples: vec![(0, 4), (3, 1)],
+            visible: 2,
+            grow: true,
+            tail: TailRule::Follow,
+            horizon: None,
+        }
+    }
+
+    #[test]
+    fn valid_instance_passes() {
+        assert_eq!(base().validate(), Ok(()));
+    }
+
+    #[test]
+    fn apple_on_wall_is_refused() {
+        let mut i = base();
+        i.apples.push((2, 2));
+        assert!(matches!(i.validate(), Err(InstanceError::OnWall { .. })));
+    }
+
+    #[test]
+    fn duplicate_visible_apples_are_refused_but_ordered_ones_allowed() {
+        let mut i = base();
+        i.apples = vec![(0, 4), (0, 4)];
+        assert!(matches!(
+            i.validate(),
+            Err(InstanceError::DuplicateApple { .. })
+        ));
+        i.visible = 1;
+        assert_eq!(i.validate(), Ok(()));
+    }
+
+    #[test]
+    fn neighbours_stay_on_grid() {
+        let i = base();
+        let n: Vec<Pos> = i.neighbours((0, 0)).collect();
+        assert_eq!(n, vec![(1, 0), (0, 1)]);
+        assert_eq!(i.neighbours((2, 2)).count(), 4);
+    }
+}

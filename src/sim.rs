@@ -1,0 +1,220 @@
+//! The independent simulator: replays a path under the game rules of
+//! DESIGN.md §1 and either accepts it (with the apples eaten and when) or
+//! names the first violation.
+//!
+//! It shares the [`Instance`] type with the encoder but no logic: it keeps the
+//! body as a queue of cells and moves it step by step, as the game does.
+
+use std::collections::VecDeque;
+use std::fmt;
+
+use crate::instance::{Instance, Pos, Start, TailRule};
+
+/// A legal replay: which apple was eaten at which time, in eating order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    /// `(apple index, time)` pairs.
+    pub eaten: Vec<(usize, usize)>,
+    /// The snake's length at the last time point.
+    pub final_length: usize,
+}
+
+/// The first rule a path breaks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// Time point at which the rule is broken (0 = the start).
+    pub step: usize,
+    pub cell: Pos,
+    pub rule: Rule,
+}
+
+/// The rules of the game the simulator checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rule {
+    EmptyPath,
+    StartCell,
+    StartOnApple,
+    OffGrid,
+    Wall,
+    NotAdjacent,
+    BitesBody(TailRule),
+    ApplesLeft(usize),
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (x, y) = self.cell;
+        write!(f, "step {}, cell ({x}, {y}): ", self.step)?;
+        match &self.rule {
+            Rule::EmptyPath => write!(f, "the path is empty"),
+            Rule::StartCell => write!(f, "the path does not start at the snake's head"),
+            Rule::StartOnApple => write!(f, "the head starts on a visible apple"),
+            Rule::OffGrid => write!(f, "the head leaves the grid"),
+            Rule::Wall => write!(f, "the head enters a wall"),
+            Rule::NotAdjacent => write!(f, "the head jumps to a cell that is not adjacent"),
+            Rule::BitesBody(rule) => write!(
+                f,
+                "the head enters its own body ({} tail rule)",
+                rule.name()
+            ),
+            Rule::ApplesLeft(n) => write!(f, "{n} apple(s) not eaten by the end"),
+        }
+    }
+}
+
+impl std::error::Error for Violation {}
+
+/// Replays `path` (the head cell at every time point) on `instance`.
+pub fn simulate(instance: &Instance, path: &[Pos]) -> Result<Replay, Violation> {
+    let Some(&first) = path.first() else {
+        return Err(Violation {
+            step: 0,
+            cell: (0, 0),
+            rule: Rule::EmptyPath,
+        });
+    };
+    let fail = |step, cell, rule| Err(Violation { step, cell, rule });
+    let walls = instance.wall_map();
+    let on_board = |p: Pos| instance.on_grid(p);
+    let n = instance.apples.len();
+    let mut revealed = instance.visible_at_start();
+    let mut eaten_flags = vec![false; n];
+    let mut eaten = Vec::new();
+
+    // Known body cells, head first; `length` may exceed them on a free start.
+    let (mut body, mut length): (VecDeque<Pos>, usize) = match &instance.start {
+        Start::Body(cells) => {
+            if cells[0] != first {
+                return fail(0, first, Rule::StartCell);
+            }
+            (cells.iter().copied().collect(), cells.len())
+        }
+        Start::Free { length } => {
+            if !on_board(first) {
+                return fail(0, first, Rule::OffGrid);
+            }
+            if walls[instance.index(first)] {
+                return fail(0, first, Rule::Wall);
+            }
+            if instance.apples[..revealed].contains(&first) {
+                return fail(0, first, Rule::StartOnApple);
+            }
+            (VecDeque::from([first]), *length)
+        }
+    };
+
+    for (step, &next) in path.iter().enumerate().skip(1) {
+        let head = body[0];
+        if !on_board(next) {
+            return fail(step, next, Rule::OffGrid);
+        }
+        if walls[instance.index(next)] {
+            return fail(step, next, Rule::Wall);
+        }
+        if head.0.abs_diff(next.0) + head.1.abs_diff(next.1) != 1 {
+            return fail(step, next, Rule::NotAdjacent);
+        }
+        let apple = (0..revealed).find(|&i| !eaten_flags[i] && instance.apples[i] == next);
+        let new_length = length + usize::from(apple.is_some() && instance.grow);
+        // Cells the head may not enter: the whole old body (strict), or the
+        // cells that stay in the body once the tail has moved (follow).
+        let blocking = match instance.tail {
+            TailRule::Strict => length,
+            TailRule::Follow => new_length - 1,
+        };
+        if body.iter().take(blocking).any(|&c| c == next) {
+            return fail(step, next, Rule::BitesBody(instance.tail));
+        }
+        body.push_front(next);
+        body.truncate(new_length);
+        length = new_length;
+        if let Some(i) = apple {
+            eaten_flags[i] = true;
+            eaten.push((i, step));
+            if revealed < n {
+                revealed += 1;
+            }
+        }
+    }
+    let left = n - eaten.len();
+    if left > 0 {
+        return fail(path.len() - 1, body[0], Rule::ApplesLeft(left));
+    }
+    Ok(Replay {
+        eaten,
+        final_length: length,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::TailRule;
+
+    fn inst(tail: TailRule, body: Vec<Pos>, apples: Vec<Pos>) -> Instance {
+        Instance {
+            width: 4,
+            height: 4,
+            walls: vec![(3, 3)],
+            start: Start::Body(body),
+            visible: 1,
+            apples,
+            grow: true,
+            tail,
+            horizon: None,
+        }
+    }
+
+    #[test]
+    fn eats_in_order_and_grows() {
+        let i = inst(TailRule::Follow, vec![(0, 0)], vec![(1, 0), (1, 1)]);
+        let r = simulate(&i, &[(0, 0), (1, 0), (1, 1)]).unwrap();
+        assert_eq!(r.eaten, vec![(0, 1), (1, 2)]);
+        assert_eq!(r.final_length, 3);
+    }
+
+    #[test]
+    fn apple_not_revealed_is_not_eaten() {
+        let i = inst(TailRule::Follow, vec![(0, 0)], vec![(2, 0), (1, 0)]);
+        let v = simulate(&i, &[(0, 0), (1, 0), (2, 0)]).unwrap_err();
+        assert_eq!(v.rule, Rule::ApplesLeft(1));
+    }
+
+    #[test]
+    fn follow_allows_entering_the_leaving_tail_but_strict_does_not() {
+        // A 2x2 loop with a snake of length 4 needs the head to enter the tail cell.
+        let body = vec![(0, 0), (0, 1), (1, 1), (1, 0)];
+        let path = [(0, 0), (1, 0)];
+        let follow = inst(TailRule::Follow, body.clone(), vec![]);
+        assert!(simulate(&follow, &path).is_ok());
+        let strict = inst(TailRule::Strict, body, vec![]);
+        let v = simulate(&strict, &path).unwrap_err();
+        assert_eq!(v.rule, Rule::BitesBody(TailRule::Strict));
+        assert_eq!(v.step, 1);
+    }
+
+    #[test]
+    fn growing_tail_stays_put() {
+        // Eating at the tail's cell step: the tail does not move, so the head bites.
+        let body = vec![(0, 0), (0, 1), (1, 1), (1, 0)];
+        let i = inst(TailRule::Follow, body, vec![(1, 0)]);
+        // The apple lies under the tail; the head enters as the tail leaves, eating it,
+        // and the tail stays, so this is a bite.
+        let v = simulate(&i, &[(0, 0), (1, 0)]).unwrap_err();
+        assert_eq!(v.rule, Rule::BitesBody(TailRule::Follow));
+    }
+
+    #[test]
+    fn walls_and_jumps_are_caught() {
+        let i = inst(TailRule::Follow, vec![(2, 3)], vec![]);
+        assert_eq!(
+            simulate(&i, &[(2, 3), (3, 3)]).unwrap_err().rule,
+            Rule::Wall
+        );
+        assert_eq!(
+            simulate(&i, &[(2, 3), (0, 3)]).unwrap_err().rule,
+            Rule::NotAdjacent
+        );
+        assert_eq!(simulate(&i, &[(1, 3)]).unwrap_err().rule, Rule::StartCell);
+    }
+}

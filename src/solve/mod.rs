@@ -1,0 +1,189 @@
+//! CaDiCaL sessions: one horizon, or the least horizon found by going up
+//! from a proven lower bound; a wall-clock deadline turns into `unknown`.
+
+use std::time::{Duration, Instant};
+
+use crate::cnf::{Cnf, Size};
+use crate::encode::decode::path_from_model;
+use crate::encode::{EncodeError, Encoding};
+use crate::instance::{Instance, Pos, Start};
+
+/// The solver's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Sat,
+    Unsat,
+    Unknown,
+}
+
+/// Sizes and times of one solver call.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Stats {
+    pub variables: u64,
+    pub clauses: u64,
+    pub literals: u64,
+    pub build_seconds: f64,
+    pub solve_seconds: f64,
+}
+
+/// One horizon tried.
+#[derive(Clone, Debug)]
+pub struct Attempt {
+    pub horizon: usize,
+    pub status: Status,
+    pub stats: Stats,
+    /// The head path when `status` is `Sat`.
+    pub path: Option<Vec<Pos>>,
+}
+
+/// Stops CaDiCaL at a deadline.
+struct Deadline(Option<Instant>);
+
+impl cadical::Callbacks for Deadline {
+    fn terminate(&mut self) -> bool {
+        self.0.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Runs CaDiCaL on `cnf`; returns the status and, if SAT, the value of every variable.
+pub fn run_cadical(cnf: &Cnf, deadline: Option<Instant>) -> (Status, Option<Vec<bool>>) {
+    let mut solver: cadical::Solver<Deadline> = cadical::Solver::new();
+    solver.reserve(cnf.num_vars() as i32);
+    for clause in cnf.clauses() {
+        solver.add_clause(clause.iter().copied());
+    }
+    solver.set_callbacks(Some(Deadline(deadline)));
+    match solver.solve() {
+        Some(true) => {
+            let values = (1..=cnf.num_vars() as i32)
+                .map(|v| solver.value(v).unwrap_or(false))
+                .collect();
+            (Status::Sat, Some(values))
+        }
+        Some(false) => (Status::Unsat, None),
+        None => (Status::Unknown, None),
+    }
+}
+
+/// Head cells that an encoding may fix as constants instead of variables.
+pub fn fixed_heads(instance: &Instance) -> Vec<(usize, Pos)> {
+    match &instance.start {
+        Start::Body(body) => vec![(0, body[0])],
+        Start::Free { .. } => vec![],
+    }
+}
+
+/// The head path a model describes.
+pub fn path_of(
+    instance: &Instance,
+    cnf: &Cnf,
+    values: &[bool],
+    moves: usize,
+) -> anyhow::Result<Vec<Pos>> {
+    let named = cnf
+        .names()
+        .iter()
+        .zip(values)
+        .map(|(n, &v)| (n.kind, n.coords(), v));
+    path_from_model(named, moves, &fixed_heads(instance))
+}
+
+/// Encodes and solves at exactly `moves` moves.
+pub fn solve_at(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    moves: usize,
+    deadline: Option<Instant>,
+) -> Result<Attempt, EncodeError> {
+    let started = Instant::now();
+    let cnf = encoding.encode(instance, moves)?;
+    let build = started.elapsed();
+    let solving = Instant::now();
+    let (status, values) = run_cadical(&cnf, deadline);
+    let size: Size = cnf.size();
+    let stats = Stats {
+        variables: size.variables,
+        clauses: size.clauses,
+        literals: size.literals,
+        build_seconds: build.as_secs_f64(),
+        solve_seconds: solving.elapsed().as_secs_f64(),
+    };
+    let path = match values {
+        // A model with no readable path is reported as a path-less SAT; the caller rejects it.
+        Some(values) => path_of(instance, &cnf, &values, moves).ok(),
+        None => None,
+    };
+    Ok(Attempt {
+        horizon: moves,
+        status,
+        stats,
+        path,
+    })
+}
+
+/// The result of a least-horizon search.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// `Sat` at the last attempt, `Unsat` if no plan up to the maximum, or `Unknown`.
+    pub status: Status,
+    pub attempts: Vec<Attempt>,
+    /// The proven lower bound the search started from.
+    pub lower_bound: usize,
+}
+
+impl Search {
+    /// The satisfiable attempt, if any.
+    pub fn plan(&self) -> Option<&Attempt> {
+        self.attempts.last().filter(|a| a.status == Status::Sat)
+    }
+
+    /// True when the found horizon is proven least (UNSAT just below it, or
+    /// equal to the lower bound).
+    pub fn optimal(&self) -> bool {
+        match self.plan() {
+            Some(a) => {
+                a.horizon == self.lower_bound
+                    || self
+                        .attempts
+                        .iter()
+                        .any(|b| b.status == Status::Unsat && b.horizon + 1 == a.horizon)
+            }
+            None => false,
+        }
+    }
+}
+
+/// Tries `lower_bound, lower_bound + 1, ...` up to `max_moves`, stopping at the
+/// first SAT, at `unknown`, or at `deadline`. `progress` hears each attempt.
+pub fn least_horizon(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    lower_bound: usize,
+    max_moves: usize,
+    timeout: Option<Duration>,
+    mut progress: impl FnMut(&Attempt),
+) -> Result<Search, EncodeError> {
+    let deadline = timeout.map(|d| Instant::now() + d);
+    let mut attempts = Vec::new();
+    let mut status = Status::Unsat;
+    for moves in lower_bound.max(1)..=max_moves {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            status = Status::Unknown;
+            break;
+        }
+        let attempt = solve_at(instance, encoding, moves, deadline)?;
+        progress(&attempt);
+        let s = attempt.status;
+        attempts.push(attempt);
+        if s != Status::Unsat {
+            status = s;
+            break;
+        }
+    }
+    Ok(Search {
+        status,
+        attempts,
+        lower_bound: lower_bound.max(1),
+    })
+}

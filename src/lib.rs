@@ -7,5 +7,6 @@
 pub mod cnf;
 pub mod encode;
 pub mod instance;
+pub mod report;
 pub mod sim;
 pub mod solve;

@@ -154,20 +154,23 @@ impl Search {
     }
 }
 
-/// Tries `lower_bound, lower_bound + 1, ...` up to `max_moves`, stopping at the
-/// first SAT, at `unknown`, or at `deadline`. `progress` hears each attempt.
+/// Tries `first, first + 1, ...` up to `max_moves`, stopping at the first
+/// SAT, at `unknown`, or at the timeout. `progress` hears each attempt.
+/// `lower_bound` is a proven bound on the least horizon (used to report optimality);
+/// `first` is usually the same.
 pub fn least_horizon(
     instance: &Instance,
     encoding: &dyn Encoding,
-    lower_bound: usize,
+    first: usize,
     max_moves: usize,
+    lower_bound: usize,
     timeout: Option<Duration>,
     mut progress: impl FnMut(&Attempt),
 ) -> Result<Search, EncodeError> {
     let deadline = timeout.map(|d| Instant::now() + d);
     let mut attempts = Vec::new();
     let mut status = Status::Unsat;
-    for moves in lower_bound.max(1)..=max_moves {
+    for moves in first.max(1)..=max_moves {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             status = Status::Unknown;
             break;

@@ -1,0 +1,117 @@
+//! What the program prints about a plan: the JSON document of DESIGN.md §3
+//! and a readable picture of the grid.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use crate::instance::{Instance, Pos, Start};
+use crate::sim::Replay;
+use crate::solve::{Stats, Status};
+
+/// The JSON plan (`--json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct PlanReport {
+    pub status: Status,
+    /// Moves of the plan, or the largest horizon tried when there is none.
+    pub horizon: usize,
+    /// Head cells at `t = 0..=horizon` (empty without a plan).
+    pub path: Vec<Pos>,
+    /// `[apple index, time]` pairs.
+    pub eaten: Vec<(usize, usize)>,
+    /// True when `horizon` is proven least.
+    pub optimal: bool,
+    pub lower_bound: usize,
+    pub encoding: String,
+    /// Sizes of the formula at `horizon`; times summed over every horizon tried.
+    pub stats: Stats,
+}
+
+/// One letter per move: `R`ight (x+1), `L`eft, `D`own (y+1), `U`p.
+pub fn moves_string(path: &[Pos]) -> String {
+    path.windows(2)
+        .map(|w| {
+            match (
+                w[1].0 as isize - w[0].0 as isize,
+                w[1].1 as isize - w[0].1 as isize,
+            ) {
+                (1, 0) => 'R',
+                (-1, 0) => 'L',
+                (0, 1) => 'D',
+                (0, -1) => 'U',
+                _ => '?',
+            }
+        })
+        .collect()
+}
+
+/// A symbol for apple `i`: `1`–`9`, then `a`–`z`, then `*`.
+fn apple_symbol(i: usize) -> char {
+    match i {
+        0..=8 => char::from(b'1' + i as u8),
+        9..=34 => char::from(b'a' + (i - 9) as u8),
+        _ => '*',
+    }
+}
+
+/// The start and end boards side by side, the moves and the eating times.
+pub fn picture(instance: &Instance, path: &[Pos], replay: &Replay) -> String {
+    let walls = instance.wall_map();
+    let mut start = vec![vec!['.'; instance.width]; instance.height];
+    let mut end = start.clone();
+    for (y, row) in start.iter_mut().enumerate() {
+        for (x, c) in row.iter_mut().enumerate() {
+            if walls[instance.index((x, y))] {
+                *c = '#';
+                end[y][x] = '#';
+            }
+        }
+    }
+    for (i, &(x, y)) in instance.apples.iter().enumerate().rev() {
+        start[y][x] = apple_symbol(i);
+    }
+    if let Start::Body(body) = &instance.start {
+        for &(x, y) in body {
+            start[y][x] = 'o';
+        }
+    }
+    start[path[0].1][path[0].0] = '@';
+    let known = replay.final_length.min(path.len());
+    for &(x, y) in path.iter().rev().take(known) {
+        end[y][x] = 'o';
+    }
+    let last = path[path.len() - 1];
+    end[last.1][last.0] = '@';
+
+    let mut out = String::new();
+    let pad = instance.width.max(5);
+    let _ = writeln!(out, "{:<pad$}   {}", "t=0", format!("t={}", path.len() - 1));
+    for y in 0..instance.height {
+        let a: String = start[y].iter().collect();
+        let b: String = end[y].iter().collect();
+        let _ = writeln!(out, "{a:<pad$}   {b}");
+    }
+    let _ = writeln!(out, "moves: {}", moves_string(path));
+    let eaten: Vec<String> = replay
+        .eaten
+        .iter()
+        .map(|&(i, t)| format!("{}@{t}", apple_symbol(i)))
+        .collect();
+    if !eaten.is_empty() {
+        let _ = writeln!(out, "eaten (apple@time): {}", eaten.join(" "));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_are_lettered() {
+        assert_eq!(
+            moves_string(&[(0, 0), (1, 0), (1, 1), (0, 1), (0, 0)]),
+            "RDLU"
+        );
+    }
+}

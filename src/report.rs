@@ -85,7 +85,7 @@ pub fn picture(instance: &Instance, path: &[Pos], replay: &Replay) -> String {
 
     let mut out = String::new();
     let pad = instance.width.max(5);
-    let _ = writeln!(out, "{:<pad$}   {}", "t=0", format!("t={}", path.len() - 1));
+    let _ = writeln!(out, "{:<pad$}   t={}", "t=0", path.len() - 1);
     for y in 0..instance.height {
         let a: String = start[y].iter().collect();
         let b: String = end[y].iter().collect();

@@ -23,6 +23,9 @@
 //! With `prune=on` (default) variables that [`Bounds`] proves false are
 //! constants and never created.
 
+// Loops run over time steps and index several per-time tables at once.
+#![allow(clippy::needless_range_loop)]
+
 use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarName};
 use crate::encode::amo::Amo;
 use crate::encode::prune::Bounds;

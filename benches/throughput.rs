@@ -103,7 +103,11 @@ fn main() {
             } else {
                 RandomSpec::default()
             };
-            let moves = if name == "notebook-combinations" { 34 } else { 69 };
+            let moves = if name == "notebook-combinations" {
+                34
+            } else {
+                69
+            };
             let inst = generate(&spec).unwrap();
             if nb.encode(&inst, moves).is_ok() {
                 builder_row("notebook setting", &inst, &*nb, moves);

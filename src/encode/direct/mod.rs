@@ -1,24 +1,25 @@
-//! The direct encoding: a sound CNF of the full game model.
+//! The direct encoding: a sound CNF of the full game model, with options
+//! that combine independently (`DirectOptions`).
 //!
 //! Variables (all named in DIMACS comments):
 //! - `head x y t`: the head is on `(x, y)` at time `t` (one-hot per time).
 //! - `eaten i t`: apple `i` has been eaten at some time `<= t`.
 //! - `count j t`: at least `j` apples eaten by `t` (a unary counter; with
-//!   ordered apples `count j t` is `eaten (j-1) t` and needs no variable).
+//!   ordered apples and `growth=chain`, `count j t` is `eaten (j-1) t` and
+//!   needs no variable).
 //! - `eat i t`, `ate t`: apple `i` eaten exactly at `t`; some apple eaten at `t`.
+//! - body variables of the chosen body encoding (see [`body`]).
 //!
 //! Families:
 //! - `start`: the head's first cell (fixed body, or any free cell).
-//! - `head exactly-one`: at most one head cell per time (AMO of the options).
+//! - `head exactly-one`: at most one head cell per time (AMO of the options;
+//!   at least one follows from `start` and `adjacent move`).
 //! - `adjacent move`: a head at `t` has a head on a neighbour at `t + 1`.
 //! - `apple eaten`: `eaten` is monotone, needs the head on the apple while it
 //!   is revealed, and is forced when the head enters a revealed apple.
 //! - `apple count`: the unary counter of apples eaten, one increment per step.
 //! - `goal`: every apple eaten at `T`.
-//! - `body window`: the head may not enter a cell it held `l` steps before
-//!   while the body is longer than `l` (follow) or at least `l` (strict),
-//!   with the length taken at the later time; odd `l` are skipped (the grid
-//!   is bipartite, so the head cannot return after an odd number of moves).
+//! - `body …`: the head never enters its body; see [`body`] for the choices.
 //!
 //! With `prune=on` (default) variables that [`Bounds`] proves false are
 //! constants and never created.
@@ -26,16 +27,48 @@
 // Loops run over time steps and index several per-time tables at once.
 #![allow(clippy::needless_range_loop)]
 
+pub mod body;
+
 use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarName};
 use crate::encode::amo::Amo;
 use crate::encode::prune::Bounds;
 use crate::encode::{EncodeError, Encoding};
-use crate::instance::{Instance, Start, TailRule};
+use crate::instance::{Instance, Start};
+
+pub use body::Body;
+
+/// How the number of apples eaten is represented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Growth {
+    /// Ordered apples (`visible = 1`) use the eaten chain as the counter; others a counter.
+    Auto,
+    /// Always the unary counter, even where the apple order makes it redundant.
+    Counter,
+}
+
+impl Growth {
+    pub fn name(self) -> &'static str {
+        match self {
+            Growth::Auto => "auto",
+            Growth::Counter => "counter",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Growth> {
+        match s {
+            "auto" | "chain" => Some(Growth::Auto),
+            "counter" => Some(Growth::Counter),
+            _ => None,
+        }
+    }
+}
 
 /// The independent choices of the direct encoding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DirectOptions {
     pub amo: Amo,
+    pub body: Body,
+    pub growth: Growth,
     pub prune: bool,
 }
 
@@ -43,6 +76,8 @@ impl Default for DirectOptions {
     fn default() -> Self {
         DirectOptions {
             amo: Amo::Sequential,
+            body: Body::Auto,
+            growth: Growth::Auto,
             prune: true,
         }
     }
@@ -61,8 +96,16 @@ impl DirectOptions {
             };
             match key {
                 "amo" => {
-                    options.amo = Amo::parse(value)
-                        .ok_or_else(|| format!("unknown amo {value:?} (pairwise|sequential)"))?
+                    options.amo =
+                        Amo::parse(value).ok_or_else(|| format!("unknown amo {value:?}"))?
+                }
+                "body" => {
+                    options.body = Body::parse(value)
+                        .ok_or_else(|| format!("unknown body {value:?} (window|block|tail|auto)"))?
+                }
+                "growth" => {
+                    options.growth = Growth::parse(value)
+                        .ok_or_else(|| format!("unknown growth {value:?} (auto|counter)"))?
                 }
                 "prune" => {
                     options.prune = match value {
@@ -83,6 +126,12 @@ impl DirectOptions {
         let mut parts = vec!["direct".to_string()];
         if self.amo != default.amo {
             parts.push(format!("amo={}", self.amo.name()));
+        }
+        if self.body != default.body {
+            parts.push(format!("body={}", self.body.name()));
+        }
+        if self.growth != default.growth {
+            parts.push(format!("growth={}", self.growth.name()));
         }
         if self.prune != default.prune {
             parts.push(format!("prune={}", if self.prune { "on" } else { "off" }));
@@ -118,7 +167,7 @@ impl Encoding for Direct {
 }
 
 /// Builds one formula; holds the variable tables.
-struct Builder<'a> {
+pub(crate) struct Builder<'a> {
     inst: &'a Instance,
     moves: usize,
     options: &'a DirectOptions,
@@ -130,6 +179,8 @@ struct Builder<'a> {
     eaten: Vec<Lit>,
     /// `count[j * (moves + 1) + t]` for `j` in `0..=n` (`j = 0` is `TRUE`).
     count: Vec<Lit>,
+    /// `ate[t]`: some apple is eaten at `t` (`FALSE` where none can be, or not needed).
+    ate: Vec<Lit>,
 }
 
 impl<'a> Builder<'a> {
@@ -143,6 +194,7 @@ impl<'a> Builder<'a> {
             head: Vec::new(),
             eaten: Vec::new(),
             count: Vec::new(),
+            ate: Vec::new(),
         }
     }
 
@@ -177,11 +229,25 @@ impl<'a> Builder<'a> {
         self.eaten_vars(&bounds);
         self.start();
         self.exactly_one();
-        self.adjacent();
-        self.count_vars_and_clauses(&bounds);
+        let body = self.options.body.resolve(self.inst);
+        if body != Body::Tail {
+            // The tail-tracking body moves the head by direction variables instead.
+            self.adjacent();
+        }
+        let chain = self.inst.visible_at_start() == 1 && self.options.growth == Growth::Auto;
+        let n = self.inst.apples.len();
+        let counter_needed = n > 0 && (self.inst.grow || self.inst.visible_at_start() < n);
+        let ate_needed =
+            n > 0 && ((counter_needed && !chain) || (body == Body::Tail && self.inst.grow));
+        if ate_needed {
+            self.ate_vars();
+        } else {
+            self.ate = vec![FALSE; self.moves + 1];
+        }
+        self.count_vars(&bounds, counter_needed, chain);
         self.apples();
         self.goal();
-        self.body_window();
+        body::encode(&mut self, body);
         self.cnf
     }
 
@@ -263,29 +329,12 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// The unary counter `count j t` (at least `j` apples eaten by `t`).
-    fn count_vars_and_clauses(&mut self, bounds: &Bounds) {
+    /// `eat i t` (apple `i` eaten exactly at `t`) and `ate t` (some apple eaten at `t`).
+    fn ate_vars(&mut self) {
         let n = self.inst.apples.len();
         let width = self.moves + 1;
-        self.count = vec![FALSE; (n + 1) * width];
-        for t in 0..width {
-            self.count[t] = TRUE;
-        }
-        let needed = self.inst.grow || self.inst.visible_at_start() < n;
-        if n == 0 || !needed {
-            return;
-        }
-        if self.inst.visible_at_start() == 1 {
-            // Ordered apples are eaten in order: at least j eaten iff apple j-1 eaten.
-            for j in 1..=n {
-                for t in 0..width {
-                    self.count[j * width + t] = self.e(j - 1, t);
-                }
-            }
-            return;
-        }
         self.cnf.family("apple count");
-        let mut ate = vec![FALSE; width];
+        self.ate = vec![FALSE; width];
         for t in 1..width {
             let eats: Vec<Lit> = (0..n)
                 .map(|i| {
@@ -310,15 +359,37 @@ impl<'a> Builder<'a> {
             for &x in &eats {
                 self.cnf.add(&[a, -x]);
             }
-            ate[t] = a;
+            self.ate[t] = a;
         }
+    }
+
+    /// The unary counter `count j t` (at least `j` apples eaten by `t`): the
+    /// eaten chain itself for ordered apples, else one increment per `ate`.
+    fn count_vars(&mut self, bounds: &Bounds, needed: bool, chain: bool) {
+        let n = self.inst.apples.len();
+        let width = self.moves + 1;
+        self.count = vec![FALSE; (n + 1) * width];
+        for t in 0..width {
+            self.count[t] = TRUE;
+        }
+        if !needed {
+            return;
+        }
+        if chain {
+            // Ordered apples are eaten in order: at least j eaten iff apple j-1 eaten.
+            for j in 1..=n {
+                for t in 0..width {
+                    self.count[j * width + t] = self.e(j - 1, t);
+                }
+            }
+            return;
+        }
+        self.cnf.family("apple count");
+        let first_eat = bounds.earliest.iter().copied().min().unwrap_or(0);
         for j in 1..=n {
             for t in 1..width {
-                // At most one apple per step, and no earlier than its bound.
-                let lit = if t < j
-                    || (self.options.prune
-                        && t < bounds.earliest.iter().copied().min().unwrap_or(0))
-                {
+                // At most one apple per step, and none before the first can be reached.
+                let lit = if t < j || (self.options.prune && t < first_eat) {
                     FALSE
                 } else {
                     self.cnf.var(VarName::new("count", &[j, t]))
@@ -329,10 +400,11 @@ impl<'a> Builder<'a> {
         for j in 1..=n {
             for t in 1..width {
                 let (now, before, below) = (self.k(j, t), self.k(j, t - 1), self.k(j - 1, t - 1));
+                let ate = self.ate[t];
                 self.cnf.add(&[-before, now]);
-                self.cnf.add(&[-below, -ate[t], now]);
+                self.cnf.add(&[-below, -ate, now]);
                 self.cnf.add(&[-now, before, below]);
-                self.cnf.add(&[-now, before, ate[t]]);
+                self.cnf.add(&[-now, before, ate]);
             }
         }
     }
@@ -359,61 +431,6 @@ impl<'a> Builder<'a> {
         for i in 0..self.inst.apples.len() {
             let last = self.e(i, self.moves);
             self.cnf.add(&[last]);
-        }
-    }
-
-    fn body_window(&mut self) {
-        self.cnf.family("body window");
-        let inst = self.inst;
-        let cells = inst.cells();
-        let l0 = inst.initial_length();
-        let n = if inst.grow { inst.apples.len() } else { 0 };
-        let body: &[_] = match &inst.start {
-            Start::Body(b) => b,
-            Start::Free { .. } => &[],
-        };
-        for s in 1..=self.moves {
-            // Largest l that can be forbidden at time s.
-            let max_l = match inst.tail {
-                TailRule::Follow => l0 + n - 1,
-                TailRule::Strict => l0 + n,
-            };
-            for l in (2..=max_l).step_by(2) {
-                let cond = match (inst.tail, inst.grow) {
-                    (TailRule::Follow, true) => self.k((l + 1).saturating_sub(l0), s),
-                    (TailRule::Strict, true) => self.k(l.saturating_sub(l0), s - 1),
-                    (TailRule::Follow, false) => {
-                        if l < l0 {
-                            TRUE
-                        } else {
-                            FALSE
-                        }
-                    }
-                    (TailRule::Strict, false) => {
-                        if l <= l0 {
-                            TRUE
-                        } else {
-                            FALSE
-                        }
-                    }
-                };
-                if cond == FALSE {
-                    continue;
-                }
-                if l <= s {
-                    let tau = s - l;
-                    for c in 0..cells {
-                        let (now, then) = (self.h(s, c), self.h(tau, c));
-                        if now == FALSE || then == FALSE {
-                            continue;
-                        }
-                        self.cnf.add(&[-cond, -now, -then]);
-                    }
-                } else if let Some(&cell) = body.get(l - s) {
-                    let now = self.h(s, inst.index(cell));
-                    self.cnf.add(&[-cond, -now]);
-                }
-            }
         }
     }
 }

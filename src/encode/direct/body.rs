@@ -1,0 +1,538 @@
+//! "Don't bite your body": three sound encodings and a size-based choice.
+//!
+//! The rule (DESIGN.md §1): the head may not be at time `s` where it was at
+//! `s - l` for `1 <= l < len(s)` (follow) or `1 <= l <= len(s-1)` (strict),
+//! where `len(t) = L0 + apples eaten by t` (with growth). Odd `l` never
+//! collide (the grid is bipartite), so only even `l` are encoded.
+//!
+//! - [`Body::Window`] (`body window`): one clause `¬head(c,s) ∨ ¬head(c,s-l)`
+//!   per cell, time and even `l`, guarded by `count` when `l` needs growth:
+//!   about `cells · T · Lmax / 2` clauses. Best for short snakes.
+//! - [`Body::Block`] (`body block` + `body window`): the pairs closer than the
+//!   initial length are an at-most-one over every sliding window of each
+//!   cell's head variables, encoded by splitting time into blocks of the
+//!   window's width with prefix/suffix OR chains (about 6 binary clauses and
+//!   2 variables per cell and time, whatever the length); only the pairs that
+//!   need growth stay windows, guarded by `count` (`cells · T · apples / 2`).
+//!   Its size does not grow with the snake's initial length.
+//! - [`Body::Tail`] (`body tail …`): state variables, as the IPC domain does:
+//!   the move direction `move d t`, the tail's move `tail-move d t` read from
+//!   the head's moves through a delay selected by the apple count, the tail
+//!   cell `tail x y t`, and occupancy `occupied x y t`; the head may not enter
+//!   an occupied cell (follow: unless it is the tail cell and the snake does
+//!   not grow in that step). About 16 clauses per cell and time, independent
+//!   of the length and of the number of apples.
+//! - [`Body::Auto`] (default) picks `block` or `tail` by their estimated size
+//!   (`block` falls back to windows for short snakes, where windows are smaller).
+
+use crate::cnf::{FALSE, Lit, TRUE, VarName};
+use crate::instance::{Instance, Start, TailRule};
+
+use super::Builder;
+
+/// The body-constraint encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Body {
+    Auto,
+    Window,
+    Block,
+    Tail,
+}
+
+/// Clauses per cell and time of the `block` base part (prefix, suffix, AMO, cross).
+const BLOCK_COST: usize = 6;
+/// Estimated clauses per cell and time of the `tail` encoding.
+const TAIL_COST: usize = 16;
+
+/// Number of even `l` in `lo..=hi` with `l >= 2`.
+fn evens(lo: usize, hi: usize) -> usize {
+    let lo = lo.max(2);
+    if hi < lo {
+        return 0;
+    }
+    let first = lo + lo % 2;
+    if first > hi { 0 } else { (hi - first) / 2 + 1 }
+}
+
+/// The lengths `l` that are always forbidden (`1..base`), and the largest
+/// one that growth can make forbidden.
+fn ranges(inst: &Instance) -> (usize, usize) {
+    let l0 = inst.initial_length();
+    let n = if inst.grow { inst.apples.len() } else { 0 };
+    match inst.tail {
+        // follow: l < L0 + k(s); strict: l <= L0 + k(s-1).
+        TailRule::Follow => (l0, l0 + n - 1),
+        TailRule::Strict => (l0 + 1, l0 + n),
+    }
+}
+
+impl Body {
+    pub const ALL: [Body; 4] = [Body::Auto, Body::Window, Body::Block, Body::Tail];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Body::Auto => "auto",
+            Body::Window => "window",
+            Body::Block => "block",
+            Body::Tail => "tail",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Body> {
+        Body::ALL.into_iter().find(|b| b.name() == s)
+    }
+
+    /// The concrete encoding used for `inst` (`Auto` resolved by estimated size).
+    pub fn resolve(self, inst: &Instance) -> Body {
+        if self != Body::Auto {
+            return self;
+        }
+        if block_cost(inst) <= TAIL_COST {
+            Body::Block
+        } else {
+            Body::Tail
+        }
+    }
+}
+
+/// Estimated clauses per cell and time of `block`.
+fn block_cost(inst: &Instance) -> usize {
+    let (base, max_l) = ranges(inst);
+    evens(2, base - 1).min(BLOCK_COST) + evens(base, max_l)
+}
+
+/// Adds the body constraints with the chosen (resolved) encoding.
+pub(super) fn encode(b: &mut Builder, body: Body) {
+    let (base, max_l) = ranges(b.inst);
+    match body {
+        Body::Window | Body::Auto => windows(b, 2, max_l),
+        Body::Block => {
+            if evens(2, base - 1) > BLOCK_COST {
+                block(b, base);
+            } else {
+                windows(b, 2, base - 1);
+            }
+            windows(b, base, max_l);
+        }
+        Body::Tail => tail(b),
+    }
+}
+
+/// The guard under which the head may not return after `l` steps at time `s`.
+fn guard(b: &Builder, l: usize, s: usize) -> Lit {
+    let l0 = b.inst.initial_length();
+    match (b.inst.tail, b.inst.grow) {
+        (TailRule::Follow, true) => b.k((l + 1).saturating_sub(l0), s),
+        (TailRule::Strict, true) => b.k(l.saturating_sub(l0), s - 1),
+        (TailRule::Follow, false) => {
+            if l < l0 {
+                TRUE
+            } else {
+                FALSE
+            }
+        }
+        (TailRule::Strict, false) => {
+            if l <= l0 {
+                TRUE
+            } else {
+                FALSE
+            }
+        }
+    }
+}
+
+/// Window clauses for the even `l` in `lo..=hi`.
+fn windows(b: &mut Builder, lo: usize, hi: usize) {
+    if evens(lo, hi) == 0 {
+        return;
+    }
+    b.cnf.family("body window");
+    let inst = b.inst;
+    let cells = inst.cells();
+    let body: &[_] = match &inst.start {
+        Start::Body(cells) => cells,
+        Start::Free { .. } => &[],
+    };
+    let first = lo.max(2) + lo.max(2) % 2;
+    for s in 1..=b.moves {
+        for l in (first..=hi).step_by(2) {
+            let cond = guard(b, l, s);
+            if cond == FALSE {
+                continue;
+            }
+            if l <= s {
+                let tau = s - l;
+                for c in 0..cells {
+                    let (now, then) = (b.h(s, c), b.h(tau, c));
+                    if now == FALSE || then == FALSE {
+                        continue;
+                    }
+                    b.cnf.add(&[-cond, -now, -then]);
+                }
+            } else if let Some(&cell) = body.get(l - s) {
+                let now = b.h(s, inst.index(cell));
+                b.cnf.add(&[-cond, -now]);
+            }
+        }
+    }
+}
+
+/// At most one head visit of each cell within every `width` consecutive
+/// time points (initial body cells count at negative times).
+fn block(b: &mut Builder, width: usize) {
+    b.cnf.family("body block");
+    let inst = b.inst;
+    let body: Vec<(usize, usize)> = match &inst.start {
+        Start::Body(cells) => cells.clone(),
+        Start::Free { .. } => vec![],
+    };
+    let offset = inst.initial_length() as i64;
+    let mut points: Vec<(i64, Lit)> = Vec::new();
+    for c in 0..inst.cells() {
+        points.clear();
+        for (i, &p) in body.iter().enumerate().skip(1).rev() {
+            if inst.index(p) == c {
+                points.push((-(i as i64), TRUE));
+            }
+        }
+        for t in 0..=b.moves {
+            let l = b.h(t, c);
+            if l != FALSE {
+                points.push((t as i64, l));
+            }
+        }
+        if points.len() < 2 {
+            continue;
+        }
+        sliding_at_most_one(b, &points, width as i64, c, offset);
+    }
+}
+
+/// OR of two literals as a literal, with a fresh variable only when needed
+/// (one-directional: `a -> or`, `b -> or`, enough where `or` only forbids).
+fn or_lit(b: &mut Builder, a: Lit, x: Lit, name: VarName) -> Lit {
+    if a == TRUE || x == TRUE {
+        return TRUE;
+    }
+    if a == FALSE {
+        return x;
+    }
+    if x == FALSE {
+        return a;
+    }
+    let v = b.cnf.var(name);
+    b.cnf.add(&[-a, v]);
+    b.cnf.add(&[-x, v]);
+    v
+}
+
+/// The block decomposition of "at most one `points` within any `width`
+/// consecutive times" for one cell.
+fn sliding_at_most_one(
+    b: &mut Builder,
+    points: &[(i64, Lit)],
+    width: i64,
+    cell: usize,
+    offset: i64,
+) {
+    let (x, y) = b.inst.pos(cell);
+    let base = points[0].0;
+    let block_of = |t: i64| (t - base) / width;
+    let name = |kind, t: i64| VarName::new(kind, &[x, y, (t + offset) as usize]);
+    // prefix[i]: some point of i's block at or before i; suffix[i]: at or after i.
+    let mut prefix = vec![FALSE; points.len()];
+    let mut suffix = vec![FALSE; points.len()];
+    for i in 0..points.len() {
+        let (t, lit) = points[i];
+        let before = if i > 0 && block_of(points[i - 1].0) == block_of(t) {
+            prefix[i - 1]
+        } else {
+            FALSE
+        };
+        b.cnf.add(&[-before, -lit]);
+        prefix[i] = or_lit(b, before, lit, name("block-prefix", t));
+    }
+    for i in (0..points.len()).rev() {
+        let (t, lit) = points[i];
+        let after = if i + 1 < points.len() && block_of(points[i + 1].0) == block_of(t) {
+            suffix[i + 1]
+        } else {
+            FALSE
+        };
+        suffix[i] = or_lit(b, after, lit, name("block-suffix", t));
+    }
+    // Across neighbouring blocks: a suffix from u and a prefix up to the last point before u + width.
+    let mut v = 0;
+    for u in 0..points.len() {
+        let (tu, _) = points[u];
+        let next_block = block_of(tu) + 1;
+        while v + 1 < points.len()
+            && (block_of(points[v + 1].0) < next_block || points[v + 1].0 < tu + width)
+        {
+            if block_of(points[v + 1].0) > next_block {
+                break;
+            }
+            v += 1;
+        }
+        if block_of(points[v].0) == next_block && points[v].0 < tu + width {
+            b.cnf.add(&[-suffix[u], -prefix[v]]);
+        }
+    }
+}
+
+/// Direction `d` as a step: right, left, down, up.
+const STEPS: [(isize, isize); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+
+fn step(inst: &Instance, c: usize, d: usize) -> Option<usize> {
+    let (x, y) = inst.pos(c);
+    let (nx, ny) = (x as isize + STEPS[d].0, y as isize + STEPS[d].1);
+    if nx < 0 || ny < 0 || nx as usize >= inst.width || ny as usize >= inst.height {
+        return None;
+    }
+    Some(inst.index((nx as usize, ny as usize)))
+}
+
+/// The tail-tracking encoding (state variables).
+fn tail(b: &mut Builder) {
+    let inst = b.inst;
+    let cells = inst.cells();
+    let moves = b.moves;
+    let l0 = inst.initial_length();
+    let n = if inst.grow { inst.apples.len() } else { 0 };
+    let walls = b.walls.clone();
+
+    // Head moves: exactly one direction per step, and the head follows it.
+    b.cnf.family("body tail: moves");
+    let mut mv: Vec<[Lit; 4]> = Vec::with_capacity(moves);
+    for t in 0..moves {
+        let dirs: [Lit; 4] = std::array::from_fn(|d| b.cnf.var(VarName::new("move", &[d, t])));
+        b.cnf.add(&dirs);
+        for i in 0..4 {
+            for j in i + 1..4 {
+                b.cnf.add(&[-dirs[i], -dirs[j]]);
+            }
+        }
+        for c in 0..cells {
+            let here = b.h(t, c);
+            if here == FALSE {
+                continue;
+            }
+            for (d, &dir) in dirs.iter().enumerate() {
+                match step(inst, c, d) {
+                    Some(q) if !walls[q] => {
+                        let there = b.h(t + 1, q);
+                        b.cnf.add(&[-here, -dir, there]);
+                    }
+                    _ => b.cnf.add(&[-here, -dir]),
+                }
+            }
+        }
+        mv.push(dirs);
+    }
+    // Moves before t = 0 along an explicit body: from b_i to b_(i-1).
+    let body: Vec<(usize, usize)> = match &inst.start {
+        Start::Body(cells) => cells.clone(),
+        Start::Free { .. } => vec![],
+    };
+    let move_at = |tau: i64| -> Option<[Lit; 4]> {
+        if tau >= 0 {
+            return mv.get(tau as usize).copied();
+        }
+        let i = (-tau) as usize;
+        let (from, to) = (*body.get(i)?, body[i - 1]);
+        let mut dirs = [FALSE; 4];
+        for (d, s) in STEPS.iter().enumerate() {
+            if (from.0 as isize + s.0, from.1 as isize + s.1) == (to.0 as isize, to.1 as isize) {
+                dirs[d] = TRUE;
+            }
+        }
+        Some(dirs)
+    };
+
+    // The tail's move into step t + 1: the head's move at tailtime(t) = t - L0 + 1 - k(t).
+    b.cnf.family("body tail: delay");
+    let mut tail_move: Vec<[Lit; 4]> = vec![[FALSE; 4]; moves + 1];
+    for t in 0..moves {
+        let candidates: Vec<(Lit, [Lit; 4])> = (0..=n)
+            .filter_map(|j| {
+                // The candidate is certain only without growth (k(t) = 0).
+                let selected = if n == 0 {
+                    TRUE
+                } else {
+                    let (at_least, more) = (b.k(j, t), b.k(j + 1, t));
+                    if at_least == FALSE || more == TRUE {
+                        return None;
+                    }
+                    FALSE
+                };
+                let tau = t as i64 - l0 as i64 + 1 - j as i64;
+                let dirs = move_at(tau)?;
+                Some((selected, dirs))
+            })
+            .collect();
+        if candidates.len() == 1 && candidates[0].0 == TRUE {
+            tail_move[t + 1] = candidates[0].1;
+            continue;
+        }
+        let dirs: [Lit; 4] =
+            std::array::from_fn(|d| b.cnf.var(VarName::new("tail-move", &[d, t + 1])));
+        for j in 0..=n {
+            let (at_least, more) = (b.k(j, t), b.k(j + 1, t));
+            if at_least == FALSE || more == TRUE {
+                continue;
+            }
+            let tau = t as i64 - l0 as i64 + 1 - j as i64;
+            let Some(src) = move_at(tau) else { continue };
+            for d in 0..4 {
+                b.cnf.add(&[-at_least, more, -src[d], dirs[d]]);
+                b.cnf.add(&[-at_least, more, src[d], -dirs[d]]);
+            }
+        }
+        tail_move[t + 1] = dirs;
+    }
+
+    // Tail cell per time (t < moves), with a phantom chain for a free start's unknown cells.
+    b.cnf.family("body tail: tail");
+    let mut tail_at = vec![FALSE; cells * moves.max(1)];
+    let mut phantom: Vec<Vec<Lit>> = vec![vec![FALSE; l0]; moves.max(1)];
+    for t in 0..moves {
+        for c in 0..cells {
+            if walls[c] {
+                continue;
+            }
+            tail_at[t * cells + c] = match (&inst.start, t) {
+                (Start::Body(cells_), 0) => {
+                    if inst.index(cells_[l0 - 1]) == c {
+                        TRUE
+                    } else {
+                        FALSE
+                    }
+                }
+                (Start::Free { .. }, 0) if l0 == 1 => b.h(0, c),
+                (Start::Free { .. }, 0) => FALSE,
+                _ => {
+                    let (x, y) = inst.pos(c);
+                    b.cnf.var(VarName::new("tail", &[x, y, t]))
+                }
+            };
+        }
+        if let Start::Free { .. } = inst.start {
+            for j in 1..l0 {
+                phantom[t][j] = if t == 0 {
+                    if j == l0 - 1 { TRUE } else { FALSE }
+                } else if (inst.grow && j + t >= l0 - 1) || j + t == l0 - 1 {
+                    b.cnf.var(VarName::new("tail-phantom", &[j, t]))
+                } else {
+                    FALSE
+                };
+            }
+        }
+    }
+    for t in 0..moves.saturating_sub(1) {
+        let ate = b.ate[t + 1];
+        for c in 0..cells {
+            let now = tail_at[t * cells + c];
+            if now == FALSE {
+                continue;
+            }
+            let stay = tail_at[(t + 1) * cells + c];
+            b.cnf.add(&[-now, -ate, stay]);
+            for d in 0..4 {
+                if let Some(q) = step(inst, c, d) {
+                    let next = tail_at[(t + 1) * cells + q];
+                    b.cnf.add(&[-now, ate, -tail_move[t + 1][d], next]);
+                }
+            }
+        }
+        for j in 1..l0 {
+            let now = phantom[t][j];
+            if now == FALSE {
+                continue;
+            }
+            b.cnf.add(&[-now, -ate, phantom[t + 1][j]]);
+            if j > 1 {
+                b.cnf.add(&[-now, ate, phantom[t + 1][j - 1]]);
+            } else {
+                for c in 0..cells {
+                    let start = b.h(0, c);
+                    if start != FALSE {
+                        b.cnf
+                            .add(&[-now, ate, -start, tail_at[(t + 1) * cells + c]]);
+                    }
+                }
+            }
+        }
+    }
+    for t in 0..moves {
+        let mut row: Vec<Lit> = tail_at[t * cells..(t + 1) * cells].to_vec();
+        row.extend(phantom[t].iter().copied());
+        b.options.amo.encode(&mut b.cnf, &row, "amo-tail", t);
+    }
+
+    // Occupancy, and the head never entering an occupied cell.
+    b.cnf.family("body tail: occupancy");
+    let mut occupied = vec![FALSE; cells * moves.max(1)];
+    for c in 0..cells {
+        occupied[c] = match &inst.start {
+            Start::Body(cells_) => {
+                if cells_.iter().any(|&p| inst.index(p) == c) {
+                    TRUE
+                } else {
+                    FALSE
+                }
+            }
+            Start::Free { .. } => b.h(0, c),
+        };
+    }
+    for t in 1..moves {
+        for c in 0..cells {
+            if walls[c] {
+                continue;
+            }
+            let (before, head, gone) = (
+                occupied[(t - 1) * cells + c],
+                b.h(t, c),
+                tail_at[(t - 1) * cells + c],
+            );
+            if before == FALSE && head == FALSE {
+                continue;
+            }
+            let (x, y) = inst.pos(c);
+            let occ = b.cnf.var(VarName::new("occupied", &[x, y, t]));
+            b.cnf.add(&[-head, occ]);
+            b.cnf.add(&[-before, gone, occ]);
+            b.cnf.add(&[-before, -b.ate[t], occ]);
+            occupied[t * cells + c] = occ;
+        }
+    }
+    b.cnf.family("body tail: collision");
+    for t in 0..moves {
+        for c in 0..cells {
+            let (occ, head) = (occupied[t * cells + c], b.h(t + 1, c));
+            if occ == FALSE || head == FALSE {
+                continue;
+            }
+            match inst.tail {
+                TailRule::Strict => b.cnf.add(&[-head, -occ]),
+                TailRule::Follow => {
+                    b.cnf.add(&[-head, -occ, tail_at[t * cells + c]]);
+                    b.cnf.add(&[-head, -occ, -b.ate[t + 1]]);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evens_counts_even_lengths_from_two() {
+        assert_eq!(evens(2, 11), 5);
+        assert_eq!(evens(3, 11), 4);
+        assert_eq!(evens(0, 1), 0);
+        assert_eq!(evens(4, 4), 1);
+        assert_eq!(evens(5, 4), 0);
+    }
+}

@@ -146,6 +146,8 @@ fn ordered_sizes() {
         426_322,
     );
     assert_eq!(cnf.num_vars(), 100 * 70 + 9 * 71);
+    // DESIGN.md §2: the notebook's Python writes 936,513 literals for MVP3.
+    assert_eq!(cnf.size().literals, 936_513);
 }
 
 #[test]
@@ -214,4 +216,20 @@ fn unsupported_instances_are_refused() {
     let mut still = ordered.clone();
     still.grow = false;
     assert!(unsupported(Notebook::Ordered, &still));
+}
+
+#[test]
+fn tiny_horizons_do_not_panic() {
+    let cases = [
+        (Notebook::Mvp1, instance(2, vec![], 1)),
+        (Notebook::Counter, instance(2, vec![(1, 1)], 1)),
+        (Notebook::Combinations, instance(2, vec![(1, 1), (0, 1)], 2)),
+        (Notebook::Ordered, instance(2, vec![(1, 1), (1, 1)], 1)),
+    ];
+    for (nb, inst) in cases {
+        for moves in 0..4 {
+            let cnf = nb.encode(&inst, moves).unwrap();
+            assert!(cnf.num_clauses() > 0, "{} at {moves} moves", nb.as_str());
+        }
+    }
 }

@@ -57,8 +57,8 @@
 //!   `T` (10.a–e use `t` up to `T - 1 → T`).
 //! - 10.f asks `C(P-1, T)`, while 11.b asks `¬P(i, T-1)`, one step earlier.
 //! - 11.a ranges over `p_mangee in range(t+1)` instead of all apple counts
-//!   (so at `t < P` it ignores subsets larger than `t`), and its `p_mangee = 0`
-//!   term repeats the fixed window.
+//!   (so at `t < P` it ignores subsets larger than `t`, which misses
+//!   collisions early on); its `p_mangee = 0` term is the fixed window.
 //! - 13 has `¬P(p-1,t)` where its text has `P(p-1,t)`: with 14, an apple not
 //!   yet revealed blocks its cell like a wall, and a revealed apple the head
 //!   passes over may stay active (be "eaten" only on a later visit).

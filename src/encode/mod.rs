@@ -53,19 +53,19 @@ pub const NAMES: &[(&str, &str)] = &[
     ),
     (
         "notebook-mvp1",
-        "APPROXIMATE: the notebook's MVP1 (fixed length, no apples), constraints 1-4",
+        "APPROXIMATE: the notebook's MVP1 (fixed length, no apples), constraints 1-4; square grid, free start",
     ),
     (
         "notebook-counter",
-        "APPROXIMATE: the notebook's MVP2 approach 1 (apple counter), 1-3, 5-10",
+        "APPROXIMATE: the notebook's MVP2 approach 1 (apple counter), 1-3, 5-9, 10.a-g; all apples visible",
     ),
     (
         "notebook-combinations",
-        "APPROXIMATE: the notebook's MVP2 approach 2 (subsets of apples), 1-3, 5-9, 11",
+        "APPROXIMATE: the notebook's MVP2 approach 2 (subsets of apples), 1-3, 5-9, 11.a-b; exponential, refused beyond 20M clauses in 11.a",
     ),
     (
         "notebook-ordered",
-        "APPROXIMATE: the notebook's MVP3 (ordered apples), 1-3, 5, 9, 12-16",
+        "APPROXIMATE: the notebook's MVP3 (ordered apples, visible = 1), 1-3, 5, 9, 12-16",
     ),
 ];
 

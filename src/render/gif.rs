@@ -149,7 +149,10 @@ pub fn write_gif(
     out: impl Write,
 ) -> anyhow::Result<()> {
     if options.cell < 4 {
-        bail!("cell size {} is too small (at least 4 pixels)", options.cell);
+        bail!(
+            "cell size {} is too small (at least 4 pixels)",
+            options.cell
+        );
     }
     let states = states(instance, path).context("the path breaks the rules")?;
     let moves = states.len() - 1;

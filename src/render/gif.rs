@@ -272,7 +272,8 @@ impl Layout {
         self.fill(canvas, x0, y0, x1, y1, colour);
     }
 
-    /// A disc of radius `r` around the cell's centre, clipped to the cell.
+    /// A disc of radius `r` around the cell's centre (`r² + r` rounds its
+    /// edge), clipped to the cell.
     fn disc(&self, canvas: &mut [u8], p: Pos, r: usize, colour: u8) {
         let (x0, y0, x1, y1) = self.cell_rect(p, 0);
         let (cx, cy) = cell_centre(self.cell as u16, p);
@@ -280,7 +281,7 @@ impl Layout {
         for y in y0..y1 {
             for x in x0..x1 {
                 let (dx, dy) = (x.abs_diff(cx), y.abs_diff(cy));
-                if dx * dx + dy * dy <= r * r {
+                if dx * dx + dy * dy <= r * r + r {
                     canvas[y * w + x] = colour;
                 }
             }
@@ -421,10 +422,8 @@ mod tests {
             assert_eq!(PALETTE[usize::from(BODY) + k], *rgb);
         }
         // All colours distinct, so a pixel's colour names its role.
-        for i in 0..PALETTE.len() {
-            for j in 0..i {
-                assert_ne!(PALETTE[i], PALETTE[j]);
-            }
+        for (i, a) in PALETTE.iter().enumerate() {
+            assert!(!PALETTE[..i].contains(a), "colour {i} repeats");
         }
     }
 

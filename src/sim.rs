@@ -66,6 +66,46 @@ impl std::error::Error for Violation {}
 
 /// Replays `path` (the head cell at every time point) on `instance`.
 pub fn simulate(instance: &Instance, path: &[Pos]) -> Result<Replay, Violation> {
+    let end = run(instance, path, |_| {})?;
+    let left = instance.apples.len() - end.eaten.len();
+    if left > 0 {
+        return Err(Violation {
+            step: path.len() - 1,
+            cell: end.head,
+            rule: Rule::ApplesLeft(left),
+        });
+    }
+    Ok(Replay {
+        eaten: end.eaten,
+        final_length: end.length,
+    })
+}
+
+/// What [`run`] shows its observer at every time point.
+struct Snapshot<'a> {
+    body: &'a VecDeque<Pos>,
+    length: usize,
+    revealed: usize,
+    eaten_flags: &'a [bool],
+    eaten: usize,
+}
+
+/// Where a legal run of moves ends.
+struct RunEnd {
+    eaten: Vec<(usize, usize)>,
+    head: Pos,
+    length: usize,
+}
+
+/// The step logic shared by [`simulate`] and [`states`]: replays every move of
+/// `path`, calling `observe` at each time point `0..=T` once its state is
+/// known, and stops at the first broken rule. It does not check the goal
+/// (every apple eaten); [`simulate`] does.
+fn run(
+    instance: &Instance,
+    path: &[Pos],
+    mut observe: impl FnMut(Snapshot<'_>),
+) -> Result<RunEnd, Violation> {
     let Some(&first) = path.first() else {
         return Err(Violation {
             step: 0,
@@ -102,6 +142,13 @@ pub fn simulate(instance: &Instance, path: &[Pos]) -> Result<Replay, Violation> 
             (VecDeque::from([first]), *length)
         }
     };
+    observe(Snapshot {
+        body: &body,
+        length,
+        revealed,
+        eaten_flags: &eaten_flags,
+        eaten: 0,
+    });
 
     for (step, &next) in path.iter().enumerate().skip(1) {
         let head = body[0];
@@ -135,15 +182,56 @@ pub fn simulate(instance: &Instance, path: &[Pos]) -> Result<Replay, Violation> 
                 revealed += 1;
             }
         }
+        observe(Snapshot {
+            body: &body,
+            length,
+            revealed,
+            eaten_flags: &eaten_flags,
+            eaten: eaten.len(),
+        });
     }
-    let left = n - eaten.len();
-    if left > 0 {
-        return fail(path.len() - 1, body[0], Rule::ApplesLeft(left));
-    }
-    Ok(Replay {
+    Ok(RunEnd {
         eaten,
-        final_length: length,
+        head: body[0],
+        length,
     })
+}
+
+/// The board at one time point, as [`states`] returns it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// Known body cells, head first. On a free start the body before `t = 0`
+    /// is unknown, so this may hold fewer than `length` cells early on.
+    pub body: Vec<Pos>,
+    /// The snake's length at this time point.
+    pub length: usize,
+    /// Revealed apples not yet eaten, as `(apple index, cell)`, by index.
+    pub apples_on_board: Vec<(usize, Pos)>,
+    /// Number of apples eaten up to and including this time point.
+    pub eaten: usize,
+}
+
+/// The board state at every time point `0..=T` of `path` (`path.len()` states).
+///
+/// It applies the same rules as [`simulate`] (the same step logic) and fails
+/// with the same [`Violation`] on an illegal move, but it does not require
+/// every apple to be eaten by the end: a legal plan that leaves apples is
+/// returned in full, so that it can still be shown.
+pub fn states(instance: &Instance, path: &[Pos]) -> Result<Vec<State>, Violation> {
+    let mut out = Vec::with_capacity(path.len());
+    run(instance, path, |s| {
+        let apples_on_board = (0..s.revealed)
+            .filter(|&i| !s.eaten_flags[i])
+            .map(|i| (i, instance.apples[i]))
+            .collect();
+        out.push(State {
+            body: s.body.iter().copied().collect(),
+            length: s.length,
+            apples_on_board,
+            eaten: s.eaten,
+        });
+    })?;
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -1,0 +1,8 @@
+//! Pictures of plans: animated GIFs of a path replayed on its instance.
+//!
+//! The frames are built from [`crate::sim::states`], so what is drawn is the
+//! simulator's view of the game, not the encoder's.
+
+pub mod gif;
+
+pub use self::gif::{GifOptions, write_gif};

@@ -300,6 +300,12 @@ fn tail(b: &mut Builder) {
     let l0 = inst.initial_length();
     let n = if inst.grow { inst.apples.len() } else { 0 };
     let walls = b.walls.clone();
+    // Eating only holds the tail back when the snake grows.
+    let grows: Vec<Lit> = if inst.grow {
+        b.ate.clone()
+    } else {
+        vec![FALSE; moves + 1]
+    };
 
     // Head moves: exactly one direction per step, and the head follows it.
     b.cnf.family("body tail: moves");
@@ -429,7 +435,7 @@ fn tail(b: &mut Builder) {
         }
     }
     for t in 0..moves.saturating_sub(1) {
-        let ate = b.ate[t + 1];
+        let ate = grows[t + 1];
         for c in 0..cells {
             let now = tail_at[t * cells + c];
             if now == FALSE {
@@ -501,7 +507,7 @@ fn tail(b: &mut Builder) {
             let occ = b.cnf.var(VarName::new("occupied", &[x, y, t]));
             b.cnf.add(&[-head, occ]);
             b.cnf.add(&[-before, gone, occ]);
-            b.cnf.add(&[-before, -b.ate[t], occ]);
+            b.cnf.add(&[-before, -grows[t], occ]);
             occupied[t * cells + c] = occ;
         }
     }
@@ -516,7 +522,7 @@ fn tail(b: &mut Builder) {
                 TailRule::Strict => b.cnf.add(&[-head, -occ]),
                 TailRule::Follow => {
                     b.cnf.add(&[-head, -occ, tail_at[t * cells + c]]);
-                    b.cnf.add(&[-head, -occ, -b.ate[t + 1]]);
+                    b.cnf.add(&[-head, -occ, -grows[t + 1]]);
                 }
             }
         }

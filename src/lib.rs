@@ -7,5 +7,6 @@
 pub mod cnf;
 pub mod encode;
 pub mod instance;
+pub mod pddl;
 pub mod sim;
 pub mod solve;

@@ -91,7 +91,10 @@ fn broken_spawn_chain_cycle() {
         "(NEXTSPAWN pos0-1 dummypoint)",
         "(NEXTSPAWN pos0-1 pos1-1)",
     ));
-    assert!(e.contains("broken spawn chain") && e.contains("loops"), "{e}");
+    assert!(
+        e.contains("broken spawn chain") && e.contains("loops"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -115,7 +118,10 @@ fn malformed_parentheses() {
     let e = err(&GOOD.replacen("(:objects", ":objects", 1));
     assert!(e.contains("malformed PDDL"), "{e}");
     let e = err(&GOOD.replacen("(blocked pos0-0)", "(blocked pos0-0", 1));
-    assert!(e.contains("malformed PDDL") && e.contains("never closed"), "{e}");
+    assert!(
+        e.contains("malformed PDDL") && e.contains("never closed"),
+        "{e}"
+    );
     let e = err(&format!("{GOOD})"));
     assert!(e.contains("unmatched ')'"), "{e}");
     let e = err("");
@@ -130,7 +136,10 @@ fn blocked_body_inconsistency() {
 
 #[test]
 fn blocked_cell_off_the_body_is_a_wall() {
-    let i = from_pddl(&with("(blocked pos0-0)", "(blocked pos0-0) (blocked pos2-0)"));
+    let i = from_pddl(&with(
+        "(blocked pos0-0)",
+        "(blocked pos0-0) (blocked pos2-0)",
+    ));
     // pos2-0 holds the visible apple: it becomes a wall, which validation refuses.
     let e = i.unwrap_err().to_string();
     assert!(e.contains("on a wall"), "{e}");
@@ -153,11 +162,13 @@ fn adjacency_must_be_a_grid() {
         "(ISADJACENT pos0-0 pos1-0)",
         "(ISADJACENT pos0-0 pos1-0) (ISADJACENT pos0-0 pos1-1)",
     ));
-    assert!(e.contains("ISADJACENT graph is not a grid with walls"), "{e}");
+    assert!(
+        e.contains("ISADJACENT graph is not a grid with walls"),
+        "{e}"
+    );
     let e = err(&with("(ISADJACENT pos0-1 pos1-1)", ""));
     assert!(
-        e.contains("ISADJACENT graph is not a grid with walls")
-            && e.contains("pos0-1 pos1-1"),
+        e.contains("ISADJACENT graph is not a grid with walls") && e.contains("pos0-1 pos1-1"),
         "{e}"
     );
 }

@@ -170,9 +170,9 @@ fn problem_sections(forms: &[Sx]) -> anyhow::Result<Problem<'_>> {
     let mut is_problem = false;
     let mut has_init = false;
     for section in &define[1..] {
-        let items = section
-            .list()
-            .with_context(|| format!("malformed PDDL: unexpected atom {section} in (define ...)"))?;
+        let items = section.list().with_context(|| {
+            format!("malformed PDDL: unexpected atom {section} in (define ...)")
+        })?;
         match section.head() {
             Some("problem") => is_problem = true,
             Some("domain") => bail!("this is a domain file, not a problem file"),
@@ -343,7 +343,10 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
                 if let Some(&old) = next_spawn.get(&a)
                     && old != b
                 {
-                    bail!("broken spawn chain: NEXTSPAWN {} has two successors", args[0]);
+                    bail!(
+                        "broken spawn chain: NEXTSPAWN {} has two successors",
+                        args[0]
+                    );
                 }
                 next_spawn.insert(a, b);
             }
@@ -472,7 +475,9 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
     }
 
     // The goal: every apple cell, nothing else.
-    let goal = problem.goal.context("malformed PDDL: no (:goal ...) section")?;
+    let goal = problem
+        .goal
+        .context("malformed PDDL: no (:goal ...) section")?;
     let literals: Vec<&Sx> = if goal.head() == Some("and") {
         goal.list().unwrap_or_default()[1..].iter().collect()
     } else {

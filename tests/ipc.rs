@@ -196,9 +196,16 @@ fn apply(state: &mut HashSet<String>, action: &[String]) -> Result<(), String> {
 
 /// Replays a plan text on a problem text; returns the number of actions.
 fn replay(problem_text: &str, plan: &str) -> Result<usize, String> {
+    replay_counting(problem_text, plan).map(|(steps, _)| steps)
+}
+
+/// Replays a plan; returns the number of actions and how many apples
+/// appeared on a cell that was blocked (under the snake) at that moment.
+fn replay_counting(problem_text: &str, plan: &str) -> Result<(usize, usize), String> {
     let problem = read_problem(problem_text);
     let mut state = problem.init.clone();
     let mut steps = 0;
+    let mut under_body = 0;
     let mut cost = None;
     for line in plan.lines() {
         let line = line.trim();
@@ -215,6 +222,9 @@ fn replay(problem_text: &str, plan: &str) -> Result<usize, String> {
         assert_eq!(forms.len(), 1, "one action per line: {line}");
         let action = flat(&forms[0]);
         apply(&mut state, &action).map_err(|e| format!("action {} ({line}): {e}", steps + 1))?;
+        if action[0] == "move-and-eat-spawn" && state.contains(&fact(&["blocked", &action[3]])) {
+            under_body += 1;
+        }
         steps += 1;
     }
     for (positive, f) in &problem.goal {
@@ -225,7 +235,7 @@ fn replay(problem_text: &str, plan: &str) -> Result<usize, String> {
     if cost != Some(steps) {
         return Err(format!("cost line says {cost:?}, plan has {steps} actions"));
     }
-    Ok(steps)
+    Ok((steps, under_body))
 }
 
 /// Every ground action applicable in `state` (the domain's actions
@@ -343,10 +353,12 @@ fn solve_and_check(n: usize) -> (usize, f64) {
         .plan()
         .unwrap_or_else(|| panic!("instance-{n}: no plan ({:?})", search.status));
     let plan = snakesat::pddl::plan::ipc_plan(&inst, attempt.path.as_ref().unwrap()).unwrap();
-    let steps = replay(&text, &plan).unwrap_or_else(|e| panic!("instance-{n}: {e}\n{plan}"));
+    let (steps, under_body) =
+        replay_counting(&text, &plan).unwrap_or_else(|e| panic!("instance-{n}: {e}\n{plan}"));
     assert_eq!(steps, attempt.horizon, "instance-{n}");
     eprintln!(
-        "optimal/instance-{n}: horizon {} (lower bound {}, {} attempts), {seconds:.2} s",
+        "optimal/instance-{n}: horizon {} (lower bound {}, {} attempts), {seconds:.2} s, \
+         {under_body} apple(s) appeared under the body",
         attempt.horizon,
         search.lower_bound,
         search.attempts.len()
@@ -354,11 +366,13 @@ fn solve_and_check(n: usize) -> (usize, f64) {
     (attempt.horizon, seconds)
 }
 
-/// Optimal instances solved within about 1.5 s in release mode (3 and 7
-/// take about 11 s and 23 s, 8 more than 10 minutes with the plain encoding).
+/// Optimal instances solved within about 1.5 s each in release mode (alone
+/// on one core; times from `cargo test --release`).
 const FAST: &[usize] = &[1, 2, 4, 5, 6, 9, 10];
-/// Solved in under 30 s in release mode; left out of debug runs.
-const MEDIUM: &[usize] = &[3, 7];
+/// About 11 s in release mode; left out of debug runs. Instance 7 (about 23 s
+/// alone, near 60 s on a busy machine) and 8 (over 10 minutes) are only in the
+/// ignored test below, until the encoding improves.
+const MEDIUM: &[usize] = &[3];
 
 #[test]
 fn fast_optimal_instances_give_valid_ipc_plans() {

@@ -370,7 +370,8 @@ fn solve_and_check(n: usize) -> (usize, f64) {
 /// on one core; times from `cargo test --release`).
 const FAST: &[usize] = &[1, 2, 4, 5, 6, 9, 10];
 /// About 11 s in release mode; left out of debug runs. Instance 7 (about 23 s
-/// alone, near 60 s on a busy machine) and 8 (over 10 minutes) are only in the
+/// alone, near 60 s on a busy machine) and 8 (about 8 minutes: T = 58, the UNSAT
+/// proof at T = 57 alone 157 s) are only in the
 /// ignored test below, until the encoding improves.
 const MEDIUM: &[usize] = &[3];
 

@@ -7,6 +7,7 @@
 pub mod cnf;
 pub mod encode;
 pub mod instance;
+pub mod pddl;
 pub mod render;
 pub mod report;
 pub mod sim;

@@ -1,0 +1,562 @@
+//! The IPC-2018 snake domain (DESIGN.md §3): reading its problem files into
+//! an [`Instance`] ([`from_pddl`]) and writing plans in its action syntax
+//! ([`plan::ipc_plan`]).
+//!
+//! Mapping: objects `posX-Y` are cells (grid = largest X + 1 by largest Y + 1);
+//! cells without an object, without `ISADJACENT` links, or `blocked` without
+//! being part of the snake are walls; the body runs from `headsnake` along
+//! `nextsnake` to `tailsnake`; the apples are the initial `ispoint` facts (in
+//! file order, all visible) followed by the `spawn`/`NEXTSPAWN` chain up to
+//! `dummypoint`. The rules are `tail = strict`, `grow = true`.
+//!
+//! Only grids with walls are supported: an `ISADJACENT` graph that is not the
+//! 4-neighbour grid restricted to its cells is refused.
+
+pub mod plan;
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::Path;
+
+use anyhow::{Context, bail};
+
+use crate::instance::{Instance, Pos, Start, TailRule};
+
+/// The domain's constant that ends the spawn chain.
+pub const DUMMY: &str = "dummypoint";
+
+/// The object name of a cell: `pos{x}-{y}`.
+pub fn object_name(p: Pos) -> String {
+    format!("pos{}-{}", p.0, p.1)
+}
+
+/// The cell an object name `posX-Y` (any case) stands for.
+pub fn parse_object(name: &str) -> Option<Pos> {
+    let lower = name.to_ascii_lowercase();
+    let rest = lower.strip_prefix("pos")?;
+    let (x, y) = rest.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(x) || !digits(y) {
+        return None;
+    }
+    Some((x.parse().ok()?, y.parse().ok()?))
+}
+
+/// True for paths read as PDDL (ending in `.pddl`, any case).
+pub fn is_pddl_path(path: impl AsRef<Path>) -> bool {
+    path.as_ref()
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pddl"))
+}
+
+/// An s-expression: a lowercased atom or a list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Sx {
+    Atom(String),
+    List(Vec<Sx>),
+}
+
+impl Sx {
+    fn atom(&self) -> Option<&str> {
+        match self {
+            Sx::Atom(a) => Some(a),
+            Sx::List(_) => None,
+        }
+    }
+
+    fn list(&self) -> Option<&[Sx]> {
+        match self {
+            Sx::List(l) => Some(l),
+            Sx::Atom(_) => None,
+        }
+    }
+
+    /// The head atom of a list, if any.
+    fn head(&self) -> Option<&str> {
+        self.list().and_then(|l| l.first()).and_then(Sx::atom)
+    }
+}
+
+impl std::fmt::Display for Sx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Sx::Atom(a) => write!(f, "{a}"),
+            Sx::List(items) => {
+                write!(f, "(")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, " ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                write!(f, ")")
+            }
+        }
+    }
+}
+
+/// Reads every top-level s-expression of `text` (atoms lowercased, `;`
+/// comments skipped).
+fn parse_sexprs(text: &str) -> anyhow::Result<Vec<Sx>> {
+    let mut stack: Vec<(Vec<Sx>, usize)> = Vec::new();
+    let mut top = Vec::new();
+    let mut line = 1;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => line += 1,
+            ';' => {
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        line += 1;
+                        break;
+                    }
+                }
+            }
+            '(' => stack.push((Vec::new(), line)),
+            ')' => {
+                let Some((items, _)) = stack.pop() else {
+                    bail!("malformed PDDL: unmatched ')' on line {line}");
+                };
+                match stack.last_mut() {
+                    Some((parent, _)) => parent.push(Sx::List(items)),
+                    None => top.push(Sx::List(items)),
+                }
+            }
+            c if c.is_whitespace() => {}
+            c => {
+                let mut atom = String::new();
+                atom.push(c.to_ascii_lowercase());
+                while let Some(&d) = chars.peek() {
+                    if d.is_whitespace() || d == '(' || d == ')' || d == ';' {
+                        break;
+                    }
+                    atom.push(d.to_ascii_lowercase());
+                    chars.next();
+                }
+                match stack.last_mut() {
+                    Some((parent, _)) => parent.push(Sx::Atom(atom)),
+                    None => bail!("malformed PDDL: {atom:?} outside parentheses on line {line}"),
+                }
+            }
+        }
+    }
+    if let Some((_, opened)) = stack.last() {
+        bail!("malformed PDDL: '(' opened on line {opened} is never closed");
+    }
+    Ok(top)
+}
+
+/// The sections of a `(define (problem ..) ..)` form.
+struct Problem<'a> {
+    domain: Option<&'a str>,
+    objects: Vec<&'a str>,
+    init: &'a [Sx],
+    goal: Option<&'a Sx>,
+}
+
+fn problem_sections(forms: &[Sx]) -> anyhow::Result<Problem<'_>> {
+    let define = match forms {
+        [one] if one.head() == Some("define") => one.list().unwrap_or_default(),
+        [] => bail!("malformed PDDL: no (define ...) form"),
+        [_] => bail!("malformed PDDL: the file is not a (define ...) form"),
+        _ => bail!("malformed PDDL: more than one top-level form"),
+    };
+    let mut problem = Problem {
+        domain: None,
+        objects: Vec::new(),
+        init: &[],
+        goal: None,
+    };
+    let mut is_problem = false;
+    let mut has_init = false;
+    for section in &define[1..] {
+        let items = section.list().with_context(|| {
+            format!("malformed PDDL: unexpected atom {section} in (define ...)")
+        })?;
+        match section.head() {
+            Some("problem") => is_problem = true,
+            Some("domain") => bail!("this is a domain file, not a problem file"),
+            Some(":domain") => match items {
+                [_, Sx::Atom(d)] => problem.domain = Some(d),
+                _ => bail!("malformed PDDL: (:domain NAME) expected, found {section}"),
+            },
+            Some(":objects") => {
+                let mut iter = items[1..].iter();
+                while let Some(item) = iter.next() {
+                    let name = item
+                        .atom()
+                        .with_context(|| format!("malformed PDDL: {item} in :objects"))?;
+                    if name == "-" {
+                        // A type annotation: skip the type.
+                        iter.next();
+                    } else {
+                        problem.objects.push(name);
+                    }
+                }
+            }
+            Some(":init") => {
+                has_init = true;
+                problem.init = &items[1..];
+            }
+            Some(":goal") => match items {
+                [_, goal] => problem.goal = Some(goal),
+                _ => bail!("malformed PDDL: (:goal ...) must hold one formula"),
+            },
+            // :requirements, :metric and the like do not change the game.
+            _ => {}
+        }
+    }
+    if !is_problem {
+        bail!("malformed PDDL: no (problem NAME) in (define ...)");
+    }
+    match problem.domain {
+        Some("snake") => {}
+        Some(other) => bail!("problem is for domain {other:?}, not \"snake\""),
+        None => bail!("malformed PDDL: no (:domain ...) section"),
+    }
+    if !has_init {
+        bail!("malformed PDDL: no (:init ...) section");
+    }
+    Ok(problem)
+}
+
+/// Reads a snake-domain problem file into a validated [`Instance`]. Errors are one line.
+pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
+    let forms = parse_sexprs(text)?;
+    let problem = problem_sections(&forms)?;
+
+    // Objects: cells, plus the domain constant if someone lists it.
+    let mut cells: HashSet<Pos> = HashSet::new();
+    for &name in &problem.objects {
+        if name == DUMMY {
+            continue;
+        }
+        let p = parse_object(name)
+            .with_context(|| format!("object {name:?} is not a cell name posX-Y"))?;
+        cells.insert(p);
+    }
+    if cells.is_empty() {
+        bail!("no cell objects posX-Y in :objects");
+    }
+    let width = cells.iter().map(|p| p.0).max().unwrap_or(0) + 1;
+    let height = cells.iter().map(|p| p.1).max().unwrap_or(0) + 1;
+    if width > crate::instance::MAX_SIDE || height > crate::instance::MAX_SIDE {
+        bail!("grid {width}x{height} is too large");
+    }
+    let cell = |name: &str| -> anyhow::Result<Pos> {
+        match parse_object(name) {
+            Some(p) if cells.contains(&p) => Ok(p),
+            _ => bail!("unknown object {name:?} in :init"),
+        }
+    };
+
+    // Initial facts, as a set (repeats ignored) but in file order.
+    let mut links: HashSet<(Pos, Pos)> = HashSet::new();
+    let mut heads: Vec<Pos> = Vec::new();
+    let mut tails: Vec<Pos> = Vec::new();
+    let mut next_snake: HashMap<Pos, Pos> = HashMap::new();
+    let mut blocked: BTreeSet<Pos> = BTreeSet::new();
+    let mut points: Vec<Pos> = Vec::new();
+    let mut spawns: Vec<Option<Pos>> = Vec::new();
+    let mut next_spawn: HashMap<Pos, Option<Pos>> = HashMap::new();
+    // A spawn argument: a cell or the dummy point.
+    let spawn_arg = |name: &str| -> anyhow::Result<Option<Pos>> {
+        if name == DUMMY {
+            Ok(None)
+        } else {
+            cell(name).map(Some)
+        }
+    };
+    for fact in problem.init {
+        let items = fact
+            .list()
+            .with_context(|| format!("malformed PDDL: atom {fact} in :init"))?;
+        let mut args = Vec::new();
+        for a in items.iter().skip(1) {
+            args.push(
+                a.atom()
+                    .with_context(|| format!("malformed PDDL: nested list in fact {fact}"))?,
+            );
+        }
+        let pred = fact.head().unwrap_or("");
+        let arity = match pred {
+            "isadjacent" | "nextsnake" | "nextspawn" => 2,
+            "headsnake" | "tailsnake" | "blocked" | "spawn" | "ispoint" => 1,
+            "not" => bail!("negative fact {fact} in :init"),
+            _ => bail!("unknown predicate in fact {fact}"),
+        };
+        if args.len() != arity {
+            bail!("fact {fact} needs {arity} argument(s)");
+        }
+        match pred {
+            "isadjacent" => {
+                links.insert((cell(args[0])?, cell(args[1])?));
+            }
+            "headsnake" => {
+                let p = cell(args[0])?;
+                if !heads.contains(&p) {
+                    heads.push(p);
+                }
+            }
+            "tailsnake" => {
+                let p = cell(args[0])?;
+                if !tails.contains(&p) {
+                    tails.push(p);
+                }
+            }
+            "nextsnake" => {
+                let (a, b) = (cell(args[0])?, cell(args[1])?);
+                if let Some(&old) = next_snake.get(&a)
+                    && old != b
+                {
+                    bail!(
+                        "snake body forks: {} has two cells behind it ({} and {})",
+                        args[0],
+                        object_name(old),
+                        args[1]
+                    );
+                }
+                next_snake.insert(a, b);
+            }
+            "blocked" => {
+                blocked.insert(cell(args[0])?);
+            }
+            "ispoint" => {
+                let p = cell(args[0])?;
+                if !points.contains(&p) {
+                    points.push(p);
+                }
+            }
+            "spawn" => {
+                let s = spawn_arg(args[0])?;
+                if !spawns.contains(&s) {
+                    spawns.push(s);
+                }
+            }
+            "nextspawn" => {
+                let a = match spawn_arg(args[0])? {
+                    Some(a) => a,
+                    // dummypoint never spawns, so what follows it does not matter.
+                    None => continue,
+                };
+                let b = spawn_arg(args[1])?;
+                if let Some(&old) = next_spawn.get(&a)
+                    && old != b
+                {
+                    bail!(
+                        "broken spawn chain: NEXTSPAWN {} has two successors",
+                        args[0]
+                    );
+                }
+                next_spawn.insert(a, b);
+            }
+            _ => unreachable!("predicates are checked above"),
+        }
+    }
+
+    // The body: head, then nextsnake to the tail.
+    let head = match heads.as_slice() {
+        [h] => *h,
+        [] => bail!("no (headsnake ...) fact: the snake has no head"),
+        _ => bail!("more than one (headsnake ...) fact"),
+    };
+    let tail = match tails.as_slice() {
+        [t] => *t,
+        [] => bail!("no (tailsnake ...) fact: the snake has no tail"),
+        _ => bail!("more than one (tailsnake ...) fact"),
+    };
+    let mut body = vec![head];
+    let mut seen: HashSet<Pos> = HashSet::from([head]);
+    let mut at = head;
+    while at != tail {
+        let Some(&next) = next_snake.get(&at) else {
+            bail!(
+                "snake body is broken: no (nextsnake {} ...) on the way from the head to the tail {}",
+                object_name(at),
+                object_name(tail)
+            );
+        };
+        if !seen.insert(next) {
+            bail!(
+                "snake body is not a simple chain: it returns to {}",
+                object_name(next)
+            );
+        }
+        body.push(next);
+        at = next;
+    }
+    if next_snake.len() != body.len() - 1 {
+        bail!(
+            "snake body is not a simple chain: {} nextsnake fact(s) for a body of {} cell(s) from head to tail",
+            next_snake.len(),
+            body.len()
+        );
+    }
+    for &b in &body {
+        if !blocked.contains(&b) {
+            bail!(
+                "snake cell {} is not (blocked ...): the body and the blocked cells disagree",
+                object_name(b)
+            );
+        }
+    }
+
+    // The spawn chain.
+    let first_spawn = match spawns.as_slice() {
+        [s] => *s,
+        [] => bail!("broken spawn chain: no (spawn ...) fact"),
+        _ => bail!("broken spawn chain: more than one (spawn ...) fact"),
+    };
+    let mut chain: Vec<Pos> = Vec::new();
+    let mut on_chain: HashSet<Pos> = HashSet::new();
+    let mut at = first_spawn;
+    while let Some(p) = at {
+        if !on_chain.insert(p) {
+            bail!(
+                "broken spawn chain: it loops back to {} without reaching dummypoint",
+                object_name(p)
+            );
+        }
+        chain.push(p);
+        at = *next_spawn.get(&p).with_context(|| {
+            format!(
+                "broken spawn chain: no (NEXTSPAWN {} ...) fact",
+                object_name(p)
+            )
+        })?;
+    }
+
+    // The grid: cells with links (or used by the snake or the apples) are open;
+    // the links must be exactly the grid's between open cells.
+    let mut linked: HashSet<Pos> = HashSet::new();
+    for &(a, b) in &links {
+        if a.0.abs_diff(b.0) + a.1.abs_diff(b.1) != 1 {
+            bail!(
+                "ISADJACENT graph is not a grid with walls: {} and {} are linked but not neighbours",
+                object_name(a),
+                object_name(b)
+            );
+        }
+        linked.insert(a);
+        linked.insert(b);
+    }
+    let used = |p: &Pos| body.contains(p) || points.contains(p) || on_chain.contains(p);
+    let open: HashSet<Pos> = cells
+        .iter()
+        .copied()
+        .filter(|p| linked.contains(p) || used(p))
+        .collect();
+    let mut sorted_open: Vec<Pos> = open.iter().copied().collect();
+    sorted_open.sort_by_key(|p| (p.1, p.0));
+    for &a in &sorted_open {
+        for b in [(a.0 + 1, a.1), (a.0, a.1 + 1)] {
+            if !open.contains(&b) {
+                continue;
+            }
+            for (u, v) in [(a, b), (b, a)] {
+                if !links.contains(&(u, v)) {
+                    bail!(
+                        "ISADJACENT graph is not a grid with walls: (ISADJACENT {} {}) is missing",
+                        object_name(u),
+                        object_name(v)
+                    );
+                }
+            }
+        }
+    }
+    let mut walls: Vec<Pos> = Vec::new();
+    for y in 0..height {
+        for x in 0..width {
+            let p = (x, y);
+            if !open.contains(&p) || (blocked.contains(&p) && !body.contains(&p)) {
+                walls.push(p);
+            }
+        }
+    }
+
+    // The goal: every apple cell, nothing else.
+    let goal = problem
+        .goal
+        .context("malformed PDDL: no (:goal ...) section")?;
+    let literals: Vec<&Sx> = if goal.head() == Some("and") {
+        goal.list().unwrap_or_default()[1..].iter().collect()
+    } else {
+        vec![goal]
+    };
+    let mut goal_cells: BTreeSet<Pos> = BTreeSet::new();
+    for lit in literals {
+        let cell_name = match lit.list() {
+            Some([Sx::Atom(not), Sx::List(inner)]) if not == "not" => match inner.as_slice() {
+                [Sx::Atom(p), Sx::Atom(c)] if p == "ispoint" => c,
+                _ => bail!("unsupported goal {lit}: only (not (ispoint CELL)) literals are"),
+            },
+            _ => bail!("unsupported goal {lit}: only (not (ispoint CELL)) literals are"),
+        };
+        goal_cells.insert(cell(cell_name)?);
+    }
+    let mut apples = points.clone();
+    apples.extend(chain.iter().copied());
+    let apple_cells: BTreeSet<Pos> = apples.iter().copied().collect();
+    if goal_cells != apple_cells {
+        let missing: Vec<String> = apple_cells
+            .difference(&goal_cells)
+            .map(|&p| object_name(p))
+            .collect();
+        let extra: Vec<String> = goal_cells
+            .difference(&apple_cells)
+            .map(|&p| object_name(p))
+            .collect();
+        bail!(
+            "goal is not \"every apple eaten\": apple cells missing from it [{}], goal cells that are no apple [{}]",
+            missing.join(" "),
+            extra.join(" ")
+        );
+    }
+
+    let instance = Instance {
+        width,
+        height,
+        walls,
+        start: Start::Body(body),
+        visible: points.len(),
+        apples,
+        grow: true,
+        tail: TailRule::Strict,
+        horizon: None,
+    };
+    instance
+        .validate()
+        .map_err(|e| anyhow::anyhow!("the problem is not a valid game: {e}"))?;
+    Ok(instance)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn object_names_round_trip() {
+        assert_eq!(parse_object("POS12-3"), Some((12, 3)));
+        assert_eq!(object_name((12, 3)), "pos12-3");
+        assert_eq!(parse_object("pos1-"), None);
+        assert_eq!(parse_object("pos-1-2"), None);
+        assert_eq!(parse_object("dummypoint"), None);
+    }
+
+    #[test]
+    fn pddl_paths() {
+        assert!(is_pddl_path("a/b/instance-1.pddl"));
+        assert!(is_pddl_path("X.PDDL"));
+        assert!(!is_pddl_path("x.json"));
+        assert!(!is_pddl_path("pddl"));
+    }
+
+    #[test]
+    fn tokenizer_skips_comments_and_lowercases() {
+        let forms = parse_sexprs("; c\n(A (b;x)\n)\tC)").unwrap();
+        assert_eq!(forms.len(), 1);
+        assert_eq!(forms[0].to_string(), "(a (b) c)");
+        assert!(parse_sexprs("(a (b)").is_err());
+        assert!(parse_sexprs("(a))").is_err());
+    }
+}

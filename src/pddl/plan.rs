@@ -1,0 +1,129 @@
+//! Plans in the snake domain's action syntax (DESIGN.md §3, "Plan (IPC)").
+
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+
+use anyhow::bail;
+
+use super::object_name;
+use crate::instance::{Instance, Pos, Start, TailRule};
+use crate::sim;
+
+/// Turns a legal head path into the domain's actions, one per line, ending
+/// with `; cost = N (unit cost)`.
+///
+/// - `(move head newhead tail newtail)` when no apple is eaten;
+/// - `(move-and-eat-spawn head newhead spawnpoint nextspawnpoint)` when an apple
+///   is eaten and another is still to appear (`spawnpoint` is the one that
+///   appears, `nextspawnpoint` the one after it or `dummypoint`);
+/// - `(move-and-eat-no-spawn head newhead)` when the chain is exhausted.
+///
+/// Fails if the instance is not one the PDDL model produces (explicit body,
+/// strict tail, growth) or the path is not legal.
+pub fn ipc_plan(instance: &Instance, path: &[Pos]) -> anyhow::Result<String> {
+    let Start::Body(start) = &instance.start else {
+        bail!("IPC plans need an explicit starting body, not a free start");
+    };
+    if instance.tail != TailRule::Strict || !instance.grow {
+        bail!("IPC plans need the snake domain's rules (tail = strict, grow = true)");
+    }
+    sim::simulate(instance, path).map_err(|v| anyhow::anyhow!("the path is not legal: {v}"))?;
+
+    let n = instance.apples.len();
+    let mut revealed = instance.visible_at_start();
+    let mut eaten = vec![false; n];
+    let mut body: VecDeque<Pos> = start.iter().copied().collect();
+    let mut out = String::new();
+    for &next in &path[1..] {
+        let head = body[0];
+        let apple = (0..revealed).find(|&i| !eaten[i] && instance.apples[i] == next);
+        match apple {
+            None => {
+                if body.len() < 2 {
+                    bail!(
+                        "a one-cell snake cannot make a plain move in the snake domain (move needs a nextsnake fact)"
+                    );
+                }
+                let tail = body[body.len() - 1];
+                let new_tail = body[body.len() - 2];
+                writeln!(
+                    out,
+                    "(move {} {} {} {})",
+                    object_name(head),
+                    object_name(next),
+                    object_name(tail),
+                    object_name(new_tail)
+                )?;
+                body.pop_back();
+            }
+            Some(i) => {
+                eaten[i] = true;
+                if revealed < n {
+                    let spawn = instance.apples[revealed];
+                    let after = instance
+                        .apples
+                        .get(revealed + 1)
+                        .map_or_else(|| super::DUMMY.to_string(), |&p| object_name(p));
+                    writeln!(
+                        out,
+                        "(move-and-eat-spawn {} {} {} {after})",
+                        object_name(head),
+                        object_name(next),
+                        object_name(spawn)
+                    )?;
+                    revealed += 1;
+                } else {
+                    writeln!(
+                        out,
+                        "(move-and-eat-no-spawn {} {})",
+                        object_name(head),
+                        object_name(next)
+                    )?;
+                }
+            }
+        }
+        body.push_front(next);
+    }
+    writeln!(out, "; cost = {} (unit cost)", path.len() - 1)?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inst() -> Instance {
+        Instance {
+            width: 3,
+            height: 2,
+            walls: vec![],
+            start: Start::Body(vec![(1, 0), (0, 0)]),
+            apples: vec![(2, 0), (2, 1), (0, 1)],
+            visible: 1,
+            grow: true,
+            tail: TailRule::Strict,
+            horizon: None,
+        }
+    }
+
+    #[test]
+    fn actions_follow_the_spawn_chain() {
+        let plan = ipc_plan(&inst(), &[(1, 0), (2, 0), (2, 1), (1, 1), (0, 1)]).unwrap();
+        assert_eq!(
+            plan,
+            "(move-and-eat-spawn pos1-0 pos2-0 pos2-1 pos0-1)\n\
+             (move-and-eat-spawn pos2-0 pos2-1 pos0-1 dummypoint)\n\
+             (move pos2-1 pos1-1 pos0-0 pos1-0)\n\
+             (move-and-eat-no-spawn pos1-1 pos0-1)\n\
+             ; cost = 4 (unit cost)\n"
+        );
+    }
+
+    #[test]
+    fn free_start_and_illegal_paths_are_refused() {
+        let mut i = inst();
+        assert!(ipc_plan(&i, &[(1, 0), (0, 0)]).is_err());
+        i.start = Start::Free { length: 2 };
+        assert!(ipc_plan(&i, &[(1, 0), (2, 0)]).is_err());
+    }
+}

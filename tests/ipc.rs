@@ -1,0 +1,471 @@
+//! IPC-2018 snake: plans found by snakesat, written with `ipc_plan`, replayed by
+//! an action-level interpreter of the domain written from `domain.pddl` alone
+//! (its own parsing of the problem's facts; it shares nothing with `src/sim.rs`
+//! or `src/pddl`).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+const SHARED: &str = "../shared/ipc2018-snake";
+
+/// A minimal s-expression: atoms lowercased.
+#[derive(Debug, Clone)]
+enum S {
+    A(String),
+    L(Vec<S>),
+}
+
+fn sexprs(text: &str) -> Vec<S> {
+    let mut spaced = String::new();
+    for line in text.lines() {
+        let line = line.split(';').next().unwrap_or("");
+        spaced.push_str(&line.replace('(', " ( ").replace(')', " ) "));
+        spaced.push(' ');
+    }
+    let mut stack: Vec<Vec<S>> = vec![Vec::new()];
+    for tok in spaced.split_whitespace() {
+        match tok {
+            "(" => stack.push(Vec::new()),
+            ")" => {
+                let done = stack.pop().expect("balanced");
+                stack.last_mut().expect("balanced").push(S::L(done));
+            }
+            a => stack
+                .last_mut()
+                .expect("balanced")
+                .push(S::A(a.to_lowercase())),
+        }
+    }
+    assert_eq!(stack.len(), 1, "unbalanced parentheses");
+    stack.pop().unwrap()
+}
+
+fn flat(s: &S) -> Vec<String> {
+    match s {
+        S::L(items) => items
+            .iter()
+            .map(|i| match i {
+                S::A(a) => a.clone(),
+                S::L(_) => panic!("nested list in a fact: {s:?}"),
+            })
+            .collect(),
+        S::A(a) => panic!("atom {a} where a fact was expected"),
+    }
+}
+
+/// A ground fact as `pred arg ...`.
+fn fact(parts: &[&str]) -> String {
+    parts.join(" ")
+}
+
+/// The problem: initial facts and goal literals (true = positive).
+struct Problem {
+    init: HashSet<String>,
+    goal: Vec<(bool, String)>,
+}
+
+fn read_problem(text: &str) -> Problem {
+    let forms = sexprs(text);
+    let S::L(define) = &forms[0] else {
+        panic!("no define")
+    };
+    let section = |name: &str| -> &Vec<S> {
+        define
+            .iter()
+            .find_map(|s| match s {
+                S::L(items) if matches!(items.first(), Some(S::A(a)) if a == name) => Some(items),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no {name}"))
+    };
+    let init = section(":init")[1..]
+        .iter()
+        .map(|f| flat(f).join(" "))
+        .collect();
+    let goal_formula = &section(":goal")[1];
+    let literals: Vec<S> = match goal_formula {
+        S::L(items) if matches!(items.first(), Some(S::A(a)) if a == "and") => items[1..].to_vec(),
+        other => vec![other.clone()],
+    };
+    let goal = literals
+        .iter()
+        .map(|l| match l {
+            S::L(items) if matches!(items.first(), Some(S::A(a)) if a == "not") => {
+                (false, flat(&items[1]).join(" "))
+            }
+            other => (true, flat(other).join(" ")),
+        })
+        .collect();
+    Problem { init, goal }
+}
+
+/// Applies one ground action of the snake domain to `state`: checks every
+/// precondition, then deletes, then adds.
+fn apply(state: &mut HashSet<String>, action: &[String]) -> Result<(), String> {
+    let has = |s: &HashSet<String>, f: &[&str]| s.contains(&fact(f));
+    let mut pre: Vec<(bool, Vec<&str>)> = Vec::new();
+    let mut del: Vec<Vec<&str>> = Vec::new();
+    let mut add: Vec<Vec<&str>> = Vec::new();
+    let a: Vec<&str> = action.iter().map(String::as_str).collect();
+    match a.as_slice() {
+        ["move", head, newhead, tail, newtail] => {
+            pre.extend([
+                (true, vec!["headsnake", head]),
+                (true, vec!["isadjacent", head, newhead]),
+                (true, vec!["tailsnake", tail]),
+                (true, vec!["nextsnake", newtail, tail]),
+                (false, vec!["blocked", newhead]),
+                (false, vec!["ispoint", newhead]),
+            ]);
+            add.extend([
+                vec!["blocked", newhead],
+                vec!["headsnake", newhead],
+                vec!["nextsnake", newhead, head],
+                vec!["tailsnake", newtail],
+            ]);
+            del.extend([
+                vec!["headsnake", head],
+                vec!["blocked", tail],
+                vec!["tailsnake", tail],
+                vec!["nextsnake", newtail, tail],
+            ]);
+        }
+        [
+            "move-and-eat-spawn",
+            head,
+            newhead,
+            spawnpoint,
+            nextspawnpoint,
+        ] => {
+            if *spawnpoint == "dummypoint" {
+                return Err("precondition (not (= ?spawnpoint dummypoint)) fails".into());
+            }
+            pre.extend([
+                (true, vec!["headsnake", head]),
+                (true, vec!["isadjacent", head, newhead]),
+                (false, vec!["blocked", newhead]),
+                (true, vec!["ispoint", newhead]),
+                (true, vec!["spawn", spawnpoint]),
+                (true, vec!["nextspawn", spawnpoint, nextspawnpoint]),
+            ]);
+            add.extend([
+                vec!["blocked", newhead],
+                vec!["headsnake", newhead],
+                vec!["nextsnake", newhead, head],
+                vec!["ispoint", spawnpoint],
+                vec!["spawn", nextspawnpoint],
+            ]);
+            del.extend([
+                vec!["headsnake", head],
+                vec!["ispoint", newhead],
+                vec!["spawn", spawnpoint],
+            ]);
+        }
+        ["move-and-eat-no-spawn", head, newhead] => {
+            pre.extend([
+                (true, vec!["headsnake", head]),
+                (true, vec!["isadjacent", head, newhead]),
+                (false, vec!["blocked", newhead]),
+                (true, vec!["ispoint", newhead]),
+                (true, vec!["spawn", "dummypoint"]),
+            ]);
+            add.extend([
+                vec!["blocked", newhead],
+                vec!["headsnake", newhead],
+                vec!["nextsnake", newhead, head],
+            ]);
+            del.extend([vec!["headsnake", head], vec!["ispoint", newhead]]);
+        }
+        _ => return Err(format!("not an action of the domain: {action:?}")),
+    }
+    for (positive, f) in &pre {
+        if has(state, f) != *positive {
+            let not = if *positive { "" } else { "not " };
+            return Err(format!("precondition {not}({}) fails", f.join(" ")));
+        }
+    }
+    for f in &del {
+        state.remove(&fact(f));
+    }
+    for f in &add {
+        state.insert(fact(f));
+    }
+    Ok(())
+}
+
+/// Replays a plan text on a problem text; returns the number of actions.
+fn replay(problem_text: &str, plan: &str) -> Result<usize, String> {
+    replay_counting(problem_text, plan).map(|(steps, _)| steps)
+}
+
+/// Replays a plan; returns the number of actions and how many apples
+/// appeared on a cell that was blocked (under the snake) at that moment.
+fn replay_counting(problem_text: &str, plan: &str) -> Result<(usize, usize), String> {
+    let problem = read_problem(problem_text);
+    let mut state = problem.init.clone();
+    let mut steps = 0;
+    let mut under_body = 0;
+    let mut cost = None;
+    for line in plan.lines() {
+        let line = line.trim();
+        if let Some(comment) = line.strip_prefix(';') {
+            if let Some(rest) = comment.trim().strip_prefix("cost = ") {
+                cost = rest.split_whitespace().next().and_then(|c| c.parse().ok());
+            }
+            continue;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        let forms = sexprs(line);
+        assert_eq!(forms.len(), 1, "one action per line: {line}");
+        let action = flat(&forms[0]);
+        apply(&mut state, &action).map_err(|e| format!("action {} ({line}): {e}", steps + 1))?;
+        if action[0] == "move-and-eat-spawn" && state.contains(&fact(&["blocked", &action[3]])) {
+            under_body += 1;
+        }
+        steps += 1;
+    }
+    for (positive, f) in &problem.goal {
+        if state.contains(f) != *positive {
+            return Err(format!("goal literal {positive} ({f}) not reached"));
+        }
+    }
+    if cost != Some(steps) {
+        return Err(format!("cost line says {cost:?}, plan has {steps} actions"));
+    }
+    Ok((steps, under_body))
+}
+
+/// Every ground action applicable in `state` (the domain's actions
+/// instantiated from the facts present), with the state it leads to.
+fn successors(state: &HashSet<String>) -> Vec<(Vec<String>, HashSet<String>)> {
+    let args = |pred: &str| -> Vec<Vec<String>> {
+        state
+            .iter()
+            .filter_map(|f| {
+                let mut parts = f.split(' ');
+                (parts.next() == Some(pred)).then(|| parts.map(String::from).collect())
+            })
+            .collect()
+    };
+    let mut candidates: Vec<Vec<String>> = Vec::new();
+    let s = |x: &str| x.to_string();
+    for h in args("headsnake") {
+        for adj in args("isadjacent").into_iter().filter(|a| a[0] == h[0]) {
+            let nh = &adj[1];
+            candidates.push(vec![s("move-and-eat-no-spawn"), h[0].clone(), nh.clone()]);
+            for sp in args("spawn") {
+                for ns in args("nextspawn").into_iter().filter(|n| n[0] == sp[0]) {
+                    candidates.push(vec![
+                        s("move-and-eat-spawn"),
+                        h[0].clone(),
+                        nh.clone(),
+                        sp[0].clone(),
+                        ns[1].clone(),
+                    ]);
+                }
+            }
+            for t in args("tailsnake") {
+                for nt in args("nextsnake").into_iter().filter(|n| n[1] == t[0]) {
+                    candidates.push(vec![
+                        s("move"),
+                        h[0].clone(),
+                        nh.clone(),
+                        t[0].clone(),
+                        nt[0].clone(),
+                    ]);
+                }
+            }
+        }
+    }
+    candidates
+        .into_iter()
+        .filter_map(|a| {
+            let mut next = state.clone();
+            apply(&mut next, &a).ok().map(|()| (a, next))
+        })
+        .collect()
+}
+
+/// Length of a shortest plan by breadth-first search over the domain's states.
+fn bfs_optimal(problem_text: &str, max_depth: usize) -> Option<usize> {
+    let problem = read_problem(problem_text);
+    let key = |s: &HashSet<String>| {
+        let mut v: Vec<&String> = s.iter().collect();
+        v.sort();
+        v.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(",")
+    };
+    let goal = |s: &HashSet<String>| problem.goal.iter().all(|(p, f)| s.contains(f) == *p);
+    let mut seen: HashSet<String> = HashSet::from([key(&problem.init)]);
+    let mut layer = vec![problem.init.clone()];
+    for depth in 0..=max_depth {
+        if layer.iter().any(goal) {
+            return Some(depth);
+        }
+        let mut next_layer = Vec::new();
+        for state in &layer {
+            for (_, next) in successors(state) {
+                if seen.insert(key(&next)) {
+                    next_layer.push(next);
+                }
+            }
+        }
+        layer = next_layer;
+    }
+    None
+}
+
+fn instance_file(kind: &str, n: usize) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(SHARED)
+        .join(kind)
+        .join(format!("instance-{n}.pddl"))
+}
+
+/// Solves one optimal instance, checks its IPC plan in the interpreter and
+/// returns `(horizon, seconds)`.
+fn solve_and_check(n: usize) -> (usize, f64) {
+    let path = instance_file("optimal", n);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let inst = snakesat::pddl::from_pddl(&text).unwrap();
+    let started = Instant::now();
+    let encoding = snakesat::encode::by_name("direct").unwrap();
+    let search = snakesat::solve::least_horizon(
+        &inst,
+        &*encoding,
+        snakesat::encode::prune::lower_bound(&inst),
+        200,
+        None,
+        |a| {
+            eprintln!(
+                "  instance-{n} T={} {:?} {:.2} s",
+                a.horizon,
+                a.status,
+                a.stats.build_seconds + a.stats.solve_seconds
+            )
+        },
+    )
+    .unwrap();
+    let seconds = started.elapsed().as_secs_f64();
+    let attempt = search
+        .plan()
+        .unwrap_or_else(|| panic!("instance-{n}: no plan ({:?})", search.status));
+    let plan = snakesat::pddl::plan::ipc_plan(&inst, attempt.path.as_ref().unwrap()).unwrap();
+    let (steps, under_body) =
+        replay_counting(&text, &plan).unwrap_or_else(|e| panic!("instance-{n}: {e}\n{plan}"));
+    assert_eq!(steps, attempt.horizon, "instance-{n}");
+    eprintln!(
+        "optimal/instance-{n}: horizon {} (lower bound {}, {} attempts), {seconds:.2} s, \
+         {under_body} apple(s) appeared under the body",
+        attempt.horizon,
+        search.lower_bound,
+        search.attempts.len()
+    );
+    (attempt.horizon, seconds)
+}
+
+/// Optimal instances solved within about 1.5 s each in release mode (alone
+/// on one core; times from `cargo test --release`).
+const FAST: &[usize] = &[1, 2, 4, 5, 6, 9, 10];
+/// About 11 s in release mode; left out of debug runs. Instance 7 (about 23 s
+/// alone, near 60 s on a busy machine) and 8 (about 8 minutes: T = 58, the UNSAT
+/// proof at T = 57 alone 157 s) are only in the
+/// ignored test below, until the encoding improves.
+const MEDIUM: &[usize] = &[3];
+
+#[test]
+fn fast_optimal_instances_give_valid_ipc_plans() {
+    for &n in FAST {
+        solve_and_check(n);
+    }
+    if !cfg!(debug_assertions) {
+        for &n in MEDIUM {
+            solve_and_check(n);
+        }
+    }
+}
+
+/// Every optimal instance; slow with the plain encoding (`cargo test --release -- --ignored`).
+#[test]
+#[ignore]
+fn all_optimal_instances_give_valid_ipc_plans() {
+    let only: Option<usize> = std::env::var("SNAKESAT_IPC_ONLY")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    for n in 1..=10 {
+        if only.is_some_and(|o| o != n) {
+            continue;
+        }
+        solve_and_check(n);
+    }
+}
+
+/// Breadth-first search in the interpreter confirms the SAT horizon is least
+/// on the smallest instances.
+#[test]
+fn bfs_confirms_least_horizon_on_small_instances() {
+    bfs_check(&[4]);
+}
+
+/// The same on instance 5 (BFS takes about 16 s there).
+#[test]
+#[ignore]
+fn bfs_confirms_least_horizon_on_instance_5() {
+    bfs_check(&[5]);
+}
+
+fn bfs_check(instances: &[usize]) {
+    for &n in instances {
+        let text = std::fs::read_to_string(instance_file("optimal", n)).unwrap();
+        let started = Instant::now();
+        let bfs = bfs_optimal(&text, 40);
+        eprintln!(
+            "optimal/instance-{n}: BFS {bfs:?} in {:.2} s",
+            started.elapsed().as_secs_f64()
+        );
+        let (horizon, _) = solve_and_check(n);
+        assert_eq!(bfs, Some(horizon), "instance-{n}");
+    }
+}
+
+#[test]
+fn satisficing_instances_parse_with_their_sizes() {
+    for n in 1..=10 {
+        let text = std::fs::read_to_string(instance_file("satisficing", n)).unwrap();
+        let inst = snakesat::pddl::from_pddl(&text).unwrap();
+        // (define (problem snake-empty-WxH-...)
+        let name = text
+            .split("snake-empty-")
+            .nth(1)
+            .and_then(|r| r.split('-').next())
+            .unwrap();
+        let (w, h) = name.split_once('x').unwrap();
+        assert_eq!(
+            (inst.width, inst.height),
+            (w.parse().unwrap(), h.parse().unwrap())
+        );
+        assert!(inst.walls.is_empty(), "satisficing/instance-{n}");
+        assert_eq!(inst.visible, 5);
+        assert_eq!(inst.tail, snakesat::instance::TailRule::Strict);
+    }
+}
+
+#[test]
+fn interpreter_rejects_bad_plans() {
+    let text = std::fs::read_to_string(instance_file("optimal", 1)).unwrap();
+    // The snake starts with head pos4-0, tail pos3-0; pos3-0 is blocked.
+    assert!(replay(&text, "(move pos4-0 pos3-0 pos3-0 pos4-0)\n; cost = 1").is_err());
+    // A legal first move, but the goal is not reached.
+    let e = replay(&text, "(move pos4-0 pos4-1 pos3-0 pos4-0)\n; cost = 1").unwrap_err();
+    assert!(e.contains("precondition not (ispoint pos4-1)"), "{e}");
+    let e = replay(&text, "(move pos4-0 pos4-1 pos3-0 pos4-0)\n").unwrap_err();
+    assert!(!e.is_empty());
+    let e = replay(
+        &text,
+        "(move-and-eat-spawn pos4-0 pos4-1 dummypoint pos2-0)\n; cost = 1",
+    )
+    .unwrap_err();
+    assert!(e.contains("dummypoint"), "{e}");
+}

@@ -1,0 +1,188 @@
+//! `from_pddl` on good and bad snake problems: every bad one gives a clear one-line error.
+
+use snakesat::instance::{Start, TailRule};
+use snakesat::pddl::from_pddl;
+
+/// A 3x2 grid with a wall at pos2-1 (no object), snake pos1-0 -> pos0-0,
+/// one visible apple and a two-apple spawn chain.
+const GOOD: &str = "; a hand-made problem
+(define (problem snake-small)
+  (:DOMAIN Snake)
+  (:objects pos0-0 pos1-0 pos2-0 pos0-1 pos1-1)
+  (:init
+    (ISADJACENT pos0-0 pos1-0) (ISADJACENT pos1-0 pos0-0)
+    (ISADJACENT pos1-0 pos2-0) (ISADJACENT pos2-0 pos1-0)
+    (ISADJACENT pos0-1 pos1-1) (ISADJACENT pos1-1 pos0-1)
+    (ISADJACENT pos0-0 pos0-1) (ISADJACENT pos0-1 pos0-0)
+    (ISADJACENT pos1-0 pos1-1) (ISADJACENT pos1-1 pos1-0)
+    (headsnake pos1-0) (tailsnake pos0-0) (nextsnake pos1-0 pos0-0)
+    (blocked pos1-0) (blocked pos0-0)
+    (ispoint pos2-0)
+    (spawn pos1-1) (NEXTSPAWN pos1-1 pos0-1) (NEXTSPAWN pos0-1 dummypoint))
+  (:goal (and (not (ispoint pos2-0)) (not (ispoint pos1-1)) (not (ispoint pos0-1)))))
+";
+
+fn err(text: &str) -> String {
+    let e = from_pddl(text).expect_err("should be refused").to_string();
+    assert!(!e.contains('\n'), "one line: {e}");
+    e
+}
+
+fn with(from: &str, to: &str) -> String {
+    assert!(GOOD.contains(from), "{from}");
+    GOOD.replacen(from, to, 1)
+}
+
+#[test]
+fn good_problem_reads() {
+    let i = from_pddl(GOOD).unwrap();
+    assert_eq!((i.width, i.height), (3, 2));
+    assert_eq!(i.walls, vec![(2, 1)]);
+    assert_eq!(i.start, Start::Body(vec![(1, 0), (0, 0)]));
+    assert_eq!(i.apples, vec![(2, 0), (1, 1), (0, 1)]);
+    assert_eq!(i.visible, 1);
+    assert_eq!(i.tail, TailRule::Strict);
+    assert!(i.grow);
+    assert_eq!(i.horizon, None);
+}
+
+#[test]
+fn plans_of_the_good_problem_must_be_legal_and_complete() {
+    let i = from_pddl(GOOD).unwrap();
+    let plan = snakesat::pddl::plan::ipc_plan;
+    // Back into its own body.
+    let e = plan(&i, &[(1, 0), (2, 0), (1, 0)]).unwrap_err().to_string();
+    assert!(e.contains("own body"), "{e}");
+    // Legal moves, apples left.
+    let e = plan(&i, &[(1, 0), (1, 1)]).unwrap_err().to_string();
+    assert!(e.contains("not eaten"), "{e}");
+}
+
+#[test]
+fn another_domain() {
+    let e = err(&with("(:DOMAIN Snake)", "(:domain sokoban)"));
+    assert!(e.contains("sokoban") && e.contains("snake"), "{e}");
+}
+
+#[test]
+fn domain_file_is_not_a_problem() {
+    let e = err("(define (domain snake) (:predicates (headsnake ?x)))");
+    assert!(e.contains("domain file"), "{e}");
+}
+
+#[test]
+fn missing_headsnake() {
+    let e = err(&with("(headsnake pos1-0)", ""));
+    assert!(e.contains("headsnake"), "{e}");
+}
+
+#[test]
+fn broken_spawn_chain_missing_link() {
+    let e = err(&with("(NEXTSPAWN pos0-1 dummypoint)", ""));
+    assert!(
+        e.contains("broken spawn chain") && e.contains("NEXTSPAWN pos0-1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn broken_spawn_chain_cycle() {
+    let e = err(&with(
+        "(NEXTSPAWN pos0-1 dummypoint)",
+        "(NEXTSPAWN pos0-1 pos1-1)",
+    ));
+    assert!(
+        e.contains("broken spawn chain") && e.contains("loops"),
+        "{e}"
+    );
+}
+
+#[test]
+fn broken_spawn_chain_unknown_object() {
+    let e = err(&with("(spawn pos1-1)", "(spawn pos7-7)"));
+    assert!(e.contains("unknown object") && e.contains("pos7-7"), "{e}");
+    let e = err(&with("(spawn pos1-1)", ""));
+    assert!(e.contains("broken spawn chain"), "{e}");
+}
+
+#[test]
+fn unknown_object_and_bad_names() {
+    let e = err(&with("(ispoint pos2-0)", "(ispoint apple)"));
+    assert!(e.contains("unknown object") && e.contains("apple"), "{e}");
+    let e = err(&with("pos0-0 pos1-0", "pos0-0 cellA pos1-0"));
+    assert!(e.contains("cella"), "{e}");
+}
+
+#[test]
+fn malformed_parentheses() {
+    let e = err(&GOOD.replacen("(:objects", ":objects", 1));
+    assert!(e.contains("malformed PDDL"), "{e}");
+    let e = err(&GOOD.replacen("(blocked pos0-0)", "(blocked pos0-0", 1));
+    assert!(
+        e.contains("malformed PDDL") && e.contains("never closed"),
+        "{e}"
+    );
+    let e = err(&format!("{GOOD})"));
+    assert!(e.contains("unmatched ')'"), "{e}");
+    let e = err("");
+    assert!(e.contains("malformed PDDL"), "{e}");
+}
+
+#[test]
+fn blocked_body_inconsistency() {
+    let e = err(&with("(blocked pos0-0)", ""));
+    assert!(e.contains("pos0-0") && e.contains("blocked"), "{e}");
+}
+
+#[test]
+fn blocked_cell_off_the_body_is_a_wall() {
+    let i = from_pddl(&with(
+        "(blocked pos0-0)",
+        "(blocked pos0-0) (blocked pos2-0)",
+    ));
+    // pos2-0 holds the visible apple: it becomes a wall, which validation refuses.
+    let e = i.unwrap_err().to_string();
+    assert!(e.contains("on a wall"), "{e}");
+}
+
+#[test]
+fn body_not_a_chain() {
+    let e = err(&with("(nextsnake pos1-0 pos0-0)", ""));
+    assert!(e.contains("snake body is broken"), "{e}");
+    let e = err(&with(
+        "(nextsnake pos1-0 pos0-0)",
+        "(nextsnake pos1-0 pos0-0) (nextsnake pos1-1 pos0-1)",
+    ));
+    assert!(e.contains("not a simple chain"), "{e}");
+}
+
+#[test]
+fn adjacency_must_be_a_grid() {
+    let e = err(&with(
+        "(ISADJACENT pos0-0 pos1-0)",
+        "(ISADJACENT pos0-0 pos1-0) (ISADJACENT pos0-0 pos1-1)",
+    ));
+    assert!(
+        e.contains("ISADJACENT graph is not a grid with walls"),
+        "{e}"
+    );
+    let e = err(&with("(ISADJACENT pos0-1 pos1-1)", ""));
+    assert!(
+        e.contains("ISADJACENT graph is not a grid with walls") && e.contains("pos0-1 pos1-1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn goal_must_be_every_apple() {
+    let e = err(&with("(not (ispoint pos0-1))", ""));
+    assert!(e.contains("goal") && e.contains("pos0-1"), "{e}");
+    let e = err(&with("(not (ispoint pos0-1))", "(headsnake pos0-1)"));
+    assert!(e.contains("unsupported goal"), "{e}");
+}
+
+#[test]
+fn unknown_predicate() {
+    let e = err(&with("(blocked pos0-0)", "(blocked pos0-0) (wall pos0-0)"));
+    assert!(e.contains("unknown predicate"), "{e}");
+}

@@ -49,7 +49,7 @@ pub enum EncodeError {
 pub const NAMES: &[(&str, &str)] = &[
     (
         "direct",
-        "sound encoding of the full model (default); options: amo=pairwise|sequential, prune=on|off",
+        "sound encoding of the full model (default); options: amo=pairwise|sequential|commander|product|binary|bimander, prune=on|off",
     ),
     (
         "notebook-mvp1",

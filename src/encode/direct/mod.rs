@@ -96,8 +96,10 @@ impl DirectOptions {
             };
             match key {
                 "amo" => {
-                    options.amo =
-                        Amo::parse(value).ok_or_else(|| format!("unknown amo {value:?}"))?
+                    options.amo = Amo::parse(value).ok_or_else(|| {
+                        let names: Vec<&str> = Amo::ALL.iter().map(|a| a.name()).collect();
+                        format!("unknown amo {value:?} ({})", names.join("|"))
+                    })?
                 }
                 "body" => {
                     options.body = Body::parse(value)

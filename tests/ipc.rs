@@ -337,6 +337,7 @@ fn solve_and_check(n: usize) -> (usize, f64) {
         &*encoding,
         snakesat::encode::prune::lower_bound(&inst),
         200,
+        snakesat::encode::prune::lower_bound(&inst),
         None,
         |a| {
             eprintln!(

@@ -20,7 +20,21 @@ use snakesat::solve::{Status, least_horizon};
 const MAX_MOVES: usize = 14;
 /// Valid instances to check (fewer in unoptimised builds, where the BFS is slow).
 const INSTANCES: usize = if cfg!(debug_assertions) { 2000 } else { 5000 };
-const ENCODINGS: &[&str] = &["direct", "direct,amo=pairwise", "direct,prune=off"];
+const ENCODINGS: &[&str] = &[
+    "direct",
+    "direct,prune=off",
+    "direct,amo=pairwise",
+    "direct,amo=commander",
+    "direct,amo=product",
+    "direct,amo=binary",
+    "direct,amo=bimander",
+    "direct,body=window",
+    "direct,body=block",
+    "direct,body=tail",
+    "direct,body=tail,prune=off",
+    "direct,growth=counter",
+    "direct,body=tail,growth=counter",
+];
 
 fn random_cell(rng: &mut ChaCha8Rng, width: usize, height: usize) -> Pos {
     (rng.random_range(0..width), rng.random_range(0..height))
@@ -149,8 +163,16 @@ fn check(inst: &Instance) -> Option<usize> {
     }
     for name in ENCODINGS {
         let encoding = by_name(name).unwrap();
-        let search = least_horizon(inst, encoding.as_ref(), bound, MAX_MOVES, None, |_| {})
-            .unwrap_or_else(|e| panic!("{name} refused {json}: {e}"));
+        let search = least_horizon(
+            inst,
+            encoding.as_ref(),
+            bound,
+            MAX_MOVES,
+            bound,
+            None,
+            |_| {},
+        )
+        .unwrap_or_else(|e| panic!("{name} refused {json}: {e}"));
         match expected {
             Some(k) => {
                 assert_eq!(

@@ -22,8 +22,9 @@
 //!   an occupied cell (follow: unless it is the tail cell and the snake does
 //!   not grow in that step). About 16 clauses per cell and time, independent
 //!   of the length and of the number of apples.
-//! - [`Body::Auto`] (default) picks `block` or `tail` by their estimated size
-//!   (`block` falls back to windows for short snakes, where windows are smaller).
+//! - [`Body::Auto`] (default) picks the one of the three with the smallest
+//!   estimated size per cell and time: windows for short snakes, `block` for
+//!   long snakes with few apples, `tail` for long snakes with many apples.
 
 use crate::cnf::{FALSE, Lit, TRUE, VarName};
 use crate::instance::{Instance, Start, TailRule};
@@ -87,18 +88,17 @@ impl Body {
         if self != Body::Auto {
             return self;
         }
-        if block_cost(inst) <= TAIL_COST {
+        let (base, max_l) = ranges(inst);
+        let window = evens(2, max_l);
+        let block = BLOCK_COST + evens(base, max_l);
+        if window <= block.min(TAIL_COST) {
+            Body::Window
+        } else if block <= TAIL_COST {
             Body::Block
         } else {
             Body::Tail
         }
     }
-}
-
-/// Estimated clauses per cell and time of `block`.
-fn block_cost(inst: &Instance) -> usize {
-    let (base, max_l) = ranges(inst);
-    evens(2, base - 1).min(BLOCK_COST) + evens(base, max_l)
 }
 
 /// Adds the body constraints with the chosen (resolved) encoding.
@@ -107,11 +107,7 @@ pub(super) fn encode(b: &mut Builder, body: Body) {
     match body {
         Body::Window | Body::Auto => windows(b, 2, max_l),
         Body::Block => {
-            if evens(2, base - 1) > BLOCK_COST {
-                block(b, base);
-            } else {
-                windows(b, 2, base - 1);
-            }
+            block(b, base);
             windows(b, base, max_l);
         }
         Body::Tail => tail(b),
@@ -180,6 +176,10 @@ fn windows(b: &mut Builder, lo: usize, hi: usize) {
 /// At most one head visit of each cell within every `width` consecutive
 /// time points (initial body cells count at negative times).
 fn block(b: &mut Builder, width: usize) {
+    if width < 3 {
+        // Pairs closer than 3 steps never collide (adjacent moves, bipartite grid).
+        return;
+    }
     b.cnf.family("body block");
     let inst = b.inst;
     let body: Vec<(usize, usize)> = match &inst.start {

@@ -1,0 +1,94 @@
+//! `snakesat decode`: a solver's model for an exported CNF back to a checked plan.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use snakesat::cnf::dimacs;
+use snakesat::encode;
+use snakesat::instance::json;
+use snakesat::report::PlanReport;
+use snakesat::solve::{self, Stats, Status};
+
+use super::instance_args::load_encoding;
+use super::{Failure, bad_input, checked_report, print_plan, read_file};
+
+#[derive(Args)]
+pub struct DecodeArgs {
+    /// A CNF written by `snakesat export`.
+    pub cnf: PathBuf,
+    /// The solver's output: SAT-competition form (`s`/`v` lines) or MiniSat's result file.
+    pub model: PathBuf,
+    /// Print the plan as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
+    let cnf_text = read_file(&args.cnf)?;
+    let parsed =
+        dimacs::parse(&cnf_text).map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
+    let meta = |key: &str| {
+        parsed.meta.get(key).ok_or_else(|| {
+            bad_input(format!(
+                "{}: no `c {key}` line (not written by snakesat export)",
+                args.cnf.display()
+            ))
+        })
+    };
+    let instance = json::from_json(meta("instance")?)
+        .map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
+    let encoding = load_encoding(meta("encoding")?)?;
+    let horizon: usize = meta("horizon")?
+        .parse()
+        .map_err(|_| bad_input(format!("{}: bad `c horizon` line", args.cnf.display())))?;
+    let model_text = read_file(&args.model)?;
+    let model = dimacs::parse_model(&model_text, parsed.num_vars)
+        .map_err(|e| bad_input(format!("{}: {e}", args.model.display())))?;
+    let mut report = PlanReport {
+        status: Status::Unknown,
+        horizon,
+        path: vec![],
+        eaten: vec![],
+        optimal: false,
+        lower_bound: encode::prune::lower_bound(&instance),
+        encoding: encoding.name(),
+        stats: Stats {
+            variables: parsed.num_vars as u64,
+            clauses: parsed.num_clauses as u64,
+            literals: parsed.flat.iter().filter(|&&l| l != 0).count() as u64,
+            ..Stats::default()
+        },
+    };
+    let values = match model {
+        dimacs::ModelFile::Sat(values) => values,
+        dimacs::ModelFile::Unsat => {
+            report.status = Status::Unsat;
+            print_plan(&instance, &report, None, args.json);
+            return Ok(1);
+        }
+        dimacs::ModelFile::Unknown => {
+            print_plan(&instance, &report, None, args.json);
+            return Ok(3);
+        }
+    };
+    if let Some(clause) = dimacs::first_falsified(&parsed.flat, &values) {
+        return Err(bad_input(format!(
+            "{}: the model does not satisfy clause {clause} of {}",
+            args.model.display(),
+            args.cnf.display()
+        )));
+    }
+    let named = parsed.names.iter().zip(&values).filter_map(|(n, &v)| {
+        n.as_ref()
+            .map(|n| (n.kind.as_str(), n.coords.as_slice(), v))
+    });
+    let path = encode::decode::path_from_model(named, horizon, &solve::fixed_heads(&instance)).ok();
+    let (path, replay) = checked_report(&instance, &*encoding, path, horizon)?;
+    report.status = Status::Sat;
+    report.optimal = horizon == report.lower_bound;
+    report.path = path;
+    report.eaten = replay.eaten.clone();
+    print_plan(&instance, &report, Some(&replay), args.json);
+    Ok(0)
+}

@@ -1,0 +1,143 @@
+//! Flags shared by the commands that take an instance: a file, or seeded
+//! random parameters, plus the encoding name.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use snakesat::encode::{self, Encoding};
+use snakesat::instance::random::{RandomSpec, generate};
+use snakesat::instance::{Instance, TailRule, json};
+
+use super::{Failure, bad_input, read_file};
+
+/// Where the instance comes from: a file, or seeded random parameters.
+#[derive(Args, Clone)]
+pub struct InstanceArgs {
+    /// Instance file (.json); without it a random instance is drawn from the flags below.
+    pub instance: Option<PathBuf>,
+    /// Random instance: grid size, `N` or `WxH` [default: 10].
+    #[arg(long, value_name = "N|WxH")]
+    pub size: Option<String>,
+    /// Random instance: number of apples [default: 9].
+    #[arg(long)]
+    pub apples: Option<usize>,
+    /// Random instance: snake length of the free start [default: 3].
+    #[arg(long)]
+    pub length: Option<usize>,
+    /// Random instance: apples visible at once, a number or `all` [default: 1].
+    #[arg(long)]
+    pub visible: Option<String>,
+    /// Random instance: number of random walls [default: 0].
+    #[arg(long)]
+    pub walls: Option<usize>,
+    /// Random instance: the seed [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Random instance: tail rule, `follow` or `strict` [default: follow].
+    #[arg(long)]
+    pub tail: Option<String>,
+    /// Random instance: the snake does not grow when it eats.
+    #[arg(long)]
+    pub no_grow: bool,
+    /// Number of moves T (overrides the instance's); without it the least T is searched.
+    #[arg(long)]
+    pub horizon: Option<usize>,
+}
+
+#[derive(Args)]
+pub struct EncodingArgs {
+    /// Encoding: `direct` (sound, default; options as `direct,amo=pairwise,prune=off`),
+    /// or the notebook's approximations `notebook-mvp1`, `notebook-counter`,
+    /// `notebook-combinations`, `notebook-ordered` (their models may be illegal plans).
+    #[arg(long, default_value = "direct")]
+    pub encoding: String,
+}
+
+pub fn parse_size(text: &str) -> Result<(usize, usize), Failure> {
+    let bad = || bad_input(format!("--size must be N or WxH, not {text:?}"));
+    let (w, h) = match text.split_once(['x', 'X']) {
+        Some((w, h)) => (
+            w.trim().parse().map_err(|_| bad())?,
+            h.trim().parse().map_err(|_| bad())?,
+        ),
+        None => {
+            let n = text.trim().parse().map_err(|_| bad())?;
+            (n, n)
+        }
+    };
+    Ok((w, h))
+}
+
+pub fn parse_tail(text: &str) -> Result<TailRule, Failure> {
+    match text {
+        "follow" => Ok(TailRule::Follow),
+        "strict" => Ok(TailRule::Strict),
+        _ => Err(bad_input(format!(
+            "--tail must be follow or strict, not {text:?}"
+        ))),
+    }
+}
+
+/// The instance the flags describe, with `--horizon` applied.
+pub fn load_instance(args: &InstanceArgs) -> Result<Instance, Failure> {
+    let mut instance = match &args.instance {
+        Some(path) => {
+            let generation_flags = args.size.is_some()
+                || args.apples.is_some()
+                || args.length.is_some()
+                || args.visible.is_some()
+                || args.walls.is_some()
+                || args.seed.is_some()
+                || args.tail.is_some()
+                || args.no_grow;
+            if generation_flags {
+                return Err(bad_input(
+                    "random-instance flags (--size, --apples, --length, --visible, --walls, --seed, --tail, --no-grow) cannot be combined with an instance file",
+                ));
+            }
+            let text = read_file(path)?;
+            json::from_json(&text).map_err(|e| bad_input(format!("{}: {e}", path.display())))?
+        }
+        None => {
+            let default = RandomSpec::default();
+            let (width, height) = match &args.size {
+                Some(s) => parse_size(s)?,
+                None => (default.width, default.height),
+            };
+            let apples = args.apples.unwrap_or(default.apples);
+            let visible = match args.visible.as_deref() {
+                None => default.visible,
+                Some("all") => None,
+                Some(v) => Some(v.parse().map_err(|_| {
+                    bad_input(format!("--visible must be a number or `all`, not {v:?}"))
+                })?),
+            };
+            let spec = RandomSpec {
+                width,
+                height,
+                apples,
+                length: args.length.unwrap_or(default.length),
+                visible,
+                walls: args.walls.unwrap_or(0),
+                grow: !args.no_grow,
+                tail: match &args.tail {
+                    Some(t) => parse_tail(t)?,
+                    None => TailRule::Follow,
+                },
+                horizon: None,
+                seed: args.seed.unwrap_or(default.seed),
+            };
+            generate(&spec).map_err(bad_input)?
+        }
+    };
+    if let Some(h) = args.horizon {
+        instance.horizon = Some(h);
+        instance.validate().map_err(bad_input)?;
+    }
+    Ok(instance)
+}
+
+pub fn load_encoding(name: &str) -> Result<Box<dyn Encoding>, Failure> {
+    encode::by_name(name).map_err(bad_input)
+}

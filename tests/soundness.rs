@@ -34,6 +34,10 @@ const ENCODINGS: &[&str] = &[
     "direct,body=tail,prune=off",
     "direct,growth=counter",
     "direct,body=tail,growth=counter",
+    "direct,position=axis",
+    "direct,position=axis,body=block",
+    "direct,position=axis,body=tail",
+    "direct,position=axis,amo=pairwise,prune=off",
 ];
 
 fn random_cell(rng: &mut ChaCha8Rng, width: usize, height: usize) -> Pos {

@@ -1,5 +1,6 @@
-//! From a model back to a path, using only the variable names: every
-//! encoding names its head variables `head x y t`.
+//! From a model back to a path, using only the variable names: encodings
+//! name their head variables `head x y t`, or `head-x x t` and `head-y y t`
+//! (per-axis position).
 
 use anyhow::bail;
 
@@ -18,26 +19,49 @@ pub fn path_from_model<'a>(
             path[t] = Some(p);
         }
     }
+    // Per-axis coordinates: [column, row] per time.
+    let mut axes: Vec<[Option<usize>; 2]> = vec![[None; 2]; moves + 1];
+    let mut cells = Vec::new();
     for (kind, coords, value) in named {
-        if kind != "head" || !value {
+        if !value {
             continue;
         }
-        let &[x, y, t] = coords else {
-            bail!(
-                "head variable with {} coordinates instead of 3",
-                coords.len()
-            );
+        let axis = match kind {
+            "head" => {
+                let &[x, y, t] = coords else {
+                    bail!("head variable with {} coordinates instead of 3", coords.len());
+                };
+                cells.push((x as usize, y as usize, t as usize));
+                continue;
+            }
+            "head-x" => 0,
+            "head-y" => 1,
+            _ => continue,
         };
-        let (x, y, t) = (x as usize, y as usize, t as usize);
+        let &[v, t] = coords else {
+            bail!("{kind} variable with {} coordinates instead of 2", coords.len());
+        };
+        let (v, t) = (v as usize, t as usize);
+        if t > moves {
+            bail!("{kind} variable at time {t} beyond the horizon {moves}");
+        }
+        match axes[t][axis] {
+            Some(prev) if prev != v => bail!("model puts the head on two {kind} values at time {t}: {prev} and {v}"),
+            _ => axes[t][axis] = Some(v),
+        }
+    }
+    for (t, [x, y]) in axes.iter().enumerate() {
+        if let (Some(x), Some(y)) = (x, y) {
+            cells.push((*x, *y, t));
+        }
+    }
+    for (x, y, t) in cells {
         if t > moves {
             bail!("head variable at time {t} beyond the horizon {moves}");
         }
         match path[t] {
             Some(prev) if prev != (x, y) => {
-                bail!(
-                    "model puts the head on two cells at time {t}: {prev:?} and {:?}",
-                    (x, y)
-                )
+                bail!("model puts the head on two cells at time {t}: {prev:?} and {:?}", (x, y))
             }
             _ => path[t] = Some((x, y)),
         }

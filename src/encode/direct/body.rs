@@ -159,15 +159,15 @@ fn windows(b: &mut Builder, lo: usize, hi: usize) {
             if l <= s {
                 let tau = s - l;
                 for c in 0..cells {
-                    let (now, then) = (b.h(s, c), b.h(tau, c));
-                    if now == FALSE || then == FALSE {
+                    let ([nx, ny], [tx, ty]) = (b.hp(s, c), b.hp(tau, c));
+                    if b.never(s, c) || b.never(tau, c) {
                         continue;
                     }
-                    b.cnf.add(&[-cond, -now, -then]);
+                    b.cnf.add(&[-cond, -nx, -ny, -tx, -ty]);
                 }
             } else if let Some(&cell) = body.get(l - s) {
-                let now = b.h(s, inst.index(cell));
-                b.cnf.add(&[-cond, -now]);
+                let [nx, ny] = b.hp(s, inst.index(cell));
+                b.cnf.add(&[-cond, -nx, -ny]);
             }
         }
     }
@@ -319,17 +319,18 @@ fn tail(b: &mut Builder) {
             }
         }
         for c in 0..cells {
-            let here = b.h(t, c);
-            if here == FALSE {
+            if b.never(t, c) {
                 continue;
             }
+            let [hx, hy] = b.hp(t, c);
             for (d, &dir) in dirs.iter().enumerate() {
                 match step(inst, c, d) {
                     Some(q) if !walls[q] => {
-                        let there = b.h(t + 1, q);
-                        b.cnf.add(&[-here, -dir, there]);
+                        for there in b.hp(t + 1, q) {
+                            b.cnf.add(&[-hx, -hy, -dir, there]);
+                        }
                     }
-                    _ => b.cnf.add(&[-here, -dir]),
+                    _ => b.cnf.add(&[-hx, -hy, -dir]),
                 }
             }
         }
@@ -514,15 +515,15 @@ fn tail(b: &mut Builder) {
     b.cnf.family("body tail: collision");
     for t in 0..moves {
         for c in 0..cells {
-            let (occ, head) = (occupied[t * cells + c], b.h(t + 1, c));
-            if occ == FALSE || head == FALSE {
+            let (occ, [hx, hy]) = (occupied[t * cells + c], b.hp(t + 1, c));
+            if occ == FALSE || b.never(t + 1, c) {
                 continue;
             }
             match inst.tail {
-                TailRule::Strict => b.cnf.add(&[-head, -occ]),
+                TailRule::Strict => b.cnf.add(&[-hx, -hy, -occ]),
                 TailRule::Follow => {
-                    b.cnf.add(&[-head, -occ, tail_at[t * cells + c]]);
-                    b.cnf.add(&[-head, -occ, -grows[t + 1]]);
+                    b.cnf.add(&[-hx, -hy, -occ, tail_at[t * cells + c]]);
+                    b.cnf.add(&[-hx, -hy, -occ, -grows[t + 1]]);
                 }
             }
         }

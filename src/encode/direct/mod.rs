@@ -63,12 +63,42 @@ impl Growth {
     }
 }
 
+/// How the head's cell is represented at each time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Position {
+    /// One variable per cell (`head x y t`), exactly one true per time.
+    OneHot,
+    /// One variable per column and one per row (`head-x x t`, `head-y y t`):
+    /// `width + height` variables per time instead of `width * height`; the
+    /// head is on `(x, y)` when both are true (the vector representation of
+    /// seeds/001). Constraints on a cell use the two literals together.
+    Axis,
+}
+
+impl Position {
+    pub fn name(self) -> &'static str {
+        match self {
+            Position::OneHot => "onehot",
+            Position::Axis => "axis",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Position> {
+        match s {
+            "onehot" => Some(Position::OneHot),
+            "axis" => Some(Position::Axis),
+            _ => None,
+        }
+    }
+}
+
 /// The independent choices of the direct encoding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DirectOptions {
     pub amo: Amo,
     pub body: Body,
     pub growth: Growth,
+    pub position: Position,
     pub prune: bool,
 }
 
@@ -78,6 +108,7 @@ impl Default for DirectOptions {
             amo: Amo::Sequential,
             body: Body::Auto,
             growth: Growth::Auto,
+            position: Position::OneHot,
             prune: true,
         }
     }
@@ -109,6 +140,10 @@ impl DirectOptions {
                     options.growth = Growth::parse(value)
                         .ok_or_else(|| format!("unknown growth {value:?} (auto|counter)"))?
                 }
+                "position" => {
+                    options.position = Position::parse(value)
+                        .ok_or_else(|| format!("unknown position {value:?} (onehot|axis)"))?
+                }
                 "prune" => {
                     options.prune = match value {
                         "on" => true,
@@ -134,6 +169,9 @@ impl DirectOptions {
         }
         if self.growth != default.growth {
             parts.push(format!("growth={}", self.growth.name()));
+        }
+        if self.position != default.position {
+            parts.push(format!("position={}", self.position.name()));
         }
         if self.prune != default.prune {
             parts.push(format!("prune={}", if self.prune { "on" } else { "off" }));
@@ -183,6 +221,11 @@ pub(crate) struct Builder<'a> {
     count: Vec<Lit>,
     /// `ate[t]`: some apple is eaten at `t` (`FALSE` where none can be, or not needed).
     ate: Vec<Lit>,
+    /// With `position=axis`: `column[t * width + x]` and `row[t * height + y]`.
+    column: Vec<Lit>,
+    row: Vec<Lit>,
+    /// With `position=axis`: exact `head x y t` literals made on demand (0: not yet).
+    exact: Vec<Lit>,
 }
 
 impl<'a> Builder<'a> {
@@ -197,11 +240,54 @@ impl<'a> Builder<'a> {
             eaten: Vec::new(),
             count: Vec::new(),
             ate: Vec::new(),
+            column: Vec::new(),
+            row: Vec::new(),
+            exact: Vec::new(),
         }
     }
 
-    fn h(&self, t: usize, c: usize) -> Lit {
-        self.head[t * self.inst.cells() + c]
+    /// The head is on cell `c` at `t` iff both literals hold (one-hot: `[head, TRUE]`).
+    fn hp(&self, t: usize, c: usize) -> [Lit; 2] {
+        match self.options.position {
+            Position::OneHot => [self.head[t * self.inst.cells() + c], TRUE],
+            Position::Axis => {
+                if self.walls[c] {
+                    return [FALSE, TRUE];
+                }
+                let (x, y) = self.inst.pos(c);
+                [self.column[t * self.inst.width + x], self.row[t * self.inst.height + y]]
+            }
+        }
+    }
+
+    /// True if the head can never be on `c` at `t`.
+    fn never(&self, t: usize, c: usize) -> bool {
+        self.hp(t, c).contains(&FALSE)
+    }
+
+    /// A single literal equal to "the head is on `c` at `t`" (with `position=axis`
+    /// a variable defined as the conjunction, made once on demand).
+    fn h(&mut self, t: usize, c: usize) -> Lit {
+        let [a, b] = self.hp(t, c);
+        if b == TRUE {
+            return a;
+        }
+        if a == TRUE {
+            return b;
+        }
+        if a == FALSE || b == FALSE {
+            return FALSE;
+        }
+        let slot = t * self.inst.cells() + c;
+        if self.exact[slot] == 0 {
+            let (x, y) = self.inst.pos(c);
+            let v = self.cnf.var(VarName::new("head", &[x, y, t]));
+            self.cnf.add(&[-a, -b, v]);
+            self.cnf.add(&[-v, a]);
+            self.cnf.add(&[-v, b]);
+            self.exact[slot] = v;
+        }
+        self.exact[slot]
     }
 
     fn e(&self, i: usize, t: usize) -> Lit {
@@ -227,14 +313,23 @@ impl<'a> Builder<'a> {
 
     fn build(mut self) -> Cnf {
         let bounds = Bounds::compute(self.inst, self.moves);
-        self.head_vars(&bounds);
-        self.eaten_vars(&bounds);
-        self.start();
-        self.exactly_one();
         let body = self.options.body.resolve(self.inst);
-        if body != Body::Tail {
-            // The tail-tracking body moves the head by direction variables instead.
-            self.adjacent();
+        match self.options.position {
+            Position::OneHot => {
+                self.head_vars(&bounds);
+                self.eaten_vars(&bounds);
+                self.start();
+                self.exactly_one();
+                if body != Body::Tail {
+                    // The tail-tracking body moves the head by direction variables instead.
+                    self.adjacent();
+                }
+            }
+            Position::Axis => {
+                self.axis_vars(&bounds);
+                self.eaten_vars(&bounds);
+                self.axis_rules();
+            }
         }
         let chain = self.inst.visible_at_start() == 1 && self.options.growth == Growth::Auto;
         let n = self.inst.apples.len();
@@ -297,8 +392,103 @@ impl<'a> Builder<'a> {
     fn start(&mut self) {
         self.cnf.family("start");
         if let Start::Free { .. } = self.inst.start {
-            let first: Vec<Lit> = (0..self.inst.cells()).map(|c| self.h(0, c)).collect();
+            let first: Vec<Lit> = self.head[..self.inst.cells()].to_vec();
             self.cnf.add(&first);
+        }
+    }
+
+    /// `head-x x t` and `head-y y t`, pruned to the columns and rows of reachable cells.
+    fn axis_vars(&mut self, bounds: &Bounds) {
+        let (w, h) = (self.inst.width, self.inst.height);
+        self.cnf.family("head");
+        self.column = vec![FALSE; w * (self.moves + 1)];
+        self.row = vec![FALSE; h * (self.moves + 1)];
+        self.exact = vec![0; self.inst.cells() * (self.moves + 1)];
+        let fixed_start = matches!(self.inst.start, Start::Body(_));
+        for t in 0..=self.moves {
+            let mut columns = vec![false; w];
+            let mut rows = vec![false; h];
+            for c in 0..self.inst.cells() {
+                let possible = !self.walls[c] && (!self.options.prune || t == 0 || bounds.head[t][c]);
+                if possible && (t > 0 || bounds.head[0][c]) {
+                    let (x, y) = self.inst.pos(c);
+                    columns[x] = true;
+                    rows[y] = true;
+                }
+            }
+            for x in 0..w {
+                if columns[x] {
+                    self.column[t * w + x] = if t == 0 && fixed_start {
+                        TRUE
+                    } else {
+                        self.cnf.var(VarName::new("head-x", &[x, t]))
+                    };
+                }
+            }
+            for y in 0..h {
+                if rows[y] {
+                    self.row[t * h + y] = if t == 0 && fixed_start {
+                        TRUE
+                    } else {
+                        self.cnf.var(VarName::new("head-y", &[y, t]))
+                    };
+                }
+            }
+        }
+    }
+
+    /// Per-axis one-hot, start, walls and moves: one coordinate changes by
+    /// one, the other stays.
+    fn axis_rules(&mut self) {
+        let (w, h) = (self.inst.width, self.inst.height);
+        let cells = self.inst.cells();
+        self.cnf.family("start");
+        if let Start::Free { .. } = self.inst.start {
+            let xs: Vec<Lit> = self.column[..w].to_vec();
+            let ys: Vec<Lit> = self.row[..h].to_vec();
+            self.cnf.add(&xs);
+            self.cnf.add(&ys);
+            for &a in &self.inst.apples[..self.inst.visible_at_start()] {
+                let [x, y] = self.hp(0, self.inst.index(a));
+                self.cnf.add(&[-x, -y]);
+            }
+        }
+        self.cnf.family("head exactly-one");
+        for t in 0..=self.moves {
+            let xs: Vec<Lit> = self.column[t * w..(t + 1) * w].to_vec();
+            let ys: Vec<Lit> = self.row[t * h..(t + 1) * h].to_vec();
+            self.options.amo.encode(&mut self.cnf, &xs, "amo-head-x", t);
+            self.options.amo.encode(&mut self.cnf, &ys, "amo-head-y", t);
+        }
+        self.cnf.family("walls");
+        for t in 0..=self.moves {
+            for c in 0..cells {
+                if self.walls[c] {
+                    let (x, y) = self.inst.pos(c);
+                    let (a, b) = (self.column[t * w + x], self.row[t * h + y]);
+                    self.cnf.add(&[-a, -b]);
+                }
+            }
+        }
+        self.cnf.family("adjacent move");
+        for t in 0..self.moves {
+            // `moved-x t`: the column changes between t and t + 1 (else the row does).
+            let mx = self.cnf.var(VarName::new("moved-x", &[t]));
+            for (lits, size, axis_moved) in [(&self.column, w, mx), (&self.row, h, -mx)] {
+                let (now, next): (Vec<Lit>, Vec<Lit>) =
+                    ((0..size).map(|i| lits[t * size + i]).collect(), (0..size).map(|i| lits[(t + 1) * size + i]).collect());
+                for i in 0..size {
+                    if now[i] == FALSE {
+                        continue;
+                    }
+                    let before = if i > 0 { next[i - 1] } else { FALSE };
+                    let after = if i + 1 < size { next[i + 1] } else { FALSE };
+                    // Stay or step by one along this axis; staying means the other axis moved.
+                    self.cnf.add(&[-now[i], before, next[i], after]);
+                    self.cnf.add(&[-now[i], -next[i], -axis_moved]);
+                    self.cnf.add(&[-now[i], next[i], axis_moved]);
+                }
+            }
         }
     }
 
@@ -418,12 +608,13 @@ impl<'a> Builder<'a> {
             let cell = self.inst.index(self.inst.apples[i]);
             for t in 1..=self.moves {
                 let (now, before) = (self.e(i, t), self.e(i, t - 1));
-                let here = self.h(t, cell);
+                let [hx, hy] = self.hp(t, cell);
                 let shown = self.revealed(i, t - 1);
                 self.cnf.add(&[-before, now]);
-                self.cnf.add(&[-now, before, here]);
+                self.cnf.add(&[-now, before, hx]);
+                self.cnf.add(&[-now, before, hy]);
                 self.cnf.add(&[-now, before, shown]);
-                self.cnf.add(&[-here, -shown, now]);
+                self.cnf.add(&[-hx, -hy, -shown, now]);
             }
         }
     }

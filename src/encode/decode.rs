@@ -29,7 +29,10 @@ pub fn path_from_model<'a>(
         let axis = match kind {
             "head" => {
                 let &[x, y, t] = coords else {
-                    bail!("head variable with {} coordinates instead of 3", coords.len());
+                    bail!(
+                        "head variable with {} coordinates instead of 3",
+                        coords.len()
+                    );
                 };
                 cells.push((x as usize, y as usize, t as usize));
                 continue;
@@ -39,14 +42,19 @@ pub fn path_from_model<'a>(
             _ => continue,
         };
         let &[v, t] = coords else {
-            bail!("{kind} variable with {} coordinates instead of 2", coords.len());
+            bail!(
+                "{kind} variable with {} coordinates instead of 2",
+                coords.len()
+            );
         };
         let (v, t) = (v as usize, t as usize);
         if t > moves {
             bail!("{kind} variable at time {t} beyond the horizon {moves}");
         }
         match axes[t][axis] {
-            Some(prev) if prev != v => bail!("model puts the head on two {kind} values at time {t}: {prev} and {v}"),
+            Some(prev) if prev != v => {
+                bail!("model puts the head on two {kind} values at time {t}: {prev} and {v}")
+            }
             _ => axes[t][axis] = Some(v),
         }
     }
@@ -61,7 +69,10 @@ pub fn path_from_model<'a>(
         }
         match path[t] {
             Some(prev) if prev != (x, y) => {
-                bail!("model puts the head on two cells at time {t}: {prev:?} and {:?}", (x, y))
+                bail!(
+                    "model puts the head on two cells at time {t}: {prev:?} and {:?}",
+                    (x, y)
+                )
             }
             _ => path[t] = Some((x, y)),
         }

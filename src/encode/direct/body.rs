@@ -8,6 +8,11 @@
 //! - [`Body::Window`] (`body window`): one clause `¬head(c,s) ∨ ¬head(c,s-l)`
 //!   per cell, time and even `l`, guarded by `count` when `l` needs growth:
 //!   about `cells · T · Lmax / 2` clauses. Best for short snakes.
+//! - [`Body::Compare`] (`body window` with `same-column`/`same-row`
+//!   variables; needs `position=projected`, else it is `window`): the same
+//!   pairs of times, but "same cell at `s` and `s - l`" is one clause over
+//!   two variables implied by equal columns and equal rows, so a pair of
+//!   times costs `width + height + 1` clauses instead of `width * height`.
 //! - [`Body::Block`] (`body block` + `body window`): the pairs closer than the
 //!   initial length are an at-most-one over every sliding window of each
 //!   cell's head variables, encoded by splitting time into blocks of the
@@ -22,20 +27,22 @@
 //!   an occupied cell (follow: unless it is the tail cell and the snake does
 //!   not grow in that step). About 16 clauses per cell and time, independent
 //!   of the length and of the number of apples.
-//! - [`Body::Auto`] (default) picks the one of the three with the smallest
-//!   estimated size per cell and time: windows for short snakes, `block` for
-//!   long snakes with few apples, `tail` for long snakes with many apples.
+//! - [`Body::Auto`] (default) picks the one with the smallest estimated size
+//!   per cell and time: windows (`compare` with projections) for short
+//!   snakes, `block` for long snakes with few apples, `tail` for long snakes
+//!   with many apples.
 
 use crate::cnf::{FALSE, Lit, TRUE, VarName};
 use crate::instance::{Instance, Start, TailRule};
 
-use super::Builder;
+use super::{Builder, Position};
 
 /// The body-constraint encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Body {
     Auto,
     Window,
+    Compare,
     Block,
     Tail,
 }
@@ -68,12 +75,19 @@ fn ranges(inst: &Instance) -> (usize, usize) {
 }
 
 impl Body {
-    pub const ALL: [Body; 4] = [Body::Auto, Body::Window, Body::Block, Body::Tail];
+    pub const ALL: [Body; 5] = [
+        Body::Auto,
+        Body::Window,
+        Body::Compare,
+        Body::Block,
+        Body::Tail,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Body::Auto => "auto",
             Body::Window => "window",
+            Body::Compare => "compare",
             Body::Block => "block",
             Body::Tail => "tail",
         }
@@ -84,15 +98,24 @@ impl Body {
     }
 
     /// The concrete encoding used for `inst` (`Auto` resolved by estimated size).
-    pub fn resolve(self, inst: &Instance) -> Body {
+    pub fn resolve(self, inst: &Instance, position: Position) -> Body {
         if self != Body::Auto {
             return self;
         }
         let (base, max_l) = ranges(inst);
-        let window = evens(2, max_l);
+        let (window, windows) = if position == Position::Projected {
+            // One comparison of columns and rows per time pair instead of one clause per cell.
+            let per_pair = (inst.width + inst.height + 3) as f64 / inst.cells() as f64;
+            (
+                (evens(2, max_l) as f64 * per_pair).ceil() as usize,
+                Body::Compare,
+            )
+        } else {
+            (evens(2, max_l), Body::Window)
+        };
         let block = BLOCK_COST + evens(base, max_l);
         if window <= block.min(TAIL_COST) {
-            Body::Window
+            windows
         } else if block <= TAIL_COST {
             Body::Block
         } else {
@@ -104,11 +127,13 @@ impl Body {
 /// Adds the body constraints with the chosen (resolved) encoding.
 pub(super) fn encode(b: &mut Builder, body: Body) {
     let (base, max_l) = ranges(b.inst);
+    let compare = b.options.position == Position::Projected;
     match body {
-        Body::Window | Body::Auto => windows(b, 2, max_l),
+        Body::Window | Body::Auto => windows(b, 2, max_l, false),
+        Body::Compare => windows(b, 2, max_l, compare),
         Body::Block => {
             block(b, base);
-            windows(b, base, max_l);
+            windows(b, base, max_l, false);
         }
         Body::Tail => tail(b),
     }
@@ -137,8 +162,9 @@ fn guard(b: &Builder, l: usize, s: usize) -> Lit {
     }
 }
 
-/// Window clauses for the even `l` in `lo..=hi`.
-fn windows(b: &mut Builder, lo: usize, hi: usize) {
+/// Window clauses for the even `l` in `lo..=hi`, per cell or (with
+/// `compare`) through the column and row projections.
+fn windows(b: &mut Builder, lo: usize, hi: usize, compare: bool) {
     if evens(lo, hi) == 0 {
         return;
     }
@@ -156,7 +182,9 @@ fn windows(b: &mut Builder, lo: usize, hi: usize) {
             if cond == FALSE {
                 continue;
             }
-            if l <= s {
+            if l <= s && compare {
+                same_place(b, cond, s, s - l);
+            } else if l <= s {
                 let tau = s - l;
                 for c in 0..cells {
                     let ([nx, ny], [tx, ty]) = (b.hp(s, c), b.hp(tau, c));
@@ -171,6 +199,34 @@ fn windows(b: &mut Builder, lo: usize, hi: usize) {
             }
         }
     }
+}
+
+/// "Not on the same cell at `s` and `tau` while `cond`", through the column
+/// and row projections: `same-column s tau` is implied by equal columns,
+/// `same-row s tau` by equal rows, and the two may not hold together.
+fn same_place(b: &mut Builder, cond: Lit, s: usize, tau: usize) {
+    let mut same = [FALSE; 2];
+    for (k, (table, size, kind)) in [
+        (&b.column, b.inst.width, "same-column"),
+        (&b.row, b.inst.height, "same-row"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let pairs: Vec<(Lit, Lit)> = (0..size)
+            .map(|i| (table[s * size + i], table[tau * size + i]))
+            .filter(|&(a, z)| a != FALSE && z != FALSE)
+            .collect();
+        if pairs.is_empty() {
+            return;
+        }
+        let v = b.cnf.var(VarName::new(kind, &[s, tau]));
+        for (a, z) in pairs {
+            b.cnf.add(&[-a, -z, v]);
+        }
+        same[k] = v;
+    }
+    b.cnf.add(&[-cond, -same[0], -same[1]]);
 }
 
 /// At most one head visit of each cell within every `width` consecutive

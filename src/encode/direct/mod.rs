@@ -66,8 +66,15 @@ impl Growth {
 /// How the head's cell is represented at each time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Position {
-    /// One variable per cell (`head x y t`), exactly one true per time.
+    /// One variable per cell (`head x y t`), at most one true per time by the
+    /// chosen AMO over all cells.
     OneHot,
+    /// One variable per cell plus its column and row (`column x t`, `row y t`,
+    /// implied by the cell): at most one column and one row per time (AMO over
+    /// `width` and `height` literals instead of `width * height`), and the
+    /// body window compares positions through `same-column`/`same-row`
+    /// variables: `width + height` clauses per time pair instead of one per cell.
+    Projected,
     /// One variable per column and one per row (`head-x x t`, `head-y y t`):
     /// `width + height` variables per time instead of `width * height`; the
     /// head is on `(x, y)` when both are true (the vector representation of
@@ -79,6 +86,7 @@ impl Position {
     pub fn name(self) -> &'static str {
         match self {
             Position::OneHot => "onehot",
+            Position::Projected => "projected",
             Position::Axis => "axis",
         }
     }
@@ -86,6 +94,7 @@ impl Position {
     pub fn parse(s: &str) -> Option<Position> {
         match s {
             "onehot" => Some(Position::OneHot),
+            "projected" => Some(Position::Projected),
             "axis" => Some(Position::Axis),
             _ => None,
         }
@@ -108,7 +117,7 @@ impl Default for DirectOptions {
             amo: Amo::Sequential,
             body: Body::Auto,
             growth: Growth::Auto,
-            position: Position::OneHot,
+            position: Position::Projected,
             prune: true,
         }
     }
@@ -133,16 +142,18 @@ impl DirectOptions {
                     })?
                 }
                 "body" => {
-                    options.body = Body::parse(value)
-                        .ok_or_else(|| format!("unknown body {value:?} (window|block|tail|auto)"))?
+                    options.body = Body::parse(value).ok_or_else(|| {
+                        format!("unknown body {value:?} (auto|window|compare|block|tail)")
+                    })?
                 }
                 "growth" => {
                     options.growth = Growth::parse(value)
                         .ok_or_else(|| format!("unknown growth {value:?} (auto|counter)"))?
                 }
                 "position" => {
-                    options.position = Position::parse(value)
-                        .ok_or_else(|| format!("unknown position {value:?} (onehot|axis)"))?
+                    options.position = Position::parse(value).ok_or_else(|| {
+                        format!("unknown position {value:?} (projected|onehot|axis)")
+                    })?
                 }
                 "prune" => {
                     options.prune = match value {
@@ -249,13 +260,16 @@ impl<'a> Builder<'a> {
     /// The head is on cell `c` at `t` iff both literals hold (one-hot: `[head, TRUE]`).
     fn hp(&self, t: usize, c: usize) -> [Lit; 2] {
         match self.options.position {
-            Position::OneHot => [self.head[t * self.inst.cells() + c], TRUE],
+            Position::OneHot | Position::Projected => [self.head[t * self.inst.cells() + c], TRUE],
             Position::Axis => {
                 if self.walls[c] {
                     return [FALSE, TRUE];
                 }
                 let (x, y) = self.inst.pos(c);
-                [self.column[t * self.inst.width + x], self.row[t * self.inst.height + y]]
+                [
+                    self.column[t * self.inst.width + x],
+                    self.row[t * self.inst.height + y],
+                ]
             }
         }
     }
@@ -313,13 +327,17 @@ impl<'a> Builder<'a> {
 
     fn build(mut self) -> Cnf {
         let bounds = Bounds::compute(self.inst, self.moves);
-        let body = self.options.body.resolve(self.inst);
+        let body = self.options.body.resolve(self.inst, self.options.position);
         match self.options.position {
-            Position::OneHot => {
+            Position::OneHot | Position::Projected => {
                 self.head_vars(&bounds);
                 self.eaten_vars(&bounds);
                 self.start();
-                self.exactly_one();
+                if self.options.position == Position::Projected {
+                    self.projections();
+                } else {
+                    self.exactly_one();
+                }
                 if body != Body::Tail {
                     // The tail-tracking body moves the head by direction variables instead.
                     self.adjacent();
@@ -409,7 +427,8 @@ impl<'a> Builder<'a> {
             let mut columns = vec![false; w];
             let mut rows = vec![false; h];
             for c in 0..self.inst.cells() {
-                let possible = !self.walls[c] && (!self.options.prune || t == 0 || bounds.head[t][c]);
+                let possible =
+                    !self.walls[c] && (!self.options.prune || t == 0 || bounds.head[t][c]);
                 if possible && (t > 0 || bounds.head[0][c]) {
                     let (x, y) = self.inst.pos(c);
                     columns[x] = true;
@@ -475,8 +494,10 @@ impl<'a> Builder<'a> {
             // `moved-x t`: the column changes between t and t + 1 (else the row does).
             let mx = self.cnf.var(VarName::new("moved-x", &[t]));
             for (lits, size, axis_moved) in [(&self.column, w, mx), (&self.row, h, -mx)] {
-                let (now, next): (Vec<Lit>, Vec<Lit>) =
-                    ((0..size).map(|i| lits[t * size + i]).collect(), (0..size).map(|i| lits[(t + 1) * size + i]).collect());
+                let (now, next): (Vec<Lit>, Vec<Lit>) = (
+                    (0..size).map(|i| lits[t * size + i]).collect(),
+                    (0..size).map(|i| lits[(t + 1) * size + i]).collect(),
+                );
                 for i in 0..size {
                     if now[i] == FALSE {
                         continue;
@@ -498,6 +519,36 @@ impl<'a> Builder<'a> {
         for t in 0..=self.moves {
             let row: Vec<Lit> = self.head[t * cells..(t + 1) * cells].to_vec();
             self.options.amo.encode(&mut self.cnf, &row, "amo-head", t);
+        }
+    }
+
+    /// `column x t` and `row y t` implied by each head cell; at most one of each per time.
+    fn projections(&mut self) {
+        let (w, h) = (self.inst.width, self.inst.height);
+        self.cnf.family("head exactly-one");
+        self.column = vec![FALSE; w * (self.moves + 1)];
+        self.row = vec![FALSE; h * (self.moves + 1)];
+        for t in 0..=self.moves {
+            for c in 0..self.inst.cells() {
+                let here = self.head[t * self.inst.cells() + c];
+                if here == FALSE {
+                    continue;
+                }
+                let (x, y) = self.inst.pos(c);
+                for (table, size, at, kind) in [
+                    (&mut self.column, w, x, "column"),
+                    (&mut self.row, h, y, "row"),
+                ] {
+                    if table[t * size + at] == FALSE {
+                        table[t * size + at] = self.cnf.var(VarName::new(kind, &[at, t]));
+                    }
+                    self.cnf.add(&[-here, table[t * size + at]]);
+                }
+            }
+            let xs: Vec<Lit> = self.column[t * w..(t + 1) * w].to_vec();
+            let ys: Vec<Lit> = self.row[t * h..(t + 1) * h].to_vec();
+            self.options.amo.encode(&mut self.cnf, &xs, "amo-column", t);
+            self.options.amo.encode(&mut self.cnf, &ys, "amo-row", t);
         }
     }
 

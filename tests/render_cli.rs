@@ -266,3 +266,47 @@ fn render_help_documents_exit_code_2() {
         run.stdout
     );
 }
+
+#[test]
+fn decode_gif_animates_the_model_or_says_there_is_none() {
+    let dir = temp_dir("decode");
+    let cnf = dir.join("plan.cnf");
+    let run = snakesat(&[
+        "export",
+        "--size",
+        "6",
+        "--apples",
+        "3",
+        "--horizon",
+        "12",
+        "-o",
+        s(&cnf),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // An UNSAT answer: no plan, no GIF, and stderr says so.
+    let unsat = dir.join("unsat.out");
+    std::fs::write(&unsat, "s UNSATISFIABLE\n").unwrap();
+    let gif = dir.join("decode.gif");
+    let run = snakesat(&["decode", s(&cnf), s(&unsat), "--gif", s(&gif)]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("no GIF written"), "{}", run.stderr);
+    assert!(!gif.exists());
+    // A model from an independent solver, when there is one (CI installs minisat).
+    if Command::new("minisat").arg("--help").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "minisat is required in CI (.ci/run installs it)"
+        );
+        eprintln!("minisat not installed: skipping decode --gif of a model");
+        return;
+    }
+    let model = dir.join("plan.out");
+    let status = Command::new("minisat")
+        .args([&cnf, &model])
+        .output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(10), "minisat says SAT");
+    let run = snakesat(&["decode", s(&cnf), s(&model), "--gif", s(&gif)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(frames(&gif), 13);
+}

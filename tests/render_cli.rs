@@ -252,6 +252,11 @@ fn no_plan_no_gif() {
     // An unwritable GIF is refused before solving.
     let run = snakesat(&["solve", s(&instance), "--gif", "/nonexistent/dir/out.gif"]);
     assert_bad_input(&run, "cannot write");
+    // GIF options without `--gif` are a usage error, not silently ignored.
+    let run = snakesat(&["solve", s(&instance), "--cell", "10"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--gif"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
 }
 
 #[test]

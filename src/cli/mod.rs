@@ -185,22 +185,35 @@ pub fn print_plan(
     );
 }
 
-/// How a GIF looks and runs (`--cell`, `--delay`, `--pause`, `--skip`).
+/// How a GIF looks and runs (`--cell`, `--delay`, `--pause`, `--skip`); each
+/// needs `--gif`, which every command that flattens this struct defines.
 #[derive(Args, Clone)]
 pub struct GifLook {
     /// GIF: pixels per cell (at least 4).
     #[arg(long, value_name = "PIXELS", default_value_t = 24,
-          value_parser = clap::value_parser!(u16).range(4..), help_heading = "GIF")]
+          value_parser = clap::value_parser!(u16).range(4..), help_heading = "GIF", requires = "gif")]
     pub cell: u16,
     /// GIF: delay of each frame, in centiseconds.
-    #[arg(long, value_name = "CS", default_value_t = 15, help_heading = "GIF")]
+    #[arg(
+        long,
+        value_name = "CS",
+        default_value_t = 15,
+        help_heading = "GIF",
+        requires = "gif"
+    )]
     pub delay: u16,
     /// GIF: pause on the last frame before the animation loops, in centiseconds.
-    #[arg(long, value_name = "CS", default_value_t = 150, help_heading = "GIF")]
+    #[arg(
+        long,
+        value_name = "CS",
+        default_value_t = 150,
+        help_heading = "GIF",
+        requires = "gif"
+    )]
     pub pause: u16,
     /// GIF: draw only every N-th time point (always keeping the last), for long plans.
     #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..), help_heading = "GIF")]
+          value_parser = clap::value_parser!(u64).range(1..), help_heading = "GIF", requires = "gif")]
     pub skip: u64,
 }
 

@@ -11,7 +11,10 @@ use snakesat::report::PlanReport;
 use snakesat::solve::{self, Stats, Status};
 
 use super::instance_args::load_encoding;
-use super::{Failure, bad_input, checked_report, print_plan, read_file};
+use super::{
+    Failure, GifLook, bad_input, check_output_dir, checked_report, note_no_gif, print_plan,
+    read_file, write_gif_file,
+};
 
 #[derive(Args)]
 pub struct DecodeArgs {
@@ -22,9 +25,17 @@ pub struct DecodeArgs {
     /// Print the plan as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Write the animation of the checked plan as a GIF (nothing is written without a plan).
+    #[arg(long, value_name = "FILE", help_heading = "GIF")]
+    pub gif: Option<PathBuf>,
+    #[command(flatten)]
+    pub look: GifLook,
 }
 
 pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
+    if let Some(file) = &args.gif {
+        check_output_dir(file)?;
+    }
     let cnf_text = read_file(&args.cnf)?;
     let parsed =
         dimacs::parse(&cnf_text).map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
@@ -64,10 +75,12 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
         dimacs::ModelFile::Sat(values) => values,
         dimacs::ModelFile::Unsat => {
             report.status = Status::Unsat;
+            note_no_gif(args.gif.as_ref(), Status::Unsat);
             print_plan(&instance, &report, None, args.json);
             return Ok(1);
         }
         dimacs::ModelFile::Unknown => {
+            note_no_gif(args.gif.as_ref(), Status::Unknown);
             print_plan(&instance, &report, None, args.json);
             return Ok(3);
         }
@@ -85,6 +98,9 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     });
     let path = encode::decode::path_from_model(named, horizon, &solve::fixed_heads(&instance)).ok();
     let (path, replay) = checked_report(&instance, &*encoding, path, horizon)?;
+    if let Some(file) = &args.gif {
+        write_gif_file(&instance, &path, file, &args.look)?;
+    }
     report.status = Status::Sat;
     report.optimal = horizon == report.lower_bound;
     report.path = path;

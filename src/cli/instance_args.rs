@@ -1,7 +1,7 @@
 //! Flags shared by the commands that take an instance: a file, or seeded
 //! random parameters, plus the encoding name.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -96,8 +96,7 @@ pub fn load_instance(args: &InstanceArgs) -> Result<Instance, Failure> {
                     "random-instance flags (--size, --apples, --length, --visible, --walls, --seed, --tail, --no-grow) cannot be combined with an instance file",
                 ));
             }
-            let text = read_file(path)?;
-            json::from_json(&text).map_err(|e| bad_input(format!("{}: {e}", path.display())))?
+            load_instance_file(path)?
         }
         None => {
             let default = RandomSpec::default();
@@ -136,6 +135,12 @@ pub fn load_instance(args: &InstanceArgs) -> Result<Instance, Failure> {
         instance.validate().map_err(bad_input)?;
     }
     Ok(instance)
+}
+
+/// The instance of a JSON file.
+pub fn load_instance_file(path: &Path) -> Result<Instance, Failure> {
+    let text = read_file(path)?;
+    json::from_json(&text).map_err(|e| bad_input(format!("{}: {e}", path.display())))
 }
 
 pub fn load_encoding(name: &str) -> Result<Box<dyn Encoding>, Failure> {

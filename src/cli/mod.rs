@@ -7,16 +7,19 @@
 mod decode;
 mod export;
 mod instance_args;
+mod render;
 mod solve;
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 use snakesat::encode::{EncodeError, Encoding};
-use snakesat::instance::Instance;
+use snakesat::instance::{Instance, Pos};
+use snakesat::render::GifOptions;
+use snakesat::render::gif::{frame_times, write_gif};
 use snakesat::report::{PlanReport, picture};
 use snakesat::sim;
 use snakesat::solve::Status;
@@ -44,6 +47,14 @@ enum Command {
     Export(export::ExportArgs),
     /// Read a solver's model for an exported CNF, rebuild the plan and check it.
     Decode(decode::DecodeArgs),
+    /// Check a saved plan (the JSON of `solve --json`) on its instance and animate it as a GIF.
+    #[command(
+        after_help = "Exit codes: 0 GIF written; 2 bad input: an unreadable instance or plan file, \
+a plan file that is not the JSON of `solve --json`, a plan without a path (status unsat or unknown), \
+a path that breaks the rules on INSTANCE (the first violation is named), or a GIF that cannot be \
+written. On error nothing is written."
+    )]
+    Render(render::RenderArgs),
 }
 
 /// An error with the exit code it maps to.
@@ -70,6 +81,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Export(args) => export::run(args),
         Command::Decode(args) => decode::run(args),
+        Command::Render(args) => render::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -173,22 +185,118 @@ pub fn print_plan(
     );
 }
 
-/// Writes `bytes` to `path` through a temporary file, so that a failure leaves nothing half-written.
-pub fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+/// How a GIF looks and runs (`--cell`, `--delay`, `--pause`, `--skip`); each
+/// needs `--gif`, which every command that flattens this struct defines.
+#[derive(Args, Clone)]
+pub struct GifLook {
+    /// GIF: pixels per cell (at least 4).
+    #[arg(long, value_name = "PIXELS", default_value_t = 24,
+          value_parser = clap::value_parser!(u16).range(4..), help_heading = "GIF", requires = "gif")]
+    pub cell: u16,
+    /// GIF: delay of each frame, in centiseconds.
+    #[arg(
+        long,
+        value_name = "CS",
+        default_value_t = 15,
+        help_heading = "GIF",
+        requires = "gif"
+    )]
+    pub delay: u16,
+    /// GIF: pause on the last frame before the animation loops, in centiseconds.
+    #[arg(
+        long,
+        value_name = "CS",
+        default_value_t = 150,
+        help_heading = "GIF",
+        requires = "gif"
+    )]
+    pub pause: u16,
+    /// GIF: draw only every N-th time point (always keeping the last), for long plans.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..), help_heading = "GIF", requires = "gif")]
+    pub skip: u64,
+}
+
+impl GifLook {
+    pub fn options(&self) -> GifOptions {
+        GifOptions {
+            cell: self.cell,
+            delay_cs: self.delay,
+            pause_frames: 0,
+            last_frame_delay_cs: self.pause,
+            skip: usize::try_from(self.skip).unwrap_or(usize::MAX),
+        }
+    }
+}
+
+/// Refuses an output file whose directory does not exist, before any long work.
+pub fn check_output_dir(path: &Path) -> Result<(), Failure> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(bad_input(format!(
+            "cannot write {}: no directory {}",
+            path.display(),
+            dir.display()
+        )))
+    }
+}
+
+/// Writes the animation of a checked `path` to `file` (atomically) and says so on stderr.
+pub fn write_gif_file(
+    instance: &Instance,
+    path: &[Pos],
+    file: &Path,
+    look: &GifLook,
 ) -> Result<(), Failure> {
-    let tmp = path.with_extension("cnf.partial");
-    let result = (|| {
+    let options = look.options();
+    write_atomically(file, |w| write_gif(instance, path, &options, w))?;
+    let frames =
+        frame_times(path.len().saturating_sub(1), options.skip).len() + options.pause_frames;
+    let bytes = std::fs::metadata(file).map_or(0, |m| m.len());
+    eprintln!("wrote {}: {frames} frames, {bytes} bytes", file.display());
+    Ok(())
+}
+
+/// Says on stderr that no GIF is written for a run without a plan.
+pub fn note_no_gif(file: Option<&PathBuf>, status: Status) {
+    if let Some(file) = file {
+        let status = match status {
+            Status::Sat => "sat",
+            Status::Unsat => "unsat",
+            Status::Unknown => "unknown",
+        };
+        eprintln!(
+            "no GIF written to {}: no plan (status {status})",
+            file.display()
+        );
+    }
+}
+
+/// Writes to `path` through a temporary file (`path` + `.partial`), so that a
+/// failure leaves nothing half-written.
+pub fn write_atomically<E: Into<anyhow::Error>>(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), E>,
+) -> Result<(), Failure> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = PathBuf::from(tmp);
+    let result = (|| -> anyhow::Result<()> {
         let file = std::fs::File::create(&tmp)?;
         let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
-        write(&mut w)?;
+        write(&mut w).map_err(Into::into)?;
         w.flush()?;
         drop(w);
-        std::fs::rename(&tmp, path)
+        std::fs::rename(&tmp, path)?;
+        Ok(())
     })();
     result.map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
-        bad_input(format!("cannot write {}: {e}", path.display()))
+        bad_input(format!("cannot write {}: {e:#}", path.display()))
     })
 }

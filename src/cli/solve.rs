@@ -1,6 +1,7 @@
 //! `snakesat solve`: a checked plan at a horizon, or at the least horizon.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
@@ -10,7 +11,10 @@ use snakesat::report::PlanReport;
 use snakesat::solve::{self, Status};
 
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
-use super::{Failure, bad_input, checked_report, encode_failure, print_plan};
+use super::{
+    Failure, GifLook, bad_input, check_output_dir, checked_report, encode_failure, note_no_gif,
+    print_plan, write_gif_file,
+};
 
 #[derive(Args)]
 pub struct SolveArgs {
@@ -27,6 +31,11 @@ pub struct SolveArgs {
     /// Print the plan as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Write the animation of the checked plan as a GIF (nothing is written without a plan).
+    #[arg(long, value_name = "FILE", help_heading = "GIF")]
+    pub gif: Option<PathBuf>,
+    #[command(flatten)]
+    pub look: GifLook,
 }
 
 pub fn run(args: SolveArgs) -> Result<u8, Failure> {
@@ -38,6 +47,9 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         return Err(bad_input(format!(
             "--timeout must be a positive number of seconds, not {t}"
         )));
+    }
+    if let Some(file) = &args.gif {
+        check_output_dir(file)?;
     }
     let timeout = args.timeout.map(Duration::from_secs_f64);
     let verbose = std::io::stderr().is_terminal();
@@ -85,6 +97,9 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             let attempt = search.plan().expect("sat search has a plan");
             let (path, replay) =
                 checked_report(&instance, &*encoding, attempt.path.clone(), attempt.horizon)?;
+            if let Some(file) = &args.gif {
+                write_gif_file(&instance, &path, file, &args.look)?;
+            }
             report.path = path;
             report.eaten = replay.eaten.clone();
             print_plan(&instance, &report, Some(&replay), args.json);
@@ -92,10 +107,12 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         }
         Status::Unsat => {
             report.optimal = false;
+            note_no_gif(args.gif.as_ref(), Status::Unsat);
             print_plan(&instance, &report, None, args.json);
             Ok(1)
         }
         Status::Unknown => {
+            note_no_gif(args.gif.as_ref(), Status::Unknown);
             print_plan(&instance, &report, None, args.json);
             Ok(3)
         }

@@ -29,7 +29,8 @@
 //!
 //! # Frames
 //!
-//! `T + 1` frames for a path of `T` moves, plus [`GifOptions::pause_frames`]
+//! `T + 1` frames for a path of `T` moves (fewer with [`GifOptions::skip`]:
+//! one per time point of [`frame_times`]), plus [`GifOptions::pause_frames`]
 //! copies of the last one. Every frame waits [`GifOptions::delay_cs`] except
 //! the very last frame of the file, which waits
 //! [`GifOptions::last_frame_delay_cs`]: that longer delay is the pause before
@@ -119,6 +120,10 @@ pub struct GifOptions {
     pub pause_frames: usize,
     /// Delay of the very last frame, the pause before looping. Default 150.
     pub last_frame_delay_cs: u16,
+    /// Draw only every `skip`-th time point (`0, skip, 2 skip, ...`), always
+    /// keeping the last one; 1 (the default) draws them all. See
+    /// [`frame_times`].
+    pub skip: usize,
 }
 
 impl Default for GifOptions {
@@ -128,6 +133,7 @@ impl Default for GifOptions {
             delay_cs: 15,
             pause_frames: 0,
             last_frame_delay_cs: 150,
+            skip: 1,
         }
     }
 }
@@ -136,6 +142,17 @@ impl Default for GifOptions {
 pub fn cell_centre(cell: u16, p: Pos) -> (usize, usize) {
     let c = usize::from(cell);
     (p.0 * c + c / 2, p.1 * c + c / 2)
+}
+
+/// The time points drawn for a path of `moves` moves, one frame each (before
+/// the pause frames): `0, skip, 2 skip, ...` up to `moves`, plus `moves`
+/// itself when `skip` does not divide it. A `skip` of 0 counts as 1.
+pub fn frame_times(moves: usize, skip: usize) -> Vec<usize> {
+    let mut times: Vec<usize> = (0..=moves).step_by(skip.max(1)).collect();
+    if times.last() != Some(&moves) {
+        times.push(moves);
+    }
+    times
 }
 
 /// Writes the animation of `path` on `instance` as a GIF to `out`.
@@ -162,12 +179,13 @@ pub fn write_gif(
     let mut encoder = Encoder::new(BufWriter::new(out), layout.width, layout.height, &flat)?;
     encoder.set_repeat(Repeat::Infinite)?;
 
-    let total = states.len() + options.pause_frames;
+    let times = frame_times(moves, options.skip);
+    let total = times.len() + options.pause_frames;
     let mut previous: Option<Vec<u8>> = None;
     let mut canvas = vec![BACKGROUND; layout.pixels()];
     for k in 0..total {
-        let state = &states[k.min(moves)];
-        let time = k.min(moves);
+        let time = times[k.min(times.len() - 1)];
+        let state = &states[time];
         layout.draw(instance, state, time, &mut canvas);
         let mut frame = match &previous {
             None => Frame::from_indexed_pixels(layout.width, layout.height, canvas.clone(), None),
@@ -425,6 +443,16 @@ mod tests {
         for (i, a) in PALETTE.iter().enumerate() {
             assert!(!PALETTE[..i].contains(a), "colour {i} repeats");
         }
+    }
+
+    #[test]
+    fn frame_times_keep_the_first_and_last() {
+        assert_eq!(frame_times(4, 1), [0, 1, 2, 3, 4]);
+        assert_eq!(frame_times(4, 2), [0, 2, 4]);
+        assert_eq!(frame_times(5, 2), [0, 2, 4, 5]);
+        assert_eq!(frame_times(5, 0), [0, 1, 2, 3, 4, 5]);
+        assert_eq!(frame_times(0, 3), [0]);
+        assert_eq!(frame_times(3, 10), [0, 3]);
     }
 
     #[test]

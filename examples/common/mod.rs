@@ -1,0 +1,63 @@
+//! Shared by the `mvp1`, `mvp2` and `mvp3` examples: solve a random instance
+//! with the default `direct` encoding, check the plan with the simulator,
+//! print it and animate it to `plots/NAME.gif`.
+
+use std::path::PathBuf;
+
+use snakesat::encode;
+use snakesat::instance::random::{RandomSpec, generate};
+use snakesat::render::{GifOptions, write_gif};
+use snakesat::report::picture;
+use snakesat::sim::simulate;
+use snakesat::solve::{self, Status};
+
+/// Solves `spec` (at its horizon, or at the least one), checks, prints and
+/// animates the plan to `plots/{name}.gif` in the crate's directory.
+pub fn run(name: &str, spec: &RandomSpec) {
+    let instance = generate(spec).expect("the setting is a valid instance");
+    let encoding = encode::by_name("direct").expect("the default encoding exists");
+    let bound = encode::prune::lower_bound(&instance);
+    let (attempt, optimal) = match instance.horizon {
+        Some(moves) => {
+            let attempt =
+                solve::solve_at(&instance, &*encoding, moves, None).expect("the setting encodes");
+            (attempt, false)
+        }
+        None => {
+            let search =
+                solve::least_horizon(&instance, &*encoding, bound, 300, bound, None, |a| {
+                    eprintln!("T={}: {:?}", a.horizon, a.status)
+                })
+                .expect("the setting encodes");
+            let optimal = search.optimal();
+            let plan = search.plan().expect("a plan within 300 moves").clone();
+            (plan, optimal)
+        }
+    };
+    assert_eq!(attempt.status, Status::Sat, "{name} has a plan");
+    let path = attempt.path.expect("a SAT model describes a path");
+    let replay = simulate(&instance, &path).expect("the direct encoding's plan is legal");
+    println!(
+        "{name}: {}x{}, length {}, {} apples, plan of {} moves{} (lower bound {bound}), checked by the simulator",
+        instance.width,
+        instance.height,
+        spec.length,
+        instance.apples.len(),
+        path.len() - 1,
+        if optimal { ", proven least" } else { "" },
+    );
+    print!("{}", picture(&instance, &path, &replay));
+
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("plots");
+    std::fs::create_dir_all(&dir).expect("plots/ can be created");
+    let file = dir.join(format!("{name}.gif"));
+    let mut bytes = Vec::new();
+    write_gif(&instance, &path, &GifOptions::default(), &mut bytes).expect("a legal plan renders");
+    std::fs::write(&file, &bytes).expect("the GIF can be written");
+    println!(
+        "wrote {}: {} frames, {} bytes",
+        file.display(),
+        path.len(),
+        bytes.len()
+    );
+}

@@ -1,0 +1,317 @@
+//! GIFs from the command line: `solve --gif`, `render` of a saved plan, and
+//! the errors of `render` (exit 2, one line naming what is wrong).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn snakesat(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    Run {
+        code: out.status.code().expect("exit code"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("snakesat-render-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().expect("temp paths are UTF-8")
+}
+
+/// 6×6, a free start of length 3, three ordered apples.
+const INSTANCE: &str = r#"{ "width": 6, "height": 6, "length": 3,
+  "apples": [[4, 1], [1, 4], [5, 5]], "visible": 1 }"#;
+
+/// The number of frames of a GIF file, read with the `gif` crate.
+fn frames(path: &Path) -> usize {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(bytes.as_slice())
+        .expect("a GIF header");
+    let mut n = 0;
+    while decoder.read_next_frame().expect("a frame").is_some() {
+        n += 1;
+    }
+    n
+}
+
+/// Asserts exit code 2, a single `error:` line containing `needle`, nothing on stdout.
+fn assert_bad_input(run: &Run, needle: &str) {
+    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "one line expected: {:?}", run.stderr);
+    assert!(lines[0].starts_with("error: "), "{:?}", lines[0]);
+    assert!(lines[0].contains(needle), "{:?} lacks {needle:?}", lines[0]);
+    assert!(run.stdout.is_empty(), "stdout: {}", run.stdout);
+}
+
+/// The files in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Solves the instance with `--json --gif`; returns (instance file, plan file, GIF, horizon).
+fn solved(dir: &Path) -> (PathBuf, PathBuf, PathBuf, usize) {
+    let instance = dir.join("instance.json");
+    std::fs::write(&instance, INSTANCE).unwrap();
+    let gif = dir.join("solve.gif");
+    let run = snakesat(&["solve", s(&instance), "--json", "--gif", s(&gif)]);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    let plan: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON on stdout");
+    assert_eq!(plan["status"], "sat");
+    let horizon = plan["horizon"].as_u64().unwrap() as usize;
+    assert_eq!(plan["path"].as_array().unwrap().len(), horizon + 1);
+    assert!(run.stderr.contains("wrote"), "{}", run.stderr);
+    let plan_file = dir.join("plan.json");
+    std::fs::write(&plan_file, &run.stdout).unwrap();
+    (instance, plan_file, gif, horizon)
+}
+
+#[test]
+fn solve_gif_has_one_frame_per_time_point_and_render_redraws_it() {
+    let dir = temp_dir("frames");
+    let (instance, plan, gif, horizon) = solved(&dir);
+    assert!(horizon > 5);
+    assert_eq!(frames(&gif), horizon + 1);
+
+    let again = dir.join("render.gif");
+    let run = snakesat(&["render", s(&instance), s(&plan), "--gif", s(&again)]);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    assert!(run.stdout.is_empty());
+    assert_eq!(frames(&again), horizon + 1);
+    // Same plan, same options: the same file.
+    assert_eq!(std::fs::read(&gif).unwrap(), std::fs::read(&again).unwrap());
+    assert!(!listing(&dir).iter().any(|n| n.ends_with(".partial")));
+}
+
+#[test]
+fn skip_draws_fewer_frames_and_keeps_the_last() {
+    let dir = temp_dir("skip");
+    let (instance, plan, _, horizon) = solved(&dir);
+    let gif = dir.join("skip.gif");
+    let run = snakesat(&[
+        "render",
+        s(&instance),
+        s(&plan),
+        "--gif",
+        s(&gif),
+        "--skip",
+        "3",
+        "--cell",
+        "10",
+    ]);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    // Time points 0, 3, 6, ... and the last one.
+    let expected = horizon / 3 + 1 + usize::from(horizon % 3 != 0);
+    assert_eq!(frames(&gif), expected);
+    assert!(expected < horizon + 1);
+    // The same option on solve.
+    let solve_gif = dir.join("solve-skip.gif");
+    let run = snakesat(&[
+        "solve",
+        s(&instance),
+        "--gif",
+        s(&solve_gif),
+        "--skip",
+        "3",
+        "--cell",
+        "10",
+    ]);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    assert_eq!(
+        std::fs::read(&gif).unwrap(),
+        std::fs::read(&solve_gif).unwrap()
+    );
+}
+
+#[test]
+fn a_tampered_plan_is_refused_naming_the_violation() {
+    let dir = temp_dir("tampered");
+    let (instance, plan_file, _, _) = solved(&dir);
+    let mut plan: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&plan_file).unwrap()).unwrap();
+    // Move the head at t = 3 to a cell two or more steps from where it was at t = 2.
+    let at = |t: usize| {
+        let c = &plan["path"][t];
+        (c[0].as_i64().unwrap(), c[1].as_i64().unwrap())
+    };
+    let (x2, y2) = at(2);
+    let far = (0..6)
+        .flat_map(|x| (0..6).map(move |y| (x, y)))
+        .find(|&(x, y)| (x - x2).abs() + (y - y2).abs() >= 2)
+        .unwrap();
+    plan["path"][3] = serde_json::json!([far.0, far.1]);
+    let tampered = dir.join("tampered.json");
+    std::fs::write(&tampered, plan.to_string()).unwrap();
+    let gif = dir.join("tampered.gif");
+    let before = listing(&dir);
+    let run = snakesat(&["render", s(&instance), s(&tampered), "--gif", s(&gif)]);
+    assert_bad_input(&run, "illegal plan: step 3");
+    assert!(run.stderr.contains("not adjacent"), "{}", run.stderr);
+    assert_eq!(listing(&dir), before, "nothing written");
+}
+
+#[test]
+fn bad_plan_files_are_refused_with_one_line() {
+    let dir = temp_dir("bad");
+    let (instance, plan_file, _, horizon) = solved(&dir);
+    let good = std::fs::read_to_string(&plan_file).unwrap();
+    let gif = dir.join("out.gif");
+    let cases = [
+        ("{ \"path\": ", "not a plan of `solve --json`"),
+        ("[1, 2]", "not a plan of `solve --json`"),
+        (
+            "{\"status\": \"unsat\", \"horizon\": 3, \"path\": []}",
+            "status unsat",
+        ),
+        ("{\"status\": \"sat\"}", "no `path`"),
+        (
+            &good.replace(
+                &format!("\"horizon\":{horizon}"),
+                &format!("\"horizon\":{}", horizon + 1),
+            ),
+            "`horizon` is",
+        ),
+    ];
+    for (i, (text, needle)) in cases.iter().enumerate() {
+        let file = dir.join(format!("bad{i}.json"));
+        std::fs::write(&file, text).unwrap();
+        let run = snakesat(&["render", s(&instance), s(&file), "--gif", s(&gif)]);
+        assert_bad_input(&run, needle);
+        assert!(!gif.exists());
+    }
+    // A plan that stops short of the last apple.
+    let mut plan: serde_json::Value = serde_json::from_str(&good).unwrap();
+    let path = plan["path"].as_array_mut().unwrap();
+    path.pop();
+    plan["horizon"] = serde_json::json!(horizon - 1);
+    let short = dir.join("short.json");
+    std::fs::write(&short, plan.to_string()).unwrap();
+    let run = snakesat(&["render", s(&instance), s(&short), "--gif", s(&gif)]);
+    assert_bad_input(&run, "not eaten");
+    // A missing plan file, an unwritable GIF, too small a cell.
+    let run = snakesat(&[
+        "render",
+        s(&instance),
+        "/nonexistent/plan.json",
+        "--gif",
+        s(&gif),
+    ]);
+    assert_bad_input(&run, "cannot read");
+    let run = snakesat(&[
+        "render",
+        s(&instance),
+        s(&plan_file),
+        "--gif",
+        "/nonexistent/dir/out.gif",
+    ]);
+    assert_bad_input(&run, "cannot write");
+    let run = snakesat(&[
+        "render",
+        s(&instance),
+        s(&plan_file),
+        "--gif",
+        s(&gif),
+        "--cell",
+        "3",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(!gif.exists());
+}
+
+#[test]
+fn no_plan_no_gif() {
+    let dir = temp_dir("noplan");
+    let instance = dir.join("instance.json");
+    std::fs::write(&instance, INSTANCE).unwrap();
+    let gif = dir.join("none.gif");
+    let run = snakesat(&["solve", s(&instance), "--horizon", "2", "--gif", s(&gif)]);
+    assert_eq!(run.code, 1, "stderr: {}", run.stderr);
+    assert!(run.stderr.contains("no GIF written"), "{}", run.stderr);
+    assert!(!gif.exists());
+    // An unwritable GIF is refused before solving.
+    let run = snakesat(&["solve", s(&instance), "--gif", "/nonexistent/dir/out.gif"]);
+    assert_bad_input(&run, "cannot write");
+    // GIF options without `--gif` are a usage error, not silently ignored.
+    let run = snakesat(&["solve", s(&instance), "--cell", "10"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--gif"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn render_help_documents_exit_code_2() {
+    let run = snakesat(&["render", "--help"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("--skip"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("Exit codes: 0 GIF written; 2 bad input"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn decode_gif_animates_the_model_or_says_there_is_none() {
+    let dir = temp_dir("decode");
+    let cnf = dir.join("plan.cnf");
+    let run = snakesat(&[
+        "export",
+        "--size",
+        "6",
+        "--apples",
+        "3",
+        "--horizon",
+        "12",
+        "-o",
+        s(&cnf),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // An UNSAT answer: no plan, no GIF, and stderr says so.
+    let unsat = dir.join("unsat.out");
+    std::fs::write(&unsat, "s UNSATISFIABLE\n").unwrap();
+    let gif = dir.join("decode.gif");
+    let run = snakesat(&["decode", s(&cnf), s(&unsat), "--gif", s(&gif)]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("no GIF written"), "{}", run.stderr);
+    assert!(!gif.exists());
+    // A model from an independent solver, when there is one (CI installs minisat).
+    if Command::new("minisat").arg("--help").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "minisat is required in CI (.ci/run installs it)"
+        );
+        eprintln!("minisat not installed: skipping decode --gif of a model");
+        return;
+    }
+    let model = dir.join("plan.out");
+    let status = Command::new("minisat")
+        .args([&cnf, &model])
+        .output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(10), "minisat says SAT");
+    let run = snakesat(&["decode", s(&cnf), s(&model), "--gif", s(&gif)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(frames(&gif), 13);
+}

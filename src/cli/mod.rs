@@ -7,6 +7,7 @@
 mod decode;
 mod export;
 mod instance_args;
+mod sizes;
 mod solve;
 
 use std::io::Write;
@@ -44,6 +45,8 @@ enum Command {
     Export(export::ExportArgs),
     /// Read a solver's model for an exported CNF, rebuild the plan and check it.
     Decode(decode::DecodeArgs),
+    /// Compare the sizes (and optionally solve times) of the encodings on an instance.
+    Sizes(sizes::SizesArgs),
 }
 
 /// An error with the exit code it maps to.
@@ -70,6 +73,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Export(args) => export::run(args),
         Command::Decode(args) => decode::run(args),
+        Command::Sizes(args) => sizes::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -15,6 +15,7 @@ use snakesat::encode::amo::Amo;
 use snakesat::encode::direct::{Body, Direct, DirectOptions, Growth};
 use snakesat::encode::notebook::Notebook;
 use snakesat::encode::{self, Encoding};
+use snakesat::instance::random::RandomSpec;
 use snakesat::instance::{Instance, Start};
 use snakesat::render::chart::{self, Series, SizeRow};
 use snakesat::solve::{self, Status};
@@ -709,10 +710,26 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
             .filter(|s| !s.points.is_empty())
             .collect();
         let x_label = match param {
+            Param::Size if args.instance.horizon.is_some() => "grid side N (N×N cells)".to_string(),
             Param::Size => "grid side N (N×N cells; T = least horizon per size)".to_string(),
             Param::Horizon => "horizon T (moves)".to_string(),
         };
-        let title = "Clauses per encoding".to_string();
+        let title = match (param, &base) {
+            (Param::Horizon, Some(inst)) => format!(
+                "Clauses per encoding, {}x{}, {} apples, horizon swept",
+                inst.width,
+                inst.height,
+                inst.apples.len()
+            ),
+            _ => format!(
+                "Clauses per encoding, N×N grids, {} apples, {}",
+                args.instance.apples.unwrap_or(RandomSpec::default().apples),
+                match args.instance.horizon {
+                    Some(t) => format!("T={t}"),
+                    None => "at the least horizon".to_string(),
+                }
+            ),
+        };
         write_plot(
             path,
             chart::encoding_growth_chart(&title, &x_label, series, path),

@@ -8,6 +8,7 @@ mod decode;
 mod export;
 mod instance_args;
 mod render;
+mod sizes;
 mod solve;
 
 use std::io::Write;
@@ -55,6 +56,8 @@ a path that breaks the rules on INSTANCE (the first violation is named), or a GI
 written. On error nothing is written."
     )]
     Render(render::RenderArgs),
+    /// Compare the sizes (and optionally solve times) of the encodings on an instance.
+    Sizes(sizes::SizesArgs),
 }
 
 /// An error with the exit code it maps to.
@@ -82,6 +85,7 @@ pub fn main() -> ExitCode {
         Command::Export(args) => export::run(args),
         Command::Decode(args) => decode::run(args),
         Command::Render(args) => render::run(args),
+        Command::Sizes(args) => sizes::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -1,0 +1,485 @@
+//! Charts drawn with plotters, to `.svg` or `.png` (chosen by the file's
+//! extension): line charts (one series per name over a numeric x axis) and
+//! horizontal bar charts (one bar per label), with a title, axis
+//! descriptions and a legend. The y axis (bars: the value axis) turns
+//! logarithmic when the values span more than two orders of magnitude.
+//!
+//! Text is drawn with DejaVu Sans, embedded in the binary (see
+//! `assets/DejaVuSans-LICENSE.txt`), so PNGs need no system fonts.
+
+use std::path::Path;
+use std::sync::Once;
+
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::{AsRangedCoord, SegmentValue, ValueFormatter};
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use thiserror::Error;
+
+const FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+const FAMILY: &str = "sans-serif";
+
+/// Why a chart could not be written.
+#[derive(Debug, Error)]
+pub enum ChartError {
+    #[error("chart file {0} must end in .svg or .png")]
+    Format(String),
+    #[error("nothing to draw: {0}")]
+    Empty(String),
+    #[error("cannot draw {path}: {message}")]
+    Draw { path: String, message: String },
+}
+
+/// One named line of a [`LineChart`].
+#[derive(Clone, Debug)]
+pub struct Series {
+    pub name: String,
+    /// `(x, y)` points; drawn in x order.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A line chart: one line (with point markers) per series.
+#[derive(Clone, Debug)]
+pub struct LineChart {
+    pub title: String,
+    /// The x axis description, with its unit.
+    pub x_label: String,
+    /// The y axis description, with its unit.
+    pub y_label: String,
+    pub series: Vec<Series>,
+    /// Logarithmic y axis: `None` decides from the data's range.
+    pub log_y: Option<bool>,
+}
+
+/// A horizontal bar chart: one bar per label, top to bottom.
+#[derive(Clone, Debug)]
+pub struct BarChart {
+    pub title: String,
+    /// The value axis description, with its unit.
+    pub value_label: String,
+    /// `(label, value, group)`: bars of the same group share a colour, and
+    /// each group gets a legend entry.
+    pub bars: Vec<(String, f64, String)>,
+    /// Logarithmic value axis: `None` decides from the data's range.
+    pub log: Option<bool>,
+}
+
+/// One encoding's size, for [`encoding_sizes_chart`].
+#[derive(Clone, Debug)]
+pub struct SizeRow {
+    pub encoding: String,
+    pub approximate: bool,
+    pub clauses: u64,
+}
+
+enum Format {
+    Svg,
+    Png,
+}
+
+fn format_of(path: &Path) -> Result<Format, ChartError> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg") => Ok(Format::Svg),
+        Some("png") => Ok(Format::Png),
+        _ => Err(ChartError::Format(path.display().to_string())),
+    }
+}
+
+/// Checks that `path` names a chart format this module writes.
+pub fn check_path(path: &Path) -> Result<(), ChartError> {
+    format_of(path).map(|_| ())
+}
+
+fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        for style in [FontStyle::Normal, FontStyle::Bold] {
+            plotters::style::register_font(FAMILY, style, FONT)
+                .unwrap_or_else(|_| panic!("the embedded font is valid"));
+        }
+    });
+}
+
+/// Calls `draw` on an SVG or PNG drawing area of `size` pixels at `path`.
+macro_rules! with_area {
+    ($path:expr, $size:expr, |$root:ident| $draw:expr) => {{
+        let path: &Path = $path;
+        register_font();
+        let fail = |message: String| ChartError::Draw {
+            path: path.display().to_string(),
+            message,
+        };
+        match format_of(path)? {
+            Format::Svg => {
+                let $root = SVGBackend::new(path, $size).into_drawing_area();
+                $draw.map_err(fail)?;
+                $root.present().map_err(|e| fail(e.to_string()))?;
+            }
+            Format::Png => {
+                let $root = BitMapBackend::new(path, $size).into_drawing_area();
+                $draw.map_err(fail)?;
+                $root.present().map_err(|e| fail(e.to_string()))?;
+            }
+        }
+        Ok(())
+    }};
+}
+
+/// A readable palette (Tableau 10 and darker variants), cycled.
+fn colour(i: usize) -> RGBColor {
+    const PALETTE: [(u8, u8, u8); 15] = [
+        (31, 119, 180),
+        (255, 127, 14),
+        (44, 160, 44),
+        (214, 39, 40),
+        (148, 103, 189),
+        (140, 86, 75),
+        (227, 119, 194),
+        (127, 127, 127),
+        (188, 189, 34),
+        (23, 190, 207),
+        (0, 63, 92),
+        (122, 81, 149),
+        (188, 80, 144),
+        (255, 99, 97),
+        (88, 80, 141),
+    ];
+    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    RGBColor(r, g, b)
+}
+
+fn wants_log(lo: f64, hi: f64, forced: Option<bool>) -> bool {
+    forced.unwrap_or(lo > 0.0 && hi / lo > 100.0)
+}
+
+/// Axis bounds with some room: `[lo, hi]` padded, for linear or log scale.
+fn bounds(lo: f64, hi: f64, log: bool) -> (f64, f64) {
+    if log {
+        let lo = lo.max(1e-9);
+        (
+            10f64.powf(lo.log10().floor()),
+            10f64.powf((hi * 1.5).log10().ceil()),
+        )
+    } else {
+        let span = (hi - lo).abs().max(hi.abs() * 0.1).max(1.0);
+        ((lo - span * 0.05).min(0.0), hi + span * 0.08)
+    }
+}
+
+/// `1234567` as `1.23M`, `12000` as `12k`: short tick labels.
+pub fn short_number(v: f64) -> String {
+    let a = v.abs();
+    let (scaled, unit) = if a >= 1e9 {
+        (v / 1e9, "G")
+    } else if a >= 1e6 {
+        (v / 1e6, "M")
+    } else if a >= 1e3 {
+        (v / 1e3, "k")
+    } else {
+        (v, "")
+    };
+    let text = if scaled.abs() >= 100.0 || scaled.fract().abs() < 1e-9 {
+        format!("{scaled:.0}")
+    } else if scaled.abs() >= 10.0 {
+        format!("{scaled:.1}")
+    } else {
+        format!("{scaled:.2}")
+    };
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    };
+    format!("{text}{unit}")
+}
+
+/// Writes a line chart to `path` (`.svg` or `.png`).
+pub fn line_chart(chart: &LineChart, path: &Path) -> Result<(), ChartError> {
+    let points = || chart.series.iter().flat_map(|s| s.points.iter());
+    if points().next().is_none() {
+        return Err(ChartError::Empty(format!(
+            "no points for {:?}",
+            chart.title
+        )));
+    }
+    let (x_lo, x_hi) = points().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (y_lo, y_hi) = points().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let x_pad = ((x_hi - x_lo) * 0.03).max(0.5);
+    let x_range = (x_lo - x_pad)..(x_hi + x_pad);
+    let log = wants_log(y_lo, y_hi, chart.log_y);
+    let (lo, hi) = bounds(y_lo, y_hi, log);
+    let size = (1200, 720);
+    if log {
+        with_area!(path, size, |root| draw_lines(
+            &root,
+            chart,
+            x_range.clone(),
+            (lo..hi).log_scale()
+        ))
+    } else {
+        with_area!(path, size, |root| draw_lines(
+            &root,
+            chart,
+            x_range.clone(),
+            lo..hi
+        ))
+    }
+}
+
+fn draw_lines<DB, Y>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &LineChart,
+    x_range: std::ops::Range<f64>,
+    y_range: Y,
+) -> Result<(), String>
+where
+    DB: DrawingBackend,
+    Y: AsRangedCoord<Value = f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let err = |e: &dyn std::fmt::Display| e.to_string();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let root = root
+        .titled(&chart.title, (FAMILY, 26))
+        .map_err(|e| err(&e))?;
+    // The legend gets its own column on the right, so it never hides a line.
+    let longest = chart.series.iter().map(|s| s.name.len()).max().unwrap_or(0) as i32;
+    let legend_width = (60 + 8 * longest).min(root.dim_in_pixel().0 as i32 / 2);
+    let (plot, legend) = root.split_horizontally(root.dim_in_pixel().0 as i32 - legend_width);
+    let integral_x = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter())
+        .all(|p| p.0.fract() == 0.0);
+    let x_format = |x: &f64| {
+        if integral_x && x.fract().abs() > 1e-9 {
+            String::new()
+        } else {
+            short_number(*x)
+        }
+    };
+    let mut ctx = ChartBuilder::on(&plot)
+        .margin(18)
+        .x_label_area_size(55)
+        .y_label_area_size(90)
+        .build_cartesian_2d(x_range, y_range)
+        .map_err(|e| err(&e))?;
+    ctx.configure_mesh()
+        .x_desc(&chart.x_label)
+        .y_desc(&chart.y_label)
+        .axis_desc_style((FAMILY, 18))
+        .label_style((FAMILY, 15))
+        .x_label_formatter(&x_format)
+        .y_label_formatter(&|y| short_number(*y))
+        .light_line_style(RGBColor(235, 235, 235))
+        .draw()
+        .map_err(|e| err(&e))?;
+    for (i, series) in chart.series.iter().enumerate() {
+        let c = colour(i);
+        let mut pts = series.points.clone();
+        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        ctx.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
+            .map_err(|e| err(&e))?;
+        ctx.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))
+            .map_err(|e| err(&e))?;
+        let y = 30 + 24 * i as i32;
+        legend
+            .draw(&PathElement::new(vec![(8, y), (36, y)], c.stroke_width(3)))
+            .map_err(|e| err(&e))?;
+        legend
+            .draw(&Circle::new((22, y), 3, c.filled()))
+            .map_err(|e| err(&e))?;
+        legend
+            .draw(&Text::new(
+                series.name.clone(),
+                (44, y),
+                TextStyle::from((FAMILY, 14).into_font()).pos(Pos::new(HPos::Left, VPos::Center)),
+            ))
+            .map_err(|e| err(&e))?;
+    }
+    Ok(())
+}
+
+/// Writes a horizontal bar chart to `path` (`.svg` or `.png`).
+pub fn bar_chart(chart: &BarChart, path: &Path) -> Result<(), ChartError> {
+    if chart.bars.is_empty() {
+        return Err(ChartError::Empty(format!("no bars for {:?}", chart.title)));
+    }
+    let lo = chart.bars.iter().map(|b| b.1).fold(f64::MAX, f64::min);
+    let hi = chart.bars.iter().map(|b| b.1).fold(f64::MIN, f64::max);
+    let log = wants_log(lo, hi, chart.log);
+    let (lo, hi) = bounds(lo.min(if log { lo } else { 0.0 }), hi, log);
+    // Two empty rows on top hold the legend.
+    let size = (1100, 200 + 34 * chart.bars.len() as u32);
+    if log {
+        with_area!(path, size, |root| draw_bars(
+            &root,
+            chart,
+            (lo..hi).log_scale(),
+            lo
+        ))
+    } else {
+        with_area!(path, size, |root| draw_bars(&root, chart, 0.0..hi, 0.0))
+    }
+}
+
+fn draw_bars<DB, X>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &BarChart,
+    x_range: X,
+    base: f64,
+) -> Result<(), String>
+where
+    DB: DrawingBackend,
+    X: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+{
+    let err = |e: &dyn std::fmt::Display| e.to_string();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let n = chart.bars.len();
+    let longest = chart.bars.iter().map(|b| b.0.len()).max().unwrap_or(0) as u32;
+    let mut ctx = ChartBuilder::on(root)
+        .caption(&chart.title, (FAMILY, 24))
+        .margin(18)
+        .x_label_area_size(55)
+        .y_label_area_size(20 + 9 * longest)
+        .build_cartesian_2d(x_range, (0..n + 1).into_segmented())
+        .map_err(|e| err(&e))?;
+    let labels: Vec<String> = chart.bars.iter().map(|b| b.0.clone()).collect();
+    let label_of = move |v: &SegmentValue<usize>| match v {
+        // Bar 0 is drawn at the top.
+        SegmentValue::CenterOf(i) if *i < labels.len() => labels[labels.len() - 1 - i].clone(),
+        _ => String::new(),
+    };
+    ctx.configure_mesh()
+        .x_desc(&chart.value_label)
+        .axis_desc_style((FAMILY, 18))
+        .label_style((FAMILY, 15))
+        .x_label_formatter(&|x| short_number(*x))
+        .y_label_formatter(&label_of)
+        .y_labels(n + 1)
+        .disable_y_mesh()
+        .light_line_style(RGBColor(235, 235, 235))
+        .draw()
+        .map_err(|e| err(&e))?;
+    let mut groups: Vec<&str> = Vec::new();
+    for (_, _, g) in &chart.bars {
+        if !groups.contains(&g.as_str()) {
+            groups.push(g);
+        }
+    }
+    for (gi, group) in groups.iter().enumerate() {
+        let c = colour(gi);
+        let rects: Vec<Rectangle<(f64, SegmentValue<usize>)>> = chart
+            .bars
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.2 == *group)
+            .map(|(i, b)| {
+                let row = n - 1 - i;
+                let mut r = Rectangle::new(
+                    [
+                        (base, SegmentValue::Exact(row)),
+                        (b.1, SegmentValue::Exact(row + 1)),
+                    ],
+                    c.filled(),
+                );
+                r.set_margin(5, 5, 0, 0);
+                r
+            })
+            .collect();
+        ctx.draw_series(rects)
+            .map_err(|e| err(&e))?
+            .label(*group)
+            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 16, y + 6)], c.filled()));
+        let values = chart
+            .bars
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.2 == *group)
+            .map(|(i, b)| {
+                Text::new(
+                    format!(" {}", short_number(b.1)),
+                    (b.1, SegmentValue::CenterOf(n - 1 - i)),
+                    TextStyle::from((FAMILY, 13).into_font())
+                        .pos(Pos::new(HPos::Left, VPos::Center)),
+                )
+            });
+        ctx.draw_series(values).map_err(|e| err(&e))?;
+    }
+    ctx.configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.4))
+        .label_font((FAMILY, 14))
+        .draw()
+        .map_err(|e| err(&e))?;
+    Ok(())
+}
+
+/// Clauses per encoding as horizontal bars (sound encodings and the
+/// notebook's approximate ones in two colours), log scale when the counts
+/// span more than two orders of magnitude.
+pub fn encoding_sizes_chart(title: &str, rows: &[SizeRow], path: &Path) -> Result<(), ChartError> {
+    let chart = BarChart {
+        title: title.to_string(),
+        value_label: "clauses (count)".to_string(),
+        bars: rows
+            .iter()
+            .map(|r| {
+                let group = if r.approximate {
+                    "approximate (notebook)"
+                } else {
+                    "sound (direct)"
+                };
+                (r.encoding.clone(), r.clauses as f64, group.to_string())
+            })
+            .collect(),
+        log: None,
+    };
+    bar_chart(&chart, path)
+}
+
+/// Clauses per encoding over a sweep parameter, one line per encoding.
+pub fn encoding_growth_chart(
+    title: &str,
+    x_label: &str,
+    series: Vec<Series>,
+    path: &Path,
+) -> Result<(), ChartError> {
+    let chart = LineChart {
+        title: title.to_string(),
+        x_label: x_label.to_string(),
+        y_label: "clauses (count)".to_string(),
+        series,
+        log_y: None,
+    };
+    line_chart(&chart, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_numbers() {
+        assert_eq!(short_number(0.0), "0");
+        assert_eq!(short_number(950.0), "950");
+        assert_eq!(short_number(12_000.0), "12k");
+        assert_eq!(short_number(1_234_567.0), "1.23M");
+        assert_eq!(short_number(426_322.0), "426k");
+    }
+
+    #[test]
+    fn extension_picks_the_format() {
+        assert!(check_path(Path::new("a.svg")).is_ok());
+        assert!(check_path(Path::new("a.PNG")).is_ok());
+        assert!(check_path(Path::new("a.gif")).is_err());
+        assert!(check_path(Path::new("a")).is_err());
+    }
+}

@@ -1,0 +1,334 @@
+//! `snakesat sizes` as a user runs it: the JSON document, names that `solve`
+//! accepts, per-family sums, charts, sweeps and bad input.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn snakesat(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    Run {
+        code: out.status.code().expect("exit code"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("snakesat-sizes-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn json_of(run: &Run) -> Vec<Value> {
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    let v: Value = serde_json::from_str(&run.stdout).expect("stdout is exactly one JSON document");
+    v.as_array().expect("a JSON array").clone()
+}
+
+fn assert_bad_input(run: &Run, needle: &str) {
+    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "stderr: {}", run.stderr);
+    assert!(run.stderr.starts_with("error:"), "stderr: {}", run.stderr);
+    assert!(run.stderr.contains(needle), "stderr: {}", run.stderr);
+    assert!(run.stdout.is_empty(), "stdout: {}", run.stdout);
+}
+
+const SIZES: [&str; 3] = ["variables", "clauses", "literals"];
+
+/// Checks one encoding object: its keys, and that its families add up to its totals.
+fn check_entry(e: &Value) {
+    let name = e["encoding"].as_str().expect("encoding is a string");
+    assert!(e["default"].is_boolean(), "{name}");
+    assert!(e["approximate"].is_boolean(), "{name}");
+    if let Some(reason) = e.get("refused") {
+        assert!(!reason.as_str().unwrap().is_empty(), "{name}");
+        for k in SIZES.iter().chain(&["families"]) {
+            assert!(e.get(*k).is_none(), "{name}: refused but has {k}");
+        }
+        return;
+    }
+    let families = e["families"].as_object().expect("families is an object");
+    assert!(!families.is_empty(), "{name}");
+    for k in SIZES {
+        let total = e[k].as_u64().unwrap_or_else(|| panic!("{name}: {k}"));
+        let sum: u64 = families.values().map(|f| f[k].as_u64().unwrap()).sum();
+        assert_eq!(sum, total, "{name}: families' {k} add up to the total");
+    }
+}
+
+#[test]
+fn json_lists_every_default_encoding_and_solve_accepts_each_name() {
+    // All apples visible: the MVP2 notebook encodings accept it, MVP1 and MVP3 refuse it.
+    let base = [
+        "--size",
+        "6",
+        "--apples",
+        "3",
+        "--visible",
+        "all",
+        "--horizon",
+        "16",
+    ];
+    let mut args = vec!["sizes", "--json"];
+    args.extend(base);
+    let entries = json_of(&snakesat(&args));
+    assert_eq!(
+        entries.len(),
+        15,
+        "direct, 5 amo, 3 body, growth, prune, 4 notebook"
+    );
+    let defaults: Vec<&str> = entries
+        .iter()
+        .filter(|e| e["default"] == true)
+        .map(|e| e["encoding"].as_str().unwrap())
+        .collect();
+    assert_eq!(defaults, vec!["direct"]);
+    for e in &entries {
+        check_entry(e);
+    }
+    let refused: Vec<&str> = entries
+        .iter()
+        .filter(|e| e.get("refused").is_some())
+        .map(|e| e["encoding"].as_str().unwrap())
+        .collect();
+    assert_eq!(refused, vec!["notebook-mvp1", "notebook-ordered"]);
+    for e in &entries {
+        let name = e["encoding"].as_str().unwrap();
+        let mut args = vec!["solve", "--encoding", name];
+        args.extend(base);
+        let run = snakesat(&args);
+        if e.get("refused").is_some() {
+            assert_eq!(
+                run.code, 2,
+                "{name} is refused by solve too: {}",
+                run.stderr
+            );
+        } else if e["approximate"] == true {
+            assert!([0, 1, 3].contains(&run.code), "{name}: {}", run.stderr);
+        } else {
+            assert!([0, 1].contains(&run.code), "{name}: {}", run.stderr);
+        }
+        assert!(
+            !run.stderr.contains("unknown encoding"),
+            "{name}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn solve_adds_status_and_seconds() {
+    let entries = json_of(&snakesat(&[
+        "sizes",
+        "--size",
+        "5",
+        "--apples",
+        "2",
+        "--horizon",
+        "12",
+        "--encodings",
+        "direct,direct,amo=pairwise,notebook-ordered,notebook-mvp1",
+        "--solve",
+        "--timeout",
+        "30",
+        "--json",
+    ]));
+    let names: Vec<&str> = entries
+        .iter()
+        .map(|e| e["encoding"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            "direct",
+            "direct,amo=pairwise",
+            "notebook-ordered",
+            "notebook-mvp1"
+        ]
+    );
+    for e in &entries {
+        check_entry(e);
+        if e.get("refused").is_some() {
+            assert!(e.get("status").is_none());
+            continue;
+        }
+        assert!(e["solve_seconds"].as_f64().unwrap() >= 0.0);
+        let status = e["status"].as_str().unwrap();
+        assert!(["sat", "unsat", "unknown"].contains(&status), "{status}");
+    }
+    // The sound encodings agree.
+    assert_eq!(entries[0]["status"], entries[1]["status"]);
+}
+
+#[test]
+fn text_table_shows_families_on_request() {
+    let args = [
+        "sizes",
+        "--size",
+        "5",
+        "--apples",
+        "2",
+        "--horizon",
+        "12",
+        "--encodings",
+        "direct,notebook-counter",
+    ];
+    let plain = snakesat(&args);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert!(
+        plain.stdout.contains("direct (default)"),
+        "{}",
+        plain.stdout
+    );
+    assert!(plain.stdout.contains("refused:"), "{}", plain.stdout);
+    assert!(
+        !plain.stdout.contains("  head exactly-one"),
+        "{}",
+        plain.stdout
+    );
+    let mut with = args.to_vec();
+    with.push("--families");
+    let families = snakesat(&with);
+    assert!(
+        families.stdout.contains("  head exactly-one"),
+        "{}",
+        families.stdout
+    );
+}
+
+#[test]
+fn plot_writes_png_and_svg() {
+    let dir = temp_dir("plot");
+    for ext in ["png", "svg"] {
+        let path = dir.join(format!("sizes.{ext}"));
+        let run = snakesat(&[
+            "sizes",
+            "--size",
+            "5",
+            "--apples",
+            "2",
+            "--horizon",
+            "12",
+            "--encodings",
+            "direct,direct,amo=pairwise,notebook-ordered",
+            "--plot",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let bytes = std::fs::read(&path).expect("chart written");
+        assert!(bytes.len() > 1000, "{ext}: {} bytes", bytes.len());
+        if ext == "png" {
+            assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        } else {
+            let text = String::from_utf8(bytes).unwrap();
+            assert!(text.starts_with("<svg"), "{}", &text[..40]);
+            assert!(text.contains("notebook-ordered"));
+        }
+    }
+    // A sweep chart.
+    let path = dir.join("sweep.png");
+    let run = snakesat(&[
+        "sizes",
+        "--sweep",
+        "horizon=10..14:2",
+        "--size",
+        "5",
+        "--apples",
+        "2",
+        "--encodings",
+        "direct,notebook-ordered",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bytes = std::fs::read(&path).expect("chart written");
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sweeps_give_one_row_per_value() {
+    let run = snakesat(&[
+        "sizes",
+        "--sweep",
+        "horizon=10..14:2",
+        "--size",
+        "5",
+        "--apples",
+        "2",
+        "--encodings",
+        "direct,notebook-ordered",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rows: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(rows.len(), 3, "{}", run.stdout);
+    for (row, t) in rows.iter().zip(["10", "12", "14"]) {
+        assert_eq!(row.split_whitespace().next(), Some(t));
+        assert_eq!(row.split_whitespace().count(), 3, "{row}");
+    }
+    let doc = json_of(&snakesat(&[
+        "sizes",
+        "--sweep",
+        "size=4..6",
+        "--apples",
+        "2",
+        "--encodings",
+        "direct,notebook-ordered",
+        "--json",
+    ]));
+    assert_eq!(doc.len(), 3);
+    for (point, size) in doc.iter().zip(4..) {
+        assert_eq!(point["size"], size);
+        assert!(point["horizon"].as_u64().unwrap() > 0);
+        let encodings = point["encodings"].as_array().unwrap();
+        assert_eq!(encodings.len(), 2);
+        encodings.iter().for_each(check_entry);
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    for sweep in [
+        "size",
+        "size=6",
+        "width=6..8",
+        "size=8..6",
+        "horizon=1..5:0",
+        "size=a..b",
+    ] {
+        let run = snakesat(&["sizes", "--sweep", sweep]);
+        assert_bad_input(&run, "--sweep");
+    }
+    assert_bad_input(
+        &snakesat(&["sizes", "--encodings", "direct,nonsense"]),
+        "nonsense",
+    );
+    assert_bad_input(
+        &snakesat(&["sizes", "--encodings", "direct,amo=nope"]),
+        "nope",
+    );
+    assert_bad_input(
+        &snakesat(&["sizes", "--horizon", "20", "--plot", "chart.gif"]),
+        ".svg or .png",
+    );
+    assert_bad_input(
+        &snakesat(&["sizes", "--sweep", "horizon=10..12", "--horizon", "20"]),
+        "--horizon",
+    );
+}

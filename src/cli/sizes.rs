@@ -12,7 +12,7 @@ use serde::ser::SerializeMap;
 
 use snakesat::cnf::Size;
 use snakesat::encode::amo::Amo;
-use snakesat::encode::direct::{Body, Direct, DirectOptions, Growth};
+use snakesat::encode::direct::{Body, Direct, DirectOptions, Growth, Position};
 use snakesat::encode::notebook::Notebook;
 use snakesat::encode::{self, Encoding};
 use snakesat::instance::random::RandomSpec;
@@ -30,7 +30,7 @@ pub struct SizesArgs {
     /// Encodings to compare, comma-separated; a `key=value` item adds an
     /// option to the `direct` before it, e.g.
     /// `direct,direct,amo=pairwise,notebook-ordered` (three encodings).
-    /// [default: direct, each amo=, body=, growth=counter, prune=off, and the four notebook encodings]
+    /// [default: direct, each amo=, body=, position=, growth=counter, prune=off, and the four notebook encodings]
     #[arg(long, value_name = "LIST")]
     pub encodings: Option<String>,
     /// Print JSON: an array with one object per encoding (per sweep value with --sweep).
@@ -131,6 +131,12 @@ pub fn default_encodings() -> Vec<String> {
                 ..base.clone()
             });
         }
+    }
+    for position in [Position::OneHot, Position::Axis] {
+        options.push(DirectOptions {
+            position,
+            ..base.clone()
+        });
     }
     options.push(DirectOptions {
         growth: Growth::Counter,

@@ -182,7 +182,8 @@ fn windows(b: &mut Builder, lo: usize, hi: usize, compare: bool) {
             if cond == FALSE {
                 continue;
             }
-            if l <= s && compare {
+            // Through the projections only where that is smaller than one clause per shared cell.
+            if l <= s && compare && projected_cost(b, s, s - l) < shared_cells(b, s, s - l) {
                 same_place(b, cond, s, s - l);
             } else if l <= s {
                 let tau = s - l;
@@ -199,6 +200,23 @@ fn windows(b: &mut Builder, lo: usize, hi: usize, compare: bool) {
             }
         }
     }
+}
+
+/// Cells the head can be on both at `s` and at `tau`.
+fn shared_cells(b: &Builder, s: usize, tau: usize) -> usize {
+    (0..b.inst.cells())
+        .filter(|&c| !b.never(s, c) && !b.never(tau, c))
+        .count()
+}
+
+/// Clauses of [`same_place`] for `s` and `tau`: shared columns, shared rows, and one.
+fn projected_cost(b: &Builder, s: usize, tau: usize) -> usize {
+    let shared = |table: &[Lit], size: usize| {
+        (0..size)
+            .filter(|&i| table[s * size + i] != FALSE && table[tau * size + i] != FALSE)
+            .count()
+    };
+    shared(&b.column, b.inst.width) + shared(&b.row, b.inst.height) + 1
 }
 
 /// "Not on the same cell at `s` and `tau` while `cond`", through the column

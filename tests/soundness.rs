@@ -14,7 +14,7 @@ use snakesat::encode::prune::lower_bound;
 use snakesat::instance::json::to_json;
 use snakesat::instance::{Instance, Pos, Start, TailRule};
 use snakesat::sim::simulate;
-use snakesat::solve::{Status, least_horizon};
+use snakesat::solve::{Status, least_horizon, solve_at, solve_fixed};
 
 /// The largest horizon searched, by both the BFS and the SAT search.
 const MAX_MOVES: usize = 14;
@@ -209,6 +209,24 @@ fn check(inst: &Instance) -> Option<usize> {
                     Status::Unsat,
                     "{name}: found {found:?} but BFS finds no plan up to {MAX_MOVES} moves on {json}"
                 );
+            }
+        }
+    }
+    if let Some(k) = expected {
+        // A fixed horizon above the optimum: the shortcut (plan at the lower
+        // bound plus a continuation) must agree with the full formula.
+        let encoding = by_name("direct").unwrap();
+        let moves = k + 3;
+        let fixed = solve_fixed(inst, encoding.as_ref(), moves, None).unwrap();
+        let full = solve_at(inst, encoding.as_ref(), moves, None).unwrap();
+        assert_eq!(
+            fixed.status, full.status,
+            "solve_fixed vs solve_at at T={moves} on {json}"
+        );
+        if let Some(path) = &fixed.path {
+            assert_eq!(path.len(), moves + 1, "fixed-horizon path length on {json}");
+            if let Err(v) = simulate(inst, path) {
+                panic!("fixed-horizon plan {path:?} fails the simulator ({v}) on {json}");
             }
         }
     }

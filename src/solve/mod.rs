@@ -122,6 +122,79 @@ pub fn solve_at(
     })
 }
 
+/// Solves at exactly `moves` moves, trying a shortcut first: a plan at the
+/// proven lower bound (often tiny after pruning) followed by a legal
+/// continuation from its final body with no apples left, found by a second,
+/// small formula. Any plan for fewer moves that can go on moving is a plan for
+/// `moves`. When the shortcut does not apply (approximate encoding, lower
+/// bound not below `moves`, a free start whose body is not yet all on the
+/// path, no plan at the bound, or no continuation) the full formula at `moves`
+/// is solved, so the answer is the same as [`solve_at`]'s.
+pub fn solve_fixed(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    moves: usize,
+    deadline: Option<Instant>,
+) -> Result<Attempt, EncodeError> {
+    if let Some(attempt) = shortcut(instance, encoding, moves, deadline)? {
+        return Ok(attempt);
+    }
+    solve_at(instance, encoding, moves, deadline)
+}
+
+/// The lower-bound plan plus a continuation, if both exist (see [`solve_fixed`]).
+fn shortcut(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    moves: usize,
+    deadline: Option<Instant>,
+) -> Result<Option<Attempt>, EncodeError> {
+    let bound = crate::encode::prune::lower_bound(instance);
+    if encoding.approximate() || bound >= moves {
+        return Ok(None);
+    }
+    // The shortcut may spend at most a second before the full formula is tried.
+    let budget = Instant::now() + Duration::from_secs(1);
+    let deadline = Some(deadline.map_or(budget, |d| d.min(budget)));
+    let first = solve_at(instance, encoding, bound, deadline)?;
+    let Some(prefix) = first.path.as_ref() else {
+        return Ok(None);
+    };
+    let Ok(states) = crate::sim::states(instance, prefix) else {
+        return Ok(None);
+    };
+    let last = states.last().expect("a path has a state");
+    if last.body.len() < last.length {
+        return Ok(None);
+    }
+    let rest = Instance {
+        start: Start::Body(last.body.clone()),
+        apples: vec![],
+        visible: 0,
+        horizon: Some(moves - bound),
+        ..instance.clone()
+    };
+    let second = solve_at(&rest, encoding, moves - bound, deadline)?;
+    let Some(suffix) = second.path.as_ref() else {
+        return Ok(None);
+    };
+    let mut path = prefix.clone();
+    path.extend_from_slice(&suffix[1..]);
+    let stats = Stats {
+        variables: first.stats.variables + second.stats.variables,
+        clauses: first.stats.clauses + second.stats.clauses,
+        literals: first.stats.literals + second.stats.literals,
+        build_seconds: first.stats.build_seconds + second.stats.build_seconds,
+        solve_seconds: first.stats.solve_seconds + second.stats.solve_seconds,
+    };
+    Ok(Some(Attempt {
+        horizon: moves,
+        status: Status::Sat,
+        stats,
+        path: Some(path),
+    }))
+}
+
 /// The result of a least-horizon search.
 #[derive(Clone, Debug)]
 pub struct Search {
@@ -175,7 +248,11 @@ pub fn least_horizon(
             status = Status::Unknown;
             break;
         }
-        let attempt = solve_at(instance, encoding, moves, deadline)?;
+        let attempt = if first == max_moves {
+            solve_fixed(instance, encoding, moves, deadline)?
+        } else {
+            solve_at(instance, encoding, moves, deadline)?
+        };
         progress(&attempt);
         let s = attempt.status;
         attempts.push(attempt);

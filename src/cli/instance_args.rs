@@ -47,10 +47,14 @@ pub struct InstanceArgs {
 
 #[derive(Args)]
 pub struct EncodingArgs {
-    /// Encoding: `direct` (sound, default; options as `direct,amo=pairwise,prune=off`),
-    /// or the notebook's approximations `notebook-mvp1`, `notebook-counter`,
-    /// `notebook-combinations`, `notebook-ordered` (their models may be illegal plans).
-    #[arg(long, default_value = "direct")]
+    /// Encoding: `direct` (sound, default) with options `direct,KEY=VALUE,...`:
+    /// position=projected|onehot|axis, amo=sequential|pairwise|commander|product|binary|bimander,
+    /// body=auto|window|compare|block|tail, growth=auto|counter, prune=on|off.
+    /// Or the notebook's APPROXIMATIONS notebook-mvp1, notebook-counter,
+    /// notebook-combinations, notebook-ordered: their models may be illegal plans
+    /// (e.g. notebook-ordered on the default MVP3 instance at --horizon 69 bites its body
+    /// at step 53); such a model is reported with its first violation and exit 3.
+    #[arg(long, default_value = "direct", verbatim_doc_comment)]
     pub encoding: String,
 }
 

@@ -442,3 +442,32 @@ fn export_minisat_decode_round_trip() {
         );
     }
 }
+
+#[test]
+fn solve_draws_horizon_and_timeline_charts() {
+    let dir = temp_dir("charts");
+    let horizon = dir.join("h.png").to_string_lossy().into_owned();
+    let timeline = dir.join("t.svg").to_string_lossy().into_owned();
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "5",
+        "--apples",
+        "3",
+        "--plot-horizon",
+        &horizon,
+        "--plot-timeline",
+        &timeline,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let png = std::fs::read(&horizon).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let svg = std::fs::read_to_string(&timeline).unwrap();
+    assert!(
+        svg.contains("<svg") && svg.contains("apples eaten"),
+        "timeline SVG"
+    );
+    let bad = dir.join("h.jpg").to_string_lossy().into_owned();
+    assert_bad_input(&snakesat(&["solve", "--plot-horizon", &bad]), "h.jpg");
+    assert!(!std::path::Path::new(&bad).exists());
+}

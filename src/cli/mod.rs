@@ -4,6 +4,7 @@
 //! Exit codes: 0 a plan, 1 proven no plan within the horizon, 2 bad input or
 //! usage, 3 a limit reached or an illegal plan from an approximate encoding.
 
+mod charts;
 mod decode;
 mod export;
 mod instance_args;

@@ -10,6 +10,7 @@ use snakesat::encode;
 use snakesat::report::PlanReport;
 use snakesat::solve::{self, Status};
 
+use super::charts;
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
 use super::{
     Failure, GifLook, bad_input, check_output_dir, checked_report, encode_failure, note_no_gif,
@@ -36,6 +37,13 @@ pub struct SolveArgs {
     pub gif: Option<PathBuf>,
     #[command(flatten)]
     pub look: GifLook,
+    /// Chart clauses and solve time against the horizon, from the lower bound to
+    /// 10 past the plan's (each horizon solved afresh, at most 10 s each); .svg or .png.
+    #[arg(long, value_name = "FILE", help_heading = "Charts")]
+    pub plot_horizon: Option<PathBuf>,
+    /// Chart the plan's timeline: apples eaten and snake length at every time; .svg or .png.
+    #[arg(long, value_name = "FILE", help_heading = "Charts")]
+    pub plot_timeline: Option<PathBuf>,
 }
 
 pub fn run(args: SolveArgs) -> Result<u8, Failure> {
@@ -50,6 +58,12 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     }
     if let Some(file) = &args.gif {
         check_output_dir(file)?;
+    }
+    for file in [&args.plot_horizon, &args.plot_timeline]
+        .into_iter()
+        .flatten()
+    {
+        charts::check_chart_path(file)?;
     }
     let timeout = args.timeout.map(Duration::from_secs_f64);
     let verbose = std::io::stderr().is_terminal();
@@ -99,6 +113,12 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
                 checked_report(&instance, &*encoding, attempt.path.clone(), attempt.horizon)?;
             if let Some(file) = &args.gif {
                 write_gif_file(&instance, &path, file, &args.look)?;
+            }
+            if let Some(file) = &args.plot_timeline {
+                charts::plot_timeline(&instance, &path, file)?;
+            }
+            if let Some(file) = &args.plot_horizon {
+                charts::plot_horizon(&instance, &*encoding, proven, attempt.horizon, file)?;
             }
             report.path = path;
             report.eaten = replay.eaten.clone();

@@ -1,0 +1,124 @@
+//! Charts `solve` can draw besides the plan: size and solve time against
+//! the horizon (`--plot-horizon`), and a plan's timeline (`--plot-timeline`).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use snakesat::encode::Encoding;
+use snakesat::instance::{Instance, Pos};
+use snakesat::render::chart::{self, LineChart, Series};
+use snakesat::sim;
+use snakesat::solve::{self, Status};
+
+use super::{Failure, bad_input, check_output_dir, encode_failure};
+
+/// How many horizons past the plan's the horizon chart shows.
+const PAST_PLAN: usize = 10;
+/// The longest any one horizon of the chart is solved.
+const PER_HORIZON: Duration = Duration::from_secs(10);
+
+/// Refuses a chart path before any solving: unknown format or missing folder.
+pub fn check_chart_path(path: &Path) -> Result<(), Failure> {
+    chart::check_path(path).map_err(bad_input)?;
+    check_output_dir(path)
+}
+
+/// Solves every horizon from `from` to `to` and charts clauses and solve
+/// time against it; SAT and UNSAT horizons are separate series.
+pub fn plot_horizon(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    from: usize,
+    to: usize,
+    file: &Path,
+) -> Result<(), Failure> {
+    let to = to.max(from) + PAST_PLAN;
+    let mut clauses = Vec::new();
+    let mut sat = Vec::new();
+    let mut unsat = Vec::new();
+    let mut unknown = Vec::new();
+    for moves in from.max(1)..=to {
+        let attempt = solve::solve_at(
+            instance,
+            encoding,
+            moves,
+            Some(Instant::now() + PER_HORIZON),
+        )
+        .map_err(encode_failure)?;
+        let x = moves as f64;
+        clauses.push((x, attempt.stats.clauses.max(1) as f64));
+        let ms = (attempt.stats.build_seconds + attempt.stats.solve_seconds) * 1e3;
+        match attempt.status {
+            Status::Sat => sat.push((x, ms.max(1e-3))),
+            Status::Unsat => unsat.push((x, ms.max(1e-3))),
+            Status::Unknown => unknown.push((x, ms.max(1e-3))),
+        }
+    }
+    let mut series = vec![Series {
+        name: "clauses (count)".into(),
+        points: clauses,
+    }];
+    for (name, points) in [
+        ("build + solve time, SAT (ms)", sat),
+        ("build + solve time, UNSAT (ms)", unsat),
+        ("build + solve time, limit reached (ms)", unknown),
+    ] {
+        if !points.is_empty() {
+            series.push(Series {
+                name: name.into(),
+                points,
+            });
+        }
+    }
+    let line = LineChart {
+        title: format!(
+            "{} against the horizon ({}x{}, {} apples)",
+            encoding.name(),
+            instance.width,
+            instance.height,
+            instance.apples.len()
+        ),
+        x_label: "horizon T (moves)".into(),
+        y_label: "clauses / milliseconds (log scale)".into(),
+        series,
+        log_y: Some(true),
+    };
+    chart::line_chart(&line, file).map_err(bad_input)
+}
+
+/// Charts apples eaten and the snake's length at every time of a legal path.
+pub fn plot_timeline(instance: &Instance, path: &[Pos], file: &Path) -> Result<(), Failure> {
+    let states =
+        sim::states(instance, path).map_err(|v| bad_input(format!("illegal plan: {v}")))?;
+    let eaten = states
+        .iter()
+        .enumerate()
+        .map(|(t, s)| (t as f64, s.eaten as f64))
+        .collect();
+    let length = states
+        .iter()
+        .enumerate()
+        .map(|(t, s)| (t as f64, s.length as f64))
+        .collect();
+    let line = LineChart {
+        title: format!(
+            "Plan timeline: {} moves, {} apples",
+            path.len() - 1,
+            instance.apples.len()
+        ),
+        x_label: "time (moves)".into(),
+        y_label: "count".into(),
+        series: vec![
+            Series {
+                name: "apples eaten".into(),
+                points: eaten,
+            },
+            Series {
+                name: "snake length (cells)".into(),
+                points: length,
+            },
+        ],
+        log_y: Some(false),
+    };
+    chart::line_chart(&line, file).map_err(bad_input)
+}

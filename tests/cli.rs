@@ -1,33 +1,11 @@
 //! The command line as a user runs it: plans, exit codes, and one-line
 //! errors for every kind of bad input.
 
-use std::path::PathBuf;
+#[path = "support/cli.rs"]
+mod support;
+use support::{Run, snakesat, temp_dir};
+
 use std::process::Command;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn snakesat(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    Run {
-        code: out.status.code().expect("exit code"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("snakesat-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
     let path = dir.join(name);

@@ -1,33 +1,12 @@
 //! GIFs from the command line: `solve --gif`, `render` of a saved plan, and
 //! the errors of `render` (exit 2, one line naming what is wrong).
 
+#[path = "support/cli.rs"]
+mod support;
+use support::{Run, snakesat, temp_dir};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn snakesat(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    Run {
-        code: out.status.code().expect("exit code"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("snakesat-render-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn s(path: &Path) -> &str {
     path.to_str().expect("temp paths are UTF-8")

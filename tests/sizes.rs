@@ -1,35 +1,12 @@
 //! `snakesat sizes` as a user runs it: the JSON document, names that `solve`
 //! accepts, per-family sums, charts, sweeps and bad input.
 
-use std::path::PathBuf;
-use std::process::Command;
+#[path = "support/cli.rs"]
+mod support;
+use support::{Run, snakesat, temp_dir};
+
 
 use serde_json::Value;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn snakesat(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    Run {
-        code: out.status.code().expect("exit code"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("snakesat-sizes-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn json_of(run: &Run) -> Vec<Value> {
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);

@@ -1,0 +1,37 @@
+//! Running the `snakesat` binary from integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// What one run of the binary gave.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `snakesat ARGS...` and captures its exit code and output.
+pub fn snakesat(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    Run {
+        code: out.status.code().expect("exit code"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A fresh, empty temporary folder for one test of one test binary.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "snakesat-{}-{name}-{}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

@@ -63,8 +63,8 @@ fn json_lists_every_default_encoding_and_solve_accepts_each_name() {
     let entries = json_of(&snakesat(&args));
     assert_eq!(
         entries.len(),
-        15,
-        "direct, 5 amo, 3 body, growth, prune, 4 notebook"
+        18,
+        "direct, 5 amo, 4 body, 2 position, growth, prune, 4 notebook"
     );
     let defaults: Vec<&str> = entries
         .iter()

@@ -5,7 +5,6 @@
 mod support;
 use support::{Run, snakesat, temp_dir};
 
-
 use serde_json::Value;
 
 fn json_of(run: &Run) -> Vec<Value> {

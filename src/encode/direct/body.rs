@@ -366,6 +366,27 @@ fn step(inst: &Instance, c: usize, d: usize) -> Option<usize> {
     Some(inst.index((nx as usize, ny as usize)))
 }
 
+/// Whether the tail can be on `c` at `t`: the tail is where the head was at
+/// `tailtime(t) = t - L0 + 1 - k(t)` for some apple count `k(t)`, so some such
+/// time must allow the head there (or, before `t = 0`, the initial body holds `c`).
+fn tail_possible(b: &Builder, body: &[(usize, usize)], t: usize, c: usize) -> bool {
+    let l0 = b.inst.initial_length() as i64;
+    let n = if b.inst.grow {
+        b.inst.apples.len() as i64
+    } else {
+        0
+    };
+    (0..=n).any(|j| {
+        let tau = t as i64 - l0 + 1 - j;
+        if tau >= 0 {
+            !b.never(tau as usize, c)
+        } else {
+            body.get((-tau) as usize)
+                .is_some_and(|&p| b.inst.index(p) == c)
+        }
+    })
+}
+
 /// The tail-tracking encoding (state variables).
 fn tail(b: &mut Builder) {
     let inst = b.inst;
@@ -491,6 +512,7 @@ fn tail(b: &mut Builder) {
                 }
                 (Start::Free { .. }, 0) if l0 == 1 => b.h(0, c),
                 (Start::Free { .. }, 0) => FALSE,
+                _ if !tail_possible(b, &body, t, c) => FALSE,
                 _ => {
                     let (x, y) = inst.pos(c);
                     b.cnf.var(VarName::new("tail", &[x, y, t]))

@@ -1,6 +1,9 @@
 //! CaDiCaL sessions: one horizon, or the least horizon found by going up
 //! from a proven lower bound; a wall-clock deadline turns into `unknown`.
 
+pub mod incremental;
+pub mod satisficing;
+
 use std::time::{Duration, Instant};
 
 use crate::cnf::{Cnf, Size};
@@ -38,7 +41,7 @@ pub struct Attempt {
 }
 
 /// Stops CaDiCaL at a deadline.
-struct Deadline(Option<Instant>);
+pub(crate) struct Deadline(pub(crate) Option<Instant>);
 
 impl cadical::Callbacks for Deadline {
     fn terminate(&mut self) -> bool {

@@ -101,6 +101,22 @@ impl Body {
     }
 }
 
+impl Body {
+    /// Like [`Body::resolve`] among `window` and `tail` only (for the
+    /// incremental search, whose formula must be local in time).
+    pub fn resolve_open(self, inst: &Instance) -> Body {
+        if self != Body::Auto {
+            return self;
+        }
+        let (_, max_l) = ranges(inst);
+        if evens(2, max_l) <= TAIL_COST {
+            Body::Window
+        } else {
+            Body::Tail
+        }
+    }
+}
+
 /// Adds the body constraints with the chosen (resolved) encoding.
 pub(super) fn encode(b: &mut Builder, body: Body) {
     let (base, max_l) = ranges(b.inst);

@@ -212,7 +212,7 @@ pub fn least_horizon_incremental(
     let first = first.max(1);
     let mut attempts = Vec::new();
     let mut status = Status::Unsat;
-    let mut margin = (first / 4).max(8);
+    let mut margin = first.max(instance.cells()).max(8);
     let mut session: Option<Session> = None;
     let mut t = first;
     while t <= max_moves {

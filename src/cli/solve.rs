@@ -48,6 +48,9 @@ pub struct SolveArgs {
     /// A plan fast (any length), then shorter ones while time remains; `optimal` only if proven.
     #[arg(long)]
     pub satisficing: bool,
+    /// CaDiCaL configuration of the incremental and satisficing searches (`default`, `plain`, `sat`, `unsat`).
+    #[arg(long, value_name = "NAME")]
+    pub cadical_config: Option<String>,
     /// Write the IPC plan (the domain's actions) of the checked path to FILE (PDDL instances only).
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
@@ -80,6 +83,7 @@ pub fn search(
     satisficing_mode: bool,
     max_horizon: usize,
     timeout: Option<Duration>,
+    config: Option<&str>,
     verbose: bool,
 ) -> Result<Outcome, Failure> {
     let progress = |a: &solve::Attempt| {
@@ -141,7 +145,7 @@ pub fn search(
             upper,
             proven,
             timeout.map(|d| Instant::now() + d),
-            None,
+            config,
             progress,
         ),
     }
@@ -179,6 +183,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         args.satisficing,
         args.max_horizon,
         timeout,
+        args.cadical_config.as_deref(),
         verbose,
     )?;
     let search = outcome.search;

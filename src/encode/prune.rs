@@ -150,10 +150,7 @@ fn tree_bound(instance: &Instance, walls: &[bool]) -> usize {
                 .collect();
         }
     }
-    loop {
-        let Some(next) = (0..n).filter(|&i| !in_tree[i]).min_by_key(|&i| best[i]) else {
-            break;
-        };
+    while let Some(next) = (0..n).filter(|&i| !in_tree[i]).min_by_key(|&i| best[i]) {
         total = total.saturating_add(best[next]);
         in_tree[next] = true;
         for j in 0..n {

@@ -198,7 +198,9 @@ impl Session {
 
 /// The least horizon in `first..=max_moves`, climbing one step at a time in
 /// one solver (rebuilt with a doubled margin when the horizon passes its
-/// maximum). Same contract as [`super::least_horizon`].
+/// maximum). Same contract as [`super::least_horizon`]; `config` names a
+/// CaDiCaL configuration.
+#[allow(clippy::too_many_arguments)]
 pub fn least_horizon_incremental(
     instance: &Instance,
     options: &DirectOptions,

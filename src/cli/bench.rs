@@ -146,8 +146,12 @@ fn run_one(file: &Path, args: &BenchArgs) -> Row {
     let Ok(mut child) = cmd.spawn() else {
         return row;
     };
-    // A hard stop well after the limit (the first satisficing plan ignores it).
-    let hard = Duration::from_secs_f64(args.timeout_per_instance * 5.0 + 30.0);
+    // A hard stop well after the limit (the first satisficing plan ignores it: 300 s at least).
+    let mut hard = args.timeout_per_instance * 5.0 + 30.0;
+    if args.satisficing {
+        hard = hard.max(300.0);
+    }
+    let hard = Duration::from_secs_f64(hard);
     let mut stdout = child.stdout.take().expect("piped stdout");
     let mut stderr = child.stderr.take().expect("piped stderr");
     let out_reader = std::thread::spawn(move || {

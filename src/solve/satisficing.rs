@@ -6,8 +6,9 @@
 //! incremental search, and only its moves up to the first few apples are
 //! kept. If that dead-ends, one incremental session for a generous horizon
 //! is asked at that horizon instead. Then one session built for the best
-//! length is asked one step below it, again and again, until UNSAT (which
-//! proves the best plan least) or the deadline.
+//! length is asked every horizon below it, downwards (a SAT answer is a
+//! shorter plan), until the lower bound (UNSAT everywhere below proves the
+//! best plan least) or the deadline.
 
 use std::time::Instant;
 
@@ -200,12 +201,14 @@ pub fn satisficing(
         best.path = Some(path);
     }
     session.set_deadline(deadline);
-    // Improve: ask one below the best until UNSAT or the deadline.
-    while best.horizon > lower_bound && best.path.is_some() {
+    // Improve: ask every horizon below the best, downwards, until the lower
+    // bound (all UNSAT: the best is least) or the deadline.
+    let mut t = best.horizon;
+    while t > lower_bound && best.path.is_some() {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        let t = best.horizon - 1;
+        t -= 1;
         let started = Instant::now();
         let (status, path) = session.ask(instance, t);
         let mut a = session.attempt(t, status, path, started.elapsed().as_secs_f64());
@@ -218,9 +221,11 @@ pub fn satisficing(
                     a.horizon = path.len() - 1;
                     a.path = Some(path);
                 }
+                t = a.horizon;
                 attempts.push(std::mem::replace(&mut best, a));
             }
-            _ => {
+            Status::Unsat => attempts.push(a),
+            Status::Unknown => {
                 attempts.push(a);
                 break;
             }

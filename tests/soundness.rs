@@ -10,11 +10,13 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
 use snakesat::encode::by_name;
+use snakesat::encode::direct::DirectOptions;
 use snakesat::encode::prune::lower_bound;
 use snakesat::instance::json::to_json;
 use snakesat::instance::{Instance, Pos, Start, TailRule};
 use snakesat::sim::simulate;
-use snakesat::solve::{Status, least_horizon, solve_at, solve_fixed};
+use snakesat::solve::incremental::least_horizon_incremental;
+use snakesat::solve::{Search, Status, least_horizon, solve_at, solve_fixed};
 
 /// The largest horizon searched, by both the BFS and the SAT search.
 const MAX_MOVES: usize = 14;
@@ -41,6 +43,19 @@ const ENCODINGS: &[&str] = &[
     "direct,position=axis,body=block",
     "direct,position=axis,body=tail",
     "direct,position=axis,amo=pairwise,prune=off",
+];
+/// Encodings also checked with the incremental search (one solver, every horizon).
+const INCREMENTAL: &[&str] = &[
+    "direct",
+    "direct,prune=off",
+    "direct,amo=commander",
+    "direct,body=window",
+    "direct,body=tail",
+    "direct,body=tail,prune=off",
+    "direct,body=tail,growth=counter",
+    "direct,body=compare",
+    "direct,position=onehot",
+    "direct,position=axis",
 ];
 
 fn random_cell(rng: &mut ChaCha8Rng, width: usize, height: usize) -> Pos {
@@ -168,7 +183,7 @@ fn check(inst: &Instance) -> Option<usize> {
             "lower bound {bound} exceeds the BFS optimum {k} on {json}"
         );
     }
-    for name in ENCODINGS {
+    let fresh = ENCODINGS.iter().map(|&name| {
         let encoding = by_name(name).unwrap();
         let search = least_horizon(
             inst,
@@ -180,6 +195,17 @@ fn check(inst: &Instance) -> Option<usize> {
             |_| {},
         )
         .unwrap_or_else(|e| panic!("{name} refused {json}: {e}"));
+        (name.to_string(), search)
+    });
+    let incremental = INCREMENTAL.iter().map(|&name| {
+        let options = DirectOptions::parse(name).unwrap();
+        let search =
+            least_horizon_incremental(inst, &options, bound, MAX_MOVES, bound, None, None, |_| {})
+                .unwrap_or_else(|e| panic!("{name} refused {json}: {e}"));
+        (format!("incremental {name}"), search)
+    });
+    let all: Vec<(String, Search)> = fresh.chain(incremental).collect();
+    for (name, search) in all {
         match expected {
             Some(k) => {
                 assert_eq!(

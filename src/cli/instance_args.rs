@@ -8,13 +8,14 @@ use clap::Args;
 use snakesat::encode::{self, Encoding};
 use snakesat::instance::random::{RandomSpec, generate};
 use snakesat::instance::{Instance, TailRule, json};
+use snakesat::pddl;
 
 use super::{Failure, bad_input, read_file};
 
 /// Where the instance comes from: a file, or seeded random parameters.
 #[derive(Args, Clone)]
 pub struct InstanceArgs {
-    /// Instance file (.json); without it a random instance is drawn from the flags below.
+    /// Instance file (.json, or IPC-2018 snake problem .pddl); without it a random instance is drawn from the flags below.
     pub instance: Option<PathBuf>,
     /// Random instance: grid size, `N` or `WxH` [default: 10].
     #[arg(long, value_name = "N|WxH")]
@@ -141,10 +142,22 @@ pub fn load_instance(args: &InstanceArgs) -> Result<Instance, Failure> {
     Ok(instance)
 }
 
-/// The instance of a JSON file.
+/// The instance of a file: IPC-2018 PDDL when it ends in `.pddl`, else JSON.
 pub fn load_instance_file(path: &Path) -> Result<Instance, Failure> {
     let text = read_file(path)?;
-    json::from_json(&text).map_err(|e| bad_input(format!("{}: {e}", path.display())))
+    let parsed = if pddl::is_pddl_path(path) {
+        pddl::from_pddl(&text)
+    } else {
+        json::from_json(&text)
+    };
+    parsed.map_err(|e| bad_input(format!("{}: {e:#}", path.display())))
+}
+
+impl InstanceArgs {
+    /// True when the instance is read from an IPC-2018 PDDL problem file.
+    pub fn is_pddl(&self) -> bool {
+        self.instance.as_ref().is_some_and(pddl::is_pddl_path)
+    }
 }
 
 pub fn load_encoding(name: &str) -> Result<Box<dyn Encoding>, Failure> {

@@ -4,6 +4,7 @@
 //! Exit codes: 0 a plan, 1 proven no plan within the horizon, 2 bad input or
 //! usage, 3 a limit reached or an illegal plan from an approximate encoding.
 
+mod bench;
 mod charts;
 mod decode;
 mod export;
@@ -47,6 +48,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Write the CNF of an instance at a horizon as self-describing DIMACS.
     Export(export::ExportArgs),
+    /// Solve every IPC-2018 problem file of folders and tabulate the results.
+    Bench(bench::BenchArgs),
     /// Read a solver's model for an exported CNF, rebuild the plan and check it.
     Decode(decode::DecodeArgs),
     /// Check a saved plan (the JSON of `solve --json`) on its instance and animate it as a GIF.
@@ -87,7 +90,13 @@ pub fn main() -> ExitCode {
         Command::Decode(args) => decode::run(args),
         Command::Render(args) => render::run(args),
         Command::Sizes(args) => sizes::run(args),
+        Command::Bench(args) => bench::run(args),
     };
+    if std::env::var_os("SNAKESAT_REPORT_MEMORY").is_some()
+        && let Some(kb) = bench::peak_memory_kb()
+    {
+        eprintln!("peak-memory-kb: {kb}");
+    }
     match result {
         Ok(code) => ExitCode::from(code),
         Err(f) => {

@@ -2,20 +2,33 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
-use snakesat::encode;
+use snakesat::encode::direct::{Body, DirectOptions};
+use snakesat::encode::{self, Encoding};
+use snakesat::instance::Instance;
 use snakesat::report::PlanReport;
-use snakesat::solve::{self, Status};
+use snakesat::solve::incremental::least_horizon_incremental;
+use snakesat::solve::satisficing::satisficing;
+use snakesat::solve::{self, Search, Status};
 
 use super::charts;
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
 use super::{
     Failure, GifLook, bad_input, check_output_dir, checked_report, encode_failure, note_no_gif,
-    print_plan, write_gif_file,
+    print_plan, write_atomically, write_gif_file,
 };
+
+/// How the least horizon is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SearchMode {
+    /// One CaDiCaL instance for every horizon (assumptions); needs a direct encoding without body=block.
+    Incremental,
+    /// A fresh formula and solver per horizon.
+    Fresh,
+}
 
 #[derive(Args)]
 pub struct SolveArgs {
@@ -26,12 +39,25 @@ pub struct SolveArgs {
     /// Largest horizon tried when searching the least one.
     #[arg(long, default_value_t = 300)]
     pub max_horizon: usize,
-    /// Give up after this many seconds (status `unknown`, exit 3).
+    /// Give up after this many seconds (status `unknown`, exit 3); with
+    /// `--satisficing`, the time spent improving the first plan.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// Print the plan as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Least-horizon search [default: incremental when the encoding allows it, else fresh].
+    #[arg(long, value_enum)]
+    pub search: Option<SearchMode>,
+    /// A plan fast (any length), then shorter ones while time remains; `optimal` only if proven.
+    #[arg(long)]
+    pub satisficing: bool,
+    /// CaDiCaL configuration of the incremental and satisficing searches (`default`, `plain`, `sat`, `unsat`).
+    #[arg(long, value_name = "NAME")]
+    pub cadical_config: Option<String>,
+    /// Write the IPC plan (the domain's actions) of the checked path to FILE (PDDL instances only).
+    #[arg(long, value_name = "FILE")]
+    pub plan: Option<PathBuf>,
     /// Write the animation of the checked plan as a GIF (nothing is written without a plan).
     #[arg(long, value_name = "FILE", help_heading = "GIF")]
     pub gif: Option<PathBuf>,
@@ -46,9 +72,115 @@ pub struct SolveArgs {
     pub plot_timeline: Option<PathBuf>,
 }
 
+/// Everything a solve produces, for `solve` and `bench`.
+pub struct Outcome {
+    pub search: Search,
+    pub encoding: String,
+    pub lower_bound: usize,
+}
+
+/// The direct options of `name` if the incremental search can use them.
+pub fn incremental_options(name: &str) -> Option<DirectOptions> {
+    if encode::notebook::Notebook::by_name(name).is_some() {
+        return None;
+    }
+    DirectOptions::parse(name)
+        .ok()
+        .filter(|o| o.body != Body::Block)
+}
+
+/// Runs the search the flags ask for.
+#[allow(clippy::too_many_arguments)]
+pub fn search(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    encoding_name: &str,
+    mode: Option<SearchMode>,
+    satisficing_mode: bool,
+    max_horizon: usize,
+    timeout: Option<Duration>,
+    config: Option<&str>,
+    verbose: bool,
+) -> Result<Outcome, Failure> {
+    let progress = |a: &solve::Attempt| {
+        if verbose {
+            eprintln!(
+                "T={}: {:?} ({} clauses, {:.2} s)",
+                a.horizon,
+                a.status,
+                a.stats.clauses,
+                a.stats.build_seconds + a.stats.solve_seconds
+            );
+        }
+    };
+    let proven = encode::prune::lower_bound(instance);
+    let (lower, upper) = match instance.horizon {
+        Some(t) => (t, t),
+        None => (proven, max_horizon),
+    };
+    if lower > upper {
+        return Err(bad_input(format!(
+            "--max-horizon {upper} is below the lower bound {lower} on the moves needed"
+        )));
+    }
+    let options = incremental_options(encoding_name);
+    if satisficing_mode {
+        let Some(options) = options else {
+            return Err(bad_input(
+                "--satisficing needs a direct encoding without body=block",
+            ));
+        };
+        let deadline = timeout.map(|d| Instant::now() + d);
+        let search = satisficing(instance, &options, proven, upper, deadline, progress)
+            .map_err(encode_failure)?;
+        return Ok(Outcome {
+            search,
+            encoding: encoding.name(),
+            lower_bound: proven,
+        });
+    }
+    let mode = match (mode, &options, instance.horizon) {
+        (Some(SearchMode::Incremental), None, _) => {
+            return Err(bad_input(
+                "--search incremental needs a direct encoding without body=block",
+            ));
+        }
+        (_, _, Some(_)) => SearchMode::Fresh,
+        (Some(m), _, _) => m,
+        (None, Some(_), _) => SearchMode::Incremental,
+        (None, None, _) => SearchMode::Fresh,
+    };
+    let search = match mode {
+        SearchMode::Fresh => {
+            solve::least_horizon(instance, encoding, lower, upper, proven, timeout, progress)
+        }
+        SearchMode::Incremental => least_horizon_incremental(
+            instance,
+            options.as_ref().expect("incremental options"),
+            lower,
+            upper,
+            proven,
+            timeout.map(|d| Instant::now() + d),
+            config,
+            progress,
+        ),
+    }
+    .map_err(encode_failure)?;
+    Ok(Outcome {
+        search,
+        encoding: encoding.name(),
+        lower_bound: proven,
+    })
+}
+
 pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     let instance = load_instance(&args.instance)?;
     let encoding = load_encoding(&args.encoding.encoding)?;
+    if args.plan.is_some() && !args.instance.is_pddl() {
+        return Err(bad_input(
+            "--plan writes IPC plans, which need an instance read from a .pddl file",
+        ));
+    }
     if let Some(t) = args.timeout
         && !(t.is_finite() && t > 0.0)
     {
@@ -66,29 +198,20 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         charts::check_chart_path(file)?;
     }
     let timeout = args.timeout.map(Duration::from_secs_f64);
-    let verbose = std::io::stderr().is_terminal();
-    let (lower, upper) = match instance.horizon {
-        Some(t) => (t, t),
-        None => (encode::prune::lower_bound(&instance), args.max_horizon),
-    };
-    if lower > upper {
-        return Err(bad_input(format!(
-            "--max-horizon {upper} is below the lower bound {lower} on the moves needed"
-        )));
-    }
-    let proven = encode::prune::lower_bound(&instance);
-    let search = solve::least_horizon(&instance, &*encoding, lower, upper, proven, timeout, |a| {
-        if verbose {
-            eprintln!(
-                "T={}: {:?} ({} clauses, {:.2} s)",
-                a.horizon,
-                a.status,
-                a.stats.clauses,
-                a.stats.build_seconds + a.stats.solve_seconds
-            );
-        }
-    })
-    .map_err(encode_failure)?;
+    let verbose =
+        std::io::stderr().is_terminal() || std::env::var_os("SNAKESAT_PROGRESS").is_some();
+    let outcome = search(
+        &instance,
+        &*encoding,
+        &args.encoding.encoding,
+        args.search,
+        args.satisficing,
+        args.max_horizon,
+        timeout,
+        args.cadical_config.as_deref(),
+        verbose,
+    )?;
+    let search = outcome.search;
     let mut stats = search
         .attempts
         .last()
@@ -96,14 +219,21 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         .unwrap_or_default();
     stats.build_seconds = search.attempts.iter().map(|a| a.stats.build_seconds).sum();
     stats.solve_seconds = search.attempts.iter().map(|a| a.stats.solve_seconds).sum();
+    let horizon = match search.plan() {
+        Some(a) => a.horizon,
+        None => search
+            .attempts
+            .last()
+            .map_or(outcome.lower_bound, |a| a.horizon),
+    };
     let mut report = PlanReport {
         status: search.status,
-        horizon: search.attempts.last().map_or(lower, |a| a.horizon),
+        horizon,
         path: vec![],
         eaten: vec![],
         optimal: search.optimal(),
         lower_bound: search.lower_bound,
-        encoding: encoding.name(),
+        encoding: outcome.encoding,
         stats,
     };
     match search.status {
@@ -111,6 +241,11 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             let attempt = search.plan().expect("sat search has a plan");
             let (path, replay) =
                 checked_report(&instance, &*encoding, attempt.path.clone(), attempt.horizon)?;
+            if let Some(file) = &args.plan {
+                let text = snakesat::pddl::plan::ipc_plan(&instance, &path)
+                    .map_err(|e| bad_input(format!("cannot write an IPC plan: {e:#}")))?;
+                write_atomically(file, |w| std::io::Write::write_all(w, text.as_bytes()))?;
+            }
             if let Some(file) = &args.gif {
                 write_gif_file(&instance, &path, file, &args.look)?;
             }
@@ -118,7 +253,13 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
                 charts::plot_timeline(&instance, &path, file)?;
             }
             if let Some(file) = &args.plot_horizon {
-                charts::plot_horizon(&instance, &*encoding, proven, attempt.horizon, file)?;
+                charts::plot_horizon(
+                    &instance,
+                    &*encoding,
+                    report.lower_bound,
+                    attempt.horizon,
+                    file,
+                )?;
             }
             report.path = path;
             report.eaten = replay.eaten.clone();

@@ -94,7 +94,72 @@ pub fn lower_bound(instance: &Instance) -> usize {
     let walls = instance.wall_map();
     let earliest = earliest_times(instance, &walls);
     let n = instance.apples.len();
-    earliest.iter().copied().max().unwrap_or(0).max(n).max(1)
+    earliest
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(0)
+        .max(n)
+        .max(tree_bound(instance, &walls))
+        .max(1)
+}
+
+/// The head visits every apple: its walk from the start through all apples
+/// in eating order is a spanning path, so it is at least as long as a minimum
+/// spanning tree over the start and the apples, with the moves between two
+/// eats as weights (the distance: two apples on one cell may go in one step;
+/// from the start, 2 when the head already stands on the apple). With a free
+/// start: the cheapest first apple plus a spanning tree of the apples.
+fn tree_bound(instance: &Instance, walls: &[bool]) -> usize {
+    let n = instance.apples.len();
+    if n == 0 {
+        return 0;
+    }
+    let step = |d: usize| if d == 0 { 2 } else { d };
+    let dist: Vec<Vec<usize>> = instance
+        .apples
+        .iter()
+        .map(|&a| distances_from(instance, walls, a))
+        .collect();
+    let starts = start_cells(instance, walls);
+    let first = |i: usize| {
+        starts
+            .iter()
+            .map(|&s| step(dist[i][instance.index(s)]))
+            .min()
+            .unwrap_or(usize::MAX)
+    };
+    // Prim's algorithm over the apples, seeded by the start (fixed) or the cheapest first apple (free).
+    let mut in_tree = vec![false; n];
+    let mut best: Vec<usize>;
+    let mut total: usize;
+    match &instance.start {
+        Start::Body(_) => {
+            best = (0..n).map(first).collect();
+            total = 0;
+        }
+        Start::Free { .. } => {
+            let (i0, cost) = (0..n)
+                .map(|i| (i, first(i)))
+                .min_by_key(|&(_, c)| c)
+                .unwrap();
+            total = cost;
+            in_tree[i0] = true;
+            best = (0..n)
+                .map(|j| dist[i0][instance.index(instance.apples[j])])
+                .collect();
+        }
+    }
+    while let Some(next) = (0..n).filter(|&i| !in_tree[i]).min_by_key(|&i| best[i]) {
+        total = total.saturating_add(best[next]);
+        in_tree[next] = true;
+        for j in 0..n {
+            if !in_tree[j] {
+                best[j] = best[j].min(dist[next][instance.index(instance.apples[j])]);
+            }
+        }
+    }
+    total
 }
 
 impl Bounds {

@@ -1,6 +1,9 @@
 //! CaDiCaL sessions: one horizon, or the least horizon found by going up
 //! from a proven lower bound; a wall-clock deadline turns into `unknown`.
 
+pub mod incremental;
+pub mod satisficing;
+
 use std::time::{Duration, Instant};
 
 use crate::cnf::{Cnf, Size};
@@ -38,7 +41,7 @@ pub struct Attempt {
 }
 
 /// Stops CaDiCaL at a deadline.
-struct Deadline(Option<Instant>);
+pub(crate) struct Deadline(pub(crate) Option<Instant>);
 
 impl cadical::Callbacks for Deadline {
     fn terminate(&mut self) -> bool {
@@ -211,17 +214,16 @@ impl Search {
         self.attempts.last().filter(|a| a.status == Status::Sat)
     }
 
-    /// True when the found horizon is proven least (UNSAT just below it, or
-    /// equal to the lower bound).
+    /// True when the found horizon is proven least: UNSAT at every horizon
+    /// from the lower bound up to just below it (UNSAT at `T` alone does not
+    /// exclude a shorter plan that cannot go on legally to `T` moves).
     pub fn optimal(&self) -> bool {
         match self.plan() {
-            Some(a) => {
-                a.horizon == self.lower_bound
-                    || self
-                        .attempts
-                        .iter()
-                        .any(|b| b.status == Status::Unsat && b.horizon + 1 == a.horizon)
-            }
+            Some(a) => (self.lower_bound..a.horizon).all(|t| {
+                self.attempts
+                    .iter()
+                    .any(|b| b.status == Status::Unsat && b.horizon == t)
+            }),
             None => false,
         }
     }

@@ -124,6 +124,29 @@ impl Body {
     }
 }
 
+impl Body {
+    /// Like [`Body::resolve`] among `window` and `tail` only (for the
+    /// incremental search, whose formula must be local in time).
+    pub fn resolve_open(self, inst: &Instance, position: Position) -> Body {
+        match self.resolve(inst, position) {
+            // Block chains link times across the horizon: the cheaper of windows and tail instead.
+            Body::Block => {
+                let (_, max_l) = ranges(inst);
+                if evens(2, max_l) <= TAIL_COST {
+                    if position == Position::Projected {
+                        Body::Compare
+                    } else {
+                        Body::Window
+                    }
+                } else {
+                    Body::Tail
+                }
+            }
+            b => b,
+        }
+    }
+}
+
 /// Adds the body constraints with the chosen (resolved) encoding.
 pub(super) fn encode(b: &mut Builder, body: Body) {
     let (base, max_l) = ranges(b.inst);

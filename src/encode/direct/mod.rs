@@ -232,11 +232,39 @@ pub(crate) struct Builder<'a> {
     count: Vec<Lit>,
     /// `ate[t]`: some apple is eaten at `t` (`FALSE` where none can be, or not needed).
     ate: Vec<Lit>,
-    /// With `position=axis`: `column[t * width + x]` and `row[t * height + y]`.
+    /// With `position=axis` or `projected`: `column[t * width + x]` and `row[t * height + y]`.
     column: Vec<Lit>,
     row: Vec<Lit>,
     /// With `position=axis`: exact `head x y t` literals made on demand (0: not yet).
     exact: Vec<Lit>,
+    /// False for the open formula of the incremental search (no `goal` clauses).
+    goal: bool,
+}
+
+/// The direct encoding at `moves` moves without the `goal` family, for the
+/// incremental search ([`crate::solve::incremental`]): the body encoding is
+/// never `block` (its clauses link times across the horizon), and the
+/// returned table holds `eaten i t` at `[i * (moves + 1) + t]`.
+pub(crate) fn encode_open(
+    instance: &Instance,
+    moves: usize,
+    options: &DirectOptions,
+) -> Result<(Cnf, Vec<Lit>), EncodeError> {
+    let mut options = options.clone();
+    options.body = match options.body {
+        Body::Block => {
+            return Err(EncodeError::Unsupported {
+                encoding: options.name(),
+                reason: "the incremental search cannot use body=block".to_string(),
+            });
+        }
+        Body::Auto => options.body.resolve_open(instance, options.position),
+        b => b,
+    };
+    let mut builder = Builder::new(instance, moves, &options);
+    builder.goal = false;
+    let (cnf, eaten) = builder.build_keeping_eaten();
+    Ok((cnf, eaten))
 }
 
 impl<'a> Builder<'a> {
@@ -254,6 +282,7 @@ impl<'a> Builder<'a> {
             column: Vec::new(),
             row: Vec::new(),
             exact: Vec::new(),
+            goal: true,
         }
     }
 
@@ -325,7 +354,11 @@ impl<'a> Builder<'a> {
         if i < v { TRUE } else { self.k(i - v + 1, t) }
     }
 
-    fn build(mut self) -> Cnf {
+    fn build(self) -> Cnf {
+        self.build_keeping_eaten().0
+    }
+
+    fn build_keeping_eaten(mut self) -> (Cnf, Vec<Lit>) {
         let bounds = Bounds::compute(self.inst, self.moves);
         let body = self.options.body.resolve(self.inst, self.options.position);
         match self.options.position {
@@ -361,9 +394,11 @@ impl<'a> Builder<'a> {
         }
         self.count_vars(&bounds, counter_needed, chain);
         self.apples();
-        self.goal();
+        if self.goal {
+            self.goal();
+        }
         body::encode(&mut self, body);
-        self.cnf
+        (self.cnf, self.eaten)
     }
 
     fn head_vars(&mut self, bounds: &Bounds) {

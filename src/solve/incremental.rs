@@ -1,0 +1,257 @@
+//! One CaDiCaL instance for many horizons.
+//!
+//! The direct encoding is built once for an upper horizon `Tmax`, without its
+//! `goal` clauses. Every clause gets a *time*: the latest time of its
+//! variables (from their names: `head x y t` is at `t`, `move d t` at `t + 1`,
+//! …). A clause whose time `s` lies above the first horizon asked is guarded
+//! by an activation literal, `clause ∨ ¬act(s)`, with `act(s) → act(s − 1)`.
+//! The question "all apples eaten by `T`?" is then the assumptions
+//! `act(T)`, `¬act(T + 1)` and `eaten i T` for every apple: the clauses up to
+//! time `T` are exactly those of the formula at horizon `T` (the body encoding
+//! is `window` or `tail`, whose clauses are local in time), and the steps
+//! after `T` are free, so they never make the formula unsatisfiable. The
+//! pruning bounds computed for `Tmax` only admit more than those for `T`
+//! (`latest` grows with the horizon), so they stay valid for every `T ≤ Tmax`.
+//! Learnt clauses carry over from one horizon to the next; when the horizon
+//! passes `Tmax`, the formula is rebuilt for a larger one.
+
+use std::time::Instant;
+
+use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarName};
+use crate::encode::EncodeError;
+use crate::encode::direct::{DirectOptions, encode_open};
+use crate::instance::{Instance, Pos};
+
+use super::{Attempt, Deadline, Search, Stats, Status, fixed_heads};
+use crate::encode::decode::path_from_model;
+
+/// The time of a variable of the direct encoding, from its name.
+fn var_time(name: &VarName, initial_length: usize) -> Option<usize> {
+    let c = name.coords();
+    let last = *c.last()? as usize;
+    Some(match name.kind {
+        "head" | "head-x" | "head-y" | "column" | "row" | "tail" | "occupied" | "eaten"
+        | "count" | "eat" | "tail-phantom" | "tail-move" | "ate" => last,
+        // The move from `t` to `t + 1`.
+        "move" | "moved-x" => last + 1,
+        // Comparisons of the positions at `s` and an earlier time.
+        "same-column" | "same-row" => c[0] as usize,
+        "block-prefix" | "block-suffix" => last.saturating_sub(initial_length),
+        kind if kind.starts_with("amo-") => c[0] as usize,
+        _ => return None,
+    })
+}
+
+/// A formula open at every horizon up to `max`, loaded into CaDiCaL.
+pub struct Session {
+    solver: cadical::Solver<Deadline>,
+    cnf: Cnf,
+    /// `eaten[i * (max + 1) + t]`.
+    eaten: Vec<Lit>,
+    apples: usize,
+    /// Horizons `first..=max` can be asked.
+    pub first: usize,
+    pub max: usize,
+    /// `act(s)` for `s` in `first + 1..=max`, at `[s - first - 1]`.
+    act: Vec<Lit>,
+    pub stats: Stats,
+}
+
+impl Session {
+    /// Builds the formula for horizons `first..=max` and loads it.
+    pub fn new(
+        instance: &Instance,
+        options: &DirectOptions,
+        first: usize,
+        max: usize,
+        deadline: Option<Instant>,
+        config: Option<&str>,
+    ) -> Result<Session, EncodeError> {
+        let started = Instant::now();
+        let (cnf, eaten) = encode_open(instance, max, options)?;
+        let l0 = instance.initial_length();
+        let times: Vec<usize> = cnf
+            .names()
+            .iter()
+            .map(|n| {
+                var_time(n, l0).unwrap_or_else(|| panic!("variable kind {} has no time", n.kind))
+            })
+            .collect();
+        let mut solver: cadical::Solver<Deadline> = match config {
+            Some(c) => cadical::Solver::with_config(c).unwrap_or_else(|_| cadical::Solver::new()),
+            None => cadical::Solver::new(),
+        };
+        let base = cnf.num_vars() as Lit;
+        let act: Vec<Lit> = (first + 1..=max)
+            .map(|s| base + (s - first) as Lit)
+            .collect();
+        solver.reserve(base + act.len() as Lit);
+        for w in act.windows(2) {
+            solver.add_clause([-w[1], w[0]]);
+        }
+        let mut buf: Vec<Lit> = Vec::with_capacity(64);
+        let mut literals = 0u64;
+        for clause in cnf.clauses() {
+            let s = clause
+                .iter()
+                .map(|&l| times[l.unsigned_abs() as usize - 1])
+                .max()
+                .unwrap_or(0);
+            buf.clear();
+            buf.extend_from_slice(clause);
+            if s > first {
+                buf.push(-act[s - first - 1]);
+            }
+            literals += buf.len() as u64;
+            solver.add_clause(buf.iter().copied());
+        }
+        solver.set_callbacks(Some(Deadline(deadline)));
+        let stats = Stats {
+            variables: base as u64 + act.len() as u64,
+            clauses: cnf.num_clauses() + act.len().saturating_sub(1) as u64,
+            literals,
+            build_seconds: started.elapsed().as_secs_f64(),
+            solve_seconds: 0.0,
+        };
+        Ok(Session {
+            solver,
+            cnf,
+            eaten,
+            apples: instance.apples.len(),
+            first,
+            max,
+            act,
+            stats,
+        })
+    }
+
+    /// Asks "every apple eaten by `t`, legal moves up to `t`?" (`first <= t <= max`).
+    /// Returns the status and, if SAT, the head path `0..=t`.
+    pub fn ask(&mut self, instance: &Instance, t: usize) -> (Status, Option<Vec<Pos>>) {
+        assert!(self.first <= t && t <= self.max);
+        let started = Instant::now();
+        let width = self.max + 1;
+        let mut assumptions = Vec::new();
+        if t > self.first {
+            assumptions.push(self.act[t - self.first - 1]);
+        }
+        if t < self.max {
+            assumptions.push(-self.act[t - self.first]);
+        }
+        let mut impossible = false;
+        for i in 0..self.apples {
+            match self.eaten[i * width + t] {
+                TRUE => {}
+                FALSE => impossible = true,
+                l => assumptions.push(l),
+            }
+        }
+        let result = if impossible {
+            Some(false)
+        } else {
+            self.solver.solve_with(assumptions.iter().copied())
+        };
+        let out = match result {
+            Some(true) => {
+                let values: Vec<bool> = (1..=self.cnf.num_vars() as i32)
+                    .map(|v| self.solver.value(v).unwrap_or(false))
+                    .collect();
+                let named = self
+                    .cnf
+                    .names()
+                    .iter()
+                    .zip(&values)
+                    .filter(|(n, _)| {
+                        matches!(n.kind, "head" | "head-x" | "head-y")
+                            && n.coords().last().is_some_and(|&time| time as usize <= t)
+                    })
+                    .map(|(n, &v)| (n.kind, n.coords(), v));
+                let path = path_from_model(named, t, &fixed_heads(instance)).ok();
+                (Status::Sat, path)
+            }
+            Some(false) => (Status::Unsat, None),
+            None => (Status::Unknown, None),
+        };
+        self.stats.solve_seconds += started.elapsed().as_secs_f64();
+        out
+    }
+
+    /// Changes the deadline of later questions.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.solver.set_callbacks(Some(Deadline(deadline)));
+    }
+
+    /// An attempt at `horizon` with this session's sizes.
+    pub fn attempt(
+        &self,
+        horizon: usize,
+        status: Status,
+        path: Option<Vec<Pos>>,
+        secs: f64,
+    ) -> Attempt {
+        Attempt {
+            horizon,
+            status,
+            stats: Stats {
+                solve_seconds: secs,
+                ..self.stats.clone()
+            },
+            path,
+        }
+    }
+}
+
+/// The least horizon in `first..=max_moves`, climbing one step at a time in
+/// one solver (rebuilt with a doubled margin when the horizon passes its
+/// maximum). Same contract as [`super::least_horizon`]; `config` names a
+/// CaDiCaL configuration.
+#[allow(clippy::too_many_arguments)]
+pub fn least_horizon_incremental(
+    instance: &Instance,
+    options: &DirectOptions,
+    first: usize,
+    max_moves: usize,
+    lower_bound: usize,
+    deadline: Option<Instant>,
+    config: Option<&str>,
+    mut progress: impl FnMut(&Attempt),
+) -> Result<Search, EncodeError> {
+    let first = first.max(1);
+    let mut attempts = Vec::new();
+    let mut status = Status::Unsat;
+    let mut margin = first.max(instance.cells()).max(8);
+    let mut session: Option<Session> = None;
+    let mut t = first;
+    while t <= max_moves {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            status = Status::Unknown;
+            break;
+        }
+        if session.as_ref().is_none_or(|s| s.max < t) {
+            let max = (t + margin).min(max_moves);
+            margin *= 2;
+            session = Some(Session::new(instance, options, t, max, deadline, config)?);
+        }
+        let s = session.as_mut().expect("session built");
+        let started = Instant::now();
+        let (st, path) = s.ask(instance, t);
+        let mut attempt = s.attempt(t, st, path, started.elapsed().as_secs_f64());
+        if attempts.is_empty() || s.first == t {
+            // The build time counts once, with the first horizon asked of it.
+        } else {
+            attempt.stats.build_seconds = 0.0;
+        }
+        progress(&attempt);
+        attempts.push(attempt);
+        if st != Status::Unsat {
+            status = st;
+            break;
+        }
+        t += 1;
+    }
+    Ok(Search {
+        status,
+        attempts,
+        lower_bound: lower_bound.max(1),
+    })
+}

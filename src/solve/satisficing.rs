@@ -1,0 +1,240 @@
+//! A plan fast, then shorter ones.
+//!
+//! The first plan is built apple by apple ([`greedy`]): from the current
+//! board, the least plan that eats the next few apples (those on the board
+//! and a few of the spawn chain: a safety lookahead) is found by the
+//! incremental search, and only its moves up to the first few apples are
+//! kept. If that dead-ends, one incremental session for a generous horizon
+//! is asked at that horizon instead. Then one session built for the best
+//! length is asked every horizon below it, downwards (a SAT answer is a
+//! shorter plan), until the lower bound (UNSAT everywhere below proves the
+//! best plan least) or the deadline.
+
+use std::time::Instant;
+
+use crate::encode::EncodeError;
+use crate::encode::direct::DirectOptions;
+use crate::instance::{Instance, Pos};
+use crate::sim;
+
+use super::incremental::{Session, least_horizon_incremental};
+use super::{Attempt, Search, Status};
+use crate::encode::prune::lower_bound;
+use crate::instance::Start;
+
+/// Apples of the spawn chain looked at beyond those on the board.
+const LOOKAHEAD: usize = 3;
+/// Apples eaten per kept segment.
+const COMMIT: usize = 2;
+
+/// The sub-problem from the end of `path`: the board's apples and the next
+/// ones of the chain (at most `lookahead` of them), from the current body.
+/// `None` when the game is over; `Err` when the board is not a valid start
+/// (an apple under the body).
+fn sub_instance(
+    instance: &Instance,
+    path: &[Pos],
+    lookahead: usize,
+) -> Result<Option<(Instance, bool)>, ()> {
+    let n = instance.apples.len();
+    let v = instance.visible_at_start();
+    let states = sim::states(instance, path).map_err(|_| ())?;
+    let state = states.last().ok_or(())?;
+    if state.eaten == n {
+        return Ok(None);
+    }
+    let revealed = (v + state.eaten).min(n);
+    let mut list: Vec<Pos> = state.apples_on_board.iter().map(|&(_, p)| p).collect();
+    let on_board = list.len();
+    list.extend(instance.apples[revealed..].iter().copied());
+    let remaining = list.len();
+    let m = (on_board + lookahead).min(remaining);
+    list.truncate(m);
+    let body = if path.len() == 1 {
+        match &instance.start {
+            Start::Body(b) => b.clone(),
+            Start::Free { .. } => return Err(()),
+        }
+    } else {
+        state.body.clone()
+    };
+    let sub = Instance {
+        start: Start::Body(body),
+        apples: list,
+        visible: on_board.min(m).max(1),
+        horizon: None,
+        ..instance.clone()
+    };
+    // A spawned apple may lie under the body (it waits for the head, as in the
+    // domain); only one under the head is not a valid start.
+    match sub.validate() {
+        Ok(()) => {}
+        Err(crate::instance::InstanceError::AppleOnBody { x, y, .. })
+            if state.body[0] != (x, y) => {}
+        Err(_) => return Err(()),
+    }
+    Ok(Some((sub, m == remaining)))
+}
+
+/// The first plan, apple by apple (see the module doc); `None` on a dead end.
+pub fn greedy(instance: &Instance, options: &DirectOptions, max_moves: usize) -> Option<Vec<Pos>> {
+    if !matches!(instance.start, Start::Body(_)) {
+        return None;
+    }
+    let mut path: Vec<Pos> = match &instance.start {
+        Start::Body(body) => vec![body[0]],
+        Start::Free { .. } => return None,
+    };
+    let mut next = sub_instance(instance, &path, LOOKAHEAD).ok()?;
+    while let Some((sub, last)) = next {
+        let lb = lower_bound(&sub);
+        let search =
+            least_horizon_incremental(&sub, options, lb, max_moves, lb, None, None, |_| {}).ok()?;
+        let plan = search.plan()?.path.clone()?;
+        let replay = sim::simulate(&sub, &plan).ok()?;
+        let mut times: Vec<usize> = replay.eaten.iter().map(|&(_, t)| t).collect();
+        times.sort_unstable();
+        times.dedup();
+        // Keep up to the COMMIT-th apple, else any other eating time whose board is a valid start.
+        let first = COMMIT.min(times.len()) - 1;
+        let mut keeps: Vec<usize> = vec![times[first]];
+        keeps.extend(times[..first].iter().rev());
+        keeps.extend(&times[first + 1..]);
+        if last {
+            keeps = vec![plan.len() - 1];
+        }
+        let mut chosen = None;
+        for keep in keeps {
+            let mut candidate = path.clone();
+            candidate.extend_from_slice(&plan[1..=keep]);
+            if let Ok(after) = sub_instance(instance, &candidate, LOOKAHEAD) {
+                chosen = Some((candidate, after));
+                break;
+            }
+        }
+        let (candidate, after) = chosen?;
+        path = candidate;
+        next = after;
+    }
+    Some(path)
+}
+
+/// The path cut after its last apple (a legal plan stays legal when cut).
+fn cut(instance: &Instance, path: Vec<Pos>) -> Vec<Pos> {
+    match sim::simulate(instance, &path) {
+        Ok(replay) => {
+            let last = replay
+                .eaten
+                .iter()
+                .map(|&(_, t)| t)
+                .max()
+                .unwrap_or(0)
+                .max(1);
+            path[..=last.min(path.len() - 1)].to_vec()
+        }
+        Err(_) => path,
+    }
+}
+
+/// Satisficing search: the first plan ignores `deadline` (it is needed
+/// anyway), the improvement stops at it. `lower_bound` is a proven bound;
+/// `max_moves` the largest horizon ever built.
+pub fn satisficing(
+    instance: &Instance,
+    options: &DirectOptions,
+    lower_bound: usize,
+    max_moves: usize,
+    deadline: Option<Instant>,
+    mut progress: impl FnMut(&Attempt),
+) -> Result<Search, EncodeError> {
+    let lower_bound = lower_bound.max(1);
+    let mut attempts: Vec<Attempt> = Vec::new();
+    // First plan: apple by apple; else a horizon well above the lower bound, doubled margin on UNSAT.
+    let started = Instant::now();
+    let first_plan = greedy(instance, options, max_moves).map(|p| cut(instance, p));
+    let best: Option<Attempt>;
+    let mut session;
+    if let Some(path) = first_plan {
+        let top = path.len() - 1;
+        session = Session::new(instance, options, lower_bound, top, deadline, None)?;
+        let a = session.attempt(
+            top,
+            Status::Sat,
+            Some(path),
+            started.elapsed().as_secs_f64(),
+        );
+        progress(&a);
+        best = Some(a);
+    } else {
+        let mut margin = (lower_bound / 2).max(instance.cells() / 2).max(8);
+        loop {
+            let top = (lower_bound + margin).min(max_moves.max(lower_bound));
+            session = Session::new(instance, options, lower_bound, top, None, None)?;
+            let started = Instant::now();
+            let (status, path) = session.ask(instance, top);
+            let a = session.attempt(top, status, path, started.elapsed().as_secs_f64());
+            progress(&a);
+            match status {
+                Status::Sat => {
+                    best = Some(a);
+                    break;
+                }
+                Status::Unsat if top < max_moves => {
+                    attempts.push(a);
+                    margin *= 2;
+                }
+                _ => {
+                    attempts.push(a);
+                    return Ok(Search {
+                        status,
+                        attempts,
+                        lower_bound,
+                    });
+                }
+            }
+        }
+    }
+    let mut best = best.expect("a first plan");
+    if let Some(path) = best.path.take() {
+        let path = cut(instance, path);
+        best.horizon = path.len() - 1;
+        best.path = Some(path);
+    }
+    session.set_deadline(deadline);
+    // Improve: ask every horizon below the best, downwards, until the lower
+    // bound (all UNSAT: the best is least) or the deadline.
+    let mut t = best.horizon;
+    while t > lower_bound && best.path.is_some() {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        t -= 1;
+        let started = Instant::now();
+        let (status, path) = session.ask(instance, t);
+        let mut a = session.attempt(t, status, path, started.elapsed().as_secs_f64());
+        a.stats.build_seconds = 0.0;
+        progress(&a);
+        match status {
+            Status::Sat => {
+                if let Some(path) = a.path.take() {
+                    let path = cut(instance, path);
+                    a.horizon = path.len() - 1;
+                    a.path = Some(path);
+                }
+                t = a.horizon;
+                attempts.push(std::mem::replace(&mut best, a));
+            }
+            Status::Unsat => attempts.push(a),
+            Status::Unknown => {
+                attempts.push(a);
+                break;
+            }
+        }
+    }
+    attempts.push(best);
+    Ok(Search {
+        status: Status::Sat,
+        attempts,
+        lower_bound,
+    })
+}

@@ -21,7 +21,8 @@ pub struct PlanReport {
     pub eaten: Vec<(usize, usize)>,
     /// True when `horizon` is proven least.
     pub optimal: bool,
-    pub lower_bound: usize,
+    /// `null` when some apple can never be reached (no finite bound).
+    pub lower_bound: Option<usize>,
     pub encoding: String,
     /// Sizes of the formula at `horizon`; times summed over every horizon tried.
     pub stats: Stats,

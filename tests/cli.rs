@@ -449,3 +449,21 @@ fn solve_draws_horizon_and_timeline_charts() {
     assert_bad_input(&snakesat(&["solve", "--plot-horizon", &bad]), "h.jpg");
     assert!(!std::path::Path::new(&bad).exists());
 }
+
+#[test]
+fn an_apple_behind_walls_is_proven_unreachable() {
+    let dir = temp_dir("walled");
+    let f = write(
+        &dir,
+        "walled.json",
+        r#"{"width":3,"height":3,"walls":[[1,0],[0,1]],"snake":[[2,2]],"apples":[[0,0],[2,0]],"visible":"all"}"#,
+    );
+    let run = snakesat(&["solve", &f, "--json"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("can never be reached"), "{}", run.stderr);
+    let plan = json_of(&run);
+    assert_eq!(plan["status"], "unsat");
+    assert!(plan["lower_bound"].is_null());
+    // At a fixed horizon the formula itself is UNSAT.
+    assert_eq!(snakesat(&["solve", &f, "--horizon", "8"]).code, 1);
+}

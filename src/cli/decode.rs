@@ -12,7 +12,7 @@ use snakesat::solve::{self, Stats, Status};
 
 use super::instance_args::load_encoding;
 use super::{
-    Failure, GifLook, bad_input, check_output_dir, checked_report, note_no_gif, print_plan,
+    Failure, GifLook, bad_input, check_output_dir, checked_report, finite, note_no_gif, print_plan,
     read_file, write_gif_file,
 };
 
@@ -62,7 +62,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
         path: vec![],
         eaten: vec![],
         optimal: false,
-        lower_bound: encode::prune::lower_bound(&instance),
+        lower_bound: finite(encode::prune::lower_bound(&instance)),
         encoding: encoding.name(),
         stats: Stats {
             variables: parsed.num_vars as u64,
@@ -102,7 +102,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
         write_gif_file(&instance, &path, file, &args.look)?;
     }
     report.status = Status::Sat;
-    report.optimal = horizon == report.lower_bound;
+    report.optimal = Some(horizon) == report.lower_bound;
     report.path = path;
     report.eaten = replay.eaten.clone();
     print_plan(&instance, &report, Some(&replay), args.json);

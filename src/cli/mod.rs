@@ -64,6 +64,11 @@ written. On error nothing is written."
     Sizes(sizes::SizesArgs),
 }
 
+/// A lower bound for reports: `None` when it is infinite (an apple can never be reached).
+pub fn finite(bound: usize) -> Option<usize> {
+    (bound != usize::MAX).then_some(bound)
+}
+
 /// An error with the exit code it maps to.
 pub struct Failure {
     pub code: u8,

@@ -17,8 +17,8 @@ use snakesat::solve::{self, Search, Status};
 use super::charts;
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
 use super::{
-    Failure, GifLook, bad_input, check_output_dir, checked_report, encode_failure, note_no_gif,
-    print_plan, write_atomically, write_gif_file,
+    Failure, GifLook, bad_input, check_output_dir, checked_report, encode_failure, finite,
+    note_no_gif, print_plan, write_atomically, write_gif_file,
 };
 
 /// How the least horizon is searched.
@@ -76,7 +76,6 @@ pub struct SolveArgs {
 pub struct Outcome {
     pub search: Search,
     pub encoding: String,
-    pub lower_bound: usize,
 }
 
 /// The direct options of `name` if the incremental search can use them.
@@ -119,9 +118,20 @@ pub fn search(
         None => (proven, max_horizon),
     };
     if lower > upper {
-        return Err(bad_input(format!(
-            "--max-horizon {upper} is below the lower bound {lower} on the moves needed"
-        )));
+        // Proven without solving: the bound exceeds every horizon allowed.
+        if lower == usize::MAX {
+            eprintln!("no plan: some apple can never be reached from the start");
+        } else {
+            eprintln!("no plan: at least {lower} moves are needed, more than {upper}");
+        }
+        return Ok(Outcome {
+            search: Search {
+                status: Status::Unsat,
+                attempts: vec![],
+                lower_bound: proven,
+            },
+            encoding: encoding.name(),
+        });
     }
     let options = incremental_options(encoding_name);
     if satisficing_mode {
@@ -136,7 +146,6 @@ pub fn search(
         return Ok(Outcome {
             search,
             encoding: encoding.name(),
-            lower_bound: proven,
         });
     }
     let mode = match (mode, &options, instance.horizon) {
@@ -169,7 +178,6 @@ pub fn search(
     Ok(Outcome {
         search,
         encoding: encoding.name(),
-        lower_bound: proven,
     })
 }
 
@@ -217,14 +225,20 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         .last()
         .map(|a| a.stats.clone())
         .unwrap_or_default();
-    stats.build_seconds = search.attempts.iter().map(|a| a.stats.build_seconds).sum();
-    stats.solve_seconds = search.attempts.iter().map(|a| a.stats.solve_seconds).sum();
+    stats.build_seconds = search
+        .attempts
+        .iter()
+        .fold(0.0, |s, a| s + a.stats.build_seconds);
+    stats.solve_seconds = search
+        .attempts
+        .iter()
+        .fold(0.0, |s, a| s + a.stats.solve_seconds);
     let horizon = match search.plan() {
         Some(a) => a.horizon,
         None => search
             .attempts
             .last()
-            .map_or(outcome.lower_bound, |a| a.horizon),
+            .map_or(instance.horizon.unwrap_or(args.max_horizon), |a| a.horizon),
     };
     let mut report = PlanReport {
         status: search.status,
@@ -232,7 +246,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         path: vec![],
         eaten: vec![],
         optimal: search.optimal(),
-        lower_bound: search.lower_bound,
+        lower_bound: finite(search.lower_bound),
         encoding: outcome.encoding,
         stats,
     };
@@ -256,7 +270,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
                 charts::plot_horizon(
                     &instance,
                     &*encoding,
-                    report.lower_bound,
+                    search.lower_bound,
                     attempt.horizon,
                     file,
                 )?;

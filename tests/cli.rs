@@ -299,6 +299,33 @@ fn bad_flags_are_refused_with_one_line() {
         &snakesat(&["export", "-o", "/tmp/x.cnf"]),
         "export needs a horizon",
     );
+    assert_bad_input(
+        &snakesat(&[
+            "solve",
+            "--size",
+            "1000",
+            "--apples",
+            "1",
+            "--horizon",
+            "100000",
+        ]),
+        "head slots (cells × time points), beyond its limit",
+    );
+    assert_bad_input(
+        &snakesat(&[
+            "solve",
+            "--size",
+            "60",
+            "--apples",
+            "0",
+            "--no-grow",
+            "--horizon",
+            "300",
+            "--encoding",
+            "notebook-mvp1",
+        ]),
+        "uniqueness clauses (family 1), beyond its limit",
+    );
     let clap_error = snakesat(&["solve", "--no-such-flag"]);
     assert_eq!(clap_error.code, 2);
 }
@@ -460,7 +487,11 @@ fn an_apple_behind_walls_is_proven_unreachable() {
     );
     let run = snakesat(&["solve", &f, "--json"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(run.stderr.contains("can never be reached"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("can never be reached"),
+        "{}",
+        run.stderr
+    );
     let plan = json_of(&run);
     assert_eq!(plan["status"], "unsat");
     assert!(plan["lower_bound"].is_null());

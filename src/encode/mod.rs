@@ -43,6 +43,13 @@ pub enum EncodeError {
         clauses: u128,
         limit: u128,
     },
+    #[error("encoding {encoding} would need {count} {what}, beyond its limit of {limit}")]
+    TooBig {
+        encoding: String,
+        what: &'static str,
+        count: u128,
+        limit: u128,
+    },
 }
 
 /// All encoding names, with a one-line description each (for `--help`).

@@ -71,6 +71,11 @@ use crate::instance::{Instance, Pos, Start, TailRule};
 /// The most clauses `notebook-combinations` will build in its family 11.a.
 pub const COMBINATIONS_CLAUSE_LIMIT: u128 = 20_000_000;
 
+/// The most clauses family 1 (pairwise uniqueness, `O(N⁴T)`) may have in any
+/// notebook encoding before it is refused: beyond it the formula would not
+/// fit in memory.
+pub const UNIQUENESS_CLAUSE_LIMIT: u128 = 200_000_000;
+
 /// One of the notebook's four encodings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Notebook {
@@ -250,6 +255,17 @@ impl Encoding for Notebook {
 
     fn encode(&self, instance: &Instance, moves: usize) -> Result<Cnf, EncodeError> {
         let s = self.setting(instance, moves)?;
+        // Family 1 alone: every pair of cells at every time point.
+        let cells = (s.n * s.n) as u128;
+        let uniqueness = cells * cells.saturating_sub(1) / 2 * s.t as u128;
+        if uniqueness > UNIQUENESS_CLAUSE_LIMIT {
+            return Err(EncodeError::TooBig {
+                encoding: self.as_str().to_string(),
+                what: "uniqueness clauses (family 1)",
+                count: uniqueness,
+                limit: UNIQUENESS_CLAUSE_LIMIT,
+            });
+        }
         if *self == Notebook::Combinations {
             let clauses = combinations_tail_clauses(s.n, s.t, s.l0, s.pommes.len());
             if clauses > COMBINATIONS_CLAUSE_LIMIT {

@@ -213,8 +213,31 @@ impl Encoding for Direct {
     }
 
     fn encode(&self, instance: &Instance, moves: usize) -> Result<Cnf, EncodeError> {
+        check_size(instance, moves, &self.options)?;
         Ok(Builder::new(instance, moves, &self.options).build())
     }
+}
+
+/// The most head slots (cells × time points) a formula may have: beyond it
+/// the tables and clauses would not fit in memory.
+pub const MAX_HEAD_SLOTS: u128 = 50_000_000;
+
+/// Refuses formulas whose head tables alone would exhaust memory.
+fn check_size(
+    instance: &Instance,
+    moves: usize,
+    options: &DirectOptions,
+) -> Result<(), EncodeError> {
+    let count = instance.cells() as u128 * (moves as u128 + 1);
+    if count > MAX_HEAD_SLOTS {
+        return Err(EncodeError::TooBig {
+            encoding: options.name(),
+            what: "head slots (cells × time points)",
+            count,
+            limit: MAX_HEAD_SLOTS,
+        });
+    }
+    Ok(())
 }
 
 /// Builds one formula; holds the variable tables.
@@ -261,6 +284,7 @@ pub(crate) fn encode_open(
         Body::Auto => options.body.resolve_open(instance, options.position),
         b => b,
     };
+    check_size(instance, moves, &options)?;
     let mut builder = Builder::new(instance, moves, &options);
     builder.goal = false;
     let (cnf, eaten) = builder.build_keeping_eaten();

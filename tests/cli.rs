@@ -385,6 +385,15 @@ fn models_that_do_not_fit_are_refused() {
         &snakesat(&["decode", &not_ours, &model]),
         "no `c instance` line",
     );
+    let huge = write(
+        &dir,
+        "huge.cnf",
+        "c instance {}\np cnf 99999999999 1\n1 0\n",
+    );
+    assert_bad_input(
+        &snakesat(&["decode", &huge, &model]),
+        "beyond the 268435456",
+    );
     let unsat = write(&dir, "unsat.out", "UNSAT\n");
     assert_eq!(snakesat(&["decode", &cnf, &unsat]).code, 1);
 }

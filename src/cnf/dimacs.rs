@@ -71,6 +71,9 @@ fn write_clauses(flat: &[Lit], buf: &mut Vec<u8>, out: &mut impl Write) -> std::
     Ok(())
 }
 
+/// The most variables a file may declare (the reader keeps a table per variable).
+pub const MAX_VARIABLES: usize = 1 << 28;
+
 /// A variable name read back from a comment line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParsedName {
@@ -115,6 +118,12 @@ pub fn parse(text: &str) -> anyhow::Result<ParsedCnf> {
                 if id == 0 {
                     bail!("line {}: variable 0 does not exist", lineno + 1);
                 }
+                if id > MAX_VARIABLES {
+                    bail!(
+                        "line {}: variable {id} is beyond the {MAX_VARIABLES} this reader accepts",
+                        lineno + 1
+                    );
+                }
                 if parsed.names.len() < id {
                     parsed.names.resize(id, None);
                 }
@@ -138,6 +147,12 @@ pub fn parse(text: &str) -> anyhow::Result<ParsedCnf> {
             let c = f[2]
                 .parse()
                 .with_context(|| format!("line {}: bad clause count", lineno + 1))?;
+            if v > MAX_VARIABLES {
+                bail!(
+                    "line {}: {v} variables is beyond the {MAX_VARIABLES} this reader accepts",
+                    lineno + 1
+                );
+            }
             header = Some((v, c));
             continue;
         }

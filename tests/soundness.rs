@@ -15,7 +15,7 @@ use snakesat::encode::prune::lower_bound;
 use snakesat::instance::json::to_json;
 use snakesat::instance::{Instance, Pos, Start, TailRule};
 use snakesat::sim::simulate;
-use snakesat::solve::incremental::least_horizon_incremental;
+use snakesat::solve::incremental::{ends_full, least_horizon_incremental};
 use snakesat::solve::{Search, Status, least_horizon, solve_at, solve_fixed};
 
 /// The largest horizon searched, by both the BFS and the SAT search.
@@ -293,5 +293,82 @@ fn direct_encoding_agrees_with_bfs_on_random_tiny_instances() {
     assert!(
         solvable >= instances / 4 && solvable <= instances * 9 / 10,
         "{solvable} of {checked} instances solvable"
+    );
+}
+
+/// A random instance whose apples fill every free cell off the initial body
+/// (strict tail, growth): eating the last apple ends the game with a full
+/// board, where the incremental search adds its full-board assumptions.
+fn random_full_board(rng: &mut ChaCha8Rng) -> Option<Instance> {
+    let width = rng.random_range(1..=4);
+    let height = rng.random_range(1..=3);
+    let walls: Vec<Pos> = (0..rng.random_range(0..=2))
+        .map(|_| random_cell(rng, width, height))
+        .collect();
+    let length = rng.random_range(1..=3);
+    let body = random_body(rng, width, height, &walls, length)?;
+    let mut apples: Vec<Pos> = (0..width)
+        .flat_map(|x| (0..height).map(move |y| (x, y)))
+        .filter(|p| !walls.contains(p) && !body.contains(p))
+        .collect();
+    if apples.is_empty() || apples.len() > 7 {
+        return None;
+    }
+    for i in (1..apples.len()).rev() {
+        apples.swap(i, rng.random_range(0..=i));
+    }
+    let n = apples.len();
+    let visible = match rng.random_range(0..3) {
+        0 => 1,
+        1 => 2.min(n),
+        _ => n,
+    };
+    let mut walls = walls;
+    walls.sort();
+    walls.dedup();
+    Some(Instance {
+        width,
+        height,
+        walls,
+        start: Start::Body(body),
+        apples,
+        visible,
+        grow: true,
+        tail: TailRule::Strict,
+        horizon: None,
+    })
+}
+
+#[test]
+fn full_board_instances_agree_with_bfs() {
+    let instances = env_number("SNAKESAT_SOUNDNESS_INSTANCES").map_or(600, |n| n / 4);
+    let seed = env_number("SNAKESAT_SOUNDNESS_SEED").unwrap_or(0xf011_2026);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed as u64);
+    let (mut checked, mut solvable, mut tries) = (0, 0, 0);
+    while checked < instances {
+        tries += 1;
+        assert!(
+            tries < 100 * instances,
+            "too few valid full-board instances"
+        );
+        let Some(inst) = random_full_board(&mut rng) else {
+            continue;
+        };
+        if inst.validate().is_err() {
+            continue;
+        }
+        assert!(
+            ends_full(&inst),
+            "not a full-board instance: {}",
+            to_json(&inst)
+        );
+        if check(&inst).is_some() {
+            solvable += 1;
+        }
+        checked += 1;
+    }
+    assert!(
+        solvable >= instances / 10 && solvable <= instances * 9 / 10,
+        "{solvable} of {checked} full-board instances solvable"
     );
 }

@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarName};
 use crate::encode::EncodeError;
-use crate::encode::direct::{DirectOptions, encode_open};
+use crate::encode::direct::{DirectOptions, Position, encode_open};
 use crate::instance::{Instance, Pos};
 
 use super::{Attempt, Deadline, Search, Stats, Status, fixed_heads};
@@ -54,7 +54,30 @@ pub struct Session {
     pub max: usize,
     /// `act(s)` for `s` in `first + 1..=max`, at `[s - first - 1]`.
     act: Vec<Lit>,
+    /// With [`ends_full`]: `not_done[t - 1]` implies some apple is still
+    /// uneaten at `t` (for `t` in `1..=max`), asked at `T − 1`.
+    not_done: Vec<Lit>,
+    /// With [`ends_full`]: `cover[t]` (0: none) implies every free cell holds
+    /// the head at some time in `t − L + 1..=t`, `L` the number of free cells:
+    /// the body that fills the board at the last eat.
+    cover: Vec<Lit>,
     pub stats: Stats,
+}
+
+/// True when eating every apple fills every free cell with a body that can
+/// no longer move: a fixed start, growth and the strict tail rule. The body
+/// at any time is its last `len` head cells, all distinct (the initial body
+/// is valid, and each new head avoids the previous body); with `len` equal to
+/// the free cells it covers them all, and the next head would enter a cell the
+/// body held at most `len` steps ago, which the strict rule forbids. So a plan
+/// at `T` eats its last apple exactly at `T`: not all apples are eaten at `T − 1`.
+pub fn ends_full(instance: &Instance) -> bool {
+    let free = instance.wall_map().iter().filter(|&&w| !w).count();
+    matches!(instance.start, crate::instance::Start::Body(_))
+        && instance.grow
+        && instance.tail == crate::instance::TailRule::Strict
+        && !instance.apples.is_empty()
+        && instance.initial_length() + instance.apples.len() == free
 }
 
 impl Session {
@@ -85,7 +108,7 @@ impl Session {
         let act: Vec<Lit> = (first + 1..=max)
             .map(|s| base + (s - first) as Lit)
             .collect();
-        solver.reserve(base + act.len() as Lit);
+        solver.reserve(base + act.len() as Lit + 2 * max as Lit + 1);
         for w in act.windows(2) {
             solver.add_clause([-w[1], w[0]]);
         }
@@ -105,10 +128,82 @@ impl Session {
             literals += buf.len() as u64;
             solver.add_clause(buf.iter().copied());
         }
+        let mut not_done = Vec::new();
+        let mut extra = 0u64;
+        if ends_full(instance) {
+            let apples = instance.apples.len();
+            let first_var = base + act.len() as Lit + 1;
+            for t in 1..=max {
+                let z = first_var + (t - 1) as Lit;
+                not_done.push(z);
+                buf.clear();
+                buf.push(-z);
+                let mut satisfied = false;
+                for i in 0..apples {
+                    match eaten[i * (max + 1) + t] {
+                        TRUE => {}
+                        FALSE => satisfied = true,
+                        l => buf.push(-l),
+                    }
+                }
+                if !satisfied {
+                    literals += buf.len() as u64;
+                    extra += 1;
+                    solver.add_clause(buf.iter().copied());
+                }
+            }
+        }
+        let mut cover = vec![0; max + 1];
+        // Only with `head x y t` variables (not with the axis position).
+        if ends_full(instance) && options.position != Position::Axis {
+            let cells = instance.cells();
+            let walls = instance.wall_map();
+            let free = walls.iter().filter(|&&w| !w).count();
+            // `head x y t` literals, and the fixed head at t = 0.
+            let mut head = vec![0 as Lit; cells * (max + 1)];
+            for (v, n) in cnf.names().iter().enumerate() {
+                if n.kind == "head" {
+                    let c = n.coords();
+                    let cell = instance.index((c[0] as usize, c[1] as usize));
+                    head[c[2] as usize * cells + cell] = v as Lit + 1;
+                }
+            }
+            for (t, p) in fixed_heads(instance) {
+                head[t * cells + instance.index(p)] = TRUE;
+            }
+            let mut next = base + act.len() as Lit + not_done.len() as Lit;
+            for (t, slot) in cover.iter_mut().enumerate() {
+                if t + 1 < free || t < first {
+                    continue;
+                }
+                next += 1;
+                *slot = next;
+                for c in (0..cells).filter(|&c| !walls[c]) {
+                    buf.clear();
+                    buf.push(-next);
+                    let mut satisfied = false;
+                    for s in t + 1 - free..=t {
+                        match head[s * cells + c] {
+                            0 | FALSE => {}
+                            TRUE => satisfied = true,
+                            l => buf.push(l),
+                        }
+                    }
+                    if !satisfied {
+                        literals += buf.len() as u64;
+                        extra += 1;
+                        solver.add_clause(buf.iter().copied());
+                    }
+                }
+            }
+        }
         solver.set_callbacks(Some(Deadline(deadline)));
         let stats = Stats {
-            variables: base as u64 + act.len() as u64,
-            clauses: cnf.num_clauses() + act.len().saturating_sub(1) as u64,
+            variables: base as u64
+                + act.len() as u64
+                + not_done.len() as u64
+                + cover.iter().filter(|&&c| c != 0).count() as u64,
+            clauses: cnf.num_clauses() + act.len().saturating_sub(1) as u64 + extra,
             literals,
             build_seconds: started.elapsed().as_secs_f64(),
             solve_seconds: 0.0,
@@ -121,6 +216,8 @@ impl Session {
             first,
             max,
             act,
+            not_done,
+            cover,
             stats,
         })
     }
@@ -139,6 +236,12 @@ impl Session {
             assumptions.push(-self.act[t - self.first]);
         }
         let mut impossible = false;
+        if t >= 2 && !self.not_done.is_empty() {
+            assumptions.push(self.not_done[t - 2]);
+        }
+        if self.cover[t] != 0 {
+            assumptions.push(self.cover[t]);
+        }
         for i in 0..self.apples {
             match self.eaten[i * width + t] {
                 TRUE => {}

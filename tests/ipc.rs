@@ -324,48 +324,42 @@ fn instance_file(kind: &str, n: usize) -> PathBuf {
         .join(format!("instance-{n}.pddl"))
 }
 
-/// Solves one optimal instance, checks its IPC plan in the interpreter and
-/// returns `(horizon, seconds)`.
-fn solve_and_check(n: usize) -> (usize, f64) {
-    let path = instance_file("optimal", n);
-    let text = std::fs::read_to_string(&path).unwrap();
-    let inst = snakesat::pddl::from_pddl(&text).unwrap();
+/// Solves one optimal instance with `snakesat solve FILE --json --plan F`,
+/// checks that the plan is proven optimal and replays the IPC plan in the
+/// interpreter; returns the horizon.
+fn solve_and_check(n: usize) -> usize {
+    let problem = instance_file("optimal", n);
+    let text = std::fs::read_to_string(&problem).unwrap();
+    let dir = temp_dir("optimal");
+    let plan_file = dir.join(format!("instance-{n}.plan"));
     let started = Instant::now();
-    let lower = snakesat::encode::prune::lower_bound(&inst);
-    let search = snakesat::solve::incremental::least_horizon_incremental(
-        &inst,
-        &snakesat::encode::direct::DirectOptions::default(),
-        lower,
-        200,
-        lower,
-        None,
-        None,
-        |a| {
-            eprintln!(
-                "  instance-{n} T={} {:?} {:.2} s",
-                a.horizon,
-                a.status,
-                a.stats.build_seconds + a.stats.solve_seconds
-            )
-        },
-    )
-    .unwrap();
-    let seconds = started.elapsed().as_secs_f64();
-    let attempt = search
-        .plan()
-        .unwrap_or_else(|| panic!("instance-{n}: no plan ({:?})", search.status));
-    let plan = snakesat::pddl::plan::ipc_plan(&inst, attempt.path.as_ref().unwrap()).unwrap();
+    let out = cli(&[
+        "solve",
+        problem.to_str().unwrap(),
+        "--json",
+        "--plan",
+        plan_file.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "instance-{n}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (horizon, optimal) = json_horizon(&out);
+    assert!(
+        optimal,
+        "optimal/instance-{n}: T={horizon} not proven optimal"
+    );
+    let plan = std::fs::read_to_string(&plan_file).unwrap();
     let (steps, under_body) =
         replay_counting(&text, &plan).unwrap_or_else(|e| panic!("instance-{n}: {e}\n{plan}"));
-    assert_eq!(steps, attempt.horizon, "instance-{n}");
+    assert_eq!(steps, horizon, "instance-{n}");
     eprintln!(
-        "optimal/instance-{n}: horizon {} (lower bound {}, {} attempts), {seconds:.2} s, \
-         {under_body} apple(s) appeared under the body",
-        attempt.horizon,
-        search.lower_bound,
-        search.attempts.len()
+        "optimal/instance-{n}: horizon {horizon}, {:.2} s, {under_body} apple(s) appeared under the body",
+        started.elapsed().as_secs_f64()
     );
-    (attempt.horizon, seconds)
+    horizon
 }
 
 /// Optimal instances solved within about 1.5 s each in release mode (alone
@@ -453,17 +447,15 @@ fn cli_rejects_malformed_pddl_with_exit_2() {
     assert!(out.stdout.is_empty());
 }
 
+/// Every satisficing instance in release mode (up to about 20 s each for the first plan, plus
+/// 5 s of improvement); three small ones in debug runs.
 #[test]
 fn satisficing_plans_pass_the_replay() {
-    satisficing_check(&[1, 2, 5]);
-}
-
-/// Every satisficing instance (about 10 s each for the first plan of the 7×7 ones with 39 and 46
-/// apples, plus 5 s of improvement): `cargo test --release -- --ignored`.
-#[test]
-#[ignore]
-fn all_satisficing_instances_give_valid_ipc_plans() {
-    satisficing_check(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    if cfg!(debug_assertions) {
+        satisficing_check(&[1, 2, 5]);
+    } else {
+        satisficing_check(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    }
 }
 
 fn satisficing_check(instances: &[usize]) {
@@ -494,34 +486,13 @@ fn satisficing_check(instances: &[usize]) {
         assert_eq!(steps, horizon);
     }
 }
-/// With the incremental search about 2.5 s (3) and 7.5 s (7) in release mode; left out of debug
-/// runs. Instance 8 (T = 58; the UNSAT proofs at T = 53–57 take 50–100 s each, several minutes in
-/// all) is only in the ignored test below.
-const MEDIUM: &[usize] = &[3, 7];
-
+/// Every optimal instance in release mode (instance 8, the slowest, takes about 15 s); the fast
+/// ones in debug runs.
 #[test]
-fn fast_optimal_instances_give_valid_ipc_plans() {
-    for &n in FAST {
-        solve_and_check(n);
-    }
-    if !cfg!(debug_assertions) {
-        for &n in MEDIUM {
-            solve_and_check(n);
-        }
-    }
-}
-
-/// Every optimal instance; slow with the plain encoding (`cargo test --release -- --ignored`).
-#[test]
-#[ignore]
-fn all_optimal_instances_give_valid_ipc_plans() {
-    let only: Option<usize> = std::env::var("SNAKESAT_IPC_ONLY")
-        .ok()
-        .and_then(|v| v.parse().ok());
-    for n in 1..=10 {
-        if only.is_some_and(|o| o != n) {
-            continue;
-        }
+fn optimal_instances_give_proven_optimal_valid_ipc_plans() {
+    let all: Vec<usize> = (1..=10).collect();
+    let instances: &[usize] = if cfg!(debug_assertions) { FAST } else { &all };
+    for &n in instances {
         solve_and_check(n);
     }
 }
@@ -549,7 +520,7 @@ fn bfs_check(instances: &[usize]) {
             "optimal/instance-{n}: BFS {bfs:?} in {:.2} s",
             started.elapsed().as_secs_f64()
         );
-        let (horizon, _) = solve_and_check(n);
+        let horizon = solve_and_check(n);
         assert_eq!(bfs, Some(horizon), "instance-{n}");
     }
 }

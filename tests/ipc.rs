@@ -324,40 +324,49 @@ fn instance_file(kind: &str, n: usize) -> PathBuf {
         .join(format!("instance-{n}.pddl"))
 }
 
-/// Solves one optimal instance with `snakesat solve FILE --json --plan F`,
-/// checks that the plan is proven optimal and replays the IPC plan in the
-/// interpreter; returns the horizon.
-fn solve_and_check(n: usize) -> usize {
-    let problem = instance_file("optimal", n);
+/// Runs `snakesat solve TRACK/instance-N.pddl --json --plan F EXTRA...`, replays
+/// the IPC plan in the interpreter (it must reach the goal in exactly the
+/// plan's horizon) and returns `(horizon, optimal)`.
+fn solve_and_replay(track: &str, n: usize, extra: &[&str]) -> (usize, bool) {
+    let problem = instance_file(track, n);
     let text = std::fs::read_to_string(&problem).unwrap();
-    let dir = temp_dir("optimal");
+    let dir = temp_dir(track);
     let plan_file = dir.join(format!("instance-{n}.plan"));
     let started = Instant::now();
-    let out = cli(&[
+    let mut args = vec![
         "solve",
         problem.to_str().unwrap(),
         "--json",
         "--plan",
         plan_file.to_str().unwrap(),
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let out = cli(&args);
     assert_eq!(
         out.status.code(),
         Some(0),
-        "instance-{n}: {}",
+        "{track}/instance-{n}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     let (horizon, optimal) = json_horizon(&out);
+    let plan = std::fs::read_to_string(&plan_file).unwrap();
+    let (steps, under_body) = replay_counting(&text, &plan)
+        .unwrap_or_else(|e| panic!("{track}/instance-{n}: {e}\n{plan}"));
+    assert_eq!(steps, horizon, "{track}/instance-{n}");
+    eprintln!(
+        "{track}/instance-{n}: horizon {horizon} (optimal: {optimal}), {:.2} s, \
+         {under_body} apple(s) appeared under the body",
+        started.elapsed().as_secs_f64()
+    );
+    (horizon, optimal)
+}
+
+/// An optimal-track instance: its plan must be proven optimal; returns the horizon.
+fn solve_and_check(n: usize) -> usize {
+    let (horizon, optimal) = solve_and_replay("optimal", n, &[]);
     assert!(
         optimal,
         "optimal/instance-{n}: T={horizon} not proven optimal"
-    );
-    let plan = std::fs::read_to_string(&plan_file).unwrap();
-    let (steps, under_body) =
-        replay_counting(&text, &plan).unwrap_or_else(|e| panic!("instance-{n}: {e}\n{plan}"));
-    assert_eq!(steps, horizon, "instance-{n}");
-    eprintln!(
-        "optimal/instance-{n}: horizon {horizon}, {:.2} s, {under_body} apple(s) appeared under the body",
-        started.elapsed().as_secs_f64()
     );
     horizon
 }
@@ -460,32 +469,10 @@ fn satisficing_plans_pass_the_replay() {
 
 fn satisficing_check(instances: &[usize]) {
     for &n in instances {
-        let problem = instance_file("satisficing", n);
-        let text = std::fs::read_to_string(&problem).unwrap();
-        let dir = temp_dir("sat");
-        let plan_file = dir.join(format!("instance-{n}.plan"));
-        let out = cli(&[
-            "solve",
-            problem.to_str().unwrap(),
-            "--satisficing",
-            "--timeout",
-            "5",
-            "--json",
-            "--plan",
-            plan_file.to_str().unwrap(),
-        ]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let (horizon, _) = json_horizon(&out);
-        let plan = std::fs::read_to_string(&plan_file).unwrap();
-        let steps = replay(&text, &plan).unwrap_or_else(|e| panic!("instance-{n}: {e}"));
-        assert_eq!(steps, horizon);
+        solve_and_replay("satisficing", n, &["--satisficing", "--timeout", "5"]);
     }
 }
+
 /// Every optimal instance in release mode (instance 8, the slowest, takes about 15 s); the fast
 /// ones in debug runs.
 #[test]

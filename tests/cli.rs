@@ -3,7 +3,7 @@
 
 #[path = "support/cli.rs"]
 mod support;
-use support::{Run, snakesat, temp_dir};
+use support::{Run, assert_bad_input, snakesat, temp_dir};
 
 use std::process::Command;
 
@@ -11,17 +11,6 @@ fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
     path.to_string_lossy().into_owned()
-}
-
-/// Asserts exit code 2, a single `error:` line on stderr containing `needle`, nothing on stdout.
-fn assert_bad_input(run: &Run, needle: &str) {
-    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
-    let lines: Vec<&str> = run.stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "one line expected: {:?}", run.stderr);
-    assert!(lines[0].starts_with("error: "), "{:?}", lines[0]);
-    assert!(lines[0].contains(needle), "{:?} lacks {needle:?}", lines[0]);
-    assert!(!run.stderr.contains("panicked"));
-    assert!(run.stdout.is_empty(), "stdout: {}", run.stdout);
 }
 
 fn json_of(run: &Run) -> serde_json::Value {

@@ -3,7 +3,7 @@
 
 #[path = "support/cli.rs"]
 mod support;
-use support::{Run, snakesat, temp_dir};
+use support::{assert_bad_input, snakesat, temp_dir};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,16 +27,6 @@ fn frames(path: &Path) -> usize {
         n += 1;
     }
     n
-}
-
-/// Asserts exit code 2, a single `error:` line containing `needle`, nothing on stdout.
-fn assert_bad_input(run: &Run, needle: &str) {
-    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
-    let lines: Vec<&str> = run.stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "one line expected: {:?}", run.stderr);
-    assert!(lines[0].starts_with("error: "), "{:?}", lines[0]);
-    assert!(lines[0].contains(needle), "{:?} lacks {needle:?}", lines[0]);
-    assert!(run.stdout.is_empty(), "stdout: {}", run.stdout);
 }
 
 /// The files in `dir`, sorted.

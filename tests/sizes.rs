@@ -3,7 +3,7 @@
 
 #[path = "support/cli.rs"]
 mod support;
-use support::{Run, snakesat, temp_dir};
+use support::{Run, assert_bad_input, snakesat, temp_dir};
 
 use serde_json::Value;
 
@@ -11,14 +11,6 @@ fn json_of(run: &Run) -> Vec<Value> {
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     let v: Value = serde_json::from_str(&run.stdout).expect("stdout is exactly one JSON document");
     v.as_array().expect("a JSON array").clone()
-}
-
-fn assert_bad_input(run: &Run, needle: &str) {
-    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
-    assert_eq!(run.stderr.lines().count(), 1, "stderr: {}", run.stderr);
-    assert!(run.stderr.starts_with("error:"), "stderr: {}", run.stderr);
-    assert!(run.stderr.contains(needle), "stderr: {}", run.stderr);
-    assert!(run.stdout.is_empty(), "stdout: {}", run.stdout);
 }
 
 const SIZES: [&str; 3] = ["variables", "clauses", "literals"];

@@ -35,3 +35,14 @@ pub fn temp_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// Asserts exit code 2, a single `error:` line on stderr containing `needle`, nothing on stdout.
+pub fn assert_bad_input(run: &Run, needle: &str) {
+    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "one line expected: {:?}", run.stderr);
+    assert!(lines[0].starts_with("error: "), "{:?}", lines[0]);
+    assert!(lines[0].contains(needle), "{:?} lacks {needle:?}", lines[0]);
+    assert!(!run.stderr.contains("panicked"));
+    assert!(run.stdout.is_empty(), "stdout: {}", run.stdout);
+}

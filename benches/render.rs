@@ -6,6 +6,10 @@
 //! the numbers as indications (the test `long_animation_stays_small` in
 //! tests/gif.rs checks the size bound, nothing checks the time).
 
+#[path = "../tests/support/cycle.rs"]
+mod cycle;
+use cycle::cycle16;
+
 use std::time::{Duration, Instant};
 
 use snakesat::instance::{Instance, Pos, Start, TailRule};
@@ -13,21 +17,6 @@ use snakesat::render::{GifOptions, write_gif};
 use snakesat::sim::simulate;
 
 const RUNS: usize = 9;
-
-/// A Hamiltonian cycle of a 16×16 grid: row 0 left to right, a zig-zag over
-/// columns 1..16 of rows 1..16, and back up column 0.
-fn cycle16() -> Vec<Pos> {
-    let mut cells: Vec<Pos> = (0..16).map(|x| (x, 0)).collect();
-    for y in 1..16 {
-        if y % 2 == 1 {
-            cells.extend((1..16).rev().map(|x| (x, y)));
-        } else {
-            cells.extend((1..16).map(|x| (x, y)));
-        }
-    }
-    cells.extend((1..16).rev().map(|y| (0, y)));
-    cells
-}
 
 fn main() {
     let cycle = cycle16();

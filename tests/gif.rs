@@ -1,5 +1,9 @@
 //! The GIF renderer, checked by decoding its output and reading pixels back.
 
+#[path = "support/cycle.rs"]
+mod cycle;
+use cycle::cycle16;
+
 use gif::{ColorOutput, DecodeOptions, Repeat};
 use snakesat::instance::{Instance, Pos, Start, TailRule};
 use snakesat::render::gif::{
@@ -172,21 +176,6 @@ fn illegal_plans_are_refused() {
     ] {
         assert!(write_gif(&instance, &path, &GifOptions::default(), &mut bytes).is_err());
     }
-}
-
-/// A Hamiltonian cycle of a 16×16 grid: row 0 left to right, a zig-zag over
-/// columns 1..16 of rows 1..16, and back up column 0.
-fn cycle16() -> Vec<Pos> {
-    let mut cells: Vec<Pos> = (0..16).map(|x| (x, 0)).collect();
-    for y in 1..16 {
-        if y % 2 == 1 {
-            cells.extend((1..16).rev().map(|x| (x, y)));
-        } else {
-            cells.extend((1..16).map(|x| (x, y)));
-        }
-    }
-    cells.extend((1..16).rev().map(|y| (0, y)));
-    cells
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod charts;
 mod decode;
 mod export;
 mod instance_args;
+mod play;
 mod render;
 mod sizes;
 mod solve;
@@ -62,6 +63,8 @@ written. On error nothing is written."
     Render(render::RenderArgs),
     /// Compare the sizes (and optionally solve times) of the encodings on an instance.
     Sizes(sizes::SizesArgs),
+    /// Play full games: one random apple at a time until the snake fills the board.
+    Play(play::PlayArgs),
 }
 
 /// A lower bound for reports: `None` when it is infinite (an apple can never be reached).
@@ -96,6 +99,7 @@ pub fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Sizes(args) => sizes::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Play(args) => play::run(args),
     };
     if std::env::var_os("SNAKESAT_REPORT_MEMORY").is_some()
         && let Some(kb) = bench::peak_memory_kb()

@@ -1,0 +1,180 @@
+//! `snakesat play`: full games, one apple at a time, until the board is full.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::{Failure, GifLook, bad_input, check_output_dir, write_gif_file};
+use snakesat::game::{self, GameConfig, GameRecord, Reuse};
+
+#[derive(Args)]
+#[command(
+    after_help = "Exit codes: 0 every game won (the board filled); 1 a game lost (no safe \
+plan; the state is printed); 2 bad input; 3 internal error (the simulator rejected a plan)."
+)]
+pub struct PlayArgs {
+    /// Board size: N (square) or WxH, each side 1..=64.
+    #[arg(long, value_name = "N|WxH", default_value = "6", value_parser = parse_size)]
+    pub size: (usize, usize),
+    /// Seed of the first game's apples; game i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of games.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// How the solver is reused between apples.
+    #[arg(long, value_enum, default_value_t = Reuse::Assumptions)]
+    pub reuse: Reuse,
+    /// Solver time per apple in seconds; past it the snake follows its last
+    /// certified cycle (always safe, maybe longer).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = positive_seconds)]
+    pub timeout_per_apple: f64,
+    /// Conflicts per solver call before a query counts as undecided (then the
+    /// snake takes the best certified route found so far); 0 for no limit.
+    /// Unlike the timeout, it keeps games reproducible.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CONFLICTS)]
+    pub conflicts: u32,
+    /// Print each game as JSON (one object per line, with every apple).
+    #[arg(long)]
+    pub json: bool,
+    /// Write an animation of the (first) game; long games skip frames to stay
+    /// under about 1000 frames unless --skip is given.
+    #[arg(long, value_name = "FILE")]
+    pub gif: Option<PathBuf>,
+    #[command(flatten)]
+    pub look: GifLook,
+}
+
+/// The default of `--conflicts`.
+pub const DEFAULT_CONFLICTS: u32 = 2000;
+
+/// `--conflicts`: 0 means no limit.
+pub fn conflict_limit(conflicts: u32) -> Option<i32> {
+    (conflicts > 0).then(|| i32::try_from(conflicts).unwrap_or(i32::MAX))
+}
+
+/// `N` or `WxH`.
+pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
+    let side = |s: &str| -> Result<usize, String> {
+        let n: usize = s
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{s}' is not a board side (a whole number)"))?;
+        if (1..=game::MAX_SIDE).contains(&n) {
+            Ok(n)
+        } else {
+            Err(format!(
+                "board side {n} is out of range 1..={}",
+                game::MAX_SIDE
+            ))
+        }
+    };
+    match text.split_once(['x', 'X']) {
+        Some((w, h)) => Ok((side(w)?, side(h)?)),
+        None => side(text).map(|n| (n, n)),
+    }
+}
+
+/// A finite number of seconds above zero.
+pub fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(s),
+        _ => Err(format!("'{text}' is not a positive number of seconds")),
+    }
+}
+
+/// Plays one game with a progress bar on stderr (hidden when stderr is not a terminal).
+pub fn play_one(config: &GameConfig, bar: &ProgressBar) -> Result<GameRecord, Failure> {
+    bar.set_length((config.width * config.height - 1) as u64);
+    bar.set_position(0);
+    bar.set_message(format!("seed {}", config.seed));
+    let record = game::play(config, |apple| {
+        bar.set_position(apple.length as u64);
+    })
+    .map_err(|e| match e {
+        game::GameError::BadSize(..) => bad_input(e),
+        game::GameError::Rejected { .. } => Failure {
+            code: 3,
+            message: e.to_string(),
+        },
+    })?;
+    Ok(record)
+}
+
+/// A bar counting apples: `[bar] eaten/cells message`.
+pub fn apple_bar() -> ProgressBar {
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} apples {msg}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+pub fn run(args: PlayArgs) -> Result<u8, Failure> {
+    if let Some(file) = &args.gif {
+        check_output_dir(file)?;
+    }
+    let (width, height) = args.size;
+    let bar = apple_bar();
+    let mut all_won = true;
+    for i in 0..args.games {
+        let config = GameConfig {
+            width,
+            height,
+            seed: args.seed.wrapping_add(i),
+            reuse: args.reuse,
+            timeout_per_apple: Some(Duration::from_secs_f64(args.timeout_per_apple)),
+            conflicts: conflict_limit(args.conflicts),
+        };
+        let record = play_one(&config, &bar)?;
+        bar.suspend(|| print_game(&record, args.json));
+        all_won &= record.won;
+        if i == 0
+            && let Some(file) = &args.gif
+        {
+            let mut look = args.look.clone();
+            if look.skip == 1 {
+                look.skip = (record.steps as u64).div_ceil(1000).max(1);
+            }
+            write_gif_file(&record.instance(), &record.path, file, &look)?;
+        }
+    }
+    bar.finish_and_clear();
+    Ok(if all_won { 0 } else { 1 })
+}
+
+fn print_game(record: &GameRecord, json: bool) {
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string(record).expect("a game serialises")
+        );
+        return;
+    }
+    let outcome = if record.won { "won" } else { "lost" };
+    println!(
+        "{}x{} seed {} ({}): {outcome} with length {}/{}, {} apples in {} steps ({} by a shortest path), \
+{:.3} s (build {:.3} s, solve {:.3} s, {} solver calls, {} cuts); every move checked by the simulator",
+        record.width,
+        record.height,
+        record.seed,
+        record.reuse.name(),
+        record.final_length,
+        record.cells,
+        record.eaten,
+        record.steps,
+        record.shortest_possible,
+        record.seconds,
+        record.work.build_seconds,
+        record.work.solve_seconds,
+        record.work.solver_calls,
+        record.work.cuts,
+    );
+    if let Some(loss) = &record.loss {
+        println!("  lost: {loss}");
+    }
+}

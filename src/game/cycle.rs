@@ -1,0 +1,751 @@
+//! Hamiltonian cycles that continue the snake's body, found by CaDiCaL: the
+//! full game's safety certificate, and the five ways ([`Reuse`]) of reusing
+//! a solver from one apple to the next.
+//!
+//! The model has one variable per directed grid arc `u → v` ("the cycle goes
+//! from `u` to `v`"): every cell has exactly one arc out and one in, and no
+//! edge is used both ways. That is a 2-factor; it becomes one cycle through
+//! lazy subtour cuts — whenever a model splits into several cycles, each
+//! small cycle `S` gets the clause "some arc leaves `S`", which holds for every
+//! Hamiltonian cycle of the grid, so cuts are kept for the whole game. On a
+//! board with an odd number of cells (no Hamiltonian cycle exists) one cell
+//! may be skipped.
+//!
+//! A query fixes the body's arcs, tail to head (the *facts*), and may add a
+//! route bound: "the apple comes within `k` arcs after the head".
+
+use std::time::Instant;
+
+use super::{Grid, Reuse};
+use crate::solve::Deadline;
+
+/// A query's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Found(Found),
+    Unsat,
+    /// The deadline passed first.
+    Unknown,
+}
+
+/// Work done by the solver, summed over queries.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct Work {
+    /// Seconds spent building clauses and handing them to CaDiCaL.
+    pub build_seconds: f64,
+    /// Seconds inside CaDiCaL's `solve`.
+    pub solve_seconds: f64,
+    /// Calls to `solve` (one per refinement round).
+    pub solver_calls: u64,
+    /// Subtour cuts added.
+    pub cuts: u64,
+}
+
+/// A CaDiCaL instance with the cycle model, used the way [`Reuse`] says.
+pub struct CycleSolver {
+    grid: Grid,
+    reuse: Reuse,
+    /// `arcs[4 u + d]`: the variable of the arc from `u` in direction `d`, or 0.
+    arcs: Vec<i32>,
+    /// The skip variable of each cell (odd boards only).
+    skips: Vec<i32>,
+    /// `activation[4 u + d]`: the switch of that arc's fact (`Reuse::Activation`).
+    activation: Vec<i32>,
+    /// The model's clauses without cuts, 0-terminated (rebuilt into each fresh solver).
+    base: Vec<i32>,
+    base_vars: i32,
+    /// Every cut found, 0-terminated.
+    cuts: Vec<i32>,
+    solver: cadical::Solver<Deadline>,
+    next_var: i32,
+    /// Conflicts allowed per call to `solve` (`None`: no limit); a call
+    /// that reaches it answers [`Outcome::Unknown`]. Deterministic, unlike a deadline.
+    pub conflict_limit: Option<i32>,
+    /// Totals over all queries.
+    pub work: Work,
+}
+
+impl CycleSolver {
+    /// The model for `grid`, ready for queries.
+    pub fn new(grid: Grid, reuse: Reuse) -> Self {
+        let cells = grid.cells();
+        let mut next_var = 0;
+        let mut fresh = || {
+            next_var += 1;
+            next_var
+        };
+        let mut arcs = vec![0; 4 * cells];
+        for u in 0..cells {
+            for (d, v) in grid.neighbours_by_direction(u) {
+                if v.is_some() {
+                    arcs[4 * u + d] = fresh();
+                }
+            }
+        }
+        let skips: Vec<i32> = if cells % 2 == 1 {
+            (0..cells).map(|_| fresh()).collect()
+        } else {
+            vec![]
+        };
+        let activation: Vec<i32> = if reuse == Reuse::Activation {
+            arcs.iter()
+                .map(|&a| if a == 0 { 0 } else { fresh() })
+                .collect()
+        } else {
+            vec![]
+        };
+        let mut base = Vec::new();
+        let mut clause = |lits: &[i32]| {
+            base.extend_from_slice(lits);
+            base.push(0);
+        };
+        for u in 0..cells {
+            let outgoing: Vec<i32> = (0..4)
+                .map(|d| arcs[4 * u + d])
+                .filter(|&a| a != 0)
+                .collect();
+            let incoming: Vec<i32> = grid
+                .neighbours(u)
+                .map(|v| arcs[4 * v + grid.direction(v, u)])
+                .collect();
+            for group in [&outgoing, &incoming] {
+                let mut at_least_one = group.clone();
+                if let Some(&skip) = skips.get(u) {
+                    at_least_one.push(skip);
+                    for &a in group.iter() {
+                        clause(&[-skip, -a]);
+                    }
+                }
+                clause(&at_least_one);
+                for (i, &a) in group.iter().enumerate() {
+                    for &b in &group[i + 1..] {
+                        clause(&[-a, -b]);
+                    }
+                }
+            }
+            if cells > 2 {
+                for v in grid.neighbours(u).filter(|&v| v > u) {
+                    clause(&[
+                        -arcs[4 * u + grid.direction(u, v)],
+                        -arcs[4 * v + grid.direction(v, u)],
+                    ]);
+                }
+            }
+        }
+        // No 2x2 square is a cycle of its own (on boards with more than 5 cells).
+        if cells > 5 {
+            for y in 0..grid.height.saturating_sub(1) {
+                for x in 0..grid.width - 1 {
+                    let square =
+                        [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)].map(|p| grid.index(p));
+                    for turn in [[0, 1, 2, 3], [0, 3, 2, 1]] {
+                        let around: Vec<i32> = (0..4)
+                            .map(|i| {
+                                let (u, v) = (square[turn[i]], square[turn[(i + 1) % 4]]);
+                                -arcs[4 * u + grid.direction(u, v)]
+                            })
+                            .collect();
+                        clause(&around);
+                    }
+                }
+            }
+        }
+        // At most one skipped cell: a sequential counter.
+        let mut previous = 0;
+        for &skip in &skips {
+            let seen = fresh();
+            clause(&[-skip, seen]);
+            if previous != 0 {
+                clause(&[-previous, seen]);
+                clause(&[-previous, -skip]);
+            }
+            previous = seen;
+        }
+        for (u, &switch) in activation.iter().enumerate() {
+            if switch != 0 {
+                clause(&[-switch, arcs[u]]);
+            }
+        }
+        let base_vars = next_var;
+        let mut solver = CycleSolver {
+            grid,
+            reuse,
+            arcs,
+            skips,
+            activation,
+            base,
+            base_vars,
+            cuts: Vec::new(),
+            solver: cadical::Solver::new(),
+            next_var: base_vars,
+            conflict_limit: None,
+            work: Work::default(),
+        };
+        solver.rebuild();
+        solver
+    }
+
+    /// The variable of the arc `from → to` (adjacent cells).
+    fn arc(&self, from: usize, to: usize) -> i32 {
+        self.arcs[4 * from + self.grid.direction(from, to)]
+    }
+
+    /// Replaces the solver by a new one holding the model and every cut so far.
+    fn rebuild(&mut self) {
+        let started = Instant::now();
+        self.solver = cadical::Solver::new();
+        self.solver.reserve(self.base_vars);
+        for clause in self.base.split(|&l| l == 0).filter(|c| !c.is_empty()) {
+            self.solver.add_clause(clause.iter().copied());
+        }
+        for cut in self.cuts.split(|&l| l == 0).filter(|c| !c.is_empty()) {
+            self.solver.add_clause(cut.iter().copied());
+        }
+        self.next_var = self.base_vars;
+        self.work.build_seconds += started.elapsed().as_secs_f64();
+    }
+
+    fn fresh_var(&mut self) -> i32 {
+        self.next_var += 1;
+        self.next_var
+    }
+
+    /// A Hamiltonian cycle (all but at most one cell on odd boards) that runs
+    /// along `body` (head first) from its tail to its head.
+    pub fn certify(&mut self, body: &[usize], deadline: Option<Instant>) -> Outcome {
+        self.query(body, None, deadline)
+    }
+
+    /// A legal path of exactly `k` moves from the head of `body` to `apple`
+    /// (a simple path, entering old body cells only once the tail has left
+    /// them, eating on the last move) together with a certified cycle along
+    /// the body it leaves.
+    pub fn plan(
+        &mut self,
+        body: &[usize],
+        apple: usize,
+        k: usize,
+        deadline: Option<Instant>,
+    ) -> Outcome {
+        self.query(body, Some((apple, k)), deadline)
+    }
+
+    fn query(
+        &mut self,
+        body: &[usize],
+        bound: Option<(usize, usize)>,
+        deadline: Option<Instant>,
+    ) -> Outcome {
+        let started = Instant::now();
+        if self.reuse == Reuse::Fresh {
+            self.rebuild();
+        }
+        // The body arcs that stay in the body: all of them, or under a path
+        // of k moves the k − 1... head-side part that the tail does not reach.
+        let kept = match bound {
+            None => body.len(),
+            Some((_, k)) => (body.len() + 1).saturating_sub(k),
+        };
+        let slots: Vec<usize> = body[..kept]
+            .windows(2)
+            .map(|w| 4 * w[1] + self.grid.direction(w[1], w[0]))
+            .collect();
+        let facts: Vec<i32> = slots.iter().map(|&s| self.arcs[s]).collect();
+        // Everything per query is switched on by one selector (released after),
+        // except under Fresh, where the solver is thrown away anyway.
+        let selector = if self.reuse == Reuse::Fresh {
+            None
+        } else {
+            Some(self.fresh_var())
+        };
+        let mut added = Vec::new();
+        let layers = match bound {
+            Some((apple, k)) => self.path_clauses(body, apple, k, &mut added),
+            None => vec![],
+        };
+        let mut assumptions: Vec<i32> = selector.into_iter().collect();
+        match self.reuse {
+            Reuse::Fresh | Reuse::Clauses => {
+                for &f in &facts {
+                    added.push(f);
+                    added.push(0);
+                }
+            }
+            Reuse::Activation => assumptions.extend(slots.iter().map(|&s| self.activation[s])),
+            Reuse::Assumptions => assumptions.extend(&facts),
+            Reuse::Nogoods => {}
+        }
+        // (An empty clause here, a path with no first move, refutes the query.)
+        for clause in added
+            .split(|&l| l == 0)
+            .take(added.iter().filter(|&&l| l == 0).count())
+        {
+            self.solver
+                .add_clause(clause.iter().copied().chain(selector.map(|s| -s)));
+        }
+        self.work.build_seconds += started.elapsed().as_secs_f64();
+
+        let outcome = self.refine(body, &facts, &layers, &assumptions, selector, deadline);
+        if let Some(s) = selector {
+            self.solver.add_clause([-s]);
+        }
+        outcome
+    }
+
+    /// Solves, adding cuts (and, under `Nogoods`, violated facts) until the
+    /// model's 2-factor, patched where two cycles meet, is one cycle that
+    /// holds the facts.
+    fn refine(
+        &mut self,
+        body: &[usize],
+        facts: &[i32],
+        layers: &[Vec<(usize, i32)>],
+        assumptions: &[i32],
+        selector: Option<i32>,
+        deadline: Option<Instant>,
+    ) -> Outcome {
+        loop {
+            let started = Instant::now();
+            self.solver.set_callbacks(Some(Deadline(deadline)));
+            if let Some(limit) = self.conflict_limit {
+                self.solver
+                    .set_limit("conflicts", limit)
+                    .expect("CaDiCaL knows the conflicts limit");
+            }
+            let answer = self.solver.solve_with(assumptions.iter().copied());
+            self.work.solve_seconds += started.elapsed().as_secs_f64();
+            self.work.solver_calls += 1;
+            match answer {
+                Some(false) => return Outcome::Unsat,
+                None => return Outcome::Unknown,
+                Some(true) => {}
+            }
+            let started = Instant::now();
+            // Read the whole model before adding any clause (which ends the SAT state).
+            let successors = self.successors();
+            let moves = self.path_of(body[0], layers);
+            let broken: Vec<i32> = if self.reuse == Reuse::Nogoods {
+                facts
+                    .iter()
+                    .copied()
+                    .filter(|&f| self.solver.value(f) != Some(true))
+                    .collect()
+            } else {
+                vec![]
+            };
+            if !broken.is_empty() {
+                for f in broken {
+                    self.solver
+                        .add_clause([f].into_iter().chain(selector.map(|s| -s)));
+                }
+                self.work.build_seconds += started.elapsed().as_secs_f64();
+                continue;
+            }
+            let after = super::body_after(body, &moves);
+            let kept = if moves.is_empty() { body } else { &after };
+            let cycles = cycles_of(&successors);
+            let found = if cycles.len() == 1 {
+                Some(successors)
+            } else {
+                let patched = patch(self.grid, &successors, kept);
+                if patched.is_none() {
+                    for cycle in &cycles {
+                        self.add_cut(cycle);
+                    }
+                }
+                patched
+            };
+            self.work.build_seconds += started.elapsed().as_secs_f64();
+            if let Some(cycle) = found {
+                return Outcome::Found(Found { moves, cycle });
+            }
+        }
+    }
+
+    /// "Some arc leaves `cycle`" (or one of its cells is the skipped one).
+    fn add_cut(&mut self, cycle: &[usize]) {
+        let mut inside = vec![false; self.grid.cells()];
+        for &c in cycle {
+            inside[c] = true;
+        }
+        let mut cut = Vec::new();
+        for &u in cycle {
+            for v in self.grid.neighbours(u) {
+                if !inside[v] {
+                    cut.push(self.arc(u, v));
+                }
+            }
+            if let Some(&skip) = self.skips.get(u) {
+                cut.push(skip);
+            }
+        }
+        self.solver.add_clause(cut.iter().copied());
+        self.cuts.extend_from_slice(&cut);
+        self.cuts.push(0);
+        self.work.cuts += 1;
+    }
+
+    /// The successor of each cell in the current model.
+    fn successors(&self) -> Vec<u32> {
+        (0..self.grid.cells())
+            .map(|u| {
+                (0..4)
+                    .map(|d| self.arcs[4 * u + d])
+                    .zip(self.grid.neighbours_by_direction(u).map(|(_, v)| v))
+                    .find(|&(a, _)| a != 0 && self.solver.value(a) == Some(true))
+                    .and_then(|(_, v)| v)
+                    .map_or(u32::MAX, |v| v as u32)
+            })
+            .collect()
+    }
+
+    /// The path in the current model: from `head`, a true position variable
+    /// next to the previous cell at every layer.
+    fn path_of(&self, head: usize, layers: &[Vec<(usize, i32)>]) -> Vec<usize> {
+        let mut cell = head;
+        let mut moves = Vec::with_capacity(layers.len());
+        for layer in layers {
+            cell = layer
+                .iter()
+                .find(|&&(c, var)| {
+                    self.grid.adjacent(cell, c) && self.solver.value(var) == Some(true)
+                })
+                .expect("a model moves the head at every layer")
+                .0;
+            moves.push(cell);
+        }
+        moves
+    }
+
+    /// Clauses (0-terminated, into `out`) for a path of exactly `k` moves to
+    /// `apple` whose last `len + 1` cells are the body that the cycle must run
+    /// along. Position variables `q(c, t)` ("the head is at `c` after `t`
+    /// moves") exist only where `c` is open by then (a body cell once the
+    /// tail has left it), reachable from the head and with the apple still
+    /// reachable; each true `q` has a true successor, no cell is used twice,
+    /// and consecutive cells of the final body are arcs of the cycle.
+    /// Returns each layer's `(cell, variable)` pairs.
+    fn path_clauses(
+        &mut self,
+        body: &[usize],
+        apple: usize,
+        k: usize,
+        out: &mut Vec<i32>,
+    ) -> Vec<Vec<(usize, i32)>> {
+        let grid = self.grid;
+        let (head, len) = (body[0], body.len());
+        let mut opens_at = vec![0; grid.cells()];
+        for (j, &c) in body.iter().enumerate() {
+            opens_at[c] = len - j;
+        }
+        let mut var_at: Vec<Vec<i32>> = Vec::with_capacity(k + 1);
+        var_at.push(vec![0; grid.cells()]);
+        let mut layers = Vec::with_capacity(k);
+        for t in 1..=k {
+            let mut layer = vec![0; grid.cells()];
+            let mut cells = Vec::new();
+            for c in 0..grid.cells() {
+                let from_head = grid.distance(head, c);
+                if opens_at[c] <= t
+                    && from_head <= t
+                    && (t - from_head) % 2 == 0
+                    && grid.distance(c, apple) <= k - t
+                    && (c != apple || t == k)
+                {
+                    layer[c] = self.fresh_var();
+                    cells.push((c, layer[c]));
+                }
+            }
+            var_at.push(layer);
+            layers.push(cells);
+        }
+        let mut clause = |lits: &[i32]| {
+            out.extend_from_slice(lits);
+            out.push(0);
+        };
+        // Moves: the head's first step, then a successor for every position.
+        let first: Vec<i32> = grid
+            .neighbours(head)
+            .map(|v| var_at[1][v])
+            .filter(|&q| q != 0)
+            .collect();
+        clause(&first);
+        for t in 2..=k {
+            for &(u, q) in &layers[t - 2] {
+                let mut next = vec![-q];
+                next.extend(grid.neighbours(u).map(|v| var_at[t][v]).filter(|&q| q != 0));
+                clause(&next);
+            }
+        }
+        // No cell twice: a sequential counter per cell over its layers.
+        let mut last_seen = vec![0i32; grid.cells()];
+        for layer in &layers {
+            for &(c, q) in layer {
+                let seen = self.fresh_var();
+                clause(&[-q, seen]);
+                if last_seen[c] != 0 {
+                    clause(&[-last_seen[c], seen]);
+                    clause(&[-last_seen[c], -q]);
+                }
+                last_seen[c] = seen;
+            }
+        }
+        // The final body's arcs: old head to the first move (if the old head
+        // stays in the body), then between consecutive moves in the last len steps.
+        if k <= len {
+            for &(v, q) in &layers[0] {
+                clause(&[-q, self.arc(head, v)]);
+            }
+        }
+        for t in k.saturating_sub(len).max(1)..k {
+            for &(u, q) in &layers[t - 1] {
+                for v in grid.neighbours(u) {
+                    let next = var_at[t + 1][v];
+                    if next != 0 {
+                        clause(&[-q, -next, self.arc(u, v)]);
+                    }
+                }
+            }
+        }
+        layers
+    }
+}
+
+/// A query's path and certificate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The cells the head enters (empty for [`CycleSolver::certify`]).
+    pub moves: Vec<usize>,
+    /// The successor of every cell on the cycle (`u32::MAX` for a skipped cell).
+    pub cycle: Vec<u32>,
+}
+
+/// Merges the cycles of a 2-factor into one where two of them run side by
+/// side along a 2×2 square (drop both sides, add the two others), never
+/// touching an edge of `body` (head first). Returns the cycle, directed tail
+/// to head along the body, or `None` if cycles remain that cannot be merged.
+pub fn patch(grid: Grid, successors: &[u32], body: &[usize]) -> Option<Vec<u32>> {
+    let cells = grid.cells();
+    const NONE: usize = usize::MAX;
+    // Undirected: the two cycle neighbours of every cell.
+    let mut ends = vec![[NONE; 2]; cells];
+    for (u, &v) in successors.iter().enumerate() {
+        if v != u32::MAX {
+            ends[u][1] = v as usize;
+            ends[v as usize][0] = u;
+        }
+    }
+    let mut fixed = vec![[NONE; 2]; cells];
+    for w in body.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        for (from, to) in [(a, b), (b, a)] {
+            let slot = usize::from(fixed[from][0] != NONE);
+            fixed[from][slot] = to;
+        }
+    }
+    let has_edge = |ends: &[[usize; 2]], a: usize, b: usize| ends[a].contains(&b);
+    let is_fixed = |a: usize, b: usize| fixed[a].contains(&b);
+    let mut label = vec![NONE; cells];
+    let mut count = 0;
+    for (i, cycle) in cycles_of(successors).iter().enumerate() {
+        for &c in cycle {
+            label[c] = i;
+        }
+        count += 1;
+    }
+    let relabel = |ends: &[[usize; 2]], label: &mut [usize], start: usize, to: usize| {
+        let (mut previous, mut c) = (NONE, start);
+        loop {
+            label[c] = to;
+            let next = if ends[c][0] != previous {
+                ends[c][0]
+            } else {
+                ends[c][1]
+            };
+            previous = c;
+            c = next;
+            if c == start {
+                break;
+            }
+        }
+    };
+    let replace = |ends: &mut [[usize; 2]], a: usize, old: usize, new: usize| {
+        let slot = usize::from(ends[a][0] != old);
+        ends[a][slot] = new;
+    };
+    while count > 1 {
+        let mut merged = false;
+        for y in 0..grid.height.saturating_sub(1) {
+            for x in 0..grid.width.saturating_sub(1) {
+                let [p, q, r, s] =
+                    [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)].map(|c| grid.index(c));
+                // Sides p–q and s–r, or q–r and p–s.
+                for [a, b, c, d] in [[p, q, s, r], [q, r, p, s]] {
+                    if label[a] != NONE
+                        && label[c] != NONE
+                        && label[a] != label[c]
+                        && has_edge(&ends, a, b)
+                        && has_edge(&ends, c, d)
+                        && !is_fixed(a, b)
+                        && !is_fixed(c, d)
+                    {
+                        // Drop a–b and c–d, add a–c and b–d.
+                        replace(&mut ends, a, b, c);
+                        replace(&mut ends, b, a, d);
+                        replace(&mut ends, c, d, a);
+                        replace(&mut ends, d, c, b);
+                        let to = label[a];
+                        relabel(&ends, &mut label, c, to);
+                        count -= 1;
+                        merged = true;
+                        break;
+                    }
+                }
+            }
+        }
+        if !merged {
+            return None;
+        }
+    }
+    // Direct the cycle along the body (tail to head), or either way.
+    let start = (0..cells).find(|&c| ends[c][0] != NONE)?;
+    let (mut previous, mut c) = match body {
+        [head, neck, ..] => (*neck, *head),
+        _ => (ends[start][0], start),
+    };
+    let mut out = vec![u32::MAX; cells];
+    loop {
+        let next = if ends[c][0] != previous {
+            ends[c][0]
+        } else {
+            ends[c][1]
+        };
+        out[c] = next as u32;
+        previous = c;
+        c = next;
+        if out[c] != u32::MAX {
+            break;
+        }
+    }
+    Some(out)
+}
+
+/// The cycles of a successor map (skipped cells belong to none).
+pub fn cycles_of(successors: &[u32]) -> Vec<Vec<usize>> {
+    let mut seen = vec![false; successors.len()];
+    let mut cycles = Vec::new();
+    for start in 0..successors.len() {
+        if seen[start] || successors[start] == u32::MAX {
+            continue;
+        }
+        let mut cycle = Vec::new();
+        let mut c = start;
+        while !seen[c] {
+            seen[c] = true;
+            cycle.push(c);
+            c = successors[c] as usize;
+        }
+        cycles.push(cycle);
+    }
+    cycles
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_cycle(grid: Grid, successors: &[u32], body: &[usize]) {
+        let cycles = cycles_of(successors);
+        assert_eq!(cycles.len(), 1);
+        let skipped = successors.iter().filter(|&&s| s == u32::MAX).count();
+        assert_eq!(skipped, grid.cells() % 2);
+        for (u, &v) in successors.iter().enumerate() {
+            if v != u32::MAX {
+                assert!(grid.adjacent(u, v as usize));
+            }
+        }
+        for w in body.windows(2) {
+            assert_eq!(
+                successors[w[1]], w[0] as u32,
+                "body arc {} -> {}",
+                w[1], w[0]
+            );
+        }
+    }
+
+    #[test]
+    fn every_strategy_finds_a_cycle_along_the_body() {
+        for reuse in Reuse::ALL {
+            for (w, h) in [(4, 4), (6, 6), (5, 5), (3, 4)] {
+                let grid = Grid::new(w, h);
+                let mut solver = CycleSolver::new(grid, reuse);
+                // A body along the bottom row, head at (2, 0).
+                let body = [2, 1, 0];
+                let Outcome::Found(Found { cycle: s, .. }) = solver.certify(&body, None) else {
+                    panic!("{reuse:?} {w}x{h}: no cycle");
+                };
+                check_cycle(grid, &s, &body);
+                // Twice, so that incremental strategies reuse the solver.
+                let body = [grid.index((0, 2)), grid.index((0, 1)), 0];
+                let Outcome::Found(Found { cycle: s, .. }) = solver.certify(&body, None) else {
+                    panic!("{reuse:?} {w}x{h}: no second cycle");
+                };
+                check_cycle(grid, &s, &body);
+            }
+        }
+    }
+
+    #[test]
+    fn a_trapped_corner_has_no_cycle() {
+        // On 4x4, a body (1,0) (1,1) (0,1) leaves the corner (0,0) with one free neighbour.
+        for reuse in Reuse::ALL {
+            let grid = Grid::new(4, 4);
+            let mut solver = CycleSolver::new(grid, reuse);
+            let body = [grid.index((1, 0)), grid.index((1, 1)), grid.index((0, 1))];
+            assert_eq!(solver.certify(&body, None), Outcome::Unsat, "{reuse:?}");
+            // The solver stays usable after a refused query.
+            assert!(matches!(solver.certify(&[0], None), Outcome::Found(_)));
+        }
+    }
+
+    #[test]
+    fn path_lengths_are_exact() {
+        // 4x4, one-cell snake at (0,0), apple at (3,3): 6 moves, not 4.
+        for reuse in Reuse::ALL {
+            let grid = Grid::new(4, 4);
+            let mut solver = CycleSolver::new(grid, reuse);
+            assert_eq!(solver.plan(&[0], 15, 4, None), Outcome::Unsat, "{reuse:?}");
+            let Outcome::Found(f) = solver.plan(&[0], 15, 6, None) else {
+                panic!("{reuse:?}: no path");
+            };
+            assert_eq!(f.moves.len(), 6);
+            assert_eq!(f.moves.last(), Some(&15));
+            let body = crate::game::body_after(&[0], &f.moves);
+            check_cycle(grid, &f.cycle, &body);
+        }
+    }
+
+    #[test]
+    fn patching_merges_side_by_side_cycles() {
+        // 4x2: two 2x2 squares, each its own cycle; merged into the boundary.
+        let grid = Grid::new(4, 2);
+        let [a, b, c, d, e, f, g, h] = [0u32, 1, 2, 3, 4, 5, 6, 7];
+        let mut successors = vec![0; 8];
+        for (from, to) in [
+            (a, b),
+            (b, f),
+            (f, e),
+            (e, a),
+            (c, d),
+            (d, h),
+            (h, g),
+            (g, c),
+        ] {
+            successors[from as usize] = to;
+        }
+        let merged = patch(grid, &successors, &[0]).expect("mergeable");
+        check_cycle(grid, &merged, &[]);
+        // The only square between them is b, c, g, f: with b–f fixed as body, no merge.
+        assert_eq!(patch(grid, &successors, &[1, 5]), None);
+    }
+}

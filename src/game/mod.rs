@@ -1,0 +1,495 @@
+//! The full game: a one-cell snake in a corner, one seeded random apple at a
+//! time at a free cell, until the snake fills the board (a win) or no safe
+//! plan exists (a loss).
+//!
+//! Every plan is *safe*: after eating, a Hamiltonian cycle runs from the new
+//! head through every free cell to the tail and along the body ([`cycle`]),
+//! so following it the snake can go on forever and reach any apple. Within
+//! safety the plan is as short as we can prove:
+//! 1. the shortest path for the moving snake ([`route::shortest`], a lower
+//!    bound on every legal path), if a cycle certifies the body it leaves;
+//! 2. else the least `k` for which a certified cycle brings the apple within
+//!    `k` steps of the head (ascending from the free-cell distance);
+//! 3. else (deadline) following the last certified cycle, which always works.
+//!
+//! Each apple's moves are replayed by the simulator ([`crate::sim`]) before
+//! the snake makes them, and the whole game once more at the end.
+
+pub mod cycle;
+pub mod route;
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::instance::{Instance, Pos, Start, TailRule};
+use cycle::{CycleSolver, Outcome, Work};
+
+/// The largest board side `play` accepts.
+pub const MAX_SIDE: usize = 64;
+
+/// A rectangular board without walls; cells are numbered row by row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grid {
+    pub width: usize,
+    pub height: usize,
+}
+
+impl Grid {
+    pub fn new(width: usize, height: usize) -> Self {
+        Grid { width, height }
+    }
+
+    pub fn cells(&self) -> usize {
+        self.width * self.height
+    }
+
+    pub fn index(&self, (x, y): Pos) -> usize {
+        y * self.width + x
+    }
+
+    pub fn pos(&self, cell: usize) -> Pos {
+        (cell % self.width, cell / self.width)
+    }
+
+    /// The neighbour in each direction (left, right, up, down), if on the board.
+    pub fn neighbours_by_direction(
+        &self,
+        cell: usize,
+    ) -> impl Iterator<Item = (usize, Option<usize>)> + use<> {
+        let (x, y) = self.pos(cell);
+        let (w, h) = (self.width, self.height);
+        [
+            (x > 0).then(|| cell - 1),
+            (x + 1 < w).then(|| cell + 1),
+            (y > 0).then(|| cell - w),
+            (y + 1 < h).then(|| cell + w),
+        ]
+        .into_iter()
+        .enumerate()
+    }
+
+    pub fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> + use<> {
+        self.neighbours_by_direction(cell).filter_map(|(_, n)| n)
+    }
+
+    /// The direction (as in [`Grid::neighbours_by_direction`]) from `from` to its neighbour `to`.
+    pub fn direction(&self, from: usize, to: usize) -> usize {
+        match to as isize - from as isize {
+            -1 => 0,
+            1 => 1,
+            d if d < 0 => 2,
+            _ => 3,
+        }
+    }
+
+    pub fn adjacent(&self, a: usize, b: usize) -> bool {
+        self.distance(a, b) == 1
+    }
+
+    /// Manhattan distance.
+    pub fn distance(&self, a: usize, b: usize) -> usize {
+        let ((ax, ay), (bx, by)) = (self.pos(a), self.pos(b));
+        ax.abs_diff(bx) + ay.abs_diff(by)
+    }
+}
+
+/// How the solver is reused from one apple to the next (the slides' five
+/// multi-shot designs, in CaDiCaL terms). Cuts found are kept in every case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Reuse {
+    /// A new solver per query, given the model, the cuts so far and the body as unit clauses.
+    Fresh,
+    /// One solver; each query's clauses are added guarded by a new selector,
+    /// assumed for the query and then released for good (a unit clause `¬selector`).
+    Clauses,
+    /// One solver with a pre-built switch per arc (`switch → arc`); a query
+    /// assumes the switches of the body's arcs.
+    Activation,
+    /// One solver; the body's arcs are assumed directly.
+    Assumptions,
+    /// One solver that first sees no body at all; each model is checked and
+    /// the body arcs it breaks are added as nogoods, like subtours, until none is broken.
+    Nogoods,
+}
+
+impl Reuse {
+    pub const ALL: [Reuse; 5] = [
+        Reuse::Fresh,
+        Reuse::Clauses,
+        Reuse::Activation,
+        Reuse::Assumptions,
+        Reuse::Nogoods,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Reuse::Fresh => "fresh",
+            Reuse::Clauses => "clauses",
+            Reuse::Activation => "activation",
+            Reuse::Assumptions => "assumptions",
+            Reuse::Nogoods => "nogoods",
+        }
+    }
+}
+
+/// One game to play.
+#[derive(Clone, Copy, Debug)]
+pub struct GameConfig {
+    pub width: usize,
+    pub height: usize,
+    pub seed: u64,
+    pub reuse: Reuse,
+    /// Time for the solver per apple; past it the snake follows its last cycle.
+    pub timeout_per_apple: Option<Duration>,
+    /// Conflicts per solver call before a query counts as undecided (`None`: no limit).
+    pub conflicts: Option<i32>,
+}
+
+/// How an apple's path was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// The moving snake's shortest path, certified.
+    Shortest,
+    /// The least `k` with a certified cycle that reaches the apple in `k` steps.
+    Route,
+    /// The previous certified cycle (the solver ran out of time).
+    Cycle,
+}
+
+/// One apple of a game.
+#[derive(Clone, Debug, Serialize)]
+pub struct AppleRecord {
+    /// 0 for the first apple.
+    pub index: usize,
+    pub cell: Pos,
+    /// The snake's length when the apple appeared.
+    pub length: usize,
+    /// Moves to eat it.
+    pub steps: usize,
+    /// The moving snake's shortest path to it, ignoring safety: no legal plan is shorter.
+    pub lower_bound: usize,
+    pub method: Method,
+    pub seconds: f64,
+    #[serde(flatten)]
+    pub work: Work,
+}
+
+/// A finished game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameRecord {
+    pub width: usize,
+    pub height: usize,
+    pub seed: u64,
+    pub reuse: Reuse,
+    pub won: bool,
+    /// Why the game was lost, with the state.
+    pub loss: Option<String>,
+    pub final_length: usize,
+    pub cells: usize,
+    /// Apples eaten.
+    pub eaten: usize,
+    pub steps: usize,
+    /// Apples eaten in exactly `lower_bound` steps.
+    pub shortest_possible: usize,
+    pub seconds: f64,
+    /// Solver work over the game, the first cycle included.
+    #[serde(flatten)]
+    pub work: Work,
+    pub apples: Vec<AppleRecord>,
+    /// The head at every time point, the start first.
+    #[serde(skip)]
+    pub path: Vec<Pos>,
+}
+
+impl GameRecord {
+    /// The game as an instance of DESIGN.md §1 (one visible apple at a time,
+    /// each eaten apple revealing the next) whose plan is [`GameRecord::path`].
+    pub fn instance(&self) -> Instance {
+        Instance {
+            width: self.width,
+            height: self.height,
+            walls: vec![],
+            start: Start::Body(vec![self.path[0]]),
+            apples: self.apples[..self.eaten].iter().map(|a| a.cell).collect(),
+            visible: 1,
+            grow: true,
+            tail: TailRule::Follow,
+            horizon: Some(self.steps),
+        }
+    }
+}
+
+/// Why a game could not be played.
+#[derive(Debug, Error)]
+pub enum GameError {
+    #[error("board size {0}x{1} is out of range (each side must be 1..={MAX_SIDE})")]
+    BadSize(usize, usize),
+    #[error("internal error: the simulator rejects the plan for apple {apple}: {reason}")]
+    Rejected { apple: usize, reason: String },
+}
+
+/// A plan for one apple.
+struct Plan {
+    moves: Vec<usize>,
+    method: Method,
+    /// The certified cycle after eating (`None` once the board is full).
+    cycle: Option<Vec<u32>>,
+}
+
+/// Plays one game; `on_apple` sees each apple once it is eaten.
+pub fn play(
+    config: &GameConfig,
+    mut on_apple: impl FnMut(&AppleRecord),
+) -> Result<GameRecord, GameError> {
+    let (w, h) = (config.width, config.height);
+    if !(1..=MAX_SIDE).contains(&w) || !(1..=MAX_SIDE).contains(&h) {
+        return Err(GameError::BadSize(w, h));
+    }
+    let started = Instant::now();
+    let grid = Grid::new(w, h);
+    let cells = grid.cells();
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let mut solver = CycleSolver::new(grid, config.reuse);
+    solver.conflict_limit = config.conflicts;
+    let mut body: VecDeque<usize> = VecDeque::from([0]);
+    let mut occupied = vec![false; cells];
+    occupied[0] = true;
+    let mut cycle = match solver.certify(&[0], None) {
+        Outcome::Found(f) => Some(f.cycle),
+        _ => None,
+    };
+    let mut record = GameRecord {
+        width: w,
+        height: h,
+        seed: config.seed,
+        reuse: config.reuse,
+        won: false,
+        loss: None,
+        final_length: 1,
+        cells,
+        eaten: 0,
+        steps: 0,
+        shortest_possible: 0,
+        seconds: 0.0,
+        work: Work::default(),
+        apples: vec![],
+        path: vec![grid.pos(0)],
+    };
+    while body.len() < cells {
+        let free: Vec<usize> = (0..cells).filter(|&c| !occupied[c]).collect();
+        let apple = free[rng.random_range(0..free.len())];
+        let apple_started = Instant::now();
+        let work_before = solver.work;
+        let deadline = config.timeout_per_apple.map(|t| apple_started + t);
+        let snake: Vec<usize> = body.iter().copied().collect();
+        let lower_bound = route::shortest(&grid, &snake, apple, true).map(|p| p.len());
+        let plan = plan_apple(
+            &grid,
+            &mut solver,
+            &snake,
+            apple,
+            cycle.as_deref(),
+            deadline,
+        );
+        let Some(plan) = plan else {
+            record.apples.push(AppleRecord {
+                index: record.eaten,
+                cell: grid.pos(apple),
+                length: body.len(),
+                steps: 0,
+                lower_bound: lower_bound.unwrap_or(0),
+                method: Method::Cycle,
+                seconds: apple_started.elapsed().as_secs_f64(),
+                work: difference(solver.work, work_before),
+            });
+            record.loss = Some(format!(
+                "no safe plan to apple {} at {:?} with the snake of length {} at {:?}",
+                record.eaten,
+                grid.pos(apple),
+                body.len(),
+                snake.iter().map(|&c| grid.pos(c)).collect::<Vec<_>>()
+            ));
+            break;
+        };
+        check_segment(&grid, &snake, apple, &plan.moves).map_err(|reason| GameError::Rejected {
+            apple: record.eaten,
+            reason,
+        })?;
+        for (i, &cell) in plan.moves.iter().enumerate() {
+            if i + 1 < plan.moves.len() {
+                let tail = body.pop_back().expect("a non-empty body");
+                occupied[tail] = false;
+            }
+            body.push_front(cell);
+            occupied[cell] = true;
+            record.path.push(grid.pos(cell));
+        }
+        if plan.cycle.is_some() {
+            cycle = plan.cycle;
+        }
+        let apple_record = AppleRecord {
+            index: record.eaten,
+            cell: grid.pos(apple),
+            length: snake.len(),
+            steps: plan.moves.len(),
+            lower_bound: lower_bound.unwrap_or(plan.moves.len()),
+            method: plan.method,
+            seconds: apple_started.elapsed().as_secs_f64(),
+            work: difference(solver.work, work_before),
+        };
+        record.eaten += 1;
+        record.steps += apple_record.steps;
+        if apple_record.steps == apple_record.lower_bound {
+            record.shortest_possible += 1;
+        }
+        on_apple(&apple_record);
+        record.apples.push(apple_record);
+    }
+    record.won = body.len() == cells;
+    record.final_length = body.len();
+    record.work = solver.work;
+    record.seconds = started.elapsed().as_secs_f64();
+    crate::sim::simulate(&record.instance(), &record.path).map_err(|v| GameError::Rejected {
+        apple: record.eaten,
+        reason: format!("replaying the whole game: {v}"),
+    })?;
+    Ok(record)
+}
+
+fn difference(after: Work, before: Work) -> Work {
+    Work {
+        build_seconds: after.build_seconds - before.build_seconds,
+        solve_seconds: after.solve_seconds - before.solve_seconds,
+        solver_calls: after.solver_calls - before.solver_calls,
+        cuts: after.cuts - before.cuts,
+    }
+}
+
+/// The safe plan for one apple (see the module documentation), or `None`.
+fn plan_apple(
+    grid: &Grid,
+    solver: &mut CycleSolver,
+    snake: &[usize],
+    apple: usize,
+    cycle: Option<&[u32]>,
+    deadline: Option<Instant>,
+) -> Option<Plan> {
+    let shortest = route::shortest(grid, snake, apple, true);
+    if snake.len() + 1 == grid.cells()
+        && let Some(moves) = shortest
+            .as_ref()
+            .filter(|m| route::is_legal(grid, snake, m))
+    {
+        // This apple fills the board: nothing comes after it.
+        return Some(Plan {
+            moves: moves.clone(),
+            method: Method::Shortest,
+            cycle: None,
+        });
+    }
+    let mut best = cycle
+        .and_then(|c| walk(c, snake[0], apple))
+        .map(|moves| Plan {
+            moves,
+            method: Method::Cycle,
+            cycle: cycle.map(<[u32]>::to_vec),
+        });
+    let Some(lower) = shortest.map(|p| p.len()) else {
+        return best;
+    };
+    let found = |f: cycle::Found| Plan {
+        method: if f.moves.len() == lower {
+            Method::Shortest
+        } else {
+            Method::Route
+        },
+        moves: f.moves,
+        cycle: Some(f.cycle),
+    };
+    // Every path to the apple has the parity of the lower bound (the grid is
+    // bipartite). Up from the lower bound while each length is refuted; if
+    // one is undecided, down from the best plan so far while each is found.
+    let upper = best.as_ref().map_or(grid.cells() + 1, |p| p.moves.len());
+    let mut k = lower;
+    while k < upper {
+        match solver.plan(snake, apple, k, deadline) {
+            Outcome::Found(f) => return Some(found(f)),
+            Outcome::Unsat => k += 2,
+            Outcome::Unknown => break,
+        }
+    }
+    let undecided = k;
+    while let Some(length) = best.as_ref().map(|p| p.moves.len())
+        && length >= undecided + 4
+    {
+        match solver.plan(snake, apple, length - 2, deadline) {
+            Outcome::Found(f) => best = Some(found(f)),
+            _ => break,
+        }
+    }
+    best
+}
+
+/// The cells after `from` along `cycle` up to `to`, or `None` if `to` is not on `from`'s cycle.
+fn walk(cycle: &[u32], from: usize, to: usize) -> Option<Vec<usize>> {
+    let mut moves = Vec::new();
+    let mut cell = from;
+    while cell != to {
+        cell = *cycle.get(cell)? as usize;
+        if cell >= cycle.len() || moves.len() >= cycle.len() {
+            return None;
+        }
+        moves.push(cell);
+    }
+    Some(moves)
+}
+
+/// The body (head first) after `moves`, the last of which eats.
+pub(crate) fn body_after(snake: &[usize], moves: &[usize]) -> Vec<usize> {
+    moves
+        .iter()
+        .rev()
+        .chain(snake)
+        .copied()
+        .take(snake.len() + 1)
+        .collect()
+}
+
+/// Replays one apple's moves with the simulator.
+fn check_segment(
+    grid: &Grid,
+    snake: &[usize],
+    apple: usize,
+    moves: &[usize],
+) -> Result<(), String> {
+    let instance = Instance {
+        width: grid.width,
+        height: grid.height,
+        walls: vec![],
+        start: Start::Body(snake.iter().map(|&c| grid.pos(c)).collect()),
+        apples: vec![grid.pos(apple)],
+        visible: 1,
+        grow: true,
+        tail: TailRule::Follow,
+        horizon: Some(moves.len()),
+    };
+    let path: Vec<Pos> = std::iter::once(snake[0])
+        .chain(moves.iter().copied())
+        .map(|c| grid.pos(c))
+        .collect();
+    match crate::sim::simulate(&instance, &path) {
+        Ok(replay) if replay.eaten == [(0, moves.len())] => Ok(()),
+        Ok(replay) => Err(format!(
+            "apple eaten at {:?}, not at the last move",
+            replay.eaten
+        )),
+        Err(v) => Err(v.to_string()),
+    }
+}

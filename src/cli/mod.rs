@@ -91,7 +91,21 @@ pub fn encode_failure(e: EncodeError) -> Failure {
 
 /// Parses the command line, runs the command and maps its outcome to an exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            // One line: clap's message up to its first blank line.
+            let text = e.render().to_string();
+            let message: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            eprintln!("{}", message.join(" "));
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Export(args) => export::run(args),

@@ -25,7 +25,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
     /// How the solver is reused between apples.
-    #[arg(long, value_enum, default_value_t = Reuse::Assumptions)]
+    #[arg(long, value_enum, default_value_t = Reuse::Clauses)]
     pub reuse: Reuse,
     /// Solver time per apple in seconds; past it the snake follows its last
     /// certified cycle (always safe, maybe longer).
@@ -36,6 +36,11 @@ pub struct PlayArgs {
     /// Unlike the timeout, it keeps games reproducible.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_CONFLICTS)]
     pub conflicts: u32,
+    /// Solver calls per query (each model that is not one cycle gets subtour
+    /// cuts and another call) before the query counts as undecided.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_ROUNDS,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: u32,
     /// Print each game as JSON (one object per line, with every apple).
     #[arg(long)]
     pub json: bool,
@@ -48,7 +53,10 @@ pub struct PlayArgs {
 }
 
 /// The default of `--conflicts`.
-pub const DEFAULT_CONFLICTS: u32 = 2000;
+pub const DEFAULT_CONFLICTS: u32 = 1000;
+
+/// The default of `--rounds`.
+pub const DEFAULT_ROUNDS: u32 = 20;
 
 /// `--conflicts`: 0 means no limit.
 pub fn conflict_limit(conflicts: u32) -> Option<i32> {
@@ -129,6 +137,7 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
             reuse: args.reuse,
             timeout_per_apple: Some(Duration::from_secs_f64(args.timeout_per_apple)),
             conflicts: conflict_limit(args.conflicts),
+            rounds: args.rounds,
         };
         let record = play_one(&config, &bar)?;
         bar.suspend(|| print_game(&record, args.json));

@@ -19,6 +19,9 @@ use std::time::Instant;
 use super::{Grid, Reuse};
 use crate::solve::Deadline;
 
+/// Selector variables per solver (a query uses one; the solver is renewed when they run out).
+const SELECTORS: i32 = 1 << 14;
+
 /// A query's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -54,13 +57,18 @@ pub struct CycleSolver {
     /// The model's clauses without cuts, 0-terminated (rebuilt into each fresh solver).
     base: Vec<i32>,
     base_vars: i32,
+    /// Selectors used in the current solver (they live in a block of
+    /// [`SELECTORS`] variables after the model's).
     /// Every cut found, 0-terminated.
     cuts: Vec<i32>,
     solver: cadical::Solver<Deadline>,
-    next_var: i32,
+    selectors_used: i32,
     /// Conflicts allowed per call to `solve` (`None`: no limit); a call
     /// that reaches it answers [`Outcome::Unknown`]. Deterministic, unlike a deadline.
     pub conflict_limit: Option<i32>,
+    /// Solver calls per query (each model that is not one cycle adds cuts and
+    /// calls again) before the query counts as undecided.
+    pub round_limit: u32,
     /// Totals over all queries.
     pub work: Work,
 }
@@ -177,8 +185,9 @@ impl CycleSolver {
             base_vars,
             cuts: Vec::new(),
             solver: cadical::Solver::new(),
-            next_var: base_vars,
+            selectors_used: 0,
             conflict_limit: None,
+            round_limit: u32::MAX,
             work: Work::default(),
         };
         solver.rebuild();
@@ -201,13 +210,28 @@ impl CycleSolver {
         for cut in self.cuts.split(|&l| l == 0).filter(|c| !c.is_empty()) {
             self.solver.add_clause(cut.iter().copied());
         }
-        self.next_var = self.base_vars;
+        self.selectors_used = 0;
         self.work.build_seconds += started.elapsed().as_secs_f64();
     }
 
-    fn fresh_var(&mut self) -> i32 {
-        self.next_var += 1;
-        self.next_var
+    /// A selector never used before in this solver (a new solver when the block runs out).
+    fn selector(&mut self) -> i32 {
+        if self.selectors_used == SELECTORS {
+            self.rebuild();
+        }
+        self.selectors_used += 1;
+        self.base_vars + self.selectors_used
+    }
+
+    /// The variable "the head is at `cell` after `t` moves" (`t ≥ 1`), and
+    /// its "`cell` seen by move `t`" companion. Every query uses the same
+    /// numbers: a query's clauses all carry its selector, so once it is
+    /// released nothing (learnt clauses included) constrains them, and the
+    /// solver does not grow with the game.
+    fn position_vars(&self, t: usize, cell: usize) -> (i32, i32) {
+        let slot = 2 * ((t - 1) * self.grid.cells() + cell) as i32;
+        let first = self.base_vars + SELECTORS + slot + 1;
+        (first, first + 1)
     }
 
     /// A Hamiltonian cycle (all but at most one cell on odd boards) that runs
@@ -256,7 +280,7 @@ impl CycleSolver {
         let selector = if self.reuse == Reuse::Fresh {
             None
         } else {
-            Some(self.fresh_var())
+            Some(self.selector())
         };
         let mut added = Vec::new();
         let layers = match bound {
@@ -304,7 +328,7 @@ impl CycleSolver {
         selector: Option<i32>,
         deadline: Option<Instant>,
     ) -> Outcome {
-        loop {
+        for _ in 0..self.round_limit {
             let started = Instant::now();
             self.solver.set_callbacks(Some(Deadline(deadline)));
             if let Some(limit) = self.conflict_limit {
@@ -360,6 +384,7 @@ impl CycleSolver {
                 return Outcome::Found(Found { moves, cycle });
             }
         }
+        Outcome::Unknown
     }
 
     /// "Some arc leaves `cycle`" (or one of its cells is the skipped one).
@@ -452,7 +477,7 @@ impl CycleSolver {
                     && grid.distance(c, apple) <= k - t
                     && (c != apple || t == k)
                 {
-                    layer[c] = self.fresh_var();
+                    layer[c] = self.position_vars(t, c).0;
                     cells.push((c, layer[c]));
                 }
             }
@@ -479,9 +504,9 @@ impl CycleSolver {
         }
         // No cell twice: a sequential counter per cell over its layers.
         let mut last_seen = vec![0i32; grid.cells()];
-        for layer in &layers {
+        for (t, layer) in layers.iter().enumerate() {
             for &(c, q) in layer {
-                let seen = self.fresh_var();
+                let seen = self.position_vars(t + 1, c).1;
                 clause(&[-q, seen]);
                 if last_seen[c] != 0 {
                     clause(&[-last_seen[c], seen]);

@@ -149,6 +149,8 @@ pub struct GameConfig {
     pub timeout_per_apple: Option<Duration>,
     /// Conflicts per solver call before a query counts as undecided (`None`: no limit).
     pub conflicts: Option<i32>,
+    /// Solver calls per query (refinement rounds) before it counts as undecided.
+    pub rounds: u32,
 }
 
 /// How an apple's path was chosen.
@@ -258,6 +260,7 @@ pub fn play(
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let mut solver = CycleSolver::new(grid, config.reuse);
     solver.conflict_limit = config.conflicts;
+    solver.round_limit = config.rounds;
     let mut body: VecDeque<usize> = VecDeque::from([0]);
     let mut occupied = vec![false; cells];
     occupied[0] = true;
@@ -394,7 +397,7 @@ fn plan_apple(
             cycle: None,
         });
     }
-    let mut best = cycle
+    let best = cycle
         .and_then(|c| walk(c, snake[0], apple))
         .map(|moves| Plan {
             moves,
@@ -414,24 +417,15 @@ fn plan_apple(
         cycle: Some(f.cycle),
     };
     // Every path to the apple has the parity of the lower bound (the grid is
-    // bipartite). Up from the lower bound while each length is refuted; if
-    // one is undecided, down from the best plan so far while each is found.
+    // bipartite): up from the lower bound, two moves at a time, to the first
+    // length with a certified path. A length left undecided (conflict or
+    // round limit) is skipped, so that plan may be longer than optimal.
     let upper = best.as_ref().map_or(grid.cells() + 1, |p| p.moves.len());
     let mut k = lower;
-    while k < upper {
+    while k < upper && deadline.is_none_or(|d| Instant::now() < d) {
         match solver.plan(snake, apple, k, deadline) {
             Outcome::Found(f) => return Some(found(f)),
-            Outcome::Unsat => k += 2,
-            Outcome::Unknown => break,
-        }
-    }
-    let undecided = k;
-    while let Some(length) = best.as_ref().map(|p| p.moves.len())
-        && length >= undecided + 4
-    {
-        match solver.plan(snake, apple, length - 2, deadline) {
-            Outcome::Found(f) => best = Some(found(f)),
-            _ => break,
+            Outcome::Unsat | Outcome::Unknown => k += 2,
         }
     }
     best

@@ -1,0 +1,172 @@
+//! The full game (`snakesat play` and `snakesat::game`): every reuse strategy
+//! plays complete games with legal moves only, the same seed gives the same
+//! game, odd boards report how full they got, bad input is refused.
+
+#[path = "support/cli.rs"]
+mod support;
+
+use std::time::Duration;
+
+use snakesat::game::{self, GameConfig, GameRecord, Reuse};
+use snakesat::sim;
+use support::{assert_bad_input, snakesat, temp_dir};
+
+fn config(width: usize, height: usize, seed: u64, reuse: Reuse) -> GameConfig {
+    GameConfig {
+        width,
+        height,
+        seed,
+        reuse,
+        timeout_per_apple: None,
+        conflicts: Some(1000),
+        rounds: 20,
+    }
+}
+
+/// Checks the game move by move, independently of the player: adjacent
+/// moves, no bite (follow tail rule), apples eaten in order, one per apple record.
+fn check_legal(record: &GameRecord) {
+    let replay = sim::simulate(&record.instance(), &record.path).expect("legal game");
+    assert_eq!(replay.eaten.len(), record.eaten);
+    assert_eq!(replay.final_length, record.final_length);
+    let mut time = 0;
+    for (apple, &(index, eaten_at)) in record.apples.iter().zip(&replay.eaten) {
+        time += apple.steps;
+        assert_eq!(index, apple.index);
+        assert_eq!(eaten_at, time, "apple {index} eaten when its record says");
+        assert!(apple.steps >= apple.lower_bound);
+    }
+    assert_eq!(time, record.steps);
+    assert_eq!(record.path.len(), record.steps + 1);
+}
+
+#[test]
+fn every_strategy_wins_small_boards_with_legal_moves() {
+    for reuse in Reuse::ALL {
+        for (size, seeds) in [(4, 1..=5), (6, 1..=3)] {
+            for seed in seeds {
+                let record = game::play(&config(size, size, seed, reuse), |_| {}).unwrap();
+                assert!(
+                    record.won,
+                    "{reuse:?} {size}x{size} seed {seed}: {:?}",
+                    record.loss
+                );
+                assert_eq!(record.final_length, size * size);
+                assert_eq!(record.eaten, size * size - 1);
+                check_legal(&record);
+            }
+        }
+    }
+}
+
+#[test]
+fn rectangles_and_odd_boards() {
+    for (w, h) in [(2, 2), (2, 3), (4, 6), (3, 5), (5, 5), (1, 1)] {
+        let record = game::play(&config(w, h, 7, Reuse::Assumptions), |_| {}).unwrap();
+        check_legal(&record);
+        if (w * h) % 2 == 0 {
+            assert!(record.won, "{w}x{h}: {:?}", record.loss);
+        } else {
+            // No Hamiltonian cycle: the game may end early, but says so.
+            assert_eq!(record.won, record.final_length == w * h);
+            assert_eq!(record.won, record.loss.is_none(), "{w}x{h}");
+        }
+    }
+    // A single row longer than 2 has no cycle at all: lost, with the state.
+    let record = game::play(&config(5, 1, 1, Reuse::Assumptions), |_| {}).unwrap();
+    check_legal(&record);
+    if !record.won {
+        assert!(record.loss.as_deref().unwrap().contains("no safe plan"));
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game() {
+    for reuse in [Reuse::Fresh, Reuse::Nogoods] {
+        let a = game::play(&config(6, 6, 11, reuse), |_| {}).unwrap();
+        let b = game::play(&config(6, 6, 11, reuse), |_| {}).unwrap();
+        assert_eq!(a.path, b.path);
+        let apples = |r: &GameRecord| r.apples.iter().map(|a| a.cell).collect::<Vec<_>>();
+        assert_eq!(apples(&a), apples(&b));
+        let c = game::play(&config(6, 6, 12, reuse), |_| {}).unwrap();
+        assert_ne!(apples(&a), apples(&c), "another seed, other apples");
+    }
+}
+
+#[test]
+fn a_timeout_still_gives_a_safe_game() {
+    // With (almost) no time the snake follows its certified cycle: slower, never lost.
+    let mut cfg = config(6, 6, 3, Reuse::Assumptions);
+    cfg.timeout_per_apple = Some(Duration::from_nanos(1));
+    let record = game::play(&cfg, |_| {}).unwrap();
+    assert!(record.won, "{:?}", record.loss);
+    check_legal(&record);
+}
+
+#[test]
+fn play_command_prints_checked_games() {
+    let dir = temp_dir("play");
+    let gif = dir.join("game.gif");
+    let run = snakesat(&[
+        "play",
+        "--size",
+        "4x6",
+        "--seed",
+        "3",
+        "--games",
+        "2",
+        "--reuse",
+        "nogoods",
+        "--json",
+        "--gif",
+        gif.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let games: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 2);
+    for (g, seed) in games.iter().zip([3, 4]) {
+        assert_eq!(g["seed"], seed);
+        assert_eq!(g["won"], true);
+        assert_eq!(g["reuse"], "nogoods");
+        assert_eq!(g["apples"].as_array().unwrap().len(), 23);
+    }
+    let bytes = std::fs::read(&gif).unwrap();
+    assert!(bytes.starts_with(b"GIF89a"));
+
+    let text = snakesat(&["play", "--size", "4", "--seed", "3"]);
+    assert_eq!(text.code, 0);
+    assert!(
+        text.stdout.contains("won with length 16/16"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn play_refuses_bad_input() {
+    for (args, needle) in [
+        (vec!["--size", "0"], "out of range"),
+        (vec!["--size", "65"], "out of range"),
+        (vec!["--size", "4x"], "not a board side"),
+        (vec!["--size", "axb"], "not a board side"),
+        (
+            vec!["--timeout-per-apple", "0"],
+            "positive number of seconds",
+        ),
+        (
+            vec!["--timeout-per-apple", "nan"],
+            "positive number of seconds",
+        ),
+        (vec!["--games", "0"], "--games"),
+        (vec!["--reuse", "sometimes"], "sometimes"),
+        (vec!["--gif", "/no/such/dir/g.gif"], "no directory"),
+    ] {
+        let mut all = vec!["play"];
+        all.extend(args);
+        assert_bad_input(&snakesat(&all), needle);
+    }
+}

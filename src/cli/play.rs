@@ -53,10 +53,10 @@ pub struct PlayArgs {
 }
 
 /// The default of `--conflicts`.
-pub const DEFAULT_CONFLICTS: u32 = 1000;
+pub const DEFAULT_CONFLICTS: u32 = 300;
 
 /// The default of `--rounds`.
-pub const DEFAULT_ROUNDS: u32 = 20;
+pub const DEFAULT_ROUNDS: u32 = 10;
 
 /// `--conflicts`: 0 means no limit.
 pub fn conflict_limit(conflicts: u32) -> Option<i32> {
@@ -166,7 +166,7 @@ fn print_game(record: &GameRecord, json: bool) {
     }
     let outcome = if record.won { "won" } else { "lost" };
     println!(
-        "{}x{} seed {} ({}): {outcome} with length {}/{}, {} apples in {} steps ({} by a shortest path), \
+        "{}x{} seed {} ({}): {outcome} with length {}/{}, {} apples in {} steps ({} by a shortest path, {} by a least safe plan), \
 {:.3} s (build {:.3} s, solve {:.3} s, {} solver calls, {} cuts); every move checked by the simulator",
         record.width,
         record.height,
@@ -177,6 +177,7 @@ fn print_game(record: &GameRecord, json: bool) {
         record.eaten,
         record.steps,
         record.shortest_possible,
+        record.least_safe,
         record.seconds,
         record.work.build_seconds,
         record.work.solve_seconds,

@@ -178,6 +178,10 @@ pub struct AppleRecord {
     /// The moving snake's shortest path to it, ignoring safety: no legal plan is shorter.
     pub lower_bound: usize,
     pub method: Method,
+    /// No safe plan is shorter: every shorter length was refuted (always true
+    /// when `steps == lower_bound`). Safe means: a Hamiltonian cycle follows
+    /// (see the module documentation); plans are simple paths.
+    pub least: bool,
     pub seconds: f64,
     #[serde(flatten)]
     pub work: Work,
@@ -200,6 +204,8 @@ pub struct GameRecord {
     pub steps: usize,
     /// Apples eaten in exactly `lower_bound` steps.
     pub shortest_possible: usize,
+    /// Apples eaten by a plan proven to be the least safe one.
+    pub least_safe: usize,
     pub seconds: f64,
     /// Solver work over the game, the first cycle included.
     #[serde(flatten)]
@@ -243,6 +249,8 @@ struct Plan {
     method: Method,
     /// The certified cycle after eating (`None` once the board is full).
     cycle: Option<Vec<u32>>,
+    /// Every shorter length was refuted: no shorter safe plan exists.
+    least: bool,
 }
 
 /// Plays one game; `on_apple` sees each apple once it is eaten.
@@ -280,6 +288,7 @@ pub fn play(
         eaten: 0,
         steps: 0,
         shortest_possible: 0,
+        least_safe: 0,
         seconds: 0.0,
         work: Work::default(),
         apples: vec![],
@@ -309,6 +318,7 @@ pub fn play(
                 steps: 0,
                 lower_bound: lower_bound.unwrap_or(0),
                 method: Method::Cycle,
+                least: false,
                 seconds: apple_started.elapsed().as_secs_f64(),
                 work: difference(solver.work, work_before),
             });
@@ -344,6 +354,7 @@ pub fn play(
             steps: plan.moves.len(),
             lower_bound: lower_bound.unwrap_or(plan.moves.len()),
             method: plan.method,
+            least: plan.least,
             seconds: apple_started.elapsed().as_secs_f64(),
             work: difference(solver.work, work_before),
         };
@@ -351,6 +362,9 @@ pub fn play(
         record.steps += apple_record.steps;
         if apple_record.steps == apple_record.lower_bound {
             record.shortest_possible += 1;
+        }
+        if apple_record.least {
+            record.least_safe += 1;
         }
         on_apple(&apple_record);
         record.apples.push(apple_record);
@@ -395,6 +409,7 @@ fn plan_apple(
             moves: moves.clone(),
             method: Method::Shortest,
             cycle: None,
+            least: true,
         });
     }
     let best = cycle
@@ -403,11 +418,13 @@ fn plan_apple(
             moves,
             method: Method::Cycle,
             cycle: cycle.map(<[u32]>::to_vec),
+            least: false,
         });
     let Some(lower) = shortest.map(|p| p.len()) else {
         return best;
     };
-    let found = |f: cycle::Found| Plan {
+    let found = |f: cycle::Found, least: bool| Plan {
+        least,
         method: if f.moves.len() == lower {
             Method::Shortest
         } else {
@@ -422,13 +439,21 @@ fn plan_apple(
     // round limit) is skipped, so that plan may be longer than optimal.
     let upper = best.as_ref().map_or(grid.cells() + 1, |p| p.moves.len());
     let mut k = lower;
+    let mut refuted = true;
     while k < upper && deadline.is_none_or(|d| Instant::now() < d) {
         match solver.plan(snake, apple, k, deadline) {
-            Outcome::Found(f) => return Some(found(f)),
-            Outcome::Unsat | Outcome::Unknown => k += 2,
+            Outcome::Found(f) => return Some(found(f, refuted)),
+            Outcome::Unsat => k += 2,
+            Outcome::Unknown => {
+                refuted = false;
+                k += 2;
+            }
         }
     }
-    best
+    best.map(|p| Plan {
+        least: refuted && k >= upper,
+        ..p
+    })
 }
 
 /// The cells after `from` along `cycle` up to `to`, or `None` if `to` is not on `from`'s cycle.

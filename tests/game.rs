@@ -19,7 +19,8 @@ fn config(width: usize, height: usize, seed: u64, reuse: Reuse) -> GameConfig {
         reuse,
         timeout_per_apple: None,
         conflicts: Some(1000),
-        rounds: 20,
+        rounds: 10,
+        undecided_per_apple: 4,
     }
 }
 

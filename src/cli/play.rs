@@ -41,6 +41,11 @@ pub struct PlayArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_ROUNDS,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: u32,
+    /// Lengths left undecided per apple before the snake settles for its
+    /// certified cycle (fewer: faster, more steps).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_UNDECIDED,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub undecided_per_apple: u32,
     /// Print each game as JSON (one object per line, with every apple).
     #[arg(long)]
     pub json: bool,
@@ -57,6 +62,9 @@ pub const DEFAULT_CONFLICTS: u32 = 300;
 
 /// The default of `--rounds`.
 pub const DEFAULT_ROUNDS: u32 = 10;
+
+/// The default of `--undecided-per-apple`.
+pub const DEFAULT_UNDECIDED: u32 = 4;
 
 /// `--conflicts`: 0 means no limit.
 pub fn conflict_limit(conflicts: u32) -> Option<i32> {
@@ -138,6 +146,7 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
             timeout_per_apple: Some(Duration::from_secs_f64(args.timeout_per_apple)),
             conflicts: conflict_limit(args.conflicts),
             rounds: args.rounds,
+            undecided_per_apple: args.undecided_per_apple,
         };
         let record = play_one(&config, &bar)?;
         bar.suspend(|| print_game(&record, args.json));

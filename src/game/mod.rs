@@ -151,6 +151,8 @@ pub struct GameConfig {
     pub conflicts: Option<i32>,
     /// Solver calls per query (refinement rounds) before it counts as undecided.
     pub rounds: u32,
+    /// Undecided lengths per apple before the snake takes the best plan so far.
+    pub undecided_per_apple: u32,
 }
 
 /// How an apple's path was chosen.
@@ -397,6 +399,7 @@ fn plan_apple(
     apple: usize,
     cycle: Option<&[u32]>,
     deadline: Option<Instant>,
+    undecided_limit: u32,
 ) -> Option<Plan> {
     let shortest = route::shortest(grid, snake, apple, true);
     if snake.len() + 1 == grid.cells()
@@ -436,16 +439,22 @@ fn plan_apple(
     // Every path to the apple has the parity of the lower bound (the grid is
     // bipartite): up from the lower bound, two moves at a time, to the first
     // length with a certified path. A length left undecided (conflict or
-    // round limit) is skipped, so that plan may be longer than optimal.
+    // round limit) is skipped, so that plan may be longer than optimal; after
+    // `undecided_limit` of them the best plan so far (the old cycle) is taken.
     let upper = best.as_ref().map_or(grid.cells() + 1, |p| p.moves.len());
     let mut k = lower;
     let mut refuted = true;
+    let mut unknowns = 0;
     while k < upper && deadline.is_none_or(|d| Instant::now() < d) {
         match solver.plan(snake, apple, k, deadline) {
             Outcome::Found(f) => return Some(found(f, refuted)),
             Outcome::Unsat => k += 2,
             Outcome::Unknown => {
                 refuted = false;
+                unknowns += 1;
+                if unknowns >= undecided_limit {
+                    break;
+                }
                 k += 2;
             }
         }

@@ -236,10 +236,11 @@ impl CycleSolver {
         bound: Option<(usize, usize)>,
         deadline: Option<Instant>,
     ) -> Outcome {
-        let started = Instant::now();
         if self.reuse == Reuse::Fresh {
             self.rebuild();
         }
+        // After the rebuild, which counts its own time.
+        let started = Instant::now();
         // The body arcs that stay in the body: all of them, or under a path
         // of k moves the k − 1... head-side part that the tail does not reach.
         let kept = match bound {
@@ -448,7 +449,7 @@ impl CycleSolver {
                 let from_head = grid.distance(head, c);
                 if opens_at[c] <= t
                     && from_head <= t
-                    && (t - from_head) % 2 == 0
+                    && (t - from_head).is_multiple_of(2)
                     && grid.distance(c, apple) <= k - t
                     && (c != apple || t == k)
                 {

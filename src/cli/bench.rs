@@ -2,24 +2,30 @@
 //! `domain.pddl`), each solved by a child process of this binary (so that its
 //! peak memory is its own), every plan checked by the simulator and turned
 //! into an IPC plan; a table on stdout, optionally JSON and CSV files.
+//! `snakesat bench game` (full games) lives in [`super::bench_game`].
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use clap::Args;
+use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use snakesat::pddl;
 use snakesat::sim;
 
+use super::bench_game::{self, BenchGameArgs};
 use super::{Failure, bad_input, read_file, write_atomically};
 
 #[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct BenchArgs {
-    /// Folders holding IPC-2018 snake problem files (`*.pddl`, `domain.pddl` skipped).
+    #[command(subcommand)]
+    pub command: Option<BenchCommand>,
+    /// Folders holding IPC-2018 snake problem files (`*.pddl`, `domain.pddl` skipped;
+    /// a folder named `game` is given as `./game`).
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Time limit per instance in seconds (with --satisficing: for improving the first plan).
@@ -37,6 +43,13 @@ pub struct BenchArgs {
     /// Write the table as CSV.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+}
+
+/// `bench`'s subcommands; without one, `bench DIR…` benchmarks IPC folders.
+#[derive(Subcommand)]
+pub enum BenchCommand {
+    /// Play many full games per board size and reuse strategy and tabulate them.
+    Game(BenchGameArgs),
 }
 
 /// One row of the table.
@@ -267,6 +280,9 @@ fn csv(rows: &[Row]) -> String {
 }
 
 pub fn run(args: BenchArgs) -> Result<u8, Failure> {
+    if let Some(BenchCommand::Game(game)) = args.command {
+        return bench_game::run(game);
+    }
     if !(args.timeout_per_instance.is_finite() && args.timeout_per_instance > 0.0) {
         return Err(bad_input(format!(
             "--timeout-per-instance must be a positive number of seconds, not {}",

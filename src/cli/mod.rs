@@ -5,6 +5,7 @@
 //! usage, 3 a limit reached or an illegal plan from an approximate encoding.
 
 mod bench;
+mod bench_game;
 mod charts;
 mod decode;
 mod export;
@@ -49,7 +50,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Write the CNF of an instance at a horizon as self-describing DIMACS.
     Export(export::ExportArgs),
-    /// Solve every IPC-2018 problem file of folders and tabulate the results.
+    /// Solve every IPC-2018 problem file of folders and tabulate the results
+    /// (`bench game`: full games instead).
     Bench(bench::BenchArgs),
     /// Read a solver's model for an exported CNF, rebuild the plan and check it.
     Decode(decode::DecodeArgs),

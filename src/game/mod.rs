@@ -274,8 +274,9 @@ pub fn play(
     let mut body: VecDeque<usize> = VecDeque::from([0]);
     let mut occupied = vec![false; cells];
     occupied[0] = true;
-    let mut cycle = match solver.certify(&[0], None) {
-        Outcome::Found(f) => Some(f.cycle),
+    // A one-cell board is full from the start (and has no arc to build a cycle of).
+    let mut cycle = match (cells > 1).then(|| solver.certify(&[0], None)) {
+        Some(Outcome::Found(f)) => Some(f.cycle),
         _ => None,
     };
     let mut record = GameRecord {

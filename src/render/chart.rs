@@ -171,9 +171,14 @@ fn bounds(lo: f64, hi: f64, log: bool) -> (f64, f64) {
     }
 }
 
-/// `1234567` as `1.23M`, `12000` as `12k`: short tick labels.
+/// `1234567` as `1.23M`, `12000` as `12k`, `0.0005` as `5e-4`: short tick labels.
 pub fn short_number(v: f64) -> String {
     let a = v.abs();
+    if (1e-12..0.01).contains(&a) {
+        // Two decimals would print 0 (log axes of seconds go this low; below
+        // 1e-12 is a linear axis's zero with rounding error).
+        return format!("{v:.0e}");
+    }
     let (scaled, unit) = if a >= 1e9 {
         (v / 1e9, "G")
     } else if a >= 1e6 {
@@ -473,6 +478,10 @@ mod tests {
         assert_eq!(short_number(12_000.0), "12k");
         assert_eq!(short_number(1_234_567.0), "1.23M");
         assert_eq!(short_number(426_322.0), "426k");
+        assert_eq!(short_number(0.001), "1e-3");
+        assert_eq!(short_number(0.0005), "5e-4");
+        assert_eq!(short_number(0.05), "0.05");
+        assert_eq!(short_number(1e-17), "0");
     }
 
     #[test]

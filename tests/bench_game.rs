@@ -1,0 +1,267 @@
+//! `snakesat bench game` on 4x4 boards (fast): the table, JSON, CSV and
+//! chart files, shards that add up to the whole sweep, threads that change
+//! nothing but the times, one-line errors for bad flags, and `bench DIR…`
+//! still parsing beside the subcommand.
+
+#[path = "support/cli.rs"]
+mod support;
+use support::{Run, assert_bad_input, snakesat, temp_dir};
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Runs `snakesat bench game ARGS...` and asserts exit 0.
+fn bench_game(args: &[&str]) -> Run {
+    let mut all = vec!["bench", "game"];
+    all.extend_from_slice(args);
+    let run = snakesat(&all);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    run
+}
+
+fn path(dir: &Path, name: &str) -> String {
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+/// The data lines of a CSV file, after checking its header.
+fn csv_lines(file: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "size,reuse,seed,won,steps,eaten,seconds,build_seconds,solve_seconds,solver_calls,cuts,shortest_possible"
+        )
+    );
+    lines.map(str::to_string).collect()
+}
+
+/// A CSV line without its time columns (seconds, build_seconds, solve_seconds).
+fn without_times(line: &str) -> String {
+    let fields: Vec<&str> = line.split(',').collect();
+    assert_eq!(fields.len(), 12, "{line}");
+    [&fields[..6], &fields[9..]].concat().join(",")
+}
+
+#[test]
+fn all_strategies_write_table_json_csv_and_chart() {
+    let dir = temp_dir("all");
+    let (json, csv, plot) = (
+        path(&dir, "g.json"),
+        path(&dir, "g.csv"),
+        path(&dir, "steps.svg"),
+    );
+    let run = bench_game(&[
+        "--sizes",
+        "4",
+        "--games",
+        "3",
+        "--reuse",
+        "all",
+        "--json",
+        &json,
+        "--csv",
+        &csv,
+        "--plot-steps",
+        &plot,
+    ]);
+    // The Markdown table: a header, a rule and one row per strategy.
+    let table: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(table.len(), 2 + 5, "{}", run.stdout);
+    assert!(table[0].starts_with("| grid | reuse | games | won |"));
+    for name in ["fresh", "clauses", "activation", "assumptions", "nogoods"] {
+        assert!(
+            table
+                .iter()
+                .any(|l| l.starts_with(&format!("| 4x4 | {name} | 3 | 3 |"))),
+            "{name}: {}",
+            run.stdout
+        );
+    }
+
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    for row in rows {
+        assert_eq!(row["grid"], "4x4");
+        assert_eq!(row["games"], 3);
+        assert_eq!(row["won"], 3, "{row}");
+        assert!(row["mean_steps"].as_f64().unwrap() >= 15.0);
+        let pct = row["mean_shortest_percent"].as_f64().unwrap();
+        assert!((0.0..=100.0).contains(&pct));
+    }
+    let games = report["games"].as_array().unwrap();
+    assert_eq!(games.len(), 15);
+    for game in games {
+        assert_eq!(game["won"], true);
+        assert_eq!(game["eaten"], 15);
+        assert!(game.get("apples").is_none(), "no per-apple list: {game}");
+    }
+    assert_eq!(report["settings"]["reuse"].as_array().unwrap().len(), 5);
+
+    let lines = csv_lines(&csv);
+    assert_eq!(lines.len(), 15);
+    assert!(lines.iter().all(|l| l.starts_with("4x4,")));
+    assert!(lines.iter().all(|l| l.split(',').nth(3) == Some("true")));
+
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.contains("<svg"));
+    assert!(svg.contains("4x4 nogoods"), "one line per strategy");
+}
+
+#[test]
+fn shards_together_are_the_whole_sweep() {
+    let dir = temp_dir("shards");
+    let sweep = [
+        "--sizes",
+        "4,3x4",
+        "--games",
+        "3",
+        "--reuse",
+        "fresh,nogoods",
+    ];
+    let run_csv = |name: &str, extra: &[&str]| {
+        let file = path(&dir, name);
+        let mut args = sweep.to_vec();
+        args.extend_from_slice(&["--csv", &file]);
+        args.extend_from_slice(extra);
+        bench_game(&args);
+        csv_lines(&file)
+            .iter()
+            .map(|l| without_times(l))
+            .collect::<Vec<_>>()
+    };
+    let whole = run_csv("whole.csv", &[]);
+    let first = run_csv("first.csv", &["--shard", "1/2"]);
+    let second = run_csv("second.csv", &["--shard", "2/2"]);
+    assert_eq!(whole.len(), 12);
+    assert_eq!(first.len() + second.len(), whole.len());
+    let union: BTreeSet<&String> = first.iter().chain(&second).collect();
+    assert_eq!(union.len(), whole.len(), "the shards do not overlap");
+    assert_eq!(union, whole.iter().collect::<BTreeSet<_>>());
+    // A shard past the end of a short list plays nothing, and says so with an empty CSV.
+    let empty = run_csv("empty.csv", &["--shard", "13/13"]);
+    assert!(empty.is_empty());
+}
+
+#[test]
+fn threads_change_no_game() {
+    let dir = temp_dir("jobs");
+    let steps = |jobs: &str| {
+        let file = path(&dir, &format!("jobs{jobs}.csv"));
+        bench_game(&[
+            "--sizes",
+            "4",
+            "--games",
+            "4",
+            "--reuse",
+            "assumptions,clauses",
+            "--jobs",
+            jobs,
+            "--csv",
+            &file,
+        ]);
+        csv_lines(&file)
+            .iter()
+            .map(|l| without_times(l))
+            .collect::<Vec<_>>()
+    };
+    let one = steps("1");
+    assert_eq!(one.len(), 8);
+    assert_eq!(steps("2"), one, "same games, same order");
+}
+
+#[test]
+fn time_chart_and_png() {
+    let dir = temp_dir("png");
+    let (steps, time) = (path(&dir, "s.png"), path(&dir, "t.svg"));
+    bench_game(&[
+        "--sizes",
+        "4",
+        "--games",
+        "2",
+        "--plot-steps",
+        &steps,
+        "--plot-time",
+        &time,
+    ]);
+    let png = std::fs::read(&steps).unwrap();
+    assert!(png.starts_with(b"\x89PNG"));
+    assert!(std::fs::read_to_string(&time).unwrap().contains("seconds"));
+}
+
+#[test]
+fn bad_flags_are_refused_with_one_line_before_any_game() {
+    let dir = temp_dir("bad");
+    let missing = path(&dir, "no-such-dir/g.csv");
+    let cases: [(&[&str], &str); 12] = [
+        (&["--sizes", "0"], "--sizes: board side 0 is out of range"),
+        (&["--sizes", "4x"], "--sizes: '' is not a board side"),
+        (&["--sizes", "4,65"], "board side 65 is out of range"),
+        (&["--shard", "3/2"], "--shard must be I/K"),
+        (&["--shard", "0/2"], "--shard must be I/K"),
+        (&["--shard", "1/0"], "--shard must be I/K"),
+        (&["--jobs", "0"], "--jobs must be at least 1"),
+        (&["--games", "0"], "--games must be at least 1"),
+        (&["--reuse", "bogus"], "unknown --reuse 'bogus'"),
+        (&["--timeout-per-apple", "0"], "--timeout-per-apple"),
+        (&["--csv", &missing], "cannot write"),
+        (&["--plot-steps", "steps.gif"], ".svg or .png"),
+    ];
+    for (flags, needle) in cases {
+        // A tiny sweep, should a bad flag pass unnoticed.
+        let mut args = vec!["bench", "game"];
+        for (flag, value) in [("--sizes", "4"), ("--games", "1")] {
+            if !flags.contains(&flag) {
+                args.extend_from_slice(&[flag, value]);
+            }
+        }
+        args.extend_from_slice(flags);
+        assert_bad_input(&snakesat(&args), needle);
+    }
+    assert!(!dir.join("no-such-dir").exists());
+}
+
+#[test]
+fn bench_folders_still_parse_beside_the_subcommand() {
+    let help = snakesat(&["bench", "--help"]);
+    assert_eq!(help.code, 0);
+    assert!(help.stdout.contains("<DIRS>..."), "{}", help.stdout);
+    assert!(help.stdout.contains("game"), "{}", help.stdout);
+    let help = snakesat(&["bench", "some-folder", "--help"]);
+    assert_eq!(help.code, 0, "{}", help.stderr);
+    let help = snakesat(&["bench", "game", "--help"]);
+    assert_eq!(help.code, 0, "{}", help.stderr);
+    assert!(help.stdout.contains("--shard <I/K>"), "{}", help.stdout);
+    // DIR… mode: a folder without problems, and a missing one, are bad input.
+    let empty = temp_dir("empty");
+    assert_bad_input(
+        &snakesat(&["bench", &empty.to_string_lossy()]),
+        "no .pddl problem files",
+    );
+    assert_bad_input(
+        &snakesat(&["bench", "no-such-folder", "--timeout-per-instance", "5"]),
+        "cannot read no-such-folder",
+    );
+    // Folders and the subcommand do not mix; no folder at all is a usage error.
+    assert_eq!(snakesat(&["bench"]).code, 2);
+    assert_eq!(snakesat(&["bench", "game", "--games", "1", "x"]).code, 2);
+}
+
+#[test]
+fn a_lost_game_exits_1_and_a_one_cell_board_is_won_at_once() {
+    // 1x3 has no Hamiltonian cycle once the snake has two cells: no safe plan.
+    let dir = temp_dir("lost");
+    let csv = path(&dir, "g.csv");
+    let run = snakesat(&[
+        "bench", "game", "--sizes", "1,1x3", "--games", "2", "--csv", &csv,
+    ]);
+    assert_eq!(run.code, 1, "stderr: {}", run.stderr);
+    assert!(run.stdout.contains("| 1x1 | assumptions | 2 | 2 |"));
+    assert!(run.stdout.contains("| 1x3 | assumptions | 2 | 0 |"));
+    let lines = csv_lines(&csv);
+    assert_eq!(lines.len(), 4);
+    assert!(lines[0].starts_with("1x1,assumptions,1,true,0,0,"));
+    assert!(lines[3].starts_with("1x3,assumptions,2,false,"));
+}

@@ -14,11 +14,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use snakesat::game::cycle::Work;
-use snakesat::game::{self, GameConfig, GameError, GameRecord, Reuse};
+use snakesat::game::{self, GameError, GameRecord, Reuse};
 use snakesat::render::chart::{self, LineChart, Series};
 
 use super::charts::check_chart_path;
-use super::play::{DEFAULT_CONFLICTS, conflict_limit, parse_size, positive_seconds};
+use super::play::{PlayerArgs, parse_size, positive_seconds};
 use super::{Failure, bad_input, check_output_dir, write_atomically};
 
 #[derive(Args)]
@@ -44,11 +44,10 @@ pub struct BenchGameArgs {
     pub timeout_per_apple: String,
     /// Reuse strategies, comma-separated (fresh, clauses, activation,
     /// assumptions, nogoods), or `all` for the five.
-    #[arg(long, value_name = "LIST", default_value = "assumptions")]
+    #[arg(long, value_name = "LIST", default_value = "clauses")]
     pub reuse: String,
-    /// Conflicts per solver call before a query counts as undecided; 0 for no limit.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_CONFLICTS)]
-    pub conflicts: u32,
+    #[command(flatten)]
+    pub player: PlayerArgs,
     /// Games played at once, one thread each.
     #[arg(long, value_name = "J", default_value_t = 1)]
     pub jobs: usize,
@@ -275,7 +274,7 @@ fn play_all(
     jobs: &[Job],
     threads: usize,
     timeout: Duration,
-    conflicts: Option<i32>,
+    player: PlayerArgs,
     bar: &ProgressBar,
 ) -> Result<Vec<GameSummary>, Failure> {
     let next = AtomicUsize::new(0);
@@ -291,14 +290,8 @@ fn play_all(
                         break;
                     };
                     bar.set_message(format!("{}x{} {}", job.width, job.height, job.reuse.name()));
-                    let config = GameConfig {
-                        width: job.width,
-                        height: job.height,
-                        seed: job.seed,
-                        reuse: job.reuse,
-                        timeout_per_apple: Some(timeout),
-                        conflicts,
-                    };
+                    let config =
+                        player.config((job.width, job.height), job.seed, job.reuse, timeout);
                     let outcome = game::play(&config, |_| {}).map(GameSummary::new);
                     if outcome.is_err() {
                         stop.store(true, Ordering::Relaxed);
@@ -457,7 +450,8 @@ struct JsonSettings {
     games: u64,
     seed: u64,
     timeout_per_apple: f64,
-    conflicts: u32,
+    #[serde(flatten)]
+    player: PlayerArgs,
     jobs: usize,
     /// `I/K`, or `null` for the whole sweep.
     shard: Option<String>,
@@ -483,7 +477,7 @@ fn json(args: &BenchGameArgs, settings: &Settings, rows: &[Row], games: &[GameSu
             games: args.games,
             seed: args.seed,
             timeout_per_apple: settings.timeout.as_secs_f64(),
-            conflicts: args.conflicts,
+            player: args.player,
             jobs: settings.jobs,
             shard: settings.shard.map(|(i, k)| format!("{i}/{k}")),
         },
@@ -548,13 +542,7 @@ pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
             .expect("a valid template")
             .progress_chars("=> "),
     );
-    let played = play_all(
-        &jobs,
-        settings.jobs,
-        settings.timeout,
-        conflict_limit(args.conflicts),
-        &bar,
-    );
+    let played = play_all(&jobs, settings.jobs, settings.timeout, args.player, &bar);
     bar.finish_and_clear();
     let games = played?;
     let groups = groups(&settings, &games);

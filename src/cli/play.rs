@@ -31,6 +31,22 @@ pub struct PlayArgs {
     /// certified cycle (always safe, maybe longer).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = positive_seconds)]
     pub timeout_per_apple: f64,
+    #[command(flatten)]
+    pub player: PlayerArgs,
+    /// Print each game as JSON (one object per line, with every apple).
+    #[arg(long)]
+    pub json: bool,
+    /// Write an animation of the (first) game; long games skip frames to stay
+    /// under about 1000 frames unless --skip is given.
+    #[arg(long, value_name = "FILE")]
+    pub gif: Option<PathBuf>,
+    #[command(flatten)]
+    pub look: GifLook,
+}
+
+/// How hard the player searches for each apple (shared by `play` and `bench game`).
+#[derive(Args, Clone, Copy, Debug, serde::Serialize)]
+pub struct PlayerArgs {
     /// Conflicts per solver call before a query counts as undecided (then the
     /// snake takes the best certified route found so far); 0 for no limit.
     /// Unlike the timeout, it keeps games reproducible.
@@ -46,15 +62,28 @@ pub struct PlayArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_UNDECIDED,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub undecided_per_apple: u32,
-    /// Print each game as JSON (one object per line, with every apple).
-    #[arg(long)]
-    pub json: bool,
-    /// Write an animation of the (first) game; long games skip frames to stay
-    /// under about 1000 frames unless --skip is given.
-    #[arg(long, value_name = "FILE")]
-    pub gif: Option<PathBuf>,
-    #[command(flatten)]
-    pub look: GifLook,
+}
+
+impl PlayerArgs {
+    /// The configuration of one game.
+    pub fn config(
+        &self,
+        (width, height): (usize, usize),
+        seed: u64,
+        reuse: Reuse,
+        timeout_per_apple: Duration,
+    ) -> GameConfig {
+        GameConfig {
+            width,
+            height,
+            seed,
+            reuse,
+            timeout_per_apple: Some(timeout_per_apple),
+            conflicts: conflict_limit(self.conflicts),
+            rounds: self.rounds,
+            undecided_per_apple: self.undecided_per_apple,
+        }
+    }
 }
 
 /// The default of `--conflicts`.
@@ -134,20 +163,15 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
     if let Some(file) = &args.gif {
         check_output_dir(file)?;
     }
-    let (width, height) = args.size;
     let bar = apple_bar();
     let mut all_won = true;
     for i in 0..args.games {
-        let config = GameConfig {
-            width,
-            height,
-            seed: args.seed.wrapping_add(i),
-            reuse: args.reuse,
-            timeout_per_apple: Some(Duration::from_secs_f64(args.timeout_per_apple)),
-            conflicts: conflict_limit(args.conflicts),
-            rounds: args.rounds,
-            undecided_per_apple: args.undecided_per_apple,
-        };
+        let config = args.player.config(
+            args.size,
+            args.seed.wrapping_add(i),
+            args.reuse,
+            Duration::from_secs_f64(args.timeout_per_apple),
+        );
         let record = play_one(&config, &bar)?;
         bar.suspend(|| print_game(&record, args.json));
         all_won &= record.won;

@@ -99,7 +99,10 @@ impl Grid {
 }
 
 /// How the solver is reused from one apple to the next (the slides' five
-/// multi-shot designs, in CaDiCaL terms). Cuts found are kept in every case.
+/// multi-shot designs, in CaDiCaL terms). They differ in how a query's facts
+/// (the body arcs that must stay) reach the solver; a query's path clauses go
+/// in under a selector in every incremental strategy, and subtour cuts are
+/// kept for the whole game in all five.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Reuse {
@@ -312,6 +315,7 @@ pub fn play(
             apple,
             cycle.as_deref(),
             deadline,
+            config.undecided_per_apple,
         );
         let Some(plan) = plan else {
             record.apples.push(AppleRecord {

@@ -258,10 +258,10 @@ fn a_lost_game_exits_1_and_a_one_cell_board_is_won_at_once() {
         "bench", "game", "--sizes", "1,1x3", "--games", "2", "--csv", &csv,
     ]);
     assert_eq!(run.code, 1, "stderr: {}", run.stderr);
-    assert!(run.stdout.contains("| 1x1 | assumptions | 2 | 2 |"));
-    assert!(run.stdout.contains("| 1x3 | assumptions | 2 | 0 |"));
+    assert!(run.stdout.contains("| 1x1 | clauses | 2 | 2 |"));
+    assert!(run.stdout.contains("| 1x3 | clauses | 2 | 0 |"));
     let lines = csv_lines(&csv);
     assert_eq!(lines.len(), 4);
-    assert!(lines[0].starts_with("1x1,assumptions,1,true,0,0,"));
-    assert!(lines[3].starts_with("1x3,assumptions,2,false,"));
+    assert!(lines[0].starts_with("1x1,clauses,1,true,0,0,"));
+    assert!(lines[3].starts_with("1x3,clauses,2,false,"));
 }

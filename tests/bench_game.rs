@@ -30,7 +30,7 @@ fn csv_lines(file: &str) -> Vec<String> {
     assert_eq!(
         lines.next(),
         Some(
-            "size,reuse,seed,won,steps,eaten,seconds,build_seconds,solve_seconds,solver_calls,cuts,shortest_possible"
+            "size,reuse,seed,won,steps,eaten,seconds,build_seconds,solve_seconds,solver_calls,cuts,shortest_possible,least_safe"
         )
     );
     lines.map(str::to_string).collect()
@@ -39,7 +39,7 @@ fn csv_lines(file: &str) -> Vec<String> {
 /// A CSV line without its time columns (seconds, build_seconds, solve_seconds).
 fn without_times(line: &str) -> String {
     let fields: Vec<&str> = line.split(',').collect();
-    assert_eq!(fields.len(), 12, "{line}");
+    assert_eq!(fields.len(), 13, "{line}");
     [&fields[..6], &fields[9..]].concat().join(",")
 }
 

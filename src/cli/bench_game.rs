@@ -102,6 +102,7 @@ struct GameSummary {
     eaten: usize,
     steps: usize,
     shortest_possible: usize,
+    least_safe: usize,
     seconds: f64,
     #[serde(flatten)]
     work: Work,
@@ -128,6 +129,7 @@ impl GameSummary {
             eaten: record.eaten,
             steps: record.steps,
             shortest_possible: record.shortest_possible,
+            least_safe: record.least_safe,
             seconds: record.seconds,
             work: record.work,
             apple_steps: eaten.iter().map(|a| a.steps).collect(),
@@ -155,6 +157,7 @@ struct Row {
     /// Mean over the games with an apple eaten of the share of apples eaten
     /// in the fewest steps possible, in percent.
     mean_shortest_percent: Option<f64>,
+    mean_least_safe_percent: Option<f64>,
 }
 
 /// `--sizes`: a comma list of `N` or `WxH`, duplicates dropped.
@@ -370,11 +373,14 @@ fn row(group: &[&GameSummary]) -> Row {
     let of = |f: fn(&GameSummary) -> f64| group.iter().map(|g| f(g)).collect::<Vec<f64>>();
     let steps = of(|g| g.steps as f64);
     let seconds = of(|g| g.seconds);
-    let shortest: Vec<f64> = group
-        .iter()
-        .filter(|g| g.eaten > 0)
-        .map(|g| 100.0 * g.shortest_possible as f64 / g.eaten as f64)
-        .collect();
+    let percent = |count: fn(&GameSummary) -> usize| -> Option<f64> {
+        let shares: Vec<f64> = group
+            .iter()
+            .filter(|g| g.eaten > 0)
+            .map(|g| 100.0 * count(g) as f64 / g.eaten as f64)
+            .collect();
+        (!shares.is_empty()).then(|| mean(&shares))
+    };
     Row {
         grid: first.grid.clone(),
         width: first.width,
@@ -388,19 +394,20 @@ fn row(group: &[&GameSummary]) -> Row {
         median_seconds: median(&seconds),
         mean_build_seconds: mean(&of(|g| g.work.build_seconds)),
         mean_solve_seconds: mean(&of(|g| g.work.solve_seconds)),
-        mean_shortest_percent: (!shortest.is_empty()).then(|| mean(&shortest)),
+        mean_shortest_percent: percent(|g| g.shortest_possible),
+        mean_least_safe_percent: percent(|g| g.least_safe),
     }
 }
 
 fn table(rows: &[Row]) -> String {
     let mut out = String::from(
         "| grid | reuse | games | won | mean steps | median steps | mean time (s) | median time (s) \
-| mean build (s) | mean solve (s) | apples in shortest possible (%) |\n\
-|---|---|---|---|---|---|---|---|---|---|---|\n",
+| mean build (s) | mean solve (s) | apples in shortest possible (%) | apples by least safe plan (%) |\n\
+|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in rows {
         out += &format!(
-            "| {} | {} | {} | {} | {:.1} | {:.1} | {:.3} | {:.3} | {:.3} | {:.3} | {} |\n",
+            "| {} | {} | {} | {} | {:.1} | {:.1} | {:.3} | {:.3} | {:.3} | {:.3} | {} | {} |\n",
             r.grid,
             r.reuse.name(),
             r.games,
@@ -413,6 +420,8 @@ fn table(rows: &[Row]) -> String {
             r.mean_solve_seconds,
             r.mean_shortest_percent
                 .map_or("-".to_string(), |p| format!("{p:.1}")),
+            r.mean_least_safe_percent
+                .map_or("-".to_string(), |p| format!("{p:.1}")),
         );
     }
     out
@@ -420,11 +429,11 @@ fn table(rows: &[Row]) -> String {
 
 fn csv(games: &[GameSummary]) -> String {
     let mut out = String::from(
-        "size,reuse,seed,won,steps,eaten,seconds,build_seconds,solve_seconds,solver_calls,cuts,shortest_possible\n",
+        "size,reuse,seed,won,steps,eaten,seconds,build_seconds,solve_seconds,solver_calls,cuts,shortest_possible,least_safe\n",
     );
     for g in games {
         out += &format!(
-            "{},{},{},{},{},{},{:.6},{:.6},{:.6},{},{},{}\n",
+            "{},{},{},{},{},{},{:.6},{:.6},{:.6},{},{},{},{}\n",
             g.grid,
             g.reuse.name(),
             g.seed,
@@ -437,6 +446,7 @@ fn csv(games: &[GameSummary]) -> String {
             g.work.solver_calls,
             g.work.cuts,
             g.shortest_possible,
+            g.least_safe,
         );
     }
     out

@@ -87,13 +87,13 @@ impl PlayerArgs {
 }
 
 /// The default of `--conflicts`.
-pub const DEFAULT_CONFLICTS: u32 = 300;
+pub const DEFAULT_CONFLICTS: u32 = 1000;
 
 /// The default of `--rounds`.
 pub const DEFAULT_ROUNDS: u32 = 10;
 
 /// The default of `--undecided-per-apple`.
-pub const DEFAULT_UNDECIDED: u32 = 4;
+pub const DEFAULT_UNDECIDED: u32 = 16;
 
 /// `--conflicts`: 0 means no limit.
 pub fn conflict_limit(conflicts: u32) -> Option<i32> {

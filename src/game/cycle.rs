@@ -3,16 +3,17 @@
 //! a solver from one apple to the next.
 //!
 //! The model has one variable per directed grid arc `u → v` ("the cycle goes
-//! from `u` to `v`"): every cell has exactly one arc out and one in, and no
-//! edge is used both ways. That is a 2-factor; it becomes one cycle through
-//! lazy subtour cuts — whenever a model splits into several cycles, each
-//! small cycle `S` gets the clause "some arc leaves `S`", which holds for every
-//! Hamiltonian cycle of the grid, so cuts are kept for the whole game. On a
-//! board with an odd number of cells (no Hamiltonian cycle exists) one cell
-//! may be skipped.
+//! from `u` to `v`"): every cell has exactly one arc out and one in, no edge
+//! is used both ways and no 2x2 square is a cycle. That is a 2-factor; it
+//! becomes one cycle lazily: cycles running side by side are merged by
+//! [`patch`], and when that fails each small cycle `S` gets the clause "some
+//! arc leaves `S`", which holds for every Hamiltonian cycle of the grid, so
+//! cuts are kept for the whole game. On a board with an odd number of cells
+//! (no Hamiltonian cycle exists) one cell may be skipped.
 //!
-//! A query fixes the body's arcs, tail to head (the *facts*), and may add a
-//! route bound: "the apple comes within `k` arcs after the head".
+//! A query fixes the body arcs that stay (the *facts*) and, for
+//! [`CycleSolver::plan`], adds a path of exactly `k` moves to the apple whose
+//! final body the cycle must run along.
 
 use std::time::Instant;
 
@@ -265,8 +266,8 @@ impl CycleSolver {
         }
         // After the rebuild, which counts its own time.
         let started = Instant::now();
-        // The body arcs that stay in the body: all of them, or under a path
-        // of k moves the k − 1... head-side part that the tail does not reach.
+        // The body arcs that stay in the body: all of them, or after a path
+        // of k moves (eating on the last) the head-side len + 1 − k cells.
         let kept = match bound {
             None => body.len(),
             Some((_, k)) => (body.len() + 1).saturating_sub(k),

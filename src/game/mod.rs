@@ -5,12 +5,13 @@
 //! Every plan is *safe*: after eating, a Hamiltonian cycle runs from the new
 //! head through every free cell to the tail and along the body ([`cycle`]),
 //! so following it the snake can go on forever and reach any apple. Within
-//! safety the plan is as short as we can prove:
-//! 1. the shortest path for the moving snake ([`route::shortest`], a lower
-//!    bound on every legal path), if a cycle certifies the body it leaves;
-//! 2. else the least `k` for which a certified cycle brings the apple within
-//!    `k` steps of the head (ascending from the free-cell distance);
-//! 3. else (deadline) following the last certified cycle, which always works.
+//! safety the plan is as short as we can find: for `k` going up two at a time
+//! from the moving snake's shortest path ([`route::shortest`], a lower bound
+//! on every legal path), the first `k` for which CaDiCaL finds a legal path
+//! of `k` moves together with a cycle certifying the body it leaves
+//! ([`cycle::CycleSolver::plan`]). Lengths the solver leaves undecided (its
+//! effort limits) are skipped; after too many of them, or past the deadline,
+//! the snake follows its last certified cycle, which always works.
 //!
 //! Each apple's moves are replayed by the simulator ([`crate::sim`]) before
 //! the snake makes them, and the whole game once more at the end.
@@ -162,11 +163,11 @@ pub struct GameConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
-    /// The moving snake's shortest path, certified.
+    /// A path as short as the moving snake's shortest path, certified.
     Shortest,
-    /// The least `k` with a certified cycle that reaches the apple in `k` steps.
+    /// A longer certified path: the first length, going up, that the solver found.
     Route,
-    /// The previous certified cycle (the solver ran out of time).
+    /// The previous certified cycle (the search ran out of effort or time).
     Cycle,
 }
 

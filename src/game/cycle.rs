@@ -195,6 +195,11 @@ impl CycleSolver {
         solver
     }
 
+    /// The board the model is on.
+    pub fn grid(&self) -> Grid {
+        self.grid
+    }
+
     /// The variable of the arc `from → to` (adjacent cells).
     fn arc(&self, from: usize, to: usize) -> i32 {
         self.arcs[4 * from + self.grid.direction(from, to)]

@@ -308,12 +308,13 @@ pub fn play(
         let work_before = solver.work;
         let deadline = config.timeout_per_apple.map(|t| apple_started + t);
         let snake: Vec<usize> = body.iter().copied().collect();
-        let lower_bound = route::shortest(&grid, &snake, apple, true).map(|p| p.len());
+        let shortest = route::shortest(&grid, &snake, apple, true);
+        let lower_bound = shortest.as_ref().map(Vec::len);
         let plan = plan_apple(
-            &grid,
             &mut solver,
             &snake,
             apple,
+            shortest,
             cycle.as_deref(),
             deadline,
             config.undecided_per_apple,
@@ -398,16 +399,17 @@ fn difference(after: Work, before: Work) -> Work {
 }
 
 /// The safe plan for one apple (see the module documentation), or `None`.
+/// `shortest` is the moving snake's shortest path to the apple ([`route::shortest`]).
 fn plan_apple(
-    grid: &Grid,
     solver: &mut CycleSolver,
     snake: &[usize],
     apple: usize,
+    shortest: Option<Vec<usize>>,
     cycle: Option<&[u32]>,
     deadline: Option<Instant>,
     undecided_limit: u32,
 ) -> Option<Plan> {
-    let shortest = route::shortest(grid, snake, apple, true);
+    let grid = &solver.grid();
     if snake.len() + 1 == grid.cells()
         && let Some(moves) = shortest
             .as_ref()

@@ -18,7 +18,7 @@ use snakesat::game::{self, GameError, GameRecord, Reuse};
 use snakesat::render::chart::{self, LineChart, Series};
 
 use super::charts::check_chart_path;
-use super::play::{PlayerArgs, parse_size, positive_seconds};
+use super::play::{PlayerArgs, game_failure, parse_size, positive_seconds};
 use super::{Failure, bad_input, check_output_dir, write_atomically};
 
 #[derive(Args)]
@@ -321,11 +321,11 @@ fn play_all(
             // Not played: another game failed first.
             None => {}
             Some(Ok(summary)) => games.push(summary),
-            Some(Err(e @ GameError::BadSize(..))) => return Err(bad_input(e)),
-            Some(Err(e @ GameError::Rejected { .. })) => {
+            Some(Err(e)) => {
+                let failure = game_failure(e);
                 return Err(Failure {
-                    code: 3,
-                    message: format!("{}: {e}", game()),
+                    message: format!("{}: {}", game(), failure.message),
+                    ..failure
                 });
             }
         }

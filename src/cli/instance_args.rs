@@ -59,19 +59,18 @@ pub struct EncodingArgs {
     pub encoding: String,
 }
 
+/// The width and height texts of a size `N` (square) or `WxH`.
+pub fn size_sides(text: &str) -> (&str, &str) {
+    text.split_once(['x', 'X']).unwrap_or((text, text))
+}
+
 pub fn parse_size(text: &str) -> Result<(usize, usize), Failure> {
     let bad = || bad_input(format!("--size must be N or WxH, not {text:?}"));
-    let (w, h) = match text.split_once(['x', 'X']) {
-        Some((w, h)) => (
-            w.trim().parse().map_err(|_| bad())?,
-            h.trim().parse().map_err(|_| bad())?,
-        ),
-        None => {
-            let n = text.trim().parse().map_err(|_| bad())?;
-            (n, n)
-        }
-    };
-    Ok((w, h))
+    let (w, h) = size_sides(text);
+    Ok((
+        w.trim().parse().map_err(|_| bad())?,
+        h.trim().parse().map_err(|_| bad())?,
+    ))
 }
 
 pub fn parse_tail(text: &str) -> Result<TailRule, Failure> {

@@ -6,6 +6,7 @@ use std::time::Duration;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::instance_args::size_sides;
 use super::{Failure, GifLook, bad_input, check_output_dir, write_gif_file};
 use snakesat::game::{self, GameConfig, GameRecord, Reuse};
 
@@ -116,10 +117,8 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
             ))
         }
     };
-    match text.split_once(['x', 'X']) {
-        Some((w, h)) => Ok((side(w)?, side(h)?)),
-        None => side(text).map(|n| (n, n)),
-    }
+    let (w, h) = size_sides(text);
+    Ok((side(w)?, side(h)?))
 }
 
 /// A finite number of seconds above zero.
@@ -131,25 +130,30 @@ pub fn positive_seconds(text: &str) -> Result<f64, String> {
 }
 
 /// Plays one game with a progress bar on stderr (hidden when stderr is not a terminal).
-pub fn play_one(config: &GameConfig, bar: &ProgressBar) -> Result<GameRecord, Failure> {
+fn play_one(config: &GameConfig, bar: &ProgressBar) -> Result<GameRecord, Failure> {
     bar.set_length((config.width * config.height - 1) as u64);
     bar.set_position(0);
     bar.set_message(format!("seed {}", config.seed));
     let record = game::play(config, |apple| {
         bar.set_position(apple.length as u64);
     })
-    .map_err(|e| match e {
+    .map_err(game_failure)?;
+    Ok(record)
+}
+
+/// A game that could not be played: bad input (exit 2), or a plan the simulator rejected (exit 3).
+pub fn game_failure(e: game::GameError) -> Failure {
+    match e {
         game::GameError::BadSize(..) => bad_input(e),
         game::GameError::Rejected { .. } => Failure {
             code: 3,
             message: e.to_string(),
         },
-    })?;
-    Ok(record)
+    }
 }
 
 /// A bar counting apples: `[bar] eaten/cells message`.
-pub fn apple_bar() -> ProgressBar {
+fn apple_bar() -> ProgressBar {
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} apples {msg}")

@@ -226,17 +226,12 @@ impl GameRecord {
     /// The game as an instance of DESIGN.md §1 (one visible apple at a time,
     /// each eaten apple revealing the next) whose plan is [`GameRecord::path`].
     pub fn instance(&self) -> Instance {
-        Instance {
-            width: self.width,
-            height: self.height,
-            walls: vec![],
-            start: Start::Body(vec![self.path[0]]),
-            apples: self.apples[..self.eaten].iter().map(|a| a.cell).collect(),
-            visible: 1,
-            grow: true,
-            tail: TailRule::Follow,
-            horizon: Some(self.steps),
-        }
+        game_instance(
+            Grid::new(self.width, self.height),
+            vec![self.path[0]],
+            self.apples[..self.eaten].iter().map(|a| a.cell).collect(),
+            self.steps,
+        )
     }
 }
 
@@ -498,6 +493,22 @@ pub(crate) fn body_after(snake: &[usize], moves: &[usize]) -> Vec<usize> {
         .collect()
 }
 
+/// The game's rules as an instance of DESIGN.md §1: no walls, one visible
+/// apple at a time (each eaten apple reveals the next), growth, the follow tail rule.
+fn game_instance(grid: Grid, body: Vec<Pos>, apples: Vec<Pos>, moves: usize) -> Instance {
+    Instance {
+        width: grid.width,
+        height: grid.height,
+        walls: vec![],
+        start: Start::Body(body),
+        apples,
+        visible: 1,
+        grow: true,
+        tail: TailRule::Follow,
+        horizon: Some(moves),
+    }
+}
+
 /// Replays one apple's moves with the simulator.
 fn check_segment(
     grid: &Grid,
@@ -505,17 +516,12 @@ fn check_segment(
     apple: usize,
     moves: &[usize],
 ) -> Result<(), String> {
-    let instance = Instance {
-        width: grid.width,
-        height: grid.height,
-        walls: vec![],
-        start: Start::Body(snake.iter().map(|&c| grid.pos(c)).collect()),
-        apples: vec![grid.pos(apple)],
-        visible: 1,
-        grow: true,
-        tail: TailRule::Follow,
-        horizon: Some(moves.len()),
-    };
+    let instance = game_instance(
+        *grid,
+        snake.iter().map(|&c| grid.pos(c)).collect(),
+        vec![grid.pos(apple)],
+        moves.len(),
+    );
     let path: Vec<Pos> = std::iter::once(snake[0])
         .chain(moves.iter().copied())
         .map(|c| grid.pos(c))

@@ -13,3 +13,4 @@ pub mod render;
 pub mod report;
 pub mod sim;
 pub mod solve;
+pub mod symmetry;

@@ -31,7 +31,7 @@ pub mod body;
 
 use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarName};
 use crate::encode::amo::Amo;
-use crate::encode::prune::Bounds;
+use crate::encode::prune::{Bounds, start_cells};
 use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Start};
 
@@ -240,6 +240,15 @@ fn check_size(
     Ok(())
 }
 
+/// `true` on the cells the head may occupy at `t = 0`.
+fn start_map(inst: &Instance) -> Vec<bool> {
+    let mut map = vec![false; inst.cells()];
+    for p in start_cells(inst, &inst.wall_map()) {
+        map[inst.index(p)] = true;
+    }
+    map
+}
+
 /// Builds one formula; holds the variable tables.
 pub(crate) struct Builder<'a> {
     inst: &'a Instance,
@@ -247,6 +256,8 @@ pub(crate) struct Builder<'a> {
     options: &'a DirectOptions,
     cnf: Cnf,
     walls: Vec<bool>,
+    /// Cells the head may start on (the game's rule, before any pruning).
+    starts: Vec<bool>,
     /// `head[t * cells + c]`.
     head: Vec<Lit>,
     /// `eaten[i * (moves + 1) + t]`.
@@ -299,6 +310,7 @@ impl<'a> Builder<'a> {
             options,
             cnf: Cnf::new(),
             walls: inst.wall_map(),
+            starts: start_map(inst),
             head: Vec::new(),
             eaten: Vec::new(),
             count: Vec::new(),
@@ -432,9 +444,7 @@ impl<'a> Builder<'a> {
         let fixed_start = matches!(self.inst.start, Start::Body(_));
         for t in 0..=self.moves {
             for c in 0..cells {
-                let possible = !self.walls[c] && (!self.options.prune || bounds.head[t][c]);
-                let possible = possible && (t > 0 || bounds.head[0][c]);
-                if !possible {
+                if !self.possible(bounds, t, c) {
                     continue;
                 }
                 self.head[t * cells + c] = if t == 0 && fixed_start {
@@ -466,12 +476,20 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Whether the head may be on `c` at `t`: never on a wall, at `t = 0` only
+    /// on a start cell, and with `prune=on` only where [`Bounds`] allow.
+    fn possible(&self, bounds: &Bounds, t: usize, c: usize) -> bool {
+        !self.walls[c] && (t > 0 || self.starts[c]) && (!self.options.prune || bounds.head[t][c])
+    }
+
+    /// The head is somewhere at `t = 0`. With a fixed start the start cell is
+    /// `TRUE` and the clause vanishes, unless the bounds prove that no plan
+    /// exists and pruned it: then the clause is empty. Every later time has a
+    /// head through `adjacent move`, so the formula never lacks one.
     fn start(&mut self) {
         self.cnf.family("start");
-        if let Start::Free { .. } = self.inst.start {
-            let first: Vec<Lit> = self.head[..self.inst.cells()].to_vec();
-            self.cnf.add(&first);
-        }
+        let first: Vec<Lit> = self.head[..self.inst.cells()].to_vec();
+        self.cnf.add(&first);
     }
 
     /// `head-x x t` and `head-y y t`, pruned to the columns and rows of reachable cells.
@@ -486,9 +504,7 @@ impl<'a> Builder<'a> {
             let mut columns = vec![false; w];
             let mut rows = vec![false; h];
             for c in 0..self.inst.cells() {
-                let possible =
-                    !self.walls[c] && (!self.options.prune || t == 0 || bounds.head[t][c]);
-                if possible && (t > 0 || bounds.head[0][c]) {
+                if self.possible(bounds, t, c) {
                     let (x, y) = self.inst.pos(c);
                     columns[x] = true;
                     rows[y] = true;
@@ -521,11 +537,12 @@ impl<'a> Builder<'a> {
         let (w, h) = (self.inst.width, self.inst.height);
         let cells = self.inst.cells();
         self.cnf.family("start");
+        // As with one head variable per cell: empty when the bounds pruned the start.
+        let xs: Vec<Lit> = self.column[..w].to_vec();
+        let ys: Vec<Lit> = self.row[..h].to_vec();
+        self.cnf.add(&xs);
+        self.cnf.add(&ys);
         if let Start::Free { .. } = self.inst.start {
-            let xs: Vec<Lit> = self.column[..w].to_vec();
-            let ys: Vec<Lit> = self.row[..h].to_vec();
-            self.cnf.add(&xs);
-            self.cnf.add(&ys);
             for &a in &self.inst.apples[..self.inst.visible_at_start()] {
                 let [x, y] = self.hp(0, self.inst.index(a));
                 self.cnf.add(&[-x, -y]);

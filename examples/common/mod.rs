@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use snakesat::encode;
 use snakesat::instance::random::{RandomSpec, generate};
+use snakesat::output;
 use snakesat::render::{GifOptions, write_gif};
 use snakesat::report::picture;
 use snakesat::sim::simulate;
@@ -53,7 +54,10 @@ pub fn run(name: &str, spec: &RandomSpec) {
     let file = dir.join(format!("{name}.gif"));
     let mut bytes = Vec::new();
     write_gif(&instance, &path, &GifOptions::default(), &mut bytes).expect("a legal plan renders");
-    std::fs::write(&file, &bytes).expect("the GIF can be written");
+    let mut out = output::claim_one(&file).expect("plots/NAME.gif can be written");
+    out.write_with(|w| w.write_all(&bytes))
+        .and_then(|()| output::commit([Some(out)]))
+        .expect("the GIF can be written");
     println!(
         "wrote {}: {} frames, {} bytes",
         file.display(),

@@ -1,5 +1,6 @@
-//! Charts drawn with plotters, to `.svg` or `.png` (chosen by the file's
-//! extension): line charts (one series per name over a numeric x axis) and
+//! Charts drawn with plotters in memory and written as `.svg` or `.png`
+//! to any writer (the format is picked by [`ChartFormat::of`] from a file
+//! name's extension): line charts (one series per name over a numeric x axis) and
 //! horizontal bar charts (one bar per label), with a title, axis
 //! descriptions and a legend. The y axis (bars: the value axis) turns
 //! logarithmic when the values span more than two orders of magnitude.

@@ -55,17 +55,44 @@ impl OutputError {
 pub struct Output {
     /// The path as the user gave it, for messages.
     given: PathBuf,
-    sink: Sink,
+    /// Where the file lands: the given path, or the file its link points to;
+    /// `None` for stdout.
+    target: Option<PathBuf>,
+    /// `None` once committed.
+    writer: Option<Writer>,
 }
+
+/// What an [`Output`] is written through (buffered).
+pub struct Writer(Sink);
 
 enum Sink {
     Stdout(BufWriter<Stdout>),
-    File {
-        /// Where the file lands: the given path, or the file its link points to.
-        target: PathBuf,
-        /// `None` once committed.
-        temp: Option<BufWriter<NamedTempFile>>,
-    },
+    File(BufWriter<NamedTempFile>),
+}
+
+impl Write for Writer {
+    #[inline]
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.0 {
+            Sink::Stdout(w) => w.write(buf),
+            Sink::File(w) => w.write(buf),
+        }
+    }
+
+    #[inline]
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.0 {
+            Sink::Stdout(w) => w.write_all(buf),
+            Sink::File(w) => w.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.0 {
+            Sink::Stdout(w) => w.flush(),
+            Sink::File(w) => w.flush(),
+        }
+    }
 }
 
 /// The temporaries alive now, removed by the signal handler.
@@ -231,10 +258,8 @@ fn create(given: &Path, r: Resolved) -> Result<Output, OutputError> {
     files.push(temp.path().to_path_buf());
     Ok(Output {
         given: given.to_path_buf(),
-        sink: Sink::File {
-            target: r.target,
-            temp: Some(BufWriter::with_capacity(1 << 20, temp)),
-        },
+        target: Some(r.target),
+        writer: Some(Writer(Sink::File(BufWriter::with_capacity(1 << 20, temp)))),
     })
 }
 
@@ -243,7 +268,11 @@ impl Output {
     pub fn stdout() -> Output {
         Output {
             given: PathBuf::from("-"),
-            sink: Sink::Stdout(BufWriter::with_capacity(1 << 20, io::stdout())),
+            target: None,
+            writer: Some(Writer(Sink::Stdout(BufWriter::with_capacity(
+                1 << 20,
+                io::stdout(),
+            )))),
         }
     }
 
@@ -254,23 +283,20 @@ impl Output {
 
     /// The output's name in messages: its path, or `standard output`.
     pub fn name(&self) -> String {
-        match self.sink {
-            Sink::Stdout(_) => "standard output".into(),
-            Sink::File { .. } => self.given.display().to_string(),
+        match self.target {
+            None => "standard output".into(),
+            Some(_) => self.given.display().to_string(),
         }
     }
 
-    fn writer(&mut self) -> &mut dyn Write {
-        match &mut self.sink {
-            Sink::Stdout(w) => w,
-            Sink::File { temp, .. } => temp.as_mut().expect("an uncommitted output"),
-        }
+    fn writer(&mut self) -> &mut Writer {
+        self.writer.as_mut().expect("an uncommitted output")
     }
 
     /// Runs `write` on the output; its error names the path.
     pub fn write_with<E: Into<anyhow::Error>>(
         &mut self,
-        write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+        write: impl FnOnce(&mut Writer) -> Result<(), E>,
     ) -> Result<(), OutputError> {
         let result = write(self.writer()).map_err(Into::into);
         result.map_err(|e| OutputError::new(&self.given, format!("{e:#}")))
@@ -278,27 +304,24 @@ impl Output {
 
     /// The bytes written so far (0 for standard output).
     pub fn written_bytes(&mut self) -> u64 {
-        match &mut self.sink {
-            Sink::Stdout(_) => 0,
-            Sink::File { temp, .. } => temp.as_mut().map_or(0, |w| {
+        match self.writer.as_mut() {
+            Some(Writer(Sink::File(w))) => {
                 let _ = w.flush();
                 w.get_ref().as_file().metadata().map_or(0, |m| m.len())
-            }),
+            }
+            _ => 0,
         }
     }
 }
 
 impl Drop for Output {
     fn drop(&mut self) {
-        if let Sink::File { temp: Some(w), .. } = &mut self.sink {
+        if let Some(Writer(Sink::File(w))) = &self.writer {
             let mut files = live();
             let path = w.get_ref().path().to_path_buf();
             files.retain(|f| *f != path);
             // Dropping the temporary removes it, under the lock.
-            self.sink = Sink::File {
-                target: PathBuf::new(),
-                temp: None,
-            };
+            self.writer = None;
         }
     }
 }
@@ -315,7 +338,7 @@ pub fn commit(outputs: impl IntoIterator<Item = Option<Output>>) -> Result<(), O
             .writer()
             .flush()
             .map_err(|e| OutputError::new(&given, e))?;
-        if let Sink::File { target, .. } = &output.sink
+        if let Some(target) = &output.target
             && let Ok(m) = fs::symlink_metadata(target)
             && !m.is_file()
         {
@@ -324,17 +347,16 @@ pub fn commit(outputs: impl IntoIterator<Item = Option<Output>>) -> Result<(), O
         }
     }
     for output in &mut outputs {
-        let Sink::File { target, temp } = &mut output.sink else {
+        let (Some(target), Some(Writer(Sink::File(w)))) = (&output.target, output.writer.take())
+        else {
             continue;
         };
-        let file = temp
-            .take()
-            .expect("an uncommitted output")
+        let file = w
             .into_inner()
             .map_err(|e| OutputError::new(&output.given, e.error()))?;
         let mut files = live();
         let path = file.path().to_path_buf();
-        let landed = file.persist(&*target);
+        let landed = file.persist(target);
         files.retain(|f| *f != path);
         landed.map_err(|e| OutputError::new(&output.given, e.error))?;
     }

@@ -2,6 +2,7 @@
 //! with the default `direct` encoding, check the plan with the simulator,
 //! print it and animate it to `plots/NAME.gif`.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use snakesat::encode;

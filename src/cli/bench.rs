@@ -4,7 +4,7 @@
 //! into an IPC plan; a table on stdout, optionally JSON and CSV files.
 //! `snakesat bench game` (full games) lives in [`super::bench_game`].
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

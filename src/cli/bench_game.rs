@@ -4,6 +4,7 @@
 //! aggregates per (size, strategy) on stdout, per-game CSV and JSON files, and
 //! charts of the mean steps and seconds per apple.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -44,7 +44,7 @@ pub fn run(args: ExportArgs) -> Result<u8, Failure> {
         ("horizon", horizon.to_string()),
         ("approximate", encoding.approximate().to_string()),
     ];
-    out.write_with(|mut w| dimacs::write(&cnf, &meta, &mut w))?;
+    out.write_with(|w| dimacs::write(&cnf, &meta, w))?;
     let name = out.name();
     output::commit([Some(out)])?;
     let size = cnf.size();

@@ -1,6 +1,6 @@
 //! `snakesat solve`: a checked plan at a horizon, or at the least horizon.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

@@ -32,7 +32,8 @@ const PROBLEM: &str = "(define (problem snake-tiny)
   (:goal (and (not (ispoint pos2-0)) (not (ispoint pos1-1)))))
 ";
 
-/// An export that takes about a second (long enough to be interrupted).
+/// An export that takes a second or two and writes about 100 MB (long
+/// enough to be interrupted while writing).
 const LONG_EXPORT: [&str; 7] = ["--size", "40", "--apples", "5", "--horizon", "600", "-o"];
 
 fn s(path: &Path) -> &str {
@@ -225,7 +226,7 @@ fn links_are_resolved_or_refused_never_followed_blindly() {
 }
 
 /// Starts a long export into `dir`, sends `signal` once its temporary
-/// exists, and checks that it dies of the signal leaving nothing behind.
+/// holds data, and checks that it dies of the signal leaving nothing behind.
 fn interrupted(dir: &Path, signal: &str, number: i32) {
     let target = dir.join("big.cnf");
     let mut args = LONG_EXPORT.to_vec();
@@ -237,14 +238,20 @@ fn interrupted(dir: &Path, signal: &str, number: i32) {
         .stderr(Stdio::null())
         .spawn()
         .expect("binary runs");
+    // Wait until the CNF is being written into the temporary.
     let start = Instant::now();
-    while !listing(dir).iter().any(|n| n.starts_with(".big.cnf.")) {
+    let writing = || {
+        listing(dir).iter().any(|n| {
+            n.starts_with(".big.cnf.") && std::fs::metadata(dir.join(n)).is_ok_and(|m| m.len() > 0)
+        })
+    };
+    while !writing() {
         assert!(
-            start.elapsed() < Duration::from_secs(20),
+            start.elapsed() < Duration::from_secs(30),
             "no temporary appeared"
         );
         assert!(child.try_wait().unwrap().is_none(), "export ended early");
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(Duration::from_millis(2));
     }
     let sent = Command::new("kill")
         .args([signal, &child.id().to_string()])

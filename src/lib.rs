@@ -8,6 +8,7 @@ pub mod cnf;
 pub mod encode;
 pub mod game;
 pub mod instance;
+pub mod output;
 pub mod pddl;
 pub mod render;
 pub mod report;

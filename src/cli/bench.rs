@@ -4,7 +4,7 @@
 //! into an IPC plan; a table on stdout, optionally JSON and CSV files.
 //! `snakesat bench game` (full games) lives in [`super::bench_game`].
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -13,11 +13,12 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
+use snakesat::output;
 use snakesat::pddl;
 use snakesat::sim;
 
 use super::bench_game::{self, BenchGameArgs};
-use super::{Failure, bad_input, read_file, write_atomically};
+use super::{Failure, bad_input, read_file};
 
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -290,6 +291,7 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         )));
     }
     let files = problems(&args.dirs)?;
+    let [mut json_out, mut csv_out] = output::claim([args.json.as_deref(), args.csv.as_deref()])?;
     let bar = ProgressBar::new(files.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {msg}")
@@ -302,15 +304,15 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    print!("{}", table(&rows));
-    if let Some(path) = &args.json {
+    if let Some(out) = &mut json_out {
         let text = serde_json::to_string_pretty(&rows).expect("rows serialise");
-        write_atomically(path, |w| std::io::Write::write_all(w, text.as_bytes()))?;
+        out.write_with(|w| w.write_all(text.as_bytes()))?;
     }
-    if let Some(path) = &args.csv {
-        let text = csv(&rows);
-        write_atomically(path, |w| std::io::Write::write_all(w, text.as_bytes()))?;
+    if let Some(out) = &mut csv_out {
+        out.write_with(|w| w.write_all(csv(&rows).as_bytes()))?;
     }
+    output::commit([json_out, csv_out])?;
+    print!("{}", table(&rows));
     let all_ok = rows.iter().all(|r| r.status == "sat");
     Ok(if all_ok { 0 } else { 3 })
 }

@@ -7,13 +7,14 @@ use clap::Args;
 use snakesat::cnf::dimacs;
 use snakesat::encode;
 use snakesat::instance::json;
+use snakesat::output;
 use snakesat::report::PlanReport;
 use snakesat::solve::{self, Stats, Status};
 
 use super::instance_args::load_encoding;
 use super::{
-    Failure, GifLook, bad_input, check_output_dir, checked_report, finite, note_no_gif, print_plan,
-    read_file, write_gif_file,
+    Failure, GifLook, bad_input, checked_report, finite, note_no_gif, print_plan, read_file,
+    write_gif_file,
 };
 
 #[derive(Args)]
@@ -33,9 +34,7 @@ pub struct DecodeArgs {
 }
 
 pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
-    if let Some(file) = &args.gif {
-        check_output_dir(file)?;
-    }
+    let [mut gif] = output::claim([args.gif.as_deref()])?;
     let cnf_text = read_file(&args.cnf)?;
     let parsed =
         dimacs::parse(&cnf_text).map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
@@ -98,8 +97,13 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     });
     let path = encode::decode::path_from_model(named, horizon, &solve::fixed_heads(&instance)).ok();
     let (path, replay) = checked_report(&instance, &*encoding, path, horizon)?;
-    if let Some(file) = &args.gif {
-        write_gif_file(&instance, &path, file, &args.look)?;
+    let note = match &mut gif {
+        Some(out) => Some(write_gif_file(&instance, &path, out, &args.look)?),
+        None => None,
+    };
+    output::commit([gif])?;
+    if let Some(note) = note {
+        eprintln!("{note}");
     }
     report.status = Status::Sat;
     report.optimal = Some(horizon) == report.lower_bound;

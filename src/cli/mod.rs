@@ -23,6 +23,7 @@ use clap::{Args, Parser, Subcommand};
 
 use snakesat::encode::{EncodeError, Encoding};
 use snakesat::instance::{Instance, Pos};
+use snakesat::output::{Output, OutputError};
 use snakesat::render::GifOptions;
 use snakesat::render::gif::{frame_times, write_gif};
 use snakesat::report::{PlanReport, picture};
@@ -84,6 +85,12 @@ pub fn bad_input(message: impl std::fmt::Display) -> Failure {
     Failure {
         code: 2,
         message: message.to_string(),
+    }
+}
+
+impl From<OutputError> for Failure {
+    fn from(e: OutputError) -> Failure {
+        bad_input(e)
     }
 }
 
@@ -268,37 +275,23 @@ impl GifLook {
     }
 }
 
-/// Refuses an output file whose directory does not exist, before any long work.
-pub fn check_output_dir(path: &Path) -> Result<(), Failure> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if dir.is_dir() {
-        Ok(())
-    } else {
-        Err(bad_input(format!(
-            "cannot write {}: no directory {}",
-            path.display(),
-            dir.display()
-        )))
-    }
-}
-
-/// Writes the animation of a checked `path` to `file` (atomically) and says so on stderr.
+/// Draws the animation of a checked `path` into `out`; returns the line
+/// to print once it has landed.
 pub fn write_gif_file(
     instance: &Instance,
     path: &[Pos],
-    file: &Path,
+    out: &mut Output,
     look: &GifLook,
-) -> Result<(), Failure> {
+) -> Result<String, Failure> {
     let options = look.options();
-    write_atomically(file, |w| write_gif(instance, path, &options, w))?;
+    out.write_with(|w| write_gif(instance, path, &options, w))?;
     let frames =
         frame_times(path.len().saturating_sub(1), options.skip).len() + options.pause_frames;
-    let bytes = std::fs::metadata(file).map_or(0, |m| m.len());
-    eprintln!("wrote {}: {frames} frames, {bytes} bytes", file.display());
-    Ok(())
+    let bytes = out.written_bytes();
+    Ok(format!(
+        "wrote {}: {frames} frames, {bytes} bytes",
+        out.name()
+    ))
 }
 
 /// Says on stderr that no GIF is written for a run without a plan.
@@ -314,28 +307,4 @@ pub fn note_no_gif(file: Option<&PathBuf>, status: Status) {
             file.display()
         );
     }
-}
-
-/// Writes to `path` through a temporary file (`path` + `.partial`), so that a
-/// failure leaves nothing half-written.
-pub fn write_atomically<E: Into<anyhow::Error>>(
-    path: &Path,
-    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), E>,
-) -> Result<(), Failure> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    let tmp = PathBuf::from(tmp);
-    let result = (|| -> anyhow::Result<()> {
-        let file = std::fs::File::create(&tmp)?;
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
-        write(&mut w).map_err(Into::into)?;
-        w.flush()?;
-        drop(w);
-        std::fs::rename(&tmp, path)?;
-        Ok(())
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        bad_input(format!("cannot write {}: {e:#}", path.display()))
-    })
 }

@@ -7,8 +7,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::instance_args::size_sides;
-use super::{Failure, GifLook, bad_input, check_output_dir, write_gif_file};
+use super::{Failure, GifLook, bad_input, write_gif_file};
 use snakesat::game::{self, GameConfig, GameRecord, Reuse};
+use snakesat::output;
 
 #[derive(Args)]
 #[command(
@@ -164,9 +165,8 @@ fn apple_bar() -> ProgressBar {
 }
 
 pub fn run(args: PlayArgs) -> Result<u8, Failure> {
-    if let Some(file) = &args.gif {
-        check_output_dir(file)?;
-    }
+    let [mut gif] = output::claim([args.gif.as_deref()])?;
+    let mut note = None;
     let bar = apple_bar();
     let mut all_won = true;
     for i in 0..args.games {
@@ -180,16 +180,25 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
         bar.suspend(|| print_game(&record, args.json));
         all_won &= record.won;
         if i == 0
-            && let Some(file) = &args.gif
+            && let Some(out) = &mut gif
         {
             let mut look = args.look.clone();
             if look.skip == 1 {
                 look.skip = (record.steps as u64).div_ceil(1000).max(1);
             }
-            write_gif_file(&record.instance(), &record.path, file, &look)?;
+            note = Some(write_gif_file(
+                &record.instance(),
+                &record.path,
+                out,
+                &look,
+            )?);
         }
     }
     bar.finish_and_clear();
+    output::commit([gif])?;
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
     Ok(if all_won { 0 } else { 1 })
 }
 

@@ -7,10 +7,11 @@ use clap::Args;
 use serde::Deserialize;
 
 use snakesat::instance::Pos;
+use snakesat::output;
 use snakesat::sim;
 
 use super::instance_args::load_instance_file;
-use super::{Failure, GifLook, bad_input, check_output_dir, read_file, write_gif_file};
+use super::{Failure, GifLook, bad_input, read_file, write_gif_file};
 
 #[derive(Args)]
 pub struct RenderArgs {
@@ -34,7 +35,7 @@ struct PlanFile {
 }
 
 pub fn run(args: RenderArgs) -> Result<u8, Failure> {
-    check_output_dir(&args.gif)?;
+    let mut gif = output::claim_one(&args.gif)?;
     let instance = load_instance_file(&args.instance)?;
     let name = args.plan.display();
     let text = read_file(&args.plan)?;
@@ -71,6 +72,8 @@ pub fn run(args: RenderArgs) -> Result<u8, Failure> {
     if let Err(v) = sim::simulate(&instance, &path) {
         return Err(bad_input(format!("{name}: illegal plan: {v}")));
     }
-    write_gif_file(&instance, &path, &args.gif, &args.look)?;
+    let note = write_gif_file(&instance, &path, &mut gif, &args.look)?;
+    output::commit([Some(gif)])?;
+    eprintln!("{note}");
     Ok(0)
 }

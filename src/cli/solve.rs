@@ -1,6 +1,6 @@
 //! `snakesat solve`: a checked plan at a horizon, or at the least horizon.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -9,6 +9,7 @@ use clap::{Args, ValueEnum};
 use snakesat::encode::direct::{Body, DirectOptions};
 use snakesat::encode::{self, Encoding};
 use snakesat::instance::Instance;
+use snakesat::output;
 use snakesat::report::PlanReport;
 use snakesat::solve::incremental::least_horizon_incremental;
 use snakesat::solve::satisficing::satisficing;
@@ -17,8 +18,8 @@ use snakesat::solve::{self, Search, Status};
 use super::charts;
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
 use super::{
-    Failure, GifLook, bad_input, check_output_dir, checked_report, encode_failure, finite,
-    note_no_gif, print_plan, write_atomically, write_gif_file,
+    Failure, GifLook, bad_input, checked_report, encode_failure, finite, note_no_gif, print_plan,
+    write_gif_file,
 };
 
 /// How the least horizon is searched.
@@ -196,15 +197,18 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             "--timeout must be a positive number of seconds, not {t}"
         )));
     }
-    if let Some(file) = &args.gif {
-        check_output_dir(file)?;
-    }
     for file in [&args.plot_horizon, &args.plot_timeline]
         .into_iter()
         .flatten()
     {
-        charts::check_chart_path(file)?;
+        charts::chart_format(file)?;
     }
+    let [mut plan_out, mut gif_out, mut horizon_out, mut timeline_out] = output::claim([
+        args.plan.as_deref(),
+        args.gif.as_deref(),
+        args.plot_horizon.as_deref(),
+        args.plot_timeline.as_deref(),
+    ])?;
     let timeout = args.timeout.map(Duration::from_secs_f64);
     let verbose =
         std::io::stderr().is_terminal() || std::env::var_os("SNAKESAT_PROGRESS").is_some();
@@ -255,25 +259,30 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             let attempt = search.plan().expect("sat search has a plan");
             let (path, replay) =
                 checked_report(&instance, &*encoding, attempt.path.clone(), attempt.horizon)?;
-            if let Some(file) = &args.plan {
+            if let Some(out) = &mut plan_out {
                 let text = snakesat::pddl::plan::ipc_plan(&instance, &path)
                     .map_err(|e| bad_input(format!("cannot write an IPC plan: {e:#}")))?;
-                write_atomically(file, |w| std::io::Write::write_all(w, text.as_bytes()))?;
+                out.write_with(|w| w.write_all(text.as_bytes()))?;
             }
-            if let Some(file) = &args.gif {
-                write_gif_file(&instance, &path, file, &args.look)?;
+            let gif_note = match &mut gif_out {
+                Some(out) => Some(write_gif_file(&instance, &path, out, &args.look)?),
+                None => None,
+            };
+            if let Some(out) = &mut timeline_out {
+                charts::plot_timeline(&instance, &path, out)?;
             }
-            if let Some(file) = &args.plot_timeline {
-                charts::plot_timeline(&instance, &path, file)?;
-            }
-            if let Some(file) = &args.plot_horizon {
+            if let Some(out) = &mut horizon_out {
                 charts::plot_horizon(
                     &instance,
                     &*encoding,
                     search.lower_bound,
                     attempt.horizon,
-                    file,
+                    out,
                 )?;
+            }
+            output::commit([plan_out, gif_out, horizon_out, timeline_out])?;
+            if let Some(note) = gif_note {
+                eprintln!("{note}");
             }
             report.path = path;
             report.eaten = replay.eaten.clone();

@@ -7,6 +7,7 @@
 mod bench;
 mod bench_game;
 mod charts;
+mod check;
 mod decode;
 mod export;
 mod instance_args;
@@ -56,14 +57,21 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Read a solver's model for an exported CNF, rebuild the plan and check it.
     Decode(decode::DecodeArgs),
-    /// Check a saved plan (the JSON of `solve --json`) on its instance and animate it as a GIF.
+    /// Check a saved plan (the JSON of `solve --json`, or any planner's IPC plan for a .pddl problem)
+    /// and draw it as a GIF and/or an HTML viewer.
     #[command(
-        after_help = "Exit codes: 0 GIF written; 2 bad input: an unreadable instance or plan file, \
-a plan file that is not the JSON of `solve --json`, a plan without a path (status unsat or unknown), \
-a path that breaks the rules on INSTANCE (the first violation is named), or a GIF that cannot be \
-written. On error nothing is written."
+        after_help = "Exit codes: 0 files written; 2 bad input: an unreadable instance or plan file, \
+a plan file that is neither the JSON of `solve --json` nor an IPC plan, a plan without a path (status \
+unsat or unknown), a plan that breaks the rules on INSTANCE (the first violation is named), or an \
+output that cannot be written. On error nothing is written."
     )]
     Render(render::RenderArgs),
+    /// Check a plan from snakesat or any planner: an IPC plan against the domain, any plan in the simulator.
+    #[command(
+        after_help = "Exit codes: 0 the plan is valid (every apple eaten, every move legal); 1 it is not \
+(the first violated precondition or rule is named); 2 a file cannot be read or parsed."
+    )]
+    Check(check::CheckArgs),
     /// Compare the sizes (and optionally solve times) of the encodings on an instance.
     Sizes(sizes::SizesArgs),
     /// Play full games: one random apple at a time until the snake fills the board.
@@ -120,6 +128,7 @@ pub fn main() -> ExitCode {
         Command::Export(args) => export::run(args),
         Command::Decode(args) => decode::run(args),
         Command::Render(args) => render::run(args),
+        Command::Check(args) => check::run(args),
         Command::Sizes(args) => sizes::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Play(args) => play::run(args),

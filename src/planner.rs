@@ -214,19 +214,8 @@ impl Outcome {
     }
 }
 
-/// The planner: an encoding and the options of one search.
-///
-/// ```
-/// use snakesat::encode::direct::Direct;
-/// use snakesat::planner::{Planner, Search};
-/// # let instance = snakesat::instance::random::generate(&Default::default()).unwrap();
-/// let direct = Direct::default();
-/// let outcome = Planner::new(&direct)
-///     .search(Search::FixedHorizon(40))
-///     .plan(&instance)
-///     .unwrap();
-/// assert!(outcome.plan().is_some_and(|p| p.horizon == 40));
-/// ```
+/// The planner: an encoding and the options of one search (see the crate
+/// documentation for an example).
 pub struct Planner<'a> {
     encoding: &'a dyn Encoding,
     search: Search,

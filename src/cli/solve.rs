@@ -1,4 +1,5 @@
-//! `snakesat solve`: a checked plan at a horizon, or at the least horizon.
+//! `snakesat solve`: a checked plan at a horizon, or at the least horizon; the
+//! flags become [`Planner`] options, and the outcome is printed.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;

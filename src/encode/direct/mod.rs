@@ -360,11 +360,7 @@ impl<'a> Builder<'a> {
         let slot = t * self.inst.cells() + c;
         if self.exact[slot] == 0 {
             let (x, y) = self.inst.pos(c);
-            let v = self.cnf.var(VarKind::Head {
-                x: x as u32,
-                y: y as u32,
-                t: t as u32,
-            });
+            let v = self.cnf.var(VarKind::head(x, y, t));
             self.cnf.add(&[-a, -b, v]);
             self.cnf.add(&[-v, a]);
             self.cnf.add(&[-v, b]);
@@ -457,11 +453,7 @@ impl<'a> Builder<'a> {
                     TRUE
                 } else {
                     let (x, y) = self.inst.pos(c);
-                    self.cnf.var(VarKind::Head {
-                        x: x as u32,
-                        y: y as u32,
-                        t: t as u32,
-                    })
+                    self.cnf.var(VarKind::head(x, y, t))
                 };
             }
         }
@@ -479,10 +471,7 @@ impl<'a> Builder<'a> {
                 } else if self.options.prune && t >= bounds.latest[i] {
                     TRUE
                 } else {
-                    self.cnf.var(VarKind::Eaten {
-                        apple: i as u32,
-                        t: t as u32,
-                    })
+                    self.cnf.var(VarKind::eaten(i, t))
                 };
                 self.eaten[i * width + t] = lit;
             }
@@ -522,10 +511,7 @@ impl<'a> Builder<'a> {
                     self.column[t * w + x] = if t == 0 && fixed_start {
                         TRUE
                     } else {
-                        self.cnf.var(VarKind::HeadX {
-                            x: x as u32,
-                            t: t as u32,
-                        })
+                        self.cnf.var(VarKind::head_x(x, t))
                     };
                 }
             }
@@ -534,10 +520,7 @@ impl<'a> Builder<'a> {
                     self.row[t * h + y] = if t == 0 && fixed_start {
                         TRUE
                     } else {
-                        self.cnf.var(VarKind::HeadY {
-                            y: y as u32,
-                            t: t as u32,
-                        })
+                        self.cnf.var(VarKind::head_y(y, t))
                     };
                 }
             }
@@ -580,7 +563,7 @@ impl<'a> Builder<'a> {
         self.cnf.family("adjacent move");
         for t in 0..self.moves {
             // `moved-x t`: the column changes between t and t + 1 (else the row does).
-            let mx = self.cnf.var(VarKind::MovedX { t: t as u32 });
+            let mx = self.cnf.var(VarKind::moved_x(t));
             for (lits, size, axis_moved) in [(&self.column, w, mx), (&self.row, h, -mx)] {
                 let (now, next): (Vec<Lit>, Vec<Lit>) = (
                     (0..size).map(|i| lits[t * size + i]).collect(),
@@ -623,29 +606,12 @@ impl<'a> Builder<'a> {
                     continue;
                 }
                 let (x, y) = self.inst.pos(c);
-                let time = t as u32;
                 for (table, size, at, kind) in [
-                    (
-                        &mut self.column,
-                        w,
-                        x,
-                        VarKind::Column {
-                            x: x as u32,
-                            t: time,
-                        },
-                    ),
-                    (
-                        &mut self.row,
-                        h,
-                        y,
-                        VarKind::Row {
-                            y: y as u32,
-                            t: time,
-                        },
-                    ),
+                    (&mut self.column, w, x, VarKind::column as fn(_, _) -> _),
+                    (&mut self.row, h, y, VarKind::row),
                 ] {
                     if table[t * size + at] == FALSE {
-                        table[t * size + at] = self.cnf.var(kind);
+                        table[t * size + at] = self.cnf.var(kind(at, t));
                     }
                     self.cnf.add(&[-here, table[t * size + at]]);
                 }
@@ -692,10 +658,7 @@ impl<'a> Builder<'a> {
                     if now == FALSE || before == TRUE {
                         return FALSE;
                     }
-                    let x = self.cnf.var(VarKind::Eat {
-                        apple: i as u32,
-                        t: t as u32,
-                    });
+                    let x = self.cnf.var(VarKind::eat(i, t));
                     self.cnf.add(&[-x, now]);
                     self.cnf.add(&[-x, -before]);
                     self.cnf.add(&[x, -now, before]);
@@ -705,7 +668,7 @@ impl<'a> Builder<'a> {
             if eats.iter().all(|&x| x == FALSE) {
                 continue;
             }
-            let a = self.cnf.var(VarKind::Ate { t: t as u32 });
+            let a = self.cnf.var(VarKind::ate(t));
             let mut any = vec![-a];
             any.extend(eats.iter().copied());
             self.cnf.add(&any);
@@ -745,10 +708,7 @@ impl<'a> Builder<'a> {
                 let lit = if t < j || (self.options.prune && t < first_eat) {
                     FALSE
                 } else {
-                    self.cnf.var(VarKind::Count {
-                        count: j as u32,
-                        t: t as u32,
-                    })
+                    self.cnf.var(VarKind::count(j, t))
                 };
                 self.count[j * width + t] = lit;
             }

@@ -10,7 +10,7 @@ use snakesat::cnf::dimacs;
 use snakesat::encode::{self, Encoding};
 use snakesat::instance::Instance;
 use snakesat::instance::random::{RandomSpec, generate};
-use snakesat::solve;
+use snakesat::planner::{Method, Planner, Search};
 
 fn median(mut xs: Vec<Duration>) -> Duration {
     xs.sort();
@@ -62,20 +62,24 @@ fn builder_row(label: &str, instance: &Instance, encoding: &dyn Encoding, moves:
 }
 
 fn solve_row(label: &str, instance: &Instance, encoding: &dyn Encoding, moves: Option<usize>) {
-    let lb = encode::prune::lower_bound(instance);
-    let (t, search) = timed(3, || {
-        let (first, last) = match moves {
-            Some(m) => (m, m),
-            None => (lb, 400),
+    let (t, outcome) = timed(3, || {
+        let search = match moves {
+            Some(m) => Search::FixedHorizon(m),
+            None => Search::Optimal,
         };
-        solve::least_horizon(instance, encoding, first, last, lb, None, |_| {}).expect("solves")
+        Planner::new(encoding)
+            .search(search)
+            .method(Method::Fresh)
+            .max_horizon(400)
+            .plan(instance)
+            .expect("solves")
     });
-    let last = search.attempts.last().expect("an attempt");
+    let last = outcome.attempts.last().expect("an attempt");
     println!(
         "| {label} | {} | {} | {:?} | {} | {:.3} |",
         encoding.name(),
         last.horizon,
-        search.status,
+        outcome.status(),
         last.stats.clauses,
         t.as_secs_f64()
     );

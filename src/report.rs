@@ -26,6 +26,9 @@ pub struct PlanReport {
     pub encoding: String,
     /// Sizes of the formula at `horizon`; times summed over every horizon tried.
     pub stats: Stats,
+    /// The CaDiCaL configuration the search ran with, when one was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cadical_config: Option<&'static str>,
 }
 
 /// One letter per move: `R`ight (x+1), `L`eft, `D`own (y+1), `U`p.

@@ -496,3 +496,81 @@ fn an_apple_behind_walls_is_proven_unreachable() {
     // At a fixed horizon the formula itself is UNSAT.
     assert_eq!(snakesat(&["solve", &f, "--horizon", "8"]).code, 1);
 }
+
+/// A 3x2 board with a wall at (2, 1): the snake (1, 0) -> (0, 0) eats the
+/// apple at (1, 1), then the spawned one at (0, 1).
+const TINY_PDDL: &str = "(define (problem snake-tiny)
+  (:domain snake)
+  (:objects pos0-0 pos1-0 pos2-0 pos0-1 pos1-1)
+  (:init
+    (ISADJACENT pos0-0 pos1-0) (ISADJACENT pos1-0 pos0-0)
+    (ISADJACENT pos1-0 pos2-0) (ISADJACENT pos2-0 pos1-0)
+    (ISADJACENT pos0-1 pos1-1) (ISADJACENT pos1-1 pos0-1)
+    (ISADJACENT pos0-0 pos0-1) (ISADJACENT pos0-1 pos0-0)
+    (ISADJACENT pos1-0 pos1-1) (ISADJACENT pos1-1 pos1-0)
+    (headsnake pos1-0) (tailsnake pos0-0) (nextsnake pos1-0 pos0-0)
+    (blocked pos1-0) (blocked pos0-0)
+    (ispoint pos1-1)
+    (spawn pos0-1) (NEXTSPAWN pos0-1 dummypoint))
+  (:goal (and (not (ispoint pos1-1)) (not (ispoint pos0-1)))))
+";
+
+#[test]
+fn cadical_config_reaches_every_search() {
+    let dir = temp_dir("cadical-config");
+    let file = write(&dir, "tiny.pddl", TINY_PDDL);
+    for mode in [
+        &["--satisficing"][..],
+        &["--search", "incremental"],
+        &["--search", "fresh"],
+        &[],
+    ] {
+        let mut args = vec![file.as_str(), "--cadical-config", "unsat"];
+        args.extend_from_slice(mode);
+        let plan = solve_json(&args);
+        assert_eq!(plan["cadical_config"], "unsat", "{mode:?}");
+        assert_eq!(plan["horizon"], 2, "{mode:?}");
+    }
+    // Without the flag the JSON has no such key.
+    let plan = solve_json(&[file.as_str(), "--satisficing"]);
+    assert!(plan.get("cadical_config").is_none());
+}
+
+#[test]
+fn unknown_cadical_config_is_bad_input_in_every_search() {
+    let dir = temp_dir("cadical-nosuch");
+    let file = write(&dir, "tiny.pddl", TINY_PDDL);
+    for mode in [
+        &["--satisficing"][..],
+        &["--search", "incremental"],
+        &["--search", "fresh"],
+        &["--horizon", "4"],
+        &[],
+    ] {
+        let mut args = vec!["solve", file.as_str(), "--cadical-config", "nosuch"];
+        args.extend_from_slice(mode);
+        let run = snakesat(&args);
+        assert_bad_input(&run, "unknown CaDiCaL configuration \"nosuch\"");
+    }
+}
+
+#[test]
+fn unknown_variable_kind_in_a_cnf_is_bad_input() {
+    let dir = temp_dir("unknown-kind");
+    let cnf = dir.join("f.cnf").to_string_lossy().into_owned();
+    let run = snakesat(&["export", "-o", &cnf, "--horizon", "60"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    assert!(
+        text.contains("\nc var 1 head "),
+        "head variables come first"
+    );
+    let bad = write(
+        &dir,
+        "bad.cnf",
+        &text.replacen("\nc var 1 head ", "\nc var 1 snake ", 1),
+    );
+    let model = write(&dir, "model", "UNSAT\n");
+    let run = snakesat(&["decode", &bad, &model]);
+    assert_bad_input(&run, "unknown variable kind \"snake\"");
+}

@@ -4,8 +4,9 @@
 //! `encode(instance, T)` is SAT under CaDiCaL exactly when the brute force
 //! (tests/support/bfs.rs) finds a plan of exactly `T` moves, and every model
 //! decodes to a plan the simulator accepts. The same per-horizon answers are
-//! asked of the CLI's fixed-horizon route (`solve_fixed`) and of the
-//! incremental search's session (`Session::ask`).
+//! asked of the planner's fixed-horizon search (the CLI's route, with its
+//! shortcut) and of one incremental solver over every horizon
+//! (`Planner::each_horizon` with `Method::Incremental`).
 //!
 //! All 360 option combinations (amo × body × growth × position × prune) are
 //! cycled through, a few per instance. `SNAKESAT_EXACT_CASES` sets the number
@@ -16,19 +17,19 @@ mod bfs;
 #[path = "support/tiny.rs"]
 mod tiny;
 
+use snakesat::encode::Encoding;
 use snakesat::encode::direct::{Body, Direct, DirectOptions};
 use snakesat::encode::prune::lower_bound;
-use snakesat::encode::{EncodeError, Encoding};
 use snakesat::instance::Instance;
 use snakesat::instance::json::to_json;
+use snakesat::planner::{Method, PlanError, Planner, Search, Verdict};
 use snakesat::sim::simulate;
-use snakesat::solve::incremental::Session;
-use snakesat::solve::{Status, path_of, run_cadical, solve_fixed};
+use snakesat::solve::Status;
 
 /// Instances checked by default (CI): a few minutes on one loaded core.
 const CASES: usize = 1000;
 /// Option combinations tried on each instance, besides the one also
-/// checked through `solve_fixed` and the incremental session.
+/// checked through the fixed-horizon search and the incremental solver.
 const PER_INSTANCE: usize = 3;
 /// The least horizon the brute force looks for.
 const MAX_LEAST: usize = 12;
@@ -47,53 +48,66 @@ fn check_path(what: &str, inst: &Instance, path: Option<&Vec<(usize, usize)>>, t
     }
 }
 
-/// The fresh formula at every horizon, then `solve_fixed`.
+/// The fresh formula at every horizon, then (with `fixed`) the planner's
+/// fixed-horizon search.
 fn check_fresh(inst: &Instance, options: &DirectOptions, expected: &[bool], fixed: bool) {
     let encoding = Direct::new(options.clone());
     let name = encoding.name();
     let json = to_json(inst);
-    assert!(!encoding.approximate(), "{name} calls itself approximate");
-    for (t, &plan) in expected.iter().enumerate() {
-        let cnf = encoding
-            .encode(inst, t)
-            .unwrap_or_else(|e| panic!("{name} refused T={t} on {json}: {e}"));
-        let (status, values) = run_cadical(&cnf, None);
-        let want = if plan { Status::Sat } else { Status::Unsat };
-        assert_eq!(status, want, "{name} at T={t} on {json}");
-        if let Some(values) = values {
-            let path = path_of(inst, &cnf, &values, t)
-                .unwrap_or_else(|e| panic!("{name}: model at T={t} is no path ({e}) on {json}"));
-            check_path(&name, inst, Some(&path), t);
-        }
-        if fixed {
-            let attempt = solve_fixed(inst, &encoding, t, None).unwrap();
-            let what = format!("solve_fixed {name}");
-            assert_eq!(attempt.status, want, "{what} at T={t} on {json}");
+    assert!(
+        !encoding.capabilities().approximate,
+        "{name} calls itself approximate"
+    );
+    let want = |plan: bool| if plan { Status::Sat } else { Status::Unsat };
+    Planner::new(&encoding)
+        .method(Method::Fresh)
+        .each_horizon(inst, 0..=expected.len() - 1, |t, status, path| {
+            assert_eq!(status, want(expected[t]), "{name} at T={t} on {json}");
+            if status == Status::Sat {
+                check_path(&name, inst, path.as_ref(), t);
+            }
+        })
+        .unwrap_or_else(|e| panic!("{name} refused {json}: {e}"));
+    if fixed {
+        let what = format!("fixed horizon {name}");
+        for (t, &plan) in expected.iter().enumerate() {
+            let outcome = Planner::new(&encoding)
+                .search(Search::FixedHorizon(t))
+                .plan(inst)
+                .unwrap_or_else(|e| panic!("{what} refused T={t} on {json}: {e}"));
+            assert_eq!(outcome.status(), want(plan), "{what} at T={t} on {json}");
             if plan {
-                check_path(&what, inst, attempt.path.as_ref(), t);
+                let Verdict::Plan(p) = &outcome.verdict else {
+                    panic!("{what}: SAT at T={t} without a legal plan on {json}")
+                };
+                check_path(&what, inst, Some(&p.path), t);
             }
         }
     }
 }
 
-/// One incremental session from `first` to the last horizon, asked at each.
+/// One incremental solver from `first` to the last horizon, asked at each.
 fn check_incremental(inst: &Instance, options: &DirectOptions, expected: &[bool], first: usize) {
     let name = format!("incremental {}", options.name());
     let json = to_json(inst);
-    let max = expected.len() - 1;
-    let mut session = match Session::new(inst, options, first, max, None, None) {
-        Ok(s) => s,
-        Err(EncodeError::Unsupported { .. }) if options.body == Body::Block => return,
+    let encoding = Direct::new(options.clone());
+    let result = Planner::new(&encoding)
+        .method(Method::Incremental)
+        .each_horizon(inst, first..=expected.len() - 1, |t, status, path| {
+            let want = if expected[t] {
+                Status::Sat
+            } else {
+                Status::Unsat
+            };
+            assert_eq!(status, want, "{name} from {first} at T={t} on {json}");
+            if expected[t] {
+                check_path(&name, inst, path.as_ref(), t);
+            }
+        });
+    match result {
+        Err(PlanError::NotIncremental { .. }) if options.body == Body::Block => {}
         Err(e) => panic!("{name} refused {json}: {e}"),
-    };
-    assert_ne!(options.body, Body::Block, "{name} accepted body=block");
-    for (t, &plan) in expected.iter().enumerate().skip(first) {
-        let (status, path) = session.ask(inst, t);
-        let want = if plan { Status::Sat } else { Status::Unsat };
-        assert_eq!(status, want, "{name} from {first} at T={t} on {json}");
-        if plan {
-            check_path(&name, inst, path.as_ref(), t);
-        }
+        Ok(()) => assert_ne!(options.body, Body::Block, "{name} accepted body=block"),
     }
 }
 
@@ -118,8 +132,8 @@ fn every_option_is_exact_at_every_horizon() {
         for j in 0..PER_INSTANCE {
             check_fresh(inst, pick(k * PER_INSTANCE + j), expected, false);
         }
-        // The fixed-horizon route and the incremental session, from 1, 2 or
-        // the lower bound (where the search starts). The session is not asked
+        // The fixed-horizon route and the incremental solver, from 1, 2 or
+        // the lower bound (where the search starts). The solver is not asked
         // T = 0, which the search never asks: there a clause "the head at 0
         // has a successor" whose successors are all walls looks like a clause
         // of time 0, and it is not switched off.
@@ -132,7 +146,7 @@ fn every_option_is_exact_at_every_horizon() {
     }
     eprintln!(
         "{cases} instances ({solvable} solvable), {sat} SAT and {unsat} UNSAT horizons, \
-         {} of {} option combinations each (one also by solve_fixed and incrementally)",
+         {} of {} option combinations each (one also at a fixed horizon and incrementally)",
         PER_INSTANCE + 1,
         options.len()
     );

@@ -15,7 +15,7 @@ fn symbolic(cnf: &Cnf) -> String {
             .iter()
             .map(|&l| {
                 let name = cnf.name_of(l).unwrap();
-                let kind = match name.kind {
+                let kind = match name.name() {
                     "head" => "M",
                     "active" => "P",
                     "counter" => "C",

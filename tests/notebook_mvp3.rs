@@ -12,15 +12,24 @@
 
 use snakesat::encode::notebook::Notebook;
 use snakesat::instance::random::{RandomSpec, generate};
+use snakesat::planner::{Planner, Search, Verdict};
 use snakesat::sim::{Rule, simulate};
-use snakesat::solve::{Status, solve_at};
+use snakesat::solve::Status;
 
 #[test]
 fn ordered_model_on_mvp3_seed_1_is_not_a_legal_plan() {
     let inst = generate(&RandomSpec::default()).unwrap();
-    let attempt = solve_at(&inst, &Notebook::Ordered, 69, None).unwrap();
-    assert_eq!(attempt.status, Status::Sat);
-    let path = attempt.path.expect("a SAT model describes a head path");
+    let outcome = Planner::new(&Notebook::Ordered)
+        .search(Search::FixedHorizon(69))
+        .plan(&inst)
+        .unwrap();
+    assert_eq!(outcome.status(), Status::Sat);
+    let path = match outcome.verdict {
+        Verdict::IllegalModel { path, .. } => path,
+        Verdict::Plan(plan) => Some(plan.path),
+        other => panic!("no model: {other:?}"),
+    };
+    let path = path.expect("a SAT model describes a head path");
     assert_eq!(path.len(), 70);
     let verdict = simulate(&inst, &path);
     eprintln!("apples {:?}", inst.apples);

@@ -10,13 +10,43 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
 use snakesat::encode::by_name;
-use snakesat::encode::direct::DirectOptions;
 use snakesat::encode::prune::lower_bound;
 use snakesat::instance::json::to_json;
 use snakesat::instance::{Instance, Pos, Start, TailRule};
+use snakesat::planner::{Method, Outcome, Planner, Search as Question, Verdict};
 use snakesat::sim::simulate;
-use snakesat::solve::incremental::{ends_full, least_horizon_incremental};
-use snakesat::solve::{Search, Status, least_horizon, solve_at, solve_fixed};
+use snakesat::solve::Status;
+use snakesat::solve::incremental::ends_full;
+
+/// An outcome as the raw search saw it: the status and, when SAT, the
+/// horizon and path of the model (legal or not: the caller checks it).
+struct Search {
+    status: Status,
+    plan: Option<(usize, Option<Vec<Pos>>)>,
+}
+
+impl Search {
+    fn of(outcome: Outcome) -> Search {
+        let status = outcome.status();
+        let plan = match outcome.verdict {
+            Verdict::Plan(p) => Some((p.horizon, Some(p.path))),
+            Verdict::IllegalModel { horizon, path, .. } => Some((horizon, path)),
+            Verdict::NoPlan { .. } | Verdict::Unknown => None,
+        };
+        Search { status, plan }
+    }
+}
+
+/// The least-horizon search with `method` and no time limit.
+fn least(inst: &Instance, name: &str, method: Method) -> Search {
+    let encoding = by_name(name).unwrap();
+    let outcome = Planner::new(encoding.as_ref())
+        .method(method)
+        .max_horizon(MAX_MOVES)
+        .plan(inst)
+        .unwrap_or_else(|e| panic!("{name} refused {}: {e}", to_json(inst)));
+    Search::of(outcome)
+}
 
 /// The largest horizon searched, by both the BFS and the SAT search.
 const MAX_MOVES: usize = 14;
@@ -183,26 +213,14 @@ fn check(inst: &Instance) -> Option<usize> {
             "lower bound {bound} exceeds the BFS optimum {k} on {json}"
         );
     }
-    let fresh = ENCODINGS.iter().map(|&name| {
-        let encoding = by_name(name).unwrap();
-        let search = least_horizon(
-            inst,
-            encoding.as_ref(),
-            bound,
-            MAX_MOVES,
-            bound,
-            None,
-            |_| {},
-        )
-        .unwrap_or_else(|e| panic!("{name} refused {json}: {e}"));
-        (name.to_string(), search)
-    });
+    let fresh = ENCODINGS
+        .iter()
+        .map(|&name| (name.to_string(), least(inst, name, Method::Fresh)));
     let incremental = INCREMENTAL.iter().map(|&name| {
-        let options = DirectOptions::parse(name).unwrap();
-        let search =
-            least_horizon_incremental(inst, &options, bound, MAX_MOVES, bound, None, None, |_| {})
-                .unwrap_or_else(|e| panic!("{name} refused {json}: {e}"));
-        (format!("incremental {name}"), search)
+        (
+            format!("incremental {name}"),
+            least(inst, name, Method::Incremental),
+        )
     });
     let all: Vec<(String, Search)> = fresh.chain(incremental).collect();
     for (name, search) in all {
@@ -213,14 +231,12 @@ fn check(inst: &Instance) -> Option<usize> {
                     Status::Sat,
                     "{name}: no plan up to {MAX_MOVES} moves, BFS finds one of {k} on {json}"
                 );
-                let plan = search.plan().unwrap();
+                let (horizon, path) = search.plan.as_ref().unwrap();
                 assert_eq!(
-                    plan.horizon, k,
-                    "{name}: least horizon {} but BFS optimum {k} on {json}",
-                    plan.horizon
+                    *horizon, k,
+                    "{name}: least horizon {horizon} but BFS optimum {k} on {json}"
                 );
-                let path = plan
-                    .path
+                let path = path
                     .as_ref()
                     .unwrap_or_else(|| panic!("{name}: SAT model without a path on {json}"));
                 assert_eq!(path.len(), k + 1, "{name}: path length on {json}");
@@ -229,7 +245,7 @@ fn check(inst: &Instance) -> Option<usize> {
                 }
             }
             None => {
-                let found = search.plan().map(|a| (a.horizon, a.path.clone()));
+                let found = search.plan;
                 assert_eq!(
                     search.status,
                     Status::Unsat,
@@ -243,13 +259,22 @@ fn check(inst: &Instance) -> Option<usize> {
         // bound plus a continuation) must agree with the full formula.
         let encoding = by_name("direct").unwrap();
         let moves = k + 3;
-        let fixed = solve_fixed(inst, encoding.as_ref(), moves, None).unwrap();
-        let full = solve_at(inst, encoding.as_ref(), moves, None).unwrap();
+        let at = |shortcut| {
+            Search::of(
+                Planner::new(encoding.as_ref())
+                    .search(Question::FixedHorizon(moves))
+                    .shortcut(shortcut)
+                    .plan(inst)
+                    .unwrap(),
+            )
+        };
+        let fixed = at(true);
+        let full = at(false);
         assert_eq!(
             fixed.status, full.status,
             "solve_fixed vs solve_at at T={moves} on {json}"
         );
-        if let Some(path) = &fixed.path {
+        if let Some((_, Some(path))) = &fixed.plan {
             assert_eq!(path.len(), moves + 1, "fixed-horizon path length on {json}");
             if let Err(v) = simulate(inst, path) {
                 panic!("fixed-horizon plan {path:?} fails the simulator ({v}) on {json}");

@@ -8,10 +8,9 @@ use std::path::PathBuf;
 use snakesat::encode;
 use snakesat::instance::random::{RandomSpec, generate};
 use snakesat::output;
+use snakesat::planner::{Planner, Search};
 use snakesat::render::{GifOptions, write_gif};
 use snakesat::report::picture;
-use snakesat::sim::simulate;
-use snakesat::solve::{self, Status};
 
 /// Solves `spec` (at its horizon, or at the least one), checks, prints and
 /// animates the plan to `plots/{name}.gif` in the crate's directory.
@@ -19,26 +18,18 @@ pub fn run(name: &str, spec: &RandomSpec) {
     let instance = generate(spec).expect("the setting is a valid instance");
     let encoding = encode::by_name("direct").expect("the default encoding exists");
     let bound = encode::prune::lower_bound(&instance);
-    let (attempt, optimal) = match instance.horizon {
-        Some(moves) => {
-            let attempt =
-                solve::solve_at(&instance, &*encoding, moves, None).expect("the setting encodes");
-            (attempt, false)
-        }
-        None => {
-            let search =
-                solve::least_horizon(&instance, &*encoding, bound, 300, bound, None, |a| {
-                    eprintln!("T={}: {:?}", a.horizon, a.status)
-                })
-                .expect("the setting encodes");
-            let optimal = search.optimal();
-            let plan = search.plan().expect("a plan within 300 moves").clone();
-            (plan, optimal)
-        }
+    let search = match instance.horizon {
+        Some(moves) => Search::FixedHorizon(moves),
+        None => Search::Optimal,
     };
-    assert_eq!(attempt.status, Status::Sat, "{name} has a plan");
-    let path = attempt.path.expect("a SAT model describes a path");
-    let replay = simulate(&instance, &path).expect("the direct encoding's plan is legal");
+    let outcome = Planner::new(&*encoding)
+        .search(search)
+        .on_attempt(|a| eprintln!("T={}: {:?}", a.horizon, a.status))
+        .plan(&instance)
+        .expect("the setting encodes");
+    // The planner checks every plan with the simulator.
+    let plan = outcome.plan().expect("a legal plan within 300 moves");
+    let (path, replay, optimal) = (&plan.path, &plan.replay, plan.optimal);
     println!(
         "{name}: {}x{}, length {}, {} apples, plan of {} moves{} (lower bound {bound}), checked by the simulator",
         instance.width,
@@ -48,13 +39,13 @@ pub fn run(name: &str, spec: &RandomSpec) {
         path.len() - 1,
         if optimal { ", proven least" } else { "" },
     );
-    print!("{}", picture(&instance, &path, &replay));
+    print!("{}", picture(&instance, path, replay));
 
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("plots");
     std::fs::create_dir_all(&dir).expect("plots/ can be created");
     let file = dir.join(format!("{name}.gif"));
     let mut bytes = Vec::new();
-    write_gif(&instance, &path, &GifOptions::default(), &mut bytes).expect("a legal plan renders");
+    write_gif(&instance, path, &GifOptions::default(), &mut bytes).expect("a legal plan renders");
     let mut out = output::claim_one(&file).expect("plots/NAME.gif can be written");
     out.write_with(|w| w.write_all(&bytes))
         .and_then(|()| output::commit([Some(out)]))

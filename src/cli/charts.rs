@@ -2,16 +2,17 @@
 //! the horizon (`--plot-horizon`), and a plan's timeline (`--plot-timeline`).
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use snakesat::encode::Encoding;
 use snakesat::instance::{Instance, Pos};
 use snakesat::output::Output;
+use snakesat::planner::{Planner, Search};
 use snakesat::render::chart::{self, ChartFormat, LineChart, Series};
 use snakesat::sim;
-use snakesat::solve::{self, Status};
+use snakesat::solve::Status;
 
-use super::{Failure, bad_input, encode_failure};
+use super::{Failure, bad_input};
 
 /// How many horizons past the plan's the horizon chart shows.
 const PAST_PLAN: usize = 10;
@@ -45,17 +46,17 @@ pub fn plot_horizon(
     let mut unsat = Vec::new();
     let mut unknown = Vec::new();
     for moves in from.max(1)..=to {
-        let attempt = solve::solve_at(
-            instance,
-            encoding,
-            moves,
-            Some(Instant::now() + PER_HORIZON),
-        )
-        .map_err(encode_failure)?;
+        let outcome = Planner::new(encoding)
+            .search(Search::FixedHorizon(moves))
+            .shortcut(false)
+            .timeout(Some(PER_HORIZON))
+            .plan(instance)
+            .map_err(bad_input)?;
+        let stats = outcome.stats();
         let x = moves as f64;
-        clauses.push((x, attempt.stats.clauses.max(1) as f64));
-        let ms = (attempt.stats.build_seconds + attempt.stats.solve_seconds) * 1e3;
-        match attempt.status {
+        clauses.push((x, stats.clauses.max(1) as f64));
+        let ms = (stats.build_seconds + stats.solve_seconds) * 1e3;
+        match outcome.status() {
             Status::Sat => sat.push((x, ms.max(1e-3))),
             Status::Unsat => unsat.push((x, ms.max(1e-3))),
             Status::Unknown => unknown.push((x, ms.max(1e-3))),

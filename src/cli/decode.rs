@@ -69,6 +69,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
             literals: parsed.flat.iter().filter(|&&l| l != 0).count() as u64,
             ..Stats::default()
         },
+        cadical_config: None,
     };
     let values = match model {
         dimacs::ModelFile::Sat(values) => values,
@@ -91,10 +92,11 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
             args.cnf.display()
         )));
     }
-    let named = parsed.names.iter().zip(&values).filter_map(|(n, &v)| {
-        n.as_ref()
-            .map(|n| (n.kind.as_str(), n.coords.as_slice(), v))
-    });
+    let named = parsed
+        .names
+        .iter()
+        .zip(&values)
+        .filter_map(|(n, &v)| n.as_ref().map(|n| (n, v)));
     let path = encode::decode::path_from_model(named, horizon, &solve::fixed_heads(&instance)).ok();
     let (path, replay) = checked_report(&instance, &*encoding, path, horizon)?;
     let note = match &mut gif {

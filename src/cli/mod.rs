@@ -160,30 +160,34 @@ pub fn checked_report(
     path: Option<Vec<(usize, usize)>>,
     horizon: usize,
 ) -> Result<(Vec<(usize, usize)>, sim::Replay), Failure> {
+    let Some(path) = path else {
+        return Err(illegal_model(encoding, horizon, None));
+    };
+    match sim::simulate(instance, &path) {
+        Ok(replay) => Ok((path, replay)),
+        Err(v) => Err(illegal_model(encoding, horizon, Some(&v))),
+    }
+}
+
+/// A model at `horizon` that is not a path (`violation` is `None`) or not a legal plan (exit 3).
+pub fn illegal_model(
+    encoding: &dyn Encoding,
+    horizon: usize,
+    violation: Option<&sim::Violation>,
+) -> Failure {
     let kind = if encoding.approximate() {
         "approximate encoding"
     } else {
         "encoding"
     };
-    let Some(path) = path else {
-        return Err(Failure {
-            code: 3,
-            message: format!(
-                "the model of {kind} {} at T={horizon} is not a path",
-                encoding.name()
-            ),
-        });
+    let name = encoding.name();
+    let message = match violation {
+        None => format!("the model of {kind} {name} at T={horizon} is not a path"),
+        Some(v) => {
+            format!("the model of {kind} {name} at T={horizon} is not a legal plan: {v}")
+        }
     };
-    match sim::simulate(instance, &path) {
-        Ok(replay) => Ok((path, replay)),
-        Err(v) => Err(Failure {
-            code: 3,
-            message: format!(
-                "the model of {kind} {} at T={horizon} is not a legal plan: {v}",
-                encoding.name()
-            ),
-        }),
-    }
+    Failure { code: 3, message }
 }
 
 pub fn print_plan(

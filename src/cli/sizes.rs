@@ -18,8 +18,9 @@ use snakesat::encode::{self, Encoding};
 use snakesat::instance::random::RandomSpec;
 use snakesat::instance::{Instance, Start};
 use snakesat::output::{self, Output};
+use snakesat::planner::{Method, Planner};
 use snakesat::render::chart::{self, ChartFormat, Series, SizeRow};
-use snakesat::solve::{self, Status};
+use snakesat::solve::Status;
 
 use super::instance_args::{InstanceArgs, load_instance};
 use super::{Failure, bad_input};
@@ -270,13 +271,13 @@ fn measure(
     ));
     if let Some(timeout) = solve_timeout {
         let solving = Instant::now();
-        let (status, values) = solve::run_cadical(&cnf, Some(solving + timeout));
+        let (status, path) = Planner::new(encoding)
+            .timeout(Some(timeout))
+            .solve_formula(instance, &cnf, moves);
         m.solve_seconds = Some(solving.elapsed().as_secs_f64());
         m.status = Some(status);
-        if let Some(values) = values {
-            let legal = solve::path_of(instance, &cnf, &values, moves)
-                .ok()
-                .is_some_and(|path| snakesat::sim::simulate(instance, &path).is_ok());
+        if status == Status::Sat {
+            let legal = path.is_some_and(|path| snakesat::sim::simulate(instance, &path).is_ok());
             m.legal_plan = Some(legal);
         }
     }
@@ -324,33 +325,30 @@ fn horizon_for(
         )));
     }
     let direct = Direct::default();
-    let search = solve::least_horizon(
-        instance,
-        &direct,
-        lower,
-        max_horizon,
-        lower,
-        Some(timeout),
-        |a| {
+    let outcome = Planner::new(&direct)
+        .method(Method::Fresh)
+        .max_horizon(max_horizon)
+        .timeout(Some(timeout))
+        .on_attempt(|a| {
             if verbose {
                 eprintln!(
                     "searching the least horizon: T={} {:?}",
                     a.horizon, a.status
                 );
             }
-        },
-    )
-    .map_err(super::encode_failure)?;
-    match search.plan() {
-        Some(a) => Ok((a.horizon, true)),
+        })
+        .plan(instance)
+        .map_err(bad_input)?;
+    match outcome.plan() {
+        Some(plan) => Ok((plan.horizon, true)),
         None => Err(Failure {
             code: 3,
             message: format!(
                 "no least horizon found with {} (status {:?} after {} attempts, up to T={}); give --horizon",
                 direct.name(),
-                search.status,
-                search.attempts.len(),
-                search.attempts.last().map_or(lower, |a| a.horizon)
+                outcome.status(),
+                outcome.attempts.len(),
+                outcome.attempts.last().map_or(lower, |a| a.horizon)
             ),
         }),
     }

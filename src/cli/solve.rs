@@ -1,24 +1,21 @@
-//! `snakesat solve`: a checked plan at a horizon, or at the least horizon.
+//! `snakesat solve`: a checked plan at a horizon, or at the least horizon; the
+//! flags become [`Planner`] options, and the outcome is printed.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use snakesat::encode::direct::{Body, DirectOptions};
-use snakesat::encode::{self, Encoding};
-use snakesat::instance::Instance;
 use snakesat::output;
+use snakesat::planner::{CadicalConfig, Method, Outcome, PlanError, Planner, Search, Verdict};
 use snakesat::report::PlanReport;
-use snakesat::solve::incremental::least_horizon_incremental;
-use snakesat::solve::satisficing::satisficing;
-use snakesat::solve::{self, Search, Status};
+use snakesat::solve::{self, Status};
 
 use super::charts;
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
 use super::{
-    Failure, GifLook, bad_input, checked_report, encode_failure, finite, note_no_gif, print_plan,
+    Failure, GifLook, bad_input, encode_failure, finite, illegal_model, note_no_gif, print_plan,
     write_gif_file,
 };
 
@@ -53,7 +50,7 @@ pub struct SolveArgs {
     /// A plan fast (any length), then shorter ones while time remains; `optimal` only if proven.
     #[arg(long)]
     pub satisficing: bool,
-    /// CaDiCaL configuration of the incremental and satisficing searches (`default`, `plain`, `sat`, `unsat`).
+    /// CaDiCaL configuration of every solver (`default`, `plain`, `sat`, `unsat`).
     #[arg(long, value_name = "NAME")]
     pub cadical_config: Option<String>,
     /// Write the IPC plan (the domain's actions) of the checked path to FILE (PDDL instances only).
@@ -73,118 +70,29 @@ pub struct SolveArgs {
     pub plot_timeline: Option<PathBuf>,
 }
 
-/// Everything a solve produces, for `solve` and `bench`.
-pub struct Outcome {
-    pub search: Search,
-    pub encoding: String,
-}
-
-/// The direct options of `name` if the incremental search can use them.
-pub fn incremental_options(name: &str) -> Option<DirectOptions> {
-    if encode::notebook::Notebook::by_name(name).is_some() {
-        return None;
+/// The planner's refusal as the command line words it.
+fn plan_failure(e: PlanError) -> Failure {
+    match e {
+        PlanError::NotIncremental { search, .. } => bad_input(format!(
+            "{} needs a direct encoding without body=block",
+            if search == "satisficing" {
+                "--satisficing"
+            } else {
+                "--search incremental"
+            }
+        )),
+        PlanError::Encode(e) => encode_failure(e),
+        other => bad_input(other),
     }
-    DirectOptions::parse(name)
-        .ok()
-        .filter(|o| o.body != Body::Block)
-}
-
-/// Runs the search the flags ask for.
-#[allow(clippy::too_many_arguments)]
-pub fn search(
-    instance: &Instance,
-    encoding: &dyn Encoding,
-    encoding_name: &str,
-    mode: Option<SearchMode>,
-    satisficing_mode: bool,
-    max_horizon: usize,
-    timeout: Option<Duration>,
-    config: Option<&str>,
-    verbose: bool,
-) -> Result<Outcome, Failure> {
-    let progress = |a: &solve::Attempt| {
-        if verbose {
-            eprintln!(
-                "T={}: {:?} ({} clauses, {:.2} s)",
-                a.horizon,
-                a.status,
-                a.stats.clauses,
-                a.stats.build_seconds + a.stats.solve_seconds
-            );
-        }
-    };
-    let proven = encode::prune::lower_bound(instance);
-    let (lower, upper) = match instance.horizon {
-        Some(t) => (t, t),
-        None => (proven, max_horizon),
-    };
-    if lower > upper {
-        // Proven without solving: the bound exceeds every horizon allowed.
-        if lower == usize::MAX {
-            eprintln!("no plan: some apple can never be reached from the start");
-        } else {
-            eprintln!("no plan: at least {lower} moves are needed, more than {upper}");
-        }
-        return Ok(Outcome {
-            search: Search {
-                status: Status::Unsat,
-                attempts: vec![],
-                lower_bound: proven,
-            },
-            encoding: encoding.name(),
-        });
-    }
-    let options = incremental_options(encoding_name);
-    if satisficing_mode {
-        let Some(options) = options else {
-            return Err(bad_input(
-                "--satisficing needs a direct encoding without body=block",
-            ));
-        };
-        let deadline = timeout.map(|d| Instant::now() + d);
-        let search = satisficing(instance, &options, proven, upper, deadline, progress)
-            .map_err(encode_failure)?;
-        return Ok(Outcome {
-            search,
-            encoding: encoding.name(),
-        });
-    }
-    let mode = match (mode, &options, instance.horizon) {
-        (Some(SearchMode::Incremental), None, _) => {
-            return Err(bad_input(
-                "--search incremental needs a direct encoding without body=block",
-            ));
-        }
-        (_, _, Some(_)) => SearchMode::Fresh,
-        (Some(m), _, _) => m,
-        (None, Some(_), _) => SearchMode::Incremental,
-        (None, None, _) => SearchMode::Fresh,
-    };
-    let search = match mode {
-        SearchMode::Fresh => {
-            solve::least_horizon(instance, encoding, lower, upper, proven, timeout, progress)
-        }
-        SearchMode::Incremental => least_horizon_incremental(
-            instance,
-            options.as_ref().expect("incremental options"),
-            lower,
-            upper,
-            proven,
-            timeout.map(|d| Instant::now() + d),
-            config,
-            progress,
-        ),
-    }
-    .map_err(encode_failure)?;
-    Ok(Outcome {
-        search,
-        encoding: encoding.name(),
-    })
 }
 
 pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     let instance = load_instance(&args.instance)?;
     let encoding = load_encoding(&args.encoding.encoding)?;
+    let config: CadicalConfig = match &args.cadical_config {
+        Some(name) => name.parse().map_err(plan_failure)?,
+        None => CadicalConfig::Default,
+    };
     if args.plan.is_some() && !args.instance.is_pddl() {
         return Err(bad_input(
             "--plan writes IPC plans, which need an instance read from a .pddl file",
@@ -212,53 +120,74 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     let timeout = args.timeout.map(Duration::from_secs_f64);
     let verbose =
         std::io::stderr().is_terminal() || std::env::var_os("SNAKESAT_PROGRESS").is_some();
-    let outcome = search(
-        &instance,
-        &*encoding,
-        &args.encoding.encoding,
-        args.search,
-        args.satisficing,
-        args.max_horizon,
-        timeout,
-        args.cadical_config.as_deref(),
-        verbose,
-    )?;
-    let search = outcome.search;
-    let mut stats = search
-        .attempts
-        .last()
-        .map(|a| a.stats.clone())
-        .unwrap_or_default();
-    stats.build_seconds = search
-        .attempts
-        .iter()
-        .fold(0.0, |s, a| s + a.stats.build_seconds);
-    stats.solve_seconds = search
-        .attempts
-        .iter()
-        .fold(0.0, |s, a| s + a.stats.solve_seconds);
-    let horizon = match search.plan() {
-        Some(a) => a.horizon,
-        None => search
+    let search = match (args.satisficing, instance.horizon) {
+        (true, _) => Search::Satisficing,
+        (false, Some(t)) => Search::FixedHorizon(t),
+        (false, None) => Search::Optimal,
+    };
+    let method = match args.search {
+        None => Method::Auto,
+        Some(SearchMode::Incremental) => Method::Incremental,
+        Some(SearchMode::Fresh) => Method::Fresh,
+    };
+    let outcome: Outcome = Planner::new(&*encoding)
+        .search(search)
+        .method(method)
+        .max_horizon(instance.horizon.unwrap_or(args.max_horizon))
+        .timeout(timeout)
+        .cadical_config(config)
+        .on_attempt(|a: &solve::Attempt| {
+            if verbose {
+                eprintln!(
+                    "T={}: {:?} ({} clauses, {:.2} s)",
+                    a.horizon,
+                    a.status,
+                    a.stats.clauses,
+                    a.stats.build_seconds + a.stats.solve_seconds
+                );
+            }
+        })
+        .plan(&instance)
+        .map_err(plan_failure)?;
+    let horizon = match &outcome.verdict {
+        Verdict::Plan(plan) => plan.horizon,
+        Verdict::IllegalModel { horizon, .. } => *horizon,
+        Verdict::NoPlan { within } if outcome.attempts.is_empty() => {
+            // Proven without solving: the bound exceeds every horizon allowed.
+            if outcome.lower_bound == usize::MAX {
+                eprintln!("no plan: some apple can never be reached from the start");
+            } else {
+                eprintln!(
+                    "no plan: at least {} moves are needed, more than {within}",
+                    outcome.lower_bound
+                );
+            }
+            *within
+        }
+        Verdict::NoPlan { .. } | Verdict::Unknown => outcome
             .attempts
             .last()
             .map_or(instance.horizon.unwrap_or(args.max_horizon), |a| a.horizon),
     };
+    let used_config = outcome.attempts.last().map_or(config, |a| a.config);
     let mut report = PlanReport {
-        status: search.status,
+        status: outcome.status(),
         horizon,
         path: vec![],
         eaten: vec![],
-        optimal: search.optimal(),
-        lower_bound: finite(search.lower_bound),
-        encoding: outcome.encoding,
-        stats,
+        optimal: outcome.plan().is_some_and(|p| p.optimal),
+        lower_bound: finite(outcome.lower_bound),
+        encoding: encoding.name(),
+        stats: outcome.stats(),
+        cadical_config: args.cadical_config.is_some().then(|| used_config.name()),
     };
-    match search.status {
-        Status::Sat => {
-            let attempt = search.plan().expect("sat search has a plan");
-            let (path, replay) =
-                checked_report(&instance, &*encoding, attempt.path.clone(), attempt.horizon)?;
+    match outcome.verdict {
+        Verdict::IllegalModel {
+            horizon, violation, ..
+        } => Err(illegal_model(&*encoding, horizon, violation.as_ref())),
+        Verdict::Plan(plan) => {
+            let path = plan.path;
+            let replay = plan.replay;
             if let Some(out) = &mut plan_out {
                 let text = snakesat::pddl::plan::ipc_plan(&instance, &path)
                     .map_err(|e| bad_input(format!("cannot write an IPC plan: {e:#}")))?;
@@ -275,8 +204,8 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
                 charts::plot_horizon(
                     &instance,
                     &*encoding,
-                    search.lower_bound,
-                    attempt.horizon,
+                    outcome.lower_bound,
+                    plan.horizon,
                     out,
                 )?;
             }
@@ -289,13 +218,12 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             print_plan(&instance, &report, Some(&replay), args.json);
             Ok(0)
         }
-        Status::Unsat => {
-            report.optimal = false;
+        Verdict::NoPlan { .. } => {
             note_no_gif(args.gif.as_ref(), Status::Unsat);
             print_plan(&instance, &report, None, args.json);
             Ok(1)
         }
-        Status::Unknown => {
+        Verdict::Unknown => {
             note_no_gif(args.gif.as_ref(), Status::Unknown);
             print_plan(&instance, &report, None, args.json);
             Ok(3)

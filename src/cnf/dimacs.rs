@@ -15,7 +15,7 @@ use std::io::Write;
 
 use anyhow::{Context, bail};
 
-use super::{Cnf, Lit};
+use super::{Cnf, Lit, VarKind};
 
 /// Writes `cnf` in DIMACS with `meta` as `c key value` lines.
 pub fn write(cnf: &Cnf, meta: &[(&str, String)], out: &mut impl Write) -> std::io::Result<()> {
@@ -36,8 +36,8 @@ pub fn write(cnf: &Cnf, meta: &[(&str, String)], out: &mut impl Write) -> std::i
         buf.extend_from_slice(b"c var ");
         buf.extend_from_slice(num.format(i + 1).as_bytes());
         buf.push(b' ');
-        buf.extend_from_slice(name.kind.as_bytes());
-        for &c in name.coords() {
+        buf.extend_from_slice(name.name().as_bytes());
+        for &c in name.coords().iter() {
             buf.push(b' ');
             buf.extend_from_slice(num.format(c).as_bytes());
         }
@@ -74,19 +74,12 @@ fn write_clauses(flat: &[Lit], buf: &mut Vec<u8>, out: &mut impl Write) -> std::
 /// The most variables a file may declare (the reader keeps a table per variable).
 pub const MAX_VARIABLES: usize = 1 << 28;
 
-/// A variable name read back from a comment line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParsedName {
-    pub kind: String,
-    pub coords: Vec<u32>,
-}
-
 /// What a snakesat DIMACS file says about itself, and its clauses.
 #[derive(Clone, Debug, Default)]
 pub struct ParsedCnf {
     pub meta: HashMap<String, String>,
     /// Index `v - 1` holds the name of variable `v`, if the file named it.
-    pub names: Vec<Option<ParsedName>>,
+    pub names: Vec<Option<VarKind>>,
     pub num_vars: usize,
     /// Clauses, each followed by `0`.
     pub flat: Vec<Lit>,
@@ -110,11 +103,13 @@ pub fn parse(text: &str) -> anyhow::Result<ParsedCnf> {
                     .next()
                     .and_then(|s| s.parse().ok())
                     .with_context(|| format!("line {}: bad variable comment", lineno + 1))?;
-                let kind = parts.next().unwrap_or("").to_string();
+                let kind = parts.next().unwrap_or("");
                 let coords = parts
                     .map(|s| s.parse::<u32>())
                     .collect::<Result<Vec<_>, _>>()
                     .with_context(|| format!("line {}: bad variable coordinates", lineno + 1))?;
+                let name = VarKind::parse(kind, &coords)
+                    .map_err(|e| anyhow::anyhow!("line {}: {e}", lineno + 1))?;
                 if id == 0 {
                     bail!("line {}: variable 0 does not exist", lineno + 1);
                 }
@@ -127,7 +122,7 @@ pub fn parse(text: &str) -> anyhow::Result<ParsedCnf> {
                 if parsed.names.len() < id {
                     parsed.names.resize(id, None);
                 }
-                parsed.names[id - 1] = Some(ParsedName { kind, coords });
+                parsed.names[id - 1] = Some(name);
             } else if let Some((k, v)) = rest.split_once(' ') {
                 parsed
                     .meta
@@ -299,30 +294,37 @@ pub fn first_falsified(flat: &[Lit], values: &[bool]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cnf::VarName;
 
     #[test]
     fn round_trip_names_meta_and_clauses() {
         let mut cnf = Cnf::new();
         cnf.family("two words");
-        let a = cnf.var(VarName::new("head", &[1, 2, 3]));
-        let b = cnf.var(VarName::new("count", &[4, 5]));
+        let a = cnf.var(VarKind::Head { x: 1, y: 2, t: 3 });
+        let b = cnf.var(VarKind::Count { count: 4, t: 5 });
         cnf.add(&[a, -b]);
         cnf.add(&[b]);
         let mut out = Vec::new();
         write(&cnf, &[("horizon", "7".into())], &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("c family two words variables 2 clauses 2 literals 3"));
+        assert!(text.contains("c var 1 head 1 2 3\nc var 2 count 4 5\n"));
         let p = parse(&text).unwrap();
         assert_eq!(p.meta["horizon"], "7");
         assert_eq!(p.num_vars, 2);
         assert_eq!(p.flat, vec![1, -2, 0, 2, 0]);
+        assert_eq!(p.names[0], Some(VarKind::Head { x: 1, y: 2, t: 3 }));
+        assert_eq!(p.names[1], Some(VarKind::Count { count: 4, t: 5 }));
+    }
+
+    #[test]
+    fn unknown_variable_kinds_are_errors() {
+        let text = "c var 1 snake 1 2\np cnf 1 1\n1 0\n";
+        let e = parse(text).unwrap_err();
+        assert_eq!(e.to_string(), "line 1: unknown variable kind \"snake\"");
+        let text = "c var 1 head 1 2\np cnf 1 1\n1 0\n";
         assert_eq!(
-            p.names[0],
-            Some(ParsedName {
-                kind: "head".into(),
-                coords: vec![1, 2, 3]
-            })
+            parse(text).unwrap_err().to_string(),
+            "line 1: head variable with 2 coordinates instead of 3"
         );
     }
 

@@ -3,8 +3,10 @@
 //!
 //! Clauses are written into a single `Vec<i32>` with a `0` after each clause
 //! (the DIMACS layout), so building allocates nothing per clause. Every
-//! variable carries a [`VarName`] (a kind and up to three coordinates) so that
-//! a model can be mapped back to a plan from the CNF alone; see [`dimacs`].
+//! variable carries a [`VarKind`] (its meaning, with coordinates and time),
+//! recorded when it is created, so that a model can be mapped back to a plan
+//! from the CNF alone; see [`dimacs`]. [`VarKind`] alone turns kinds into
+//! their DIMACS names and back.
 
 pub mod dimacs;
 
@@ -17,41 +19,183 @@ pub const TRUE: Lit = i32::MAX;
 /// The constant false literal; `-TRUE == FALSE`.
 pub const FALSE: Lit = -i32::MAX;
 
-/// What a variable means: a kind (e.g. `head`) and its coordinates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VarName {
-    pub kind: &'static str,
-    pub coords: [u32; 3],
-    pub arity: u8,
+/// Declares [`VarKind`] from one list: each variant with its DIMACS name and
+/// its coordinates in DIMACS order, so that names are written ([`VarKind::name`],
+/// [`VarKind::coords`]) and read ([`VarKind::parse`]) from the same text.
+macro_rules! var_kinds {
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident = $name:literal, $ctor:ident { $($field:ident: $fdoc:literal),+ }
+    )*) => {
+        /// What a variable means: its kind and coordinates (times counted in
+        /// moves from 0). In DIMACS comments a variable is written as its
+        /// [`name`](VarKind::name) followed by its [`coords`](VarKind::coords),
+        /// e.g. `head 3 4 5`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum VarKind {
+            $(
+                $(#[doc = $doc])*
+                $variant { $(#[doc = $fdoc] $field: u32),+ },
+            )*
+        }
+
+        impl VarKind {
+            $(
+                #[doc = concat!("[`VarKind::", stringify!($variant), "`] from `usize` coordinates.")]
+                pub fn $ctor($($field: usize),+) -> VarKind {
+                    VarKind::$variant { $($field: $field as u32),+ }
+                }
+            )*
+
+            /// The kind's name in DIMACS comments (`head`, `eaten`, ...).
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(VarKind::$variant { .. } => $name,)*
+                }
+            }
+
+            /// The coordinates in DIMACS order.
+            pub fn coords(&self) -> Coords {
+                match *self {
+                    $(VarKind::$variant { $($field),+ } => Coords::new(&[$($field),+]),)*
+                }
+            }
+
+            /// The kind called `name` with `coords` (as written by [`name`](VarKind::name)
+            /// and [`coords`](VarKind::coords)).
+            pub fn parse(name: &str, coords: &[u32]) -> Result<VarKind, VarKindError> {
+                match name {
+                    $($name => match *coords {
+                        [$($field),+] => Ok(VarKind::$variant { $($field),+ }),
+                        _ => Err(VarKindError::Arity {
+                            kind: $name,
+                            expected: [$(stringify!($field)),+].len(),
+                            found: coords.len(),
+                        }),
+                    },)*
+                    _ => Err(VarKindError::Unknown(name.to_string())),
+                }
+            }
+        }
+    };
 }
 
-impl VarName {
-    pub fn new(kind: &'static str, coords: &[usize]) -> Self {
-        let mut c = [0u32; 3];
-        for (slot, &v) in c.iter_mut().zip(coords) {
-            *slot = v as u32;
-        }
-        VarName {
-            kind,
-            coords: c,
-            arity: coords.len().min(3) as u8,
-        }
-    }
+var_kinds! {
+    /// The head is on cell (`x`, `y`) at `t`.
+    Head = "head", head { x: "Column.", y: "Row.", t: "Time." }
+    /// The head is in column `x` at `t` (per-axis position).
+    HeadX = "head-x", head_x { x: "Column.", t: "Time." }
+    /// The head is in row `y` at `t` (per-axis position).
+    HeadY = "head-y", head_y { y: "Row.", t: "Time." }
+    /// The head is in column `x` at `t` (projection of the one-hot position).
+    Column = "column", column { x: "Column.", t: "Time." }
+    /// The head is in row `y` at `t` (projection of the one-hot position).
+    Row = "row", row { y: "Row.", t: "Time." }
+    /// The move from `t` to `t + 1` goes in direction `dir`.
+    Move = "move", step { dir: "Direction.", t: "Time the move starts." }
+    /// The move from `t` to `t + 1` is horizontal.
+    MovedX = "moved-x", moved_x { t: "Time the move starts." }
+    /// Apple `apple` has been eaten by `t`.
+    Eaten = "eaten", eaten { apple: "Apple index.", t: "Time." }
+    /// Apple `apple` is eaten at `t`.
+    Eat = "eat", eat { apple: "Apple index.", t: "Time." }
+    /// Some apple is eaten at `t`.
+    Ate = "ate", ate { t: "Time." }
+    /// At least `count` apples have been eaten by `t`.
+    Count = "count", count { count: "Apples.", t: "Time." }
+    /// The tail is on cell (`x`, `y`) at `t`.
+    Tail = "tail", tail { x: "Column.", y: "Row.", t: "Time." }
+    /// The tail is still on cell `cell` of the initial body at `t`.
+    TailPhantom = "tail-phantom", tail_phantom { cell: "Index in the initial body.", t: "Time." }
+    /// The tail moves in direction `dir` at `t`.
+    TailMove = "tail-move", tail_move { dir: "Direction.", t: "Time." }
+    /// Cell (`x`, `y`) holds the body at `t`.
+    Occupied = "occupied", occupied { x: "Column.", y: "Row.", t: "Time." }
+    /// The head is in the same column at `s` and at the earlier `tau`.
+    SameColumn = "same-column", same_column { s: "Later time.", tau: "Earlier time." }
+    /// The head is in the same row at `s` and at the earlier `tau`.
+    SameRow = "same-row", same_row { s: "Later time.", tau: "Earlier time." }
+    /// Some head visit of (`x`, `y`) in its block at or before `t` (times
+    /// shifted by the initial length).
+    BlockPrefix = "block-prefix", block_prefix { x: "Column.", y: "Row.", t: "Shifted time." }
+    /// Some head visit of (`x`, `y`) in its block at or after `t` (times
+    /// shifted by the initial length).
+    BlockSuffix = "block-suffix", block_suffix { x: "Column.", y: "Row.", t: "Shifted time." }
+    /// Auxiliary variable `k` of the at-most-one head cell at time `group`.
+    AmoHead = "amo-head", amo_head { group: "Time.", k: "Counter." }
+    /// Auxiliary variable `k` of the at-most-one head column at time `group`.
+    AmoHeadX = "amo-head-x", amo_head_x { group: "Time.", k: "Counter." }
+    /// Auxiliary variable `k` of the at-most-one head row at time `group`.
+    AmoHeadY = "amo-head-y", amo_head_y { group: "Time.", k: "Counter." }
+    /// Auxiliary variable `k` of the at-most-one column at time `group`.
+    AmoColumn = "amo-column", amo_column { group: "Time.", k: "Counter." }
+    /// Auxiliary variable `k` of the at-most-one row at time `group`.
+    AmoRow = "amo-row", amo_row { group: "Time.", k: "Counter." }
+    /// Auxiliary variable `k` of the at-most-one tail cell at time `group`.
+    AmoTail = "amo-tail", amo_tail { group: "Time.", k: "Counter." }
+    /// The notebook's `P[apple, t]`: apple `apple` is active at `t`.
+    Active = "active", active { apple: "Apple index.", t: "Time." }
+    /// The notebook's `C[count, t]`: the apple counter is `count` at `t`.
+    Counter = "counter", counter { count: "Counter value.", t: "Time." }
+}
 
-    pub fn coords(&self) -> &[u32] {
-        &self.coords[..self.arity as usize]
+/// The coordinates of a [`VarKind`] (one to three numbers), as a slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Coords {
+    values: [u32; 3],
+    len: u8,
+}
+
+impl Coords {
+    fn new(values: &[u32]) -> Self {
+        let mut c = Coords {
+            values: [0; 3],
+            len: values.len() as u8,
+        };
+        c.values[..values.len()].copy_from_slice(values);
+        c
     }
+}
+
+impl std::ops::Deref for Coords {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        &self.values[..self.len as usize]
+    }
+}
+
+/// A variable description that names no [`VarKind`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VarKindError {
+    /// No kind has this name.
+    #[error("unknown variable kind {0:?}")]
+    Unknown(String),
+    /// The kind exists but takes another number of coordinates.
+    #[error("{kind} variable with {found} coordinates instead of {expected}")]
+    Arity {
+        /// The kind's name.
+        kind: &'static str,
+        /// Coordinates it takes.
+        expected: usize,
+        /// Coordinates given.
+        found: usize,
+    },
 }
 
 /// Size of one clause family (or of the whole formula).
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Size {
+    /// Variables.
     pub variables: u64,
+    /// Clauses.
     pub clauses: u64,
+    /// Literal occurrences over all clauses.
     pub literals: u64,
 }
 
 impl Size {
+    /// Adds `other` to these counts.
     pub fn add(&mut self, other: &Size) {
         self.variables += other.variables;
         self.clauses += other.clauses;
@@ -64,7 +208,7 @@ impl Size {
 pub struct Cnf {
     /// Clauses, each followed by `0`.
     lits: Vec<Lit>,
-    names: Vec<VarName>,
+    names: Vec<VarKind>,
     families: Vec<(String, Size)>,
     current: usize,
     clauses: u64,
@@ -77,6 +221,7 @@ impl Default for Cnf {
 }
 
 impl Cnf {
+    /// An empty formula.
     pub fn new() -> Self {
         Cnf {
             lits: Vec::new(),
@@ -98,8 +243,8 @@ impl Cnf {
         };
     }
 
-    /// A fresh variable.
-    pub fn var(&mut self, name: VarName) -> Lit {
+    /// A fresh variable meaning `name`.
+    pub fn var(&mut self, name: VarKind) -> Lit {
         self.names.push(name);
         self.families[self.current].1.variables += 1;
         self.names.len() as Lit
@@ -132,19 +277,23 @@ impl Cnf {
         stats.literals += n;
     }
 
+    /// The number of variables.
     pub fn num_vars(&self) -> usize {
         self.names.len()
     }
 
+    /// The number of clauses.
     pub fn num_clauses(&self) -> u64 {
         self.clauses
     }
 
-    pub fn name_of(&self, var: Lit) -> Option<&VarName> {
+    /// The meaning of the variable of literal `var`.
+    pub fn name_of(&self, var: Lit) -> Option<&VarKind> {
         self.names.get(var.unsigned_abs() as usize - 1)
     }
 
-    pub fn names(&self) -> &[VarName] {
+    /// The meaning of every variable: index `v - 1` for variable `v`.
+    pub fn names(&self) -> &[VarKind] {
         &self.names
     }
 
@@ -184,8 +333,8 @@ mod tests {
     fn constants_simplify_clauses() {
         let mut cnf = Cnf::new();
         cnf.family("f");
-        let a = cnf.var(VarName::new("x", &[0]));
-        let b = cnf.var(VarName::new("x", &[1]));
+        let a = cnf.var(VarKind::Ate { t: 0 });
+        let b = cnf.var(VarKind::Ate { t: 1 });
         cnf.add(&[a, TRUE]);
         cnf.add(&[a, FALSE, -b]);
         cnf.add(&[-TRUE, b]);
@@ -206,12 +355,40 @@ mod tests {
     fn families_count_separately() {
         let mut cnf = Cnf::new();
         cnf.family("one");
-        let a = cnf.var(VarName::new("x", &[]));
+        let a = cnf.var(VarKind::Ate { t: 0 });
         cnf.add(&[a]);
         cnf.family("two");
         cnf.add(&[-a]);
         cnf.add(&[-a]);
         let fams: Vec<(&str, u64)> = cnf.families().map(|(n, s)| (n, s.clauses)).collect();
         assert_eq!(fams, vec![("one", 1), ("two", 2)]);
+    }
+
+    #[test]
+    fn every_kind_reads_back_from_its_name_and_coordinates() {
+        let kinds = [
+            VarKind::Head { x: 3, y: 4, t: 5 },
+            VarKind::MovedX { t: 2 },
+            VarKind::Eaten { apple: 1, t: 7 },
+            VarKind::AmoHeadX { group: 9, k: 0 },
+            VarKind::Counter { count: 2, t: 3 },
+        ];
+        for kind in kinds {
+            assert_eq!(VarKind::parse(kind.name(), &kind.coords()), Ok(kind));
+        }
+        assert_eq!(VarKind::Head { x: 3, y: 4, t: 5 }.name(), "head");
+        assert_eq!(&*VarKind::Head { x: 3, y: 4, t: 5 }.coords(), &[3, 4, 5]);
+        assert_eq!(
+            VarKind::parse("snake", &[1]),
+            Err(VarKindError::Unknown("snake".into()))
+        );
+        assert_eq!(
+            VarKind::parse("head", &[1, 2]),
+            Err(VarKindError::Arity {
+                kind: "head",
+                expected: 3,
+                found: 2
+            })
+        );
     }
 }

@@ -1,15 +1,17 @@
-//! From a model back to a path, using only the variable names: encodings
-//! name their head variables `head x y t`, or `head-x x t` and `head-y y t`
-//! (per-axis position).
+//! From a model back to a path, using only the variables' meanings:
+//! encodings name their head variables [`VarKind::Head`] (`head x y t`), or
+//! [`VarKind::HeadX`] and [`VarKind::HeadY`] (per-axis position).
 
 use anyhow::bail;
 
-/// Rebuilds the head path `t = 0..=moves` from named variables and their
-/// values. Variables of other kinds are ignored. A time with no head or with
-/// two heads is an error (the model does not describe a path). When the
-/// encoding fixed a head cell as a constant (no variable), `fixed` supplies it.
+use crate::cnf::VarKind;
+
+/// Rebuilds the head path `t = 0..=moves` from variables and their values.
+/// Variables of other kinds are ignored. A time with no head or with two
+/// heads is an error (the model does not describe a path). When the encoding
+/// fixed a head cell as a constant (no variable), `fixed` supplies it.
 pub fn path_from_model<'a>(
-    named: impl Iterator<Item = (&'a str, &'a [u32], bool)>,
+    named: impl Iterator<Item = (&'a VarKind, bool)>,
     moves: usize,
     fixed: &[(usize, (usize, usize))],
 ) -> anyhow::Result<Vec<(usize, usize)>> {
@@ -22,38 +24,27 @@ pub fn path_from_model<'a>(
     // Per-axis coordinates: [column, row] per time.
     let mut axes: Vec<[Option<usize>; 2]> = vec![[None; 2]; moves + 1];
     let mut cells = Vec::new();
-    for (kind, coords, value) in named {
+    for (kind, value) in named {
         if !value {
             continue;
         }
-        let axis = match kind {
-            "head" => {
-                let &[x, y, t] = coords else {
-                    bail!(
-                        "head variable with {} coordinates instead of 3",
-                        coords.len()
-                    );
-                };
+        let (axis, v, t) = match *kind {
+            VarKind::Head { x, y, t } => {
                 cells.push((x as usize, y as usize, t as usize));
                 continue;
             }
-            "head-x" => 0,
-            "head-y" => 1,
+            VarKind::HeadX { x, t } => (0, x, t),
+            VarKind::HeadY { y, t } => (1, y, t),
             _ => continue,
         };
-        let &[v, t] = coords else {
-            bail!(
-                "{kind} variable with {} coordinates instead of 2",
-                coords.len()
-            );
-        };
+        let name = kind.name();
         let (v, t) = (v as usize, t as usize);
         if t > moves {
-            bail!("{kind} variable at time {t} beyond the horizon {moves}");
+            bail!("{name} variable at time {t} beyond the horizon {moves}");
         }
         match axes[t][axis] {
             Some(prev) if prev != v => {
-                bail!("model puts the head on two {kind} values at time {t}: {prev} and {v}")
+                bail!("model puts the head on two {name} values at time {t}: {prev} and {v}")
             }
             _ => axes[t][axis] = Some(v),
         }
@@ -90,24 +81,27 @@ mod tests {
     #[test]
     fn one_head_per_time_is_required() {
         let vars = [
-            ("head", [0u32, 0, 0]),
-            ("head", [1, 0, 1]),
-            ("eaten", [0, 1, 0]),
+            VarKind::Head { x: 0, y: 0, t: 0 },
+            VarKind::Head { x: 1, y: 0, t: 1 },
+            VarKind::Eaten { apple: 0, t: 1 },
         ];
-        let named = vars.iter().map(|(k, c)| (*k, &c[..], true));
+        let named = vars.iter().map(|k| (k, true));
         assert_eq!(
             path_from_model(named, 1, &[]).unwrap(),
             vec![(0, 0), (1, 0)]
         );
-        let named = vars.iter().map(|(k, c)| (*k, &c[..], true));
+        let named = vars.iter().map(|k| (k, true));
         assert!(
             path_from_model(named, 2, &[])
                 .unwrap_err()
                 .to_string()
                 .contains("nowhere at time 2")
         );
-        let twice = [("head", [0u32, 0, 0]), ("head", [1, 0, 0])];
-        let named = twice.iter().map(|(k, c)| (*k, &c[..], true));
+        let twice = [
+            VarKind::Head { x: 0, y: 0, t: 0 },
+            VarKind::Head { x: 1, y: 0, t: 0 },
+        ];
+        let named = twice.iter().map(|k| (k, true));
         assert!(
             path_from_model(named, 0, &[])
                 .unwrap_err()

@@ -6,9 +6,13 @@
 //! - [`notebook`]: the notebook's four encodings exactly as its code wrote
 //!   them (approximations of the game; see DESIGN.md §2).
 //!
-//! Every encoding names its head variables `head x y t` (time `t` counted in
-//! moves from 0), which is all [`decode::path_from_model`] needs to turn a
-//! model back into a path.
+//! Every encoding records its head variables as [`VarKind::Head`] (`head x y
+//! t`, time `t` counted in moves from 0) or per axis, which is all
+//! [`decode::path_from_model`] needs to turn a model back into a path. What
+//! an encoding can do beyond [`Encoding::encode`] (approximate or sound, an
+//! open formula for the incremental search) it says in [`Capabilities`].
+//!
+//! [`VarKind::Head`]: crate::cnf::VarKind::Head
 
 pub mod amo;
 pub mod decode;
@@ -18,36 +22,87 @@ pub mod prune;
 
 use thiserror::Error;
 
-use crate::cnf::Cnf;
+use crate::cnf::{Cnf, Lit};
 use crate::instance::Instance;
+
+/// What an encoding can do, for the searches to choose from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Capabilities {
+    /// The encoding only approximates the game: its models may not be legal plans.
+    pub approximate: bool,
+    /// The encoding builds an open formula ([`Encoding::encode_open`]), so
+    /// the incremental and satisficing searches can use it.
+    pub incremental: bool,
+}
+
+/// A formula open at every horizon up to its maximum: the clauses of every
+/// time step, without "every apple eaten", for the incremental search.
+#[derive(Clone, Debug)]
+pub struct OpenFormula {
+    /// The clauses (all local in time).
+    pub cnf: Cnf,
+    /// The literal "apple `i` eaten by `t`" at `[i * (max + 1) + t]` (may be a constant).
+    pub eaten: Vec<Lit>,
+    /// True when every head position is a `head x y t` variable or constant
+    /// (false for per-axis positions).
+    pub cell_heads: bool,
+}
 
 /// A way to turn an instance and a number of moves into CNF.
 pub trait Encoding {
     /// The name `solve --encoding NAME` accepts.
     fn name(&self) -> String;
+    /// What the encoding can do.
+    fn capabilities(&self) -> Capabilities;
     /// True if the encoding only approximates the game (its models may not be
     /// legal plans).
-    fn approximate(&self) -> bool;
+    fn approximate(&self) -> bool {
+        self.capabilities().approximate
+    }
     /// Builds the formula "every apple eaten within `moves` moves".
     fn encode(&self, instance: &Instance, moves: usize) -> Result<Cnf, EncodeError>;
+    /// Builds the open formula for every horizon up to `max` (see
+    /// [`OpenFormula`]); refused unless [`Capabilities::incremental`].
+    fn encode_open(&self, instance: &Instance, max: usize) -> Result<OpenFormula, EncodeError> {
+        let _ = (instance, max);
+        Err(EncodeError::Unsupported {
+            encoding: self.name(),
+            reason: "it has no open formula for the incremental search".to_string(),
+        })
+    }
 }
 
 /// Why an encoding refuses an instance.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum EncodeError {
+    /// The encoding does not model this kind of instance.
     #[error("encoding {encoding} does not accept this instance: {reason}")]
-    Unsupported { encoding: String, reason: String },
+    Unsupported {
+        /// The encoding's name.
+        encoding: String,
+        /// Why, in words.
+        reason: String,
+    },
+    /// The formula would have more clauses than the encoding allows.
     #[error("encoding {encoding} would need {clauses} clauses, beyond its limit of {limit}")]
     TooLarge {
+        /// The encoding's name.
         encoding: String,
+        /// Clauses the formula would need.
         clauses: u128,
+        /// The most clauses allowed.
         limit: u128,
     },
+    /// Some part of the formula would be larger than the encoding allows.
     #[error("encoding {encoding} would need {count} {what}, beyond its limit of {limit}")]
     TooBig {
+        /// The encoding's name.
         encoding: String,
+        /// The part that is too big.
         what: &'static str,
+        /// Its size.
         count: u128,
+        /// The largest size allowed.
         limit: u128,
     },
 }

@@ -64,8 +64,8 @@
 //!   passes over may stay active (be "eaten" only on a later visit).
 //! - 6 and 12 keep the head off the apples (resp. the first apple) at `t = 0`.
 
-use crate::cnf::{Cnf, Lit, VarName};
-use crate::encode::{EncodeError, Encoding};
+use crate::cnf::{Cnf, Lit, VarKind};
+use crate::encode::{Capabilities, EncodeError, Encoding};
 use crate::instance::{Instance, Pos, Start, TailRule};
 
 /// The most clauses `notebook-combinations` will build in its family 11.a.
@@ -249,8 +249,11 @@ impl Encoding for Notebook {
         self.as_str().into()
     }
 
-    fn approximate(&self) -> bool {
-        true
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            approximate: true,
+            incremental: false,
+        }
     }
 
     fn encode(&self, instance: &Instance, moves: usize) -> Result<Cnf, EncodeError> {
@@ -339,7 +342,7 @@ impl Builder {
         for x in 0..n {
             for y in 0..n {
                 for tt in 0..t {
-                    m.push(cnf.var(VarName::new("head", &[x, y, tt])));
+                    m.push(cnf.var(VarKind::head(x, y, tt)));
                 }
             }
         }
@@ -348,7 +351,7 @@ impl Builder {
             cnf.family("active");
             for i in 0..np {
                 for tt in 0..=t {
-                    p.push(cnf.var(VarName::new("active", &[i, tt])));
+                    p.push(cnf.var(VarKind::active(i, tt)));
                 }
             }
         }
@@ -358,7 +361,7 @@ impl Builder {
             c.reserve(np * (t + 1));
             for i in 0..np {
                 for tt in 0..=t {
-                    c.push(cnf.var(VarName::new("counter", &[i, tt])));
+                    c.push(cnf.var(VarKind::counter(i, tt)));
                 }
             }
         }

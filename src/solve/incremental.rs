@@ -2,7 +2,7 @@
 //!
 //! The direct encoding is built once for an upper horizon `Tmax`, without its
 //! `goal` clauses. Every clause gets a *time*: the latest time of its
-//! variables (from their names: `head x y t` is at `t`, `move d t` at `t + 1`,
+//! variables (from their kinds: `head x y t` is at `t`, `move d t` at `t + 1`,
 //! …). A clause whose time `s` lies above the first horizon asked is guarded
 //! by an activation literal, `clause ∨ ¬act(s)`, with `act(s) → act(s − 1)`.
 //! The question "all apples eaten by `T`?" is then the assumptions
@@ -17,33 +17,51 @@
 
 use std::time::Instant;
 
-use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarName};
-use crate::encode::EncodeError;
-use crate::encode::direct::{DirectOptions, Position, encode_open};
+use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarKind};
+use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos};
 
-use super::{Attempt, Deadline, Search, Stats, Status, fixed_heads};
+use super::{Attempt, Budget, Deadline, SearchResult, Stats, Status, fixed_heads};
 use crate::encode::decode::path_from_model;
+use crate::planner::CadicalConfig;
 
-/// The time of a variable of the direct encoding, from its name.
-fn var_time(name: &VarName, initial_length: usize) -> Option<usize> {
-    let c = name.coords();
-    let last = *c.last()? as usize;
-    Some(match name.kind {
-        "head" | "head-x" | "head-y" | "column" | "row" | "tail" | "occupied" | "eaten"
-        | "count" | "eat" | "tail-phantom" | "tail-move" | "ate" => last,
+/// The time of a variable: the latest time step its clauses speak of.
+fn var_time(kind: &VarKind, initial_length: usize) -> usize {
+    use VarKind::*;
+    match *kind {
+        Head { t, .. }
+        | HeadX { t, .. }
+        | HeadY { t, .. }
+        | Column { t, .. }
+        | Row { t, .. }
+        | Tail { t, .. }
+        | Occupied { t, .. }
+        | Eaten { t, .. }
+        | Count { t, .. }
+        | Eat { t, .. }
+        | TailPhantom { t, .. }
+        | TailMove { t, .. }
+        | Ate { t }
+        | Active { t, .. }
+        | Counter { t, .. } => t as usize,
         // The move from `t` to `t + 1`.
-        "move" | "moved-x" => last + 1,
+        Move { t, .. } | MovedX { t } => t as usize + 1,
         // Comparisons of the positions at `s` and an earlier time.
-        "same-column" | "same-row" => c[0] as usize,
-        "block-prefix" | "block-suffix" => last.saturating_sub(initial_length),
-        kind if kind.starts_with("amo-") => c[0] as usize,
-        _ => return None,
-    })
+        SameColumn { s, .. } | SameRow { s, .. } => s as usize,
+        BlockPrefix { t, .. } | BlockSuffix { t, .. } => {
+            (t as usize).saturating_sub(initial_length)
+        }
+        AmoHead { group, .. }
+        | AmoHeadX { group, .. }
+        | AmoHeadY { group, .. }
+        | AmoColumn { group, .. }
+        | AmoRow { group, .. }
+        | AmoTail { group, .. } => group as usize,
+    }
 }
 
 /// A formula open at every horizon up to `max`, loaded into CaDiCaL.
-pub struct Session {
+pub(crate) struct Session {
     solver: cadical::Solver<Deadline>,
     cnf: Cnf,
     /// `eaten[i * (max + 1) + t]`.
@@ -51,6 +69,7 @@ pub struct Session {
     apples: usize,
     /// Horizons `first..=max` can be asked.
     pub first: usize,
+    /// The largest horizon that can be asked.
     pub max: usize,
     /// `act(s)` for `s` in `first + 1..=max`, at `[s - first - 1]`.
     act: Vec<Lit>,
@@ -61,7 +80,8 @@ pub struct Session {
     /// the head at some time in `t − L + 1..=t`, `L` the number of free cells:
     /// the body that fills the board at the last eat.
     cover: Vec<Lit>,
-    pub stats: Stats,
+    stats: Stats,
+    config: CadicalConfig,
 }
 
 /// True when eating every apple fills every free cell with a body that can
@@ -84,26 +104,17 @@ impl Session {
     /// Builds the formula for horizons `first..=max` and loads it.
     pub fn new(
         instance: &Instance,
-        options: &DirectOptions,
+        encoding: &dyn Encoding,
         first: usize,
         max: usize,
-        deadline: Option<Instant>,
-        config: Option<&str>,
+        budget: &Budget,
     ) -> Result<Session, EncodeError> {
         let started = Instant::now();
-        let (cnf, eaten) = encode_open(instance, max, options)?;
+        let open = encoding.encode_open(instance, max)?;
+        let (cnf, eaten) = (open.cnf, open.eaten);
         let l0 = instance.initial_length();
-        let times: Vec<usize> = cnf
-            .names()
-            .iter()
-            .map(|n| {
-                var_time(n, l0).unwrap_or_else(|| panic!("variable kind {} has no time", n.kind))
-            })
-            .collect();
-        let mut solver: cadical::Solver<Deadline> = match config {
-            Some(c) => cadical::Solver::with_config(c).unwrap_or_else(|_| cadical::Solver::new()),
-            None => cadical::Solver::new(),
-        };
+        let times: Vec<usize> = cnf.names().iter().map(|n| var_time(n, l0)).collect();
+        let mut solver: cadical::Solver<Deadline> = budget.config.solver();
         let base = cnf.num_vars() as Lit;
         let act: Vec<Lit> = (first + 1..=max)
             .map(|s| base + (s - first) as Lit)
@@ -155,17 +166,16 @@ impl Session {
         }
         let mut cover = vec![0; max + 1];
         // Only with `head x y t` variables (not with the axis position).
-        if ends_full(instance) && options.position != Position::Axis {
+        if ends_full(instance) && open.cell_heads {
             let cells = instance.cells();
             let walls = instance.wall_map();
             let free = walls.iter().filter(|&&w| !w).count();
             // `head x y t` literals, and the fixed head at t = 0.
             let mut head = vec![0 as Lit; cells * (max + 1)];
             for (v, n) in cnf.names().iter().enumerate() {
-                if n.kind == "head" {
-                    let c = n.coords();
-                    let cell = instance.index((c[0] as usize, c[1] as usize));
-                    head[c[2] as usize * cells + cell] = v as Lit + 1;
+                if let VarKind::Head { x, y, t } = *n {
+                    let cell = instance.index((x as usize, y as usize));
+                    head[t as usize * cells + cell] = v as Lit + 1;
                 }
             }
             for (t, p) in fixed_heads(instance) {
@@ -197,7 +207,7 @@ impl Session {
                 }
             }
         }
-        solver.set_callbacks(Some(Deadline(deadline)));
+        solver.set_callbacks(Some(Deadline(budget.deadline)));
         let stats = Stats {
             variables: base as u64
                 + act.len() as u64
@@ -219,6 +229,7 @@ impl Session {
             not_done,
             cover,
             stats,
+            config: budget.config,
         })
     }
 
@@ -259,16 +270,15 @@ impl Session {
                 let values: Vec<bool> = (1..=self.cnf.num_vars() as i32)
                     .map(|v| self.solver.value(v).unwrap_or(false))
                     .collect();
-                let named = self
-                    .cnf
-                    .names()
-                    .iter()
-                    .zip(&values)
-                    .filter(|(n, _)| {
-                        matches!(n.kind, "head" | "head-x" | "head-y")
-                            && n.coords().last().is_some_and(|&time| time as usize <= t)
-                    })
-                    .map(|(n, &v)| (n.kind, n.coords(), v));
+                let named =
+                    self.cnf.names().iter().zip(values.iter().copied()).filter(
+                        |(n, _)| match **n {
+                            VarKind::Head { t: time, .. }
+                            | VarKind::HeadX { t: time, .. }
+                            | VarKind::HeadY { t: time, .. } => time as usize <= t,
+                            _ => false,
+                        },
+                    );
                 let path = path_from_model(named, t, &fixed_heads(instance)).ok();
                 (Status::Sat, path)
             }
@@ -300,25 +310,24 @@ impl Session {
                 ..self.stats.clone()
             },
             path,
+            config: self.config,
         }
     }
 }
 
 /// The least horizon in `first..=max_moves`, climbing one step at a time in
 /// one solver (rebuilt with a doubled margin when the horizon passes its
-/// maximum). Same contract as [`super::least_horizon`]; `config` names a
-/// CaDiCaL configuration.
-#[allow(clippy::too_many_arguments)]
-pub fn least_horizon_incremental(
+/// maximum). Same contract as [`super::least_horizon`].
+pub(crate) fn least_horizon_incremental(
     instance: &Instance,
-    options: &DirectOptions,
+    encoding: &dyn Encoding,
     first: usize,
     max_moves: usize,
     lower_bound: usize,
-    deadline: Option<Instant>,
-    config: Option<&str>,
+    budget: &Budget,
     mut progress: impl FnMut(&Attempt),
-) -> Result<Search, EncodeError> {
+) -> Result<SearchResult, EncodeError> {
+    let deadline = budget.deadline;
     let first = first.max(1);
     let mut attempts = Vec::new();
     let mut status = Status::Unsat;
@@ -333,7 +342,7 @@ pub fn least_horizon_incremental(
         if session.as_ref().is_none_or(|s| s.max < t) {
             let max = (t + margin).min(max_moves);
             margin *= 2;
-            session = Some(Session::new(instance, options, t, max, deadline, config)?);
+            session = Some(Session::new(instance, encoding, t, max, budget)?);
         }
         let s = session.as_mut().expect("session built");
         let started = Instant::now();
@@ -352,7 +361,7 @@ pub fn least_horizon_incremental(
         }
         t += 1;
     }
-    Ok(Search {
+    Ok(SearchResult {
         status,
         attempts,
         lower_bound: lower_bound.max(1),

@@ -1,8 +1,11 @@
-//! CaDiCaL sessions: one horizon, or the least horizon found by going up
-//! from a proven lower bound; a wall-clock deadline turns into `unknown`.
+//! The searches behind [`crate::planner`]: CaDiCaL on one horizon, or the
+//! least horizon found by going up from a proven lower bound (a fresh formula
+//! per horizon here, one solver in [`incremental`]), or a plan fast and then
+//! shorter ones ([`satisficing`]); a wall-clock deadline turns into `unknown`.
+//! Only the types they report in are public: the planner is the way in.
 
 pub mod incremental;
-pub mod satisficing;
+pub(crate) mod satisficing;
 
 use std::time::{Duration, Instant};
 
@@ -10,34 +13,57 @@ use crate::cnf::{Cnf, Size};
 use crate::encode::decode::path_from_model;
 use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos, Start};
+use crate::planner::CadicalConfig;
 
 /// The solver's verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
+    /// Satisfiable: a model (a plan, if the encoding is sound).
     Sat,
+    /// Unsatisfiable: proven that there is no plan.
     Unsat,
+    /// The deadline came first.
     Unknown,
 }
 
 /// Sizes and times of one solver call.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Stats {
+    /// Variables of the formula.
     pub variables: u64,
+    /// Clauses of the formula.
     pub clauses: u64,
+    /// Literal occurrences of the formula.
     pub literals: u64,
+    /// Seconds spent building the formula.
     pub build_seconds: f64,
+    /// Seconds spent in CaDiCaL.
     pub solve_seconds: f64,
 }
 
 /// One horizon tried.
 #[derive(Clone, Debug)]
 pub struct Attempt {
+    /// Moves asked for.
     pub horizon: usize,
+    /// The solver's answer.
     pub status: Status,
+    /// Sizes and times.
     pub stats: Stats,
-    /// The head path when `status` is `Sat`.
+    /// The head path when `status` is `Sat` (`None` if the model is not a path).
     pub path: Option<Vec<Pos>>,
+    /// The CaDiCaL configuration the solver ran with.
+    pub config: CadicalConfig,
+}
+
+/// What every solver call of a search shares: when to stop, and how CaDiCaL is set up.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Budget {
+    /// Stop (status `unknown`) at this instant.
+    pub deadline: Option<Instant>,
+    /// The configuration of every solver.
+    pub config: CadicalConfig,
 }
 
 /// Stops CaDiCaL at a deadline.
@@ -50,8 +76,12 @@ impl cadical::Callbacks for Deadline {
 }
 
 /// Runs CaDiCaL on `cnf`; returns the status and, if SAT, the value of every variable.
-pub fn run_cadical(cnf: &Cnf, deadline: Option<Instant>) -> (Status, Option<Vec<bool>>) {
-    let mut solver: cadical::Solver<Deadline> = cadical::Solver::new();
+pub(crate) fn run_cadical(
+    cnf: &Cnf,
+    deadline: Option<Instant>,
+    config: CadicalConfig,
+) -> (Status, Option<Vec<bool>>) {
+    let mut solver: cadical::Solver<Deadline> = config.solver();
     solver.reserve(cnf.num_vars() as i32);
     for clause in cnf.clauses() {
         solver.add_clause(clause.iter().copied());
@@ -69,7 +99,8 @@ pub fn run_cadical(cnf: &Cnf, deadline: Option<Instant>) -> (Status, Option<Vec<
     }
 }
 
-/// Head cells that an encoding may fix as constants instead of variables.
+/// Head cells that an encoding may fix as constants instead of variables
+/// (what [`crate::encode::decode::path_from_model`] needs besides the model).
 pub fn fixed_heads(instance: &Instance) -> Vec<(usize, Pos)> {
     match &instance.start {
         Start::Body(body) => vec![(0, body[0])],
@@ -78,32 +109,28 @@ pub fn fixed_heads(instance: &Instance) -> Vec<(usize, Pos)> {
 }
 
 /// The head path a model describes.
-pub fn path_of(
+pub(crate) fn path_of(
     instance: &Instance,
     cnf: &Cnf,
     values: &[bool],
     moves: usize,
 ) -> anyhow::Result<Vec<Pos>> {
-    let named = cnf
-        .names()
-        .iter()
-        .zip(values)
-        .map(|(n, &v)| (n.kind, n.coords(), v));
+    let named = cnf.names().iter().zip(values.iter().copied());
     path_from_model(named, moves, &fixed_heads(instance))
 }
 
 /// Encodes and solves at exactly `moves` moves.
-pub fn solve_at(
+pub(crate) fn solve_at(
     instance: &Instance,
     encoding: &dyn Encoding,
     moves: usize,
-    deadline: Option<Instant>,
+    budget: &Budget,
 ) -> Result<Attempt, EncodeError> {
     let started = Instant::now();
     let cnf = encoding.encode(instance, moves)?;
     let build = started.elapsed();
     let solving = Instant::now();
-    let (status, values) = run_cadical(&cnf, deadline);
+    let (status, values) = run_cadical(&cnf, budget.deadline, budget.config);
     let size: Size = cnf.size();
     let stats = Stats {
         variables: size.variables,
@@ -122,6 +149,7 @@ pub fn solve_at(
         status,
         stats,
         path,
+        config: budget.config,
     })
 }
 
@@ -133,16 +161,16 @@ pub fn solve_at(
 /// bound not below `moves`, a free start whose body is not yet all on the
 /// path, no plan at the bound, or no continuation) the full formula at `moves`
 /// is solved, so the answer is the same as [`solve_at`]'s.
-pub fn solve_fixed(
+pub(crate) fn solve_fixed(
     instance: &Instance,
     encoding: &dyn Encoding,
     moves: usize,
-    deadline: Option<Instant>,
+    budget: &Budget,
 ) -> Result<Attempt, EncodeError> {
-    if let Some(attempt) = shortcut(instance, encoding, moves, deadline)? {
+    if let Some(attempt) = shortcut(instance, encoding, moves, budget)? {
         return Ok(attempt);
     }
-    solve_at(instance, encoding, moves, deadline)
+    solve_at(instance, encoding, moves, budget)
 }
 
 /// The lower-bound plan plus a continuation, if both exist (see [`solve_fixed`]).
@@ -150,16 +178,19 @@ fn shortcut(
     instance: &Instance,
     encoding: &dyn Encoding,
     moves: usize,
-    deadline: Option<Instant>,
+    budget: &Budget,
 ) -> Result<Option<Attempt>, EncodeError> {
     let bound = crate::encode::prune::lower_bound(instance);
     if encoding.approximate() || bound >= moves {
         return Ok(None);
     }
     // The shortcut may spend at most a second before the full formula is tried.
-    let budget = Instant::now() + Duration::from_secs(1);
-    let deadline = Some(deadline.map_or(budget, |d| d.min(budget)));
-    let first = solve_at(instance, encoding, bound, deadline)?;
+    let second = Instant::now() + Duration::from_secs(1);
+    let budget = &Budget {
+        deadline: Some(budget.deadline.map_or(second, |d| d.min(second))),
+        config: budget.config,
+    };
+    let first = solve_at(instance, encoding, bound, budget)?;
     let Some(prefix) = first.path.as_ref() else {
         return Ok(None);
     };
@@ -177,7 +208,7 @@ fn shortcut(
         horizon: Some(moves - bound),
         ..instance.clone()
     };
-    let second = solve_at(&rest, encoding, moves - bound, deadline)?;
+    let second = solve_at(&rest, encoding, moves - bound, budget)?;
     let Some(suffix) = second.path.as_ref() else {
         return Ok(None);
     };
@@ -195,20 +226,31 @@ fn shortcut(
         status: Status::Sat,
         stats,
         path: Some(path),
+        config: budget.config,
     }))
 }
 
-/// The result of a least-horizon search.
+/// The result of a search, before the planner checks its plan.
 #[derive(Clone, Debug)]
-pub struct Search {
+pub(crate) struct SearchResult {
     /// `Sat` at the last attempt, `Unsat` if no plan up to the maximum, or `Unknown`.
     pub status: Status,
+    /// Every horizon tried; a SAT search ends with its plan.
     pub attempts: Vec<Attempt>,
     /// The proven lower bound the search started from.
     pub lower_bound: usize,
 }
 
-impl Search {
+impl SearchResult {
+    /// The result of solving one horizon.
+    pub fn from_attempts(attempts: Vec<Attempt>, lower_bound: usize) -> Self {
+        SearchResult {
+            status: attempts.last().map_or(Status::Unsat, |a| a.status),
+            attempts,
+            lower_bound: lower_bound.max(1),
+        }
+    }
+
     /// The satisfiable attempt, if any.
     pub fn plan(&self) -> Option<&Attempt> {
         self.attempts.last().filter(|a| a.status == Status::Sat)
@@ -230,19 +272,19 @@ impl Search {
 }
 
 /// Tries `first, first + 1, ...` up to `max_moves`, stopping at the first
-/// SAT, at `unknown`, or at the timeout. `progress` hears each attempt.
+/// SAT, at `unknown`, or at the deadline. `progress` hears each attempt.
 /// `lower_bound` is a proven bound on the least horizon (used to report optimality);
 /// `first` is usually the same.
-pub fn least_horizon(
+pub(crate) fn least_horizon(
     instance: &Instance,
     encoding: &dyn Encoding,
     first: usize,
     max_moves: usize,
     lower_bound: usize,
-    timeout: Option<Duration>,
+    budget: &Budget,
     mut progress: impl FnMut(&Attempt),
-) -> Result<Search, EncodeError> {
-    let deadline = timeout.map(|d| Instant::now() + d);
+) -> Result<SearchResult, EncodeError> {
+    let deadline = budget.deadline;
     let mut attempts = Vec::new();
     let mut status = Status::Unsat;
     for moves in first.max(1)..=max_moves {
@@ -251,9 +293,9 @@ pub fn least_horizon(
             break;
         }
         let attempt = if first == max_moves {
-            solve_fixed(instance, encoding, moves, deadline)?
+            solve_fixed(instance, encoding, moves, budget)?
         } else {
-            solve_at(instance, encoding, moves, deadline)?
+            solve_at(instance, encoding, moves, budget)?
         };
         progress(&attempt);
         let s = attempt.status;
@@ -263,7 +305,7 @@ pub fn least_horizon(
             break;
         }
     }
-    Ok(Search {
+    Ok(SearchResult {
         status,
         attempts,
         lower_bound: lower_bound.max(1),

@@ -12,13 +12,12 @@
 
 use std::time::Instant;
 
-use crate::encode::EncodeError;
-use crate::encode::direct::DirectOptions;
+use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos};
 use crate::sim;
 
 use super::incremental::{Session, least_horizon_incremental};
-use super::{Attempt, Search, Status};
+use super::{Attempt, Budget, SearchResult, Status};
 use crate::encode::prune::lower_bound;
 use crate::instance::Start;
 
@@ -76,8 +75,14 @@ fn sub_instance(
     Ok(Some((sub, m == remaining)))
 }
 
-/// The first plan, apple by apple (see the module doc); `None` on a dead end.
-pub fn greedy(instance: &Instance, options: &DirectOptions, max_moves: usize) -> Option<Vec<Pos>> {
+/// The first plan, apple by apple (see the module doc), with no deadline;
+/// `None` on a dead end.
+fn greedy(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    max_moves: usize,
+    budget: &Budget,
+) -> Option<Vec<Pos>> {
     if !matches!(instance.start, Start::Body(_)) {
         return None;
     }
@@ -89,7 +94,7 @@ pub fn greedy(instance: &Instance, options: &DirectOptions, max_moves: usize) ->
     while let Some((sub, last)) = next {
         let lb = lower_bound(&sub);
         let search =
-            least_horizon_incremental(&sub, options, lb, max_moves, lb, None, None, |_| {}).ok()?;
+            least_horizon_incremental(&sub, encoding, lb, max_moves, lb, budget, |_| {}).ok()?;
         let plan = search.plan()?.path.clone()?;
         let replay = sim::simulate(&sub, &plan).ok()?;
         let mut times: Vec<usize> = replay.eaten.iter().map(|&(_, t)| t).collect();
@@ -136,27 +141,33 @@ fn cut(instance: &Instance, path: Vec<Pos>) -> Vec<Pos> {
     }
 }
 
-/// Satisficing search: the first plan ignores `deadline` (it is needed
+/// Satisficing search: the first plan ignores the deadline (it is needed
 /// anyway), the improvement stops at it. `lower_bound` is a proven bound;
-/// `max_moves` the largest horizon ever built.
-pub fn satisficing(
+/// `max_moves` the largest horizon ever built. Every solver uses the
+/// budget's configuration.
+pub(crate) fn satisficing(
     instance: &Instance,
-    options: &DirectOptions,
+    encoding: &dyn Encoding,
     lower_bound: usize,
     max_moves: usize,
-    deadline: Option<Instant>,
+    budget: &Budget,
     mut progress: impl FnMut(&Attempt),
-) -> Result<Search, EncodeError> {
+) -> Result<SearchResult, EncodeError> {
+    let deadline = budget.deadline;
+    let unlimited = &Budget {
+        deadline: None,
+        config: budget.config,
+    };
     let lower_bound = lower_bound.max(1);
     let mut attempts: Vec<Attempt> = Vec::new();
     // First plan: apple by apple; else a horizon well above the lower bound, doubled margin on UNSAT.
     let started = Instant::now();
-    let first_plan = greedy(instance, options, max_moves).map(|p| cut(instance, p));
+    let first_plan = greedy(instance, encoding, max_moves, unlimited).map(|p| cut(instance, p));
     let best: Option<Attempt>;
     let mut session;
     if let Some(path) = first_plan {
         let top = path.len() - 1;
-        session = Session::new(instance, options, lower_bound, top, deadline, None)?;
+        session = Session::new(instance, encoding, lower_bound, top, budget)?;
         let a = session.attempt(
             top,
             Status::Sat,
@@ -169,7 +180,7 @@ pub fn satisficing(
         let mut margin = (lower_bound / 2).max(instance.cells() / 2).max(8);
         loop {
             let top = (lower_bound + margin).min(max_moves.max(lower_bound));
-            session = Session::new(instance, options, lower_bound, top, None, None)?;
+            session = Session::new(instance, encoding, lower_bound, top, unlimited)?;
             let started = Instant::now();
             let (status, path) = session.ask(instance, top);
             let a = session.attempt(top, status, path, started.elapsed().as_secs_f64());
@@ -185,7 +196,7 @@ pub fn satisficing(
                 }
                 _ => {
                     attempts.push(a);
-                    return Ok(Search {
+                    return Ok(SearchResult {
                         status,
                         attempts,
                         lower_bound,
@@ -232,7 +243,7 @@ pub fn satisficing(
         }
     }
     attempts.push(best);
-    Ok(Search {
+    Ok(SearchResult {
         status: Status::Sat,
         attempts,
         lower_bound,

@@ -48,10 +48,11 @@ impl AtMostOne for Bimander {
 mod tests {
     use super::super::testing::*;
     use super::*;
+    use crate::encode::amo::AmoOf;
     use crate::encode::amo::Binary;
 
     fn enc(cnf: &mut Cnf, xs: &[Lit]) {
-        Bimander.encode(cnf, xs, "aux", 0)
+        Bimander.encode(cnf, xs, AmoOf::Head, 0)
     }
 
     #[test]

@@ -72,9 +72,10 @@ impl AtMostOne for Commander {
 mod tests {
     use super::super::testing::*;
     use super::*;
+    use crate::encode::amo::AmoOf;
 
     fn enc(cnf: &mut Cnf, xs: &[Lit]) {
-        Commander.encode(cnf, xs, "aux", 0)
+        Commander.encode(cnf, xs, AmoOf::Head, 0)
     }
 
     #[test]

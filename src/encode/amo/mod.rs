@@ -31,7 +31,7 @@ pub mod pairwise;
 pub mod product;
 pub mod sequential;
 
-use crate::cnf::{Cnf, FALSE, Lit, VarName};
+use crate::cnf::{Cnf, FALSE, Lit, VarKind};
 
 pub use bimander::Bimander;
 pub use binary::Binary;
@@ -40,27 +40,60 @@ pub use pairwise::Pairwise;
 pub use product::Product;
 pub use sequential::Sequential;
 
+/// What an at-most-one constraint ranges over, which names its auxiliary
+/// variables (`amo-head`, `amo-head-x`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AmoOf {
+    /// Head cells ([`VarKind::AmoHead`]).
+    Head,
+    /// Head columns of the per-axis position ([`VarKind::AmoHeadX`]).
+    HeadX,
+    /// Head rows of the per-axis position ([`VarKind::AmoHeadY`]).
+    HeadY,
+    /// Projected columns ([`VarKind::AmoColumn`]).
+    Column,
+    /// Projected rows ([`VarKind::AmoRow`]).
+    Row,
+    /// Tail cells ([`VarKind::AmoTail`]).
+    Tail,
+}
+
+impl AmoOf {
+    /// Auxiliary variable `k` of the constraint `group`.
+    fn var(self, group: u32, k: u32) -> VarKind {
+        match self {
+            AmoOf::Head => VarKind::AmoHead { group, k },
+            AmoOf::HeadX => VarKind::AmoHeadX { group, k },
+            AmoOf::HeadY => VarKind::AmoHeadY { group, k },
+            AmoOf::Column => VarKind::AmoColumn { group, k },
+            AmoOf::Row => VarKind::AmoRow { group, k },
+            AmoOf::Tail => VarKind::AmoTail { group, k },
+        }
+    }
+}
+
 /// Allocates the auxiliary variables of one at-most-one constraint, named
 /// `kind group k` for `k = 0, 1, ...`.
 #[derive(Clone, Debug)]
 pub struct Aux {
-    kind: &'static str,
-    group: usize,
-    next: usize,
+    of: AmoOf,
+    group: u32,
+    next: u32,
 }
 
 impl Aux {
-    pub fn new(kind: &'static str, group: usize) -> Self {
+    /// The allocator of constraint `group` over `of`.
+    pub fn new(of: AmoOf, group: usize) -> Self {
         Aux {
-            kind,
-            group,
+            of,
+            group: group as u32,
             next: 0,
         }
     }
 
     /// A fresh auxiliary variable.
     pub fn fresh(&mut self, cnf: &mut Cnf) -> Lit {
-        let v = cnf.var(VarName::new(self.kind, &[self.group, self.next]));
+        let v = cnf.var(self.of.var(self.group, self.next));
         self.next += 1;
         v
     }
@@ -76,7 +109,7 @@ pub trait AtMostOne {
 
     /// Adds "at most one of `lits` is true"; auxiliary variables are named
     /// `aux_kind group k`.
-    fn encode(&self, cnf: &mut Cnf, lits: &[Lit], aux_kind: &'static str, group: usize) {
+    fn encode(&self, cnf: &mut Cnf, lits: &[Lit], aux_kind: AmoOf, group: usize) {
         self.encode_with(cnf, lits, &mut Aux::new(aux_kind, group));
     }
 
@@ -147,7 +180,7 @@ impl Amo {
 
     /// Adds "at most one of `lits` is true". Auxiliary variables are named
     /// `aux_kind group k`. `FALSE` literals are ignored.
-    pub fn encode(self, cnf: &mut Cnf, lits: &[Lit], aux_kind: &'static str, group: usize) {
+    pub fn encode(self, cnf: &mut Cnf, lits: &[Lit], aux_kind: AmoOf, group: usize) {
         let lits: Vec<Lit> = lits.iter().copied().filter(|&l| l != FALSE).collect();
         let aux = &mut Aux::new(aux_kind, group);
         match self {
@@ -194,7 +227,9 @@ pub(crate) mod testing {
     /// A formula over `n` fresh inputs (variables `1..=n`) plus the encoding.
     pub fn build(encode: &dyn Fn(&mut Cnf, &[Lit]), n: usize) -> Cnf {
         let mut cnf = Cnf::new();
-        let xs: Vec<Lit> = (0..n).map(|i| cnf.var(VarName::new("x", &[i]))).collect();
+        let xs: Vec<Lit> = (0..n)
+            .map(|i| cnf.var(VarKind::Ate { t: i as u32 }))
+            .collect();
         encode(&mut cnf, &xs);
         cnf
     }
@@ -316,7 +351,7 @@ mod tests {
     use crate::cnf::TRUE;
 
     fn via_enum(amo: Amo) -> impl Fn(&mut Cnf, &[Lit]) {
-        move |cnf: &mut Cnf, xs: &[Lit]| amo.encode(cnf, xs, "aux", 0)
+        move |cnf: &mut Cnf, xs: &[Lit]| amo.encode(cnf, xs, AmoOf::Head, 0)
     }
 
     #[test]
@@ -354,7 +389,7 @@ mod tests {
                 for &x in xs {
                     lits.extend([x, FALSE]);
                 }
-                amo.encode(cnf, &lits, "aux", 0)
+                amo.encode(cnf, &lits, AmoOf::Head, 0)
             };
             for n in 0..=12 {
                 assert_eq!(measure(&with_false, n), (amo.variables(n), amo.clauses(n)));
@@ -364,7 +399,7 @@ mod tests {
             let with_true = |cnf: &mut Cnf, xs: &[Lit]| {
                 let mut lits = xs.to_vec();
                 lits.insert(4, TRUE);
-                amo.encode(cnf, &lits, "aux", 0)
+                amo.encode(cnf, &lits, AmoOf::Head, 0)
             };
             let cnf = build(&with_true, 9);
             assert_eq!(extendable(&cnf, 9), vec![0], "{amo:?}");
@@ -417,13 +452,15 @@ mod tests {
     #[test]
     fn auxiliary_variables_are_named_by_group_and_counter() {
         let mut cnf = Cnf::new();
-        let xs: Vec<Lit> = (0..10).map(|i| cnf.var(VarName::new("x", &[i]))).collect();
-        Amo::Product.encode(&mut cnf, &xs, "amo-head", 7);
-        let aux: Vec<&VarName> = cnf.names()[10..].iter().collect();
+        let xs: Vec<Lit> = (0..10)
+            .map(|i| cnf.var(VarKind::Ate { t: i as u32 }))
+            .collect();
+        Amo::Product.encode(&mut cnf, &xs, AmoOf::Head, 7);
+        let aux: Vec<&VarKind> = cnf.names()[10..].iter().collect();
         assert_eq!(aux.len(), Amo::Product.variables(10));
         for (k, name) in aux.iter().enumerate() {
-            assert_eq!(name.kind, "amo-head");
-            assert_eq!(name.coords(), &[7, k as u32]);
+            assert_eq!(name.name(), "amo-head");
+            assert_eq!(&*name.coords(), &[7, k as u32]);
         }
     }
 

@@ -37,9 +37,10 @@ impl AtMostOne for Pairwise {
 mod tests {
     use super::super::testing::*;
     use super::*;
+    use crate::encode::amo::AmoOf;
 
     fn enc(cnf: &mut Cnf, xs: &[Lit]) {
-        Pairwise.encode(cnf, xs, "aux", 0)
+        Pairwise.encode(cnf, xs, AmoOf::Head, 0)
     }
 
     #[test]

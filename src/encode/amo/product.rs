@@ -74,9 +74,10 @@ impl AtMostOne for Product {
 mod tests {
     use super::super::testing::*;
     use super::*;
+    use crate::encode::amo::AmoOf;
 
     fn enc(cnf: &mut Cnf, xs: &[Lit]) {
-        Product.encode(cnf, xs, "aux", 0)
+        Product.encode(cnf, xs, AmoOf::Head, 0)
     }
 
     #[test]

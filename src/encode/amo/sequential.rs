@@ -44,10 +44,11 @@ impl AtMostOne for Sequential {
 mod tests {
     use super::super::testing::*;
     use super::*;
-    use crate::cnf::VarName;
+    use crate::cnf::VarKind;
+    use crate::encode::amo::AmoOf;
 
     fn enc(cnf: &mut Cnf, xs: &[Lit]) {
-        Sequential.encode(cnf, xs, "aux", 0)
+        Sequential.encode(cnf, xs, AmoOf::Head, 0)
     }
 
     #[test]
@@ -64,9 +65,14 @@ mod tests {
     fn registers_keep_their_names() {
         // `kind group i` for register s_i, as before the split (DIMACS samples).
         let mut cnf = Cnf::new();
-        let xs: Vec<Lit> = (0..4).map(|i| cnf.var(VarName::new("x", &[i]))).collect();
-        Sequential.encode(&mut cnf, &xs, "amo-head", 3);
-        let regs: Vec<&[u32]> = cnf.names()[4..].iter().map(|v| v.coords()).collect();
-        assert_eq!(regs, [&[3, 0][..], &[3, 1], &[3, 2]]);
+        let xs: Vec<Lit> = (0..4)
+            .map(|i| cnf.var(VarKind::Ate { t: i as u32 }))
+            .collect();
+        Sequential.encode(&mut cnf, &xs, AmoOf::Head, 3);
+        let regs: Vec<Vec<u32>> = cnf.names()[4..]
+            .iter()
+            .map(|v| v.coords().to_vec())
+            .collect();
+        assert_eq!(regs, [vec![3, 0], vec![3, 1], vec![3, 2]]);
     }
 }

@@ -32,7 +32,8 @@
 //!   snakes, `block` for long snakes with few apples, `tail` for long snakes
 //!   with many apples.
 
-use crate::cnf::{FALSE, Lit, TRUE, VarName};
+use crate::cnf::{FALSE, Lit, TRUE, VarKind};
+use crate::encode::amo::AmoOf;
 use crate::instance::{Instance, Start, TailRule};
 
 use super::{Builder, Position};
@@ -248,8 +249,12 @@ fn projected_cost(b: &Builder, s: usize, tau: usize) -> usize {
 fn same_place(b: &mut Builder, cond: Lit, s: usize, tau: usize) {
     let mut same = [FALSE; 2];
     for (k, (table, size, kind)) in [
-        (&b.column, b.inst.width, "same-column"),
-        (&b.row, b.inst.height, "same-row"),
+        (
+            &b.column,
+            b.inst.width,
+            VarKind::same_column as fn(_, _) -> _,
+        ),
+        (&b.row, b.inst.height, VarKind::same_row),
     ]
     .into_iter()
     .enumerate()
@@ -261,7 +266,7 @@ fn same_place(b: &mut Builder, cond: Lit, s: usize, tau: usize) {
         if pairs.is_empty() {
             return;
         }
-        let v = b.cnf.var(VarName::new(kind, &[s, tau]));
+        let v = b.cnf.var(kind(s, tau));
         for (a, z) in pairs {
             b.cnf.add(&[-a, -z, v]);
         }
@@ -307,7 +312,7 @@ fn block(b: &mut Builder, width: usize) {
 
 /// OR of two literals as a literal, with a fresh variable only when needed
 /// (one-directional: `a -> or`, `b -> or`, enough where `or` only forbids).
-fn or_lit(b: &mut Builder, a: Lit, x: Lit, name: VarName) -> Lit {
+fn or_lit(b: &mut Builder, a: Lit, x: Lit, name: VarKind) -> Lit {
     if a == TRUE || x == TRUE {
         return TRUE;
     }
@@ -335,7 +340,7 @@ fn sliding_at_most_one(
     let (x, y) = b.inst.pos(cell);
     let base = points[0].0;
     let block_of = |t: i64| (t - base) / width;
-    let name = |kind, t: i64| VarName::new(kind, &[x, y, (t + offset) as usize]);
+    let name = |kind: fn(_, _, _) -> _, t: i64| kind(x, y, (t + offset) as usize);
     // prefix[i]: some point of i's block at or before i; suffix[i]: at or after i.
     let mut prefix = vec![FALSE; points.len()];
     let mut suffix = vec![FALSE; points.len()];
@@ -347,7 +352,7 @@ fn sliding_at_most_one(
             FALSE
         };
         b.cnf.add(&[-before, -lit]);
-        prefix[i] = or_lit(b, before, lit, name("block-prefix", t));
+        prefix[i] = or_lit(b, before, lit, name(VarKind::block_prefix, t));
     }
     for i in (0..points.len()).rev() {
         let (t, lit) = points[i];
@@ -356,7 +361,7 @@ fn sliding_at_most_one(
         } else {
             FALSE
         };
-        suffix[i] = or_lit(b, after, lit, name("block-suffix", t));
+        suffix[i] = or_lit(b, after, lit, name(VarKind::block_suffix, t));
     }
     // Across neighbouring blocks: a suffix from u and a prefix up to the last point before u + width.
     let mut v = 0;
@@ -429,7 +434,7 @@ fn tail(b: &mut Builder) {
     b.cnf.family("body tail: moves");
     let mut mv: Vec<[Lit; 4]> = Vec::with_capacity(moves);
     for t in 0..moves {
-        let dirs: [Lit; 4] = std::array::from_fn(|d| b.cnf.var(VarName::new("move", &[d, t])));
+        let dirs: [Lit; 4] = std::array::from_fn(|d| b.cnf.var(VarKind::step(d, t)));
         b.cnf.add(&dirs);
         for i in 0..4 {
             for j in i + 1..4 {
@@ -499,8 +504,7 @@ fn tail(b: &mut Builder) {
             tail_move[t + 1] = candidates[0].1;
             continue;
         }
-        let dirs: [Lit; 4] =
-            std::array::from_fn(|d| b.cnf.var(VarName::new("tail-move", &[d, t + 1])));
+        let dirs: [Lit; 4] = std::array::from_fn(|d| b.cnf.var(VarKind::tail_move(d, t + 1)));
         for j in 0..=n {
             let (at_least, more) = (b.k(j, t), b.k(j + 1, t));
             if at_least == FALSE || more == TRUE {
@@ -538,7 +542,7 @@ fn tail(b: &mut Builder) {
                 _ if !tail_possible(b, &body, t, c) => FALSE,
                 _ => {
                     let (x, y) = inst.pos(c);
-                    b.cnf.var(VarName::new("tail", &[x, y, t]))
+                    b.cnf.var(VarKind::tail(x, y, t))
                 }
             };
         }
@@ -547,7 +551,7 @@ fn tail(b: &mut Builder) {
                 phantom[t][j] = if t == 0 {
                     if j == l0 - 1 { TRUE } else { FALSE }
                 } else if (inst.grow && j + t >= l0 - 1) || j + t == l0 - 1 {
-                    b.cnf.var(VarName::new("tail-phantom", &[j, t]))
+                    b.cnf.var(VarKind::tail_phantom(j, t))
                 } else {
                     FALSE
                 };
@@ -592,7 +596,7 @@ fn tail(b: &mut Builder) {
     for t in 0..moves {
         let mut row: Vec<Lit> = tail_at[t * cells..(t + 1) * cells].to_vec();
         row.extend(phantom[t].iter().copied());
-        b.options.amo.encode(&mut b.cnf, &row, "amo-tail", t);
+        b.options.amo.encode(&mut b.cnf, &row, AmoOf::Tail, t);
     }
 
     // Occupancy, and the head never entering an occupied cell.
@@ -624,7 +628,7 @@ fn tail(b: &mut Builder) {
                 continue;
             }
             let (x, y) = inst.pos(c);
-            let occ = b.cnf.var(VarName::new("occupied", &[x, y, t]));
+            let occ = b.cnf.var(VarKind::occupied(x, y, t));
             b.cnf.add(&[-head, occ]);
             b.cnf.add(&[-before, gone, occ]);
             b.cnf.add(&[-before, -grows[t], occ]);

@@ -29,10 +29,10 @@
 
 pub mod body;
 
-use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarName};
-use crate::encode::amo::Amo;
+use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarKind};
+use crate::encode::amo::{Amo, AmoOf};
 use crate::encode::prune::{Bounds, start_cells};
-use crate::encode::{EncodeError, Encoding};
+use crate::encode::{Capabilities, EncodeError, Encoding, OpenFormula};
 use crate::instance::{Instance, Start};
 
 pub use body::Body;
@@ -208,13 +208,25 @@ impl Encoding for Direct {
         self.options.name()
     }
 
-    fn approximate(&self) -> bool {
-        false
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            approximate: false,
+            incremental: self.options.body != Body::Block,
+        }
     }
 
     fn encode(&self, instance: &Instance, moves: usize) -> Result<Cnf, EncodeError> {
         check_size(instance, moves, &self.options)?;
         Ok(Builder::new(instance, moves, &self.options).build())
+    }
+
+    fn encode_open(&self, instance: &Instance, max: usize) -> Result<OpenFormula, EncodeError> {
+        let (cnf, eaten) = encode_open(instance, max, &self.options)?;
+        Ok(OpenFormula {
+            cnf,
+            eaten,
+            cell_heads: self.options.position != Position::Axis,
+        })
     }
 }
 
@@ -279,7 +291,7 @@ pub(crate) struct Builder<'a> {
 /// incremental search ([`crate::solve::incremental`]): the body encoding is
 /// never `block` (its clauses link times across the horizon), and the
 /// returned table holds `eaten i t` at `[i * (moves + 1) + t]`.
-pub(crate) fn encode_open(
+fn encode_open(
     instance: &Instance,
     moves: usize,
     options: &DirectOptions,
@@ -360,7 +372,7 @@ impl<'a> Builder<'a> {
         let slot = t * self.inst.cells() + c;
         if self.exact[slot] == 0 {
             let (x, y) = self.inst.pos(c);
-            let v = self.cnf.var(VarName::new("head", &[x, y, t]));
+            let v = self.cnf.var(VarKind::head(x, y, t));
             self.cnf.add(&[-a, -b, v]);
             self.cnf.add(&[-v, a]);
             self.cnf.add(&[-v, b]);
@@ -451,7 +463,7 @@ impl<'a> Builder<'a> {
                     TRUE
                 } else {
                     let (x, y) = self.inst.pos(c);
-                    self.cnf.var(VarName::new("head", &[x, y, t]))
+                    self.cnf.var(VarKind::head(x, y, t))
                 };
             }
         }
@@ -469,7 +481,7 @@ impl<'a> Builder<'a> {
                 } else if self.options.prune && t >= bounds.latest[i] {
                     TRUE
                 } else {
-                    self.cnf.var(VarName::new("eaten", &[i, t]))
+                    self.cnf.var(VarKind::eaten(i, t))
                 };
                 self.eaten[i * width + t] = lit;
             }
@@ -515,7 +527,7 @@ impl<'a> Builder<'a> {
                     self.column[t * w + x] = if t == 0 && fixed_start {
                         TRUE
                     } else {
-                        self.cnf.var(VarName::new("head-x", &[x, t]))
+                        self.cnf.var(VarKind::head_x(x, t))
                     };
                 }
             }
@@ -524,7 +536,7 @@ impl<'a> Builder<'a> {
                     self.row[t * h + y] = if t == 0 && fixed_start {
                         TRUE
                     } else {
-                        self.cnf.var(VarName::new("head-y", &[y, t]))
+                        self.cnf.var(VarKind::head_y(y, t))
                     };
                 }
             }
@@ -552,8 +564,8 @@ impl<'a> Builder<'a> {
         for t in 0..=self.moves {
             let xs: Vec<Lit> = self.column[t * w..(t + 1) * w].to_vec();
             let ys: Vec<Lit> = self.row[t * h..(t + 1) * h].to_vec();
-            self.options.amo.encode(&mut self.cnf, &xs, "amo-head-x", t);
-            self.options.amo.encode(&mut self.cnf, &ys, "amo-head-y", t);
+            self.options.amo.encode(&mut self.cnf, &xs, AmoOf::HeadX, t);
+            self.options.amo.encode(&mut self.cnf, &ys, AmoOf::HeadY, t);
         }
         self.cnf.family("walls");
         for t in 0..=self.moves {
@@ -568,7 +580,7 @@ impl<'a> Builder<'a> {
         self.cnf.family("adjacent move");
         for t in 0..self.moves {
             // `moved-x t`: the column changes between t and t + 1 (else the row does).
-            let mx = self.cnf.var(VarName::new("moved-x", &[t]));
+            let mx = self.cnf.var(VarKind::moved_x(t));
             for (lits, size, axis_moved) in [(&self.column, w, mx), (&self.row, h, -mx)] {
                 let (now, next): (Vec<Lit>, Vec<Lit>) = (
                     (0..size).map(|i| lits[t * size + i]).collect(),
@@ -594,7 +606,7 @@ impl<'a> Builder<'a> {
         self.cnf.family("head exactly-one");
         for t in 0..=self.moves {
             let row: Vec<Lit> = self.head[t * cells..(t + 1) * cells].to_vec();
-            self.options.amo.encode(&mut self.cnf, &row, "amo-head", t);
+            self.options.amo.encode(&mut self.cnf, &row, AmoOf::Head, t);
         }
     }
 
@@ -612,19 +624,21 @@ impl<'a> Builder<'a> {
                 }
                 let (x, y) = self.inst.pos(c);
                 for (table, size, at, kind) in [
-                    (&mut self.column, w, x, "column"),
-                    (&mut self.row, h, y, "row"),
+                    (&mut self.column, w, x, VarKind::column as fn(_, _) -> _),
+                    (&mut self.row, h, y, VarKind::row),
                 ] {
                     if table[t * size + at] == FALSE {
-                        table[t * size + at] = self.cnf.var(VarName::new(kind, &[at, t]));
+                        table[t * size + at] = self.cnf.var(kind(at, t));
                     }
                     self.cnf.add(&[-here, table[t * size + at]]);
                 }
             }
             let xs: Vec<Lit> = self.column[t * w..(t + 1) * w].to_vec();
             let ys: Vec<Lit> = self.row[t * h..(t + 1) * h].to_vec();
-            self.options.amo.encode(&mut self.cnf, &xs, "amo-column", t);
-            self.options.amo.encode(&mut self.cnf, &ys, "amo-row", t);
+            self.options
+                .amo
+                .encode(&mut self.cnf, &xs, AmoOf::Column, t);
+            self.options.amo.encode(&mut self.cnf, &ys, AmoOf::Row, t);
         }
     }
 
@@ -661,7 +675,7 @@ impl<'a> Builder<'a> {
                     if now == FALSE || before == TRUE {
                         return FALSE;
                     }
-                    let x = self.cnf.var(VarName::new("eat", &[i, t]));
+                    let x = self.cnf.var(VarKind::eat(i, t));
                     self.cnf.add(&[-x, now]);
                     self.cnf.add(&[-x, -before]);
                     self.cnf.add(&[x, -now, before]);
@@ -671,7 +685,7 @@ impl<'a> Builder<'a> {
             if eats.iter().all(|&x| x == FALSE) {
                 continue;
             }
-            let a = self.cnf.var(VarName::new("ate", &[t]));
+            let a = self.cnf.var(VarKind::ate(t));
             let mut any = vec![-a];
             any.extend(eats.iter().copied());
             self.cnf.add(&any);
@@ -711,7 +725,7 @@ impl<'a> Builder<'a> {
                 let lit = if t < j || (self.options.prune && t < first_eat) {
                     FALSE
                 } else {
-                    self.cnf.var(VarName::new("count", &[j, t]))
+                    self.cnf.var(VarKind::count(j, t))
                 };
                 self.count[j * width + t] = lit;
             }

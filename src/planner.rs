@@ -1,0 +1,560 @@
+//! The one way to plan: a [`Planner`] holds an encoding and the options of
+//! the search (which search, how long, the largest horizon, the CaDiCaL
+//! configuration, a progress callback) and turns an instance into a typed
+//! [`Outcome`]: a plan checked by the simulator ([`crate::sim`]), a proof that
+//! there is none, an unknown answer, or an illegal model of an approximate
+//! encoding.
+//!
+//! The searches behind it ([`crate::solve`]) are its implementation: the
+//! least horizon climbed with a fresh formula per horizon or with one
+//! incremental solver, one fixed horizon, and the satisficing search (a plan
+//! fast, then shorter ones). Which of them applies follows from the
+//! encoding's [`Capabilities`](crate::encode::Capabilities).
+
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use crate::cnf::Cnf;
+use crate::encode::{EncodeError, Encoding, prune};
+use crate::instance::{Instance, Pos};
+use crate::sim::{self, Replay, Violation};
+use crate::solve::{self, Attempt, Budget, SearchResult, Stats, Status};
+
+/// Which question the planner asks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Search {
+    /// The least number of moves (up to [`Planner::max_horizon`]), climbing
+    /// from a proven lower bound.
+    #[default]
+    Optimal,
+    /// A plan of exactly this many moves.
+    FixedHorizon(usize),
+    /// A plan fast (of any length up to [`Planner::max_horizon`]), then
+    /// shorter ones until the timeout; least only if proven. The first plan
+    /// ignores the timeout. Needs an incremental encoding.
+    Satisficing,
+}
+
+/// How [`Search::Optimal`] climbs the horizons.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// Incremental when the encoding allows it, else fresh.
+    #[default]
+    Auto,
+    /// One CaDiCaL instance for every horizon (assumptions); needs an
+    /// incremental encoding (refused otherwise, whatever the search).
+    Incremental,
+    /// A fresh formula and solver per horizon.
+    Fresh,
+}
+
+/// A CaDiCaL configuration (its predefined sets of internal options).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CadicalConfig {
+    /// CaDiCaL's defaults.
+    #[default]
+    Default,
+    /// No preprocessing or inprocessing.
+    Plain,
+    /// Tuned for satisfiable formulas.
+    Sat,
+    /// Tuned for unsatisfiable formulas.
+    Unsat,
+}
+
+impl CadicalConfig {
+    /// Every configuration, in the order of [`CadicalConfig::name`]'s list.
+    pub const ALL: [CadicalConfig; 4] = [
+        CadicalConfig::Default,
+        CadicalConfig::Plain,
+        CadicalConfig::Sat,
+        CadicalConfig::Unsat,
+    ];
+
+    /// CaDiCaL's name of the configuration: `default`, `plain`, `sat` or `unsat`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CadicalConfig::Default => "default",
+            CadicalConfig::Plain => "plain",
+            CadicalConfig::Sat => "sat",
+            CadicalConfig::Unsat => "unsat",
+        }
+    }
+
+    /// A solver set up with this configuration.
+    pub(crate) fn solver<C: cadical::Callbacks>(self) -> cadical::Solver<C> {
+        match self {
+            CadicalConfig::Default => cadical::Solver::new(),
+            other => cadical::Solver::with_config(other.name())
+                .expect("CaDiCaL knows its predefined configurations"),
+        }
+    }
+}
+
+impl FromStr for CadicalConfig {
+    type Err = PlanError;
+
+    fn from_str(s: &str) -> Result<Self, PlanError> {
+        CadicalConfig::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| PlanError::UnknownConfig(s.to_string()))
+    }
+}
+
+/// Why the planner refuses to plan.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum PlanError {
+    /// A CaDiCaL configuration name that does not exist.
+    #[error("unknown CaDiCaL configuration {0:?} (expected one of: default, plain, sat, unsat)")]
+    UnknownConfig(String),
+    /// The search needs an incremental encoding and this one is not.
+    #[error(
+        "the {search} search needs an incremental encoding (direct without body=block), not {encoding}"
+    )]
+    NotIncremental {
+        /// The search asked for: `incremental` or `satisficing`.
+        search: &'static str,
+        /// The encoding's name.
+        encoding: String,
+    },
+    /// The encoding refuses the instance.
+    #[error(transparent)]
+    Encode(#[from] EncodeError),
+}
+
+/// A plan the simulator accepted.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Head cells at `t = 0..=horizon`.
+    pub path: Vec<Pos>,
+    /// Moves of the plan.
+    pub horizon: usize,
+    /// True when no plan has fewer moves (proven by UNSAT answers down to
+    /// the lower bound).
+    pub optimal: bool,
+    /// The simulator's replay: eating times and final length.
+    pub replay: Replay,
+}
+
+impl Plan {
+    /// `(apple index, time)` pairs, in eating order.
+    pub fn eaten(&self) -> &[(usize, usize)] {
+        &self.replay.eaten
+    }
+}
+
+/// What the search concluded.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// A checked plan.
+    Plan(Plan),
+    /// Proven: no plan of at most `within` moves (of exactly `within` moves
+    /// for [`Search::FixedHorizon`]).
+    NoPlan {
+        /// The largest horizon excluded.
+        within: usize,
+    },
+    /// The deadline came first.
+    Unknown,
+    /// The solver found a model that is not a legal plan (an approximate
+    /// encoding's, or a bug): `path` is `None` when the model is not even a path.
+    IllegalModel {
+        /// The horizon of the model.
+        horizon: usize,
+        /// The head path the model describes, if it describes one.
+        path: Option<Vec<Pos>>,
+        /// The first rule the path breaks, if it is a path.
+        violation: Option<Violation>,
+    },
+}
+
+/// The answer of [`Planner::plan`].
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The conclusion.
+    pub verdict: Verdict,
+    /// The proven lower bound on the moves (`usize::MAX`: some apple can never be reached).
+    pub lower_bound: usize,
+    /// Every horizon tried, in order.
+    pub attempts: Vec<Attempt>,
+}
+
+impl Outcome {
+    /// The solver's verdict: `Sat` for a plan or an illegal model.
+    pub fn status(&self) -> Status {
+        match self.verdict {
+            Verdict::Plan(_) | Verdict::IllegalModel { .. } => Status::Sat,
+            Verdict::NoPlan { .. } => Status::Unsat,
+            Verdict::Unknown => Status::Unknown,
+        }
+    }
+
+    /// The checked plan, if any.
+    pub fn plan(&self) -> Option<&Plan> {
+        match &self.verdict {
+            Verdict::Plan(plan) => Some(plan),
+            _ => None,
+        }
+    }
+
+    /// The sizes of the last formula tried, with build and solve times summed
+    /// over every attempt.
+    pub fn stats(&self) -> Stats {
+        let mut stats = self
+            .attempts
+            .last()
+            .map(|a| a.stats.clone())
+            .unwrap_or_default();
+        stats.build_seconds = self.attempts.iter().map(|a| a.stats.build_seconds).sum();
+        stats.solve_seconds = self.attempts.iter().map(|a| a.stats.solve_seconds).sum();
+        stats
+    }
+}
+
+/// The planner: an encoding and the options of one search (see the crate
+/// documentation for an example).
+pub struct Planner<'a> {
+    encoding: &'a dyn Encoding,
+    search: Search,
+    method: Method,
+    timeout: Option<Duration>,
+    max_horizon: usize,
+    config: CadicalConfig,
+    shortcut: bool,
+    progress: Option<Progress<'a>>,
+}
+
+/// The callback of [`Planner::on_attempt`].
+type Progress<'a> = Box<dyn FnMut(&Attempt) + 'a>;
+
+impl<'a> Planner<'a> {
+    /// A planner for `encoding`: [`Search::Optimal`] with [`Method::Auto`], no
+    /// timeout, horizons up to 300, CaDiCaL's default configuration.
+    pub fn new(encoding: &'a dyn Encoding) -> Self {
+        Planner {
+            encoding,
+            search: Search::Optimal,
+            method: Method::Auto,
+            timeout: None,
+            max_horizon: 300,
+            config: CadicalConfig::Default,
+            shortcut: true,
+            progress: None,
+        }
+    }
+
+    /// Which question to ask.
+    pub fn search(mut self, search: Search) -> Self {
+        self.search = search;
+        self
+    }
+
+    /// How [`Search::Optimal`] climbs the horizons.
+    pub fn method(mut self, method: Method) -> Self {
+        self.method = method;
+        self
+    }
+
+    /// Gives up after `timeout` from the start of [`Planner::plan`] (verdict
+    /// `Unknown`); with [`Search::Satisficing`], the time spent improving the first plan.
+    pub fn timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The largest horizon [`Search::Optimal`] and [`Search::Satisficing`] try.
+    pub fn max_horizon(mut self, max_horizon: usize) -> Self {
+        self.max_horizon = max_horizon;
+        self
+    }
+
+    /// The CaDiCaL configuration of every solver.
+    pub fn cadical_config(mut self, config: CadicalConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// With `false`, [`Search::FixedHorizon`] solves only the full formula at
+    /// its horizon. With `true` (the default) it first tries a plan at the
+    /// lower bound followed by a legal continuation (two small formulas).
+    pub fn shortcut(mut self, shortcut: bool) -> Self {
+        self.shortcut = shortcut;
+        self
+    }
+
+    /// Calls `progress` after every horizon tried.
+    pub fn on_attempt(mut self, progress: impl FnMut(&Attempt) + 'a) -> Self {
+        self.progress = Some(Box::new(progress));
+        self
+    }
+
+    /// Plans `instance` and checks the plan with the simulator.
+    pub fn plan(&mut self, instance: &Instance) -> Result<Outcome, PlanError> {
+        let budget = Budget {
+            deadline: self.timeout.map(|d| Instant::now() + d),
+            config: self.config,
+        };
+        let proven = prune::lower_bound(instance);
+        let (lower, upper) = match self.search {
+            Search::FixedHorizon(t) => (t, t),
+            Search::Optimal | Search::Satisficing => (proven, self.max_horizon),
+        };
+        if lower > upper {
+            // Proven without solving: the bound exceeds every horizon allowed.
+            return Ok(Outcome {
+                verdict: Verdict::NoPlan { within: upper },
+                lower_bound: proven,
+                attempts: vec![],
+            });
+        }
+        let encoding = self.encoding;
+        let incremental = encoding.capabilities().incremental;
+        let refuse = |search| PlanError::NotIncremental {
+            search,
+            encoding: encoding.name(),
+        };
+        if self.method == Method::Incremental && !incremental {
+            return Err(refuse("incremental"));
+        }
+        let mut progress = |a: &Attempt| {
+            if let Some(p) = self.progress.as_mut() {
+                p(a)
+            }
+        };
+        let result = match self.search {
+            Search::Satisficing if !incremental => return Err(refuse("satisficing")),
+            Search::Satisficing => solve::satisficing::satisficing(
+                instance,
+                encoding,
+                proven,
+                upper,
+                &budget,
+                &mut progress,
+            )?,
+            // The least-horizon route starts at one move: zero moves is asked directly.
+            Search::FixedHorizon(t) if !self.shortcut || t == 0 => {
+                let attempt = solve::solve_at(instance, encoding, t, &budget)?;
+                progress(&attempt);
+                SearchResult::from_attempts(vec![attempt], proven)
+            }
+            Search::FixedHorizon(_) => {
+                solve::least_horizon(instance, encoding, lower, upper, proven, &budget, progress)?
+            }
+            Search::Optimal if self.method == Method::Fresh || !incremental => {
+                solve::least_horizon(instance, encoding, lower, upper, proven, &budget, progress)?
+            }
+            Search::Optimal => solve::incremental::least_horizon_incremental(
+                instance, encoding, lower, upper, proven, &budget, progress,
+            )?,
+        };
+        Ok(conclude(instance, result, upper))
+    }
+
+    /// Answers "is there a plan of exactly `t` moves?" for every `t` of
+    /// `horizons`, in increasing order, calling `answer(t, status, path)`:
+    /// with one incremental solver for the whole range when
+    /// [`Method::Incremental`] is chosen (the encoding must allow it), else
+    /// with a fresh formula per horizon. Paths are not checked: callers that
+    /// print them replay them in the simulator. The timeout bounds the whole
+    /// range; horizons past it are answered `Unknown`.
+    pub fn each_horizon(
+        &self,
+        instance: &Instance,
+        horizons: std::ops::RangeInclusive<usize>,
+        mut answer: impl FnMut(usize, Status, Option<Vec<Pos>>),
+    ) -> Result<(), PlanError> {
+        let budget = Budget {
+            deadline: self.timeout.map(|d| Instant::now() + d),
+            config: self.config,
+        };
+        let (first, last) = (*horizons.start(), *horizons.end());
+        if first > last {
+            return Ok(());
+        }
+        if self.method == Method::Incremental {
+            if !self.encoding.capabilities().incremental {
+                return Err(PlanError::NotIncremental {
+                    search: "incremental",
+                    encoding: self.encoding.name(),
+                });
+            }
+            let mut session =
+                solve::incremental::Session::new(instance, self.encoding, first, last, &budget)?;
+            for t in horizons {
+                let (status, path) = session.ask(instance, t);
+                answer(t, status, path);
+            }
+        } else {
+            for t in horizons {
+                let attempt = solve::solve_at(instance, self.encoding, t, &budget)?;
+                answer(t, attempt.status, attempt.path);
+            }
+        }
+        Ok(())
+    }
+
+    /// Solves `cnf`, a formula of this planner's encoding for `instance` at
+    /// exactly `moves` moves, with the planner's timeout and configuration:
+    /// the status and, if SAT, the head path of the model (`None` when the
+    /// model is not a path). The path is not checked.
+    pub fn solve_formula(
+        &self,
+        instance: &Instance,
+        cnf: &Cnf,
+        moves: usize,
+    ) -> (Status, Option<Vec<Pos>>) {
+        let deadline = self.timeout.map(|d| Instant::now() + d);
+        let (status, values) = solve::run_cadical(cnf, deadline, self.config);
+        let path = values.and_then(|v| solve::path_of(instance, cnf, &v, moves).ok());
+        (status, path)
+    }
+}
+
+/// The verdict of a finished search: its plan checked by the simulator.
+fn conclude(instance: &Instance, result: SearchResult, upper: usize) -> Outcome {
+    let optimal = result.optimal();
+    let verdict = match result.status {
+        Status::Unsat => Verdict::NoPlan { within: upper },
+        Status::Unknown => Verdict::Unknown,
+        Status::Sat => {
+            let attempt = result.plan().expect("a SAT search ends with its plan");
+            let horizon = attempt.horizon;
+            match attempt.path.clone() {
+                None => Verdict::IllegalModel {
+                    horizon,
+                    path: None,
+                    violation: None,
+                },
+                Some(path) => match sim::simulate(instance, &path) {
+                    Ok(replay) => Verdict::Plan(Plan {
+                        path,
+                        horizon,
+                        optimal,
+                        replay,
+                    }),
+                    Err(v) => Verdict::IllegalModel {
+                        horizon,
+                        path: Some(path),
+                        violation: Some(v),
+                    },
+                },
+            }
+        }
+    };
+    Outcome {
+        verdict,
+        lower_bound: result.lower_bound,
+        attempts: result.attempts,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::by_name;
+    use crate::instance::json::from_json;
+
+    /// Lower bound 4, least plan 6 moves.
+    const SMALL: &str = r#"{"width": 3, "height": 3, "snake": [[0, 0], [1, 0], [2, 0]],
+        "apples": [[1, 1], [0, 0]], "visible": 1, "tail": "strict"}"#;
+
+    #[test]
+    fn configuration_names_parse_in_one_place() {
+        for c in CadicalConfig::ALL {
+            assert_eq!(c.name().parse::<CadicalConfig>(), Ok(c));
+        }
+        assert_eq!(
+            "nosuch".parse::<CadicalConfig>(),
+            Err(PlanError::UnknownConfig("nosuch".into()))
+        );
+    }
+
+    #[test]
+    fn every_search_uses_the_configuration_given() {
+        let instance = from_json(SMALL).unwrap();
+        let direct = by_name("direct").unwrap();
+        for search in [
+            Search::Satisficing,
+            Search::Optimal,
+            Search::FixedHorizon(8),
+        ] {
+            for method in [Method::Incremental, Method::Fresh] {
+                let outcome = Planner::new(&*direct)
+                    .search(search)
+                    .method(method)
+                    .cadical_config(CadicalConfig::Unsat)
+                    .plan(&instance)
+                    .unwrap();
+                assert!(outcome.plan().is_some(), "{search:?} {method:?}");
+                assert!(!outcome.attempts.is_empty());
+                for a in &outcome.attempts {
+                    assert_eq!(a.config, CadicalConfig::Unsat, "{search:?} {method:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn least_plan_is_proven_and_checked() {
+        let instance = from_json(SMALL).unwrap();
+        let direct = by_name("direct").unwrap();
+        let mut seen = Vec::new();
+        let outcome = Planner::new(&*direct)
+            .on_attempt(|a| seen.push(a.horizon))
+            .plan(&instance)
+            .unwrap();
+        let plan = outcome.plan().expect("a plan");
+        assert_eq!(plan.horizon, 6);
+        assert!(plan.optimal);
+        assert_eq!(plan.path.len(), 7);
+        assert_eq!(plan.eaten().len(), 2);
+        assert_eq!(outcome.lower_bound, 4);
+        assert_eq!(seen, [4, 5, 6]);
+    }
+
+    #[test]
+    fn incremental_searches_need_an_incremental_encoding() {
+        let instance = from_json(SMALL).unwrap();
+        let block = by_name("direct,body=block").unwrap();
+        assert!(!block.capabilities().incremental);
+        let e = Planner::new(&*block)
+            .search(Search::Satisficing)
+            .plan(&instance)
+            .unwrap_err();
+        assert!(matches!(
+            e,
+            PlanError::NotIncremental {
+                search: "satisficing",
+                ..
+            }
+        ));
+        let e = Planner::new(&*block)
+            .method(Method::Incremental)
+            .plan(&instance)
+            .unwrap_err();
+        assert!(matches!(
+            e,
+            PlanError::NotIncremental {
+                search: "incremental",
+                ..
+            }
+        ));
+        let fresh = Planner::new(&*block).plan(&instance).unwrap();
+        assert_eq!(fresh.plan().map(|p| p.horizon), Some(6));
+    }
+
+    #[test]
+    fn unreachable_bounds_are_proven_without_solving() {
+        let instance = from_json(SMALL).unwrap();
+        let direct = by_name("direct").unwrap();
+        let outcome = Planner::new(&*direct)
+            .max_horizon(3)
+            .plan(&instance)
+            .unwrap();
+        assert!(matches!(outcome.verdict, Verdict::NoPlan { within: 3 }));
+        assert!(outcome.attempts.is_empty());
+    }
+}

@@ -60,10 +60,11 @@ enum Command {
     /// Check a saved plan (the JSON of `solve --json`, or any planner's IPC plan for a .pddl problem)
     /// and draw it as a GIF and/or an HTML viewer.
     #[command(
-        after_help = "Exit codes: 0 files written; 2 bad input: an unreadable instance or plan file, \
+        after_help = "Exit codes: 0 GIF written; 2 bad input: an unreadable instance or plan file, \
 a plan file that is neither the JSON of `solve --json` nor an IPC plan, a plan without a path (status \
 unsat or unknown), a plan that breaks the rules on INSTANCE (the first violation is named), or an \
-output that cannot be written. On error nothing is written."
+output that cannot be written. Exit 0 means every requested output (--gif, --html) was written; \
+on error nothing is written."
     )]
     Render(render::RenderArgs),
     /// Check a plan from snakesat or any planner: an IPC plan against the domain, any plan in the simulator.

@@ -9,6 +9,7 @@ pub mod encode;
 pub mod game;
 pub mod instance;
 pub mod pddl;
+pub mod proof;
 pub mod render;
 pub mod report;
 pub mod sim;

@@ -70,6 +70,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
             literals: parsed.flat.iter().filter(|&&l| l != 0).count() as u64,
             ..Stats::default()
         },
+        certification: None,
     };
     let values = match model {
         dimacs::ModelFile::Sat(values) => values,

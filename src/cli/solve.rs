@@ -14,12 +14,12 @@ use snakesat::solve::incremental::least_horizon_incremental;
 use snakesat::solve::satisficing::satisficing;
 use snakesat::solve::{self, Search, Status};
 
-use super::charts;
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
 use super::{
     Failure, GifLook, bad_input, check_output_dir, checked_report, encode_failure, finite,
     note_no_gif, print_plan, write_atomically, write_gif_file,
 };
+use super::{certify, charts};
 
 /// How the least horizon is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -58,6 +58,10 @@ pub struct SolveArgs {
     /// Write the IPC plan (the domain's actions) of the checked path to FILE (PDDL instances only).
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
+    /// Write a CNF and a DRAT proof for every refuted horizon behind the answer,
+    /// and manifest.json, into DIR (see README, "Certified answers").
+    #[arg(long, value_name = "DIR")]
+    pub proof: Option<PathBuf>,
     /// Write the animation of the checked plan as a GIF (nothing is written without a plan).
     #[arg(long, value_name = "FILE", help_heading = "GIF")]
     pub gif: Option<PathBuf>,
@@ -205,6 +209,9 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     {
         charts::check_chart_path(file)?;
     }
+    if let Some(dir) = &args.proof {
+        certify::check(dir, &*encoding)?;
+    }
     let timeout = args.timeout.map(Duration::from_secs_f64);
     let verbose =
         std::io::stderr().is_terminal() || std::env::var_os("SNAKESAT_PROGRESS").is_some();
@@ -249,7 +256,13 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         lower_bound: finite(search.lower_bound),
         encoding: outcome.encoding,
         stats,
+        certification: None,
     };
+    if let Some(dir) = &args.proof {
+        report.certification = Some(certify::write(
+            dir, &instance, &*encoding, &search, timeout,
+        )?);
+    }
     match search.status {
         Status::Sat => {
             let attempt = search.plan().expect("sat search has a plan");

@@ -86,7 +86,10 @@ pub fn refute(cnf: &Cnf, proof: &Path, deadline: Option<Instant>) -> anyhow::Res
                 .with_context(|| format!("cannot write {}", proof.display()));
         }
         ccadical_set_option(solver.0, c"binary".as_ptr(), 1);
-        ccadical_trace_proof(solver.0, file, path.as_ptr());
+        if ccadical_trace_proof(solver.0, file, path.as_ptr()) == 0 {
+            fclose(file);
+            bail!("CaDiCaL cannot trace a proof to {}", proof.display());
+        }
         for &lit in cnf.flat() {
             ccadical_add(solver.0, lit);
         }

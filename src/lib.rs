@@ -58,6 +58,7 @@ pub mod instance;
 pub mod output;
 pub mod pddl;
 pub mod planner;
+pub mod proof;
 pub mod render;
 pub mod report;
 pub mod sim;

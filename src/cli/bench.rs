@@ -44,6 +44,9 @@ pub struct BenchArgs {
     /// Write the table as CSV.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// Passed to `solve --proof`: certificates of each instance into DIR/<instance name>/.
+    #[arg(long, value_name = "DIR")]
+    pub proof: Option<PathBuf>,
 }
 
 /// `bench`'s subcommands; without one, `bench DIR…` benchmarks IPC folders.
@@ -68,6 +71,11 @@ pub struct Row {
     pub variables: Option<u64>,
     pub clauses: Option<u64>,
     pub peak_memory_kb: Option<u64>,
+    /// With `--proof`: whether every refuted horizon has a proof, how many
+    /// certificates (refuted and below-bound) and their proofs' total size.
+    pub certified: Option<bool>,
+    pub certificates: Option<usize>,
+    pub proof_bytes: Option<u64>,
 }
 
 fn problems(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
@@ -129,6 +137,9 @@ fn run_one(file: &Path, args: &BenchArgs) -> Row {
         variables: None,
         clauses: None,
         peak_memory_kb: None,
+        certified: None,
+        certificates: None,
+        proof_bytes: None,
     };
     let instance = match read_file(file)
         .map_err(|f| f.message)
@@ -155,6 +166,10 @@ fn run_one(file: &Path, args: &BenchArgs) -> Row {
         .stderr(Stdio::piped());
     if args.satisficing {
         cmd.arg("--satisficing");
+    }
+    if let Some(dir) = &args.proof {
+        cmd.arg("--proof")
+            .arg(dir.join(file.file_stem().unwrap_or_default()));
     }
     let started = Instant::now();
     let Ok(mut child) = cmd.spawn() else {
@@ -214,6 +229,16 @@ fn run_one(file: &Path, args: &BenchArgs) -> Row {
     row.lower_bound = report["lower_bound"].as_u64().map(|v| v as usize);
     row.variables = report["stats"]["variables"].as_u64();
     row.clauses = report["stats"]["clauses"].as_u64();
+    if let Some(certificates) = report["certificates"].as_array() {
+        row.certified = report["certified"].as_bool();
+        row.certificates = Some(certificates.len());
+        row.proof_bytes = Some(
+            certificates
+                .iter()
+                .filter_map(|c| c["proof_bytes"].as_u64())
+                .sum(),
+        );
+    }
     if row.status == "sat" {
         let path: Option<Vec<(usize, usize)>> = serde_json::from_value(report["path"].clone()).ok();
         let valid = path.as_ref().is_some_and(|p| {
@@ -232,14 +257,19 @@ fn run_one(file: &Path, args: &BenchArgs) -> Row {
     row
 }
 
-fn table(rows: &[Row]) -> String {
+fn table(rows: &[Row], proofs: bool) -> String {
     let mut out = String::from(
-        "| instance | grid | apples | plan length | optimal | lower bound | time (s) | variables | clauses | peak memory (MB) |\n|---|---|---|---|---|---|---|---|---|---|\n",
+        "| instance | grid | apples | plan length | optimal | lower bound | time (s) | variables | clauses | peak memory (MB) |",
     );
+    out += if proofs {
+        " certified | certificates | proofs (MB) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+    } else {
+        "\n|---|---|---|---|---|---|---|---|---|---|\n"
+    };
     let opt = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
     for r in rows {
         out += &format!(
-            "| {} | {} | {} | {} | {} | {} | {:.2} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {:.2} | {} | {} | {} |",
             r.instance,
             r.grid,
             r.apples,
@@ -252,18 +282,32 @@ fn table(rows: &[Row]) -> String {
             r.peak_memory_kb
                 .map_or("-".to_string(), |k| format!("{:.1}", k as f64 / 1024.0)),
         );
+        if proofs {
+            out += &format!(
+                " {} | {} | {} |",
+                match r.certified {
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                    None => "-",
+                },
+                opt(r.certificates.map(|c| c as u64)),
+                r.proof_bytes
+                    .map_or("-".to_string(), |b| format!("{:.2}", b as f64 / 1e6)),
+            );
+        }
+        out.push('\n');
     }
     out
 }
 
 fn csv(rows: &[Row]) -> String {
     let mut out = String::from(
-        "instance,grid,apples,status,plan_length,optimal,lower_bound,seconds,variables,clauses,peak_memory_kb\n",
+        "instance,grid,apples,status,plan_length,optimal,lower_bound,seconds,variables,clauses,peak_memory_kb,certified,certificates,proof_bytes\n",
     );
     let opt = |v: Option<u64>| v.map_or(String::new(), |v| v.to_string());
     for r in rows {
         out += &format!(
-            "{},{},{},{},{},{},{},{:.3},{},{},{}\n",
+            "{},{},{},{},{},{},{},{:.3},{},{},{},{},{},{}\n",
             r.instance,
             r.grid,
             r.apples,
@@ -275,6 +319,9 @@ fn csv(rows: &[Row]) -> String {
             opt(r.variables),
             opt(r.clauses),
             opt(r.peak_memory_kb),
+            r.certified.map_or(String::new(), |c| c.to_string()),
+            opt(r.certificates.map(|c| c as u64)),
+            opt(r.proof_bytes),
         );
     }
     out
@@ -312,7 +359,7 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         out.write_with(|w| w.write_all(csv(&rows).as_bytes()))?;
     }
     output::commit([json_out, csv_out])?;
-    print!("{}", table(&rows));
+    print!("{}", table(&rows, args.proof.is_some()));
     let all_ok = rows.iter().all(|r| r.status == "sat");
     Ok(if all_ok { 0 } else { 3 })
 }

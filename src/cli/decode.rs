@@ -70,6 +70,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
             ..Stats::default()
         },
         cadical_config: None,
+        certification: None,
     };
     let values = match model {
         dimacs::ModelFile::Sat(values) => values,

@@ -6,6 +6,7 @@
 
 mod bench;
 mod bench_game;
+mod certify;
 mod charts;
 mod check;
 mod decode;

@@ -12,12 +12,12 @@ use snakesat::planner::{CadicalConfig, Method, Outcome, PlanError, Planner, Sear
 use snakesat::report::PlanReport;
 use snakesat::solve::{self, Status};
 
-use super::charts;
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
 use super::{
     Failure, GifLook, bad_input, encode_failure, finite, illegal_model, note_no_gif, print_plan,
     write_gif_file,
 };
+use super::{certify, charts};
 
 /// How the least horizon is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -56,6 +56,10 @@ pub struct SolveArgs {
     /// Write the IPC plan (the domain's actions) of the checked path to FILE (PDDL instances only).
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
+    /// Write a CNF and a DRAT proof for every refuted horizon behind the answer,
+    /// and manifest.json, into DIR (see README, "Certified answers").
+    #[arg(long, value_name = "DIR")]
+    pub proof: Option<PathBuf>,
     /// Write the animation of the checked plan as a GIF (nothing is written without a plan).
     #[arg(long, value_name = "FILE", help_heading = "GIF")]
     pub gif: Option<PathBuf>,
@@ -110,6 +114,9 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         .flatten()
     {
         charts::chart_format(file)?;
+    }
+    if let Some(dir) = &args.proof {
+        certify::check(dir, &*encoding)?;
     }
     let [mut plan_out, mut gif_out, mut horizon_out, mut timeline_out] = output::claim([
         args.plan.as_deref(),
@@ -180,7 +187,13 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         encoding: encoding.name(),
         stats: outcome.stats(),
         cadical_config: args.cadical_config.is_some().then(|| used_config.name()),
+        certification: None,
     };
+    if let Some(dir) = &args.proof {
+        report.certification = Some(certify::write(
+            dir, &instance, &*encoding, &outcome, timeout,
+        )?);
+    }
     match outcome.verdict {
         Verdict::IllegalModel {
             horizon, violation, ..

@@ -92,6 +92,8 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
             args.cnf.display()
         )));
     }
+    encode::decode::check_horizon(horizon, parsed.num_vars)
+        .map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
     let named = parsed.names.iter().zip(&values).filter_map(|(n, &v)| {
         n.as_ref()
             .map(|n| (n.kind.as_str(), n.coords.as_slice(), v))

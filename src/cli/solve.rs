@@ -18,7 +18,7 @@ use super::charts;
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
 use super::{
     Failure, GifLook, bad_input, check_output_dir, checked_report, encode_failure, finite,
-    note_no_gif, print_plan, write_atomically, write_gif_file,
+    note_no_gif, print_plan, seconds, write_atomically, write_gif_file,
 };
 
 /// How the least horizon is searched.
@@ -41,8 +41,8 @@ pub struct SolveArgs {
     pub max_horizon: usize,
     /// Give up after this many seconds (status `unknown`, exit 3); with
     /// `--satisficing`, the time spent improving the first plan.
-    #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
     /// Print the plan as JSON.
     #[arg(long)]
     pub json: bool,
@@ -189,13 +189,6 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             "--plan writes IPC plans, which need an instance read from a .pddl file",
         ));
     }
-    if let Some(t) = args.timeout
-        && !(t.is_finite() && t > 0.0)
-    {
-        return Err(bad_input(format!(
-            "--timeout must be a positive number of seconds, not {t}"
-        )));
-    }
     if let Some(file) = &args.gif {
         check_output_dir(file)?;
     }
@@ -205,7 +198,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     {
         charts::check_chart_path(file)?;
     }
-    let timeout = args.timeout.map(Duration::from_secs_f64);
+    let timeout = args.timeout;
     let verbose =
         std::io::stderr().is_terminal() || std::env::var_os("SNAKESAT_PROGRESS").is_some();
     let outcome = search(

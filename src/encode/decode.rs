@@ -4,6 +4,25 @@
 
 use anyhow::bail;
 
+use crate::instance::MAX_HORIZON;
+
+/// Checks a horizon read from a file (a CNF's `c horizon` line) against the
+/// file's `p cnf` variable count before anything is sized by it: it is at
+/// most [`MAX_HORIZON`], and every time point after the start has a head
+/// variable, so a formula over `num_vars` variables has at most `num_vars`
+/// moves.
+pub fn check_horizon(horizon: usize, num_vars: usize) -> anyhow::Result<()> {
+    if horizon == 0 || horizon > MAX_HORIZON {
+        bail!("horizon {horizon} is out of range (1..={MAX_HORIZON})");
+    }
+    if horizon > num_vars {
+        bail!(
+            "horizon {horizon} is inconsistent with the {num_vars} variables of the `p cnf` line"
+        );
+    }
+    Ok(())
+}
+
 /// Rebuilds the head path `t = 0..=moves` from named variables and their
 /// values. Variables of other kinds are ignored. A time with no head or with
 /// two heads is an error (the model does not describe a path). When the
@@ -13,6 +32,9 @@ pub fn path_from_model<'a>(
     moves: usize,
     fixed: &[(usize, (usize, usize))],
 ) -> anyhow::Result<Vec<(usize, usize)>> {
+    if moves > MAX_HORIZON {
+        bail!("horizon {moves} is beyond the limit {MAX_HORIZON}");
+    }
     let mut path: Vec<Option<(usize, usize)>> = vec![None; moves + 1];
     for &(t, p) in fixed {
         if t <= moves {
@@ -86,6 +108,16 @@ pub fn path_from_model<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn absurd_horizons_are_refused_before_allocating() {
+        assert!(check_horizon(usize::MAX, 10).is_err());
+        assert!(check_horizon(11, 10).is_err());
+        assert!(check_horizon(0, 10).is_err());
+        assert!(check_horizon(10, 10).is_ok());
+        let none = std::iter::empty();
+        assert!(path_from_model(none, usize::MAX, &[]).is_err());
+    }
 
     #[test]
     fn one_head_per_time_is_required() {

@@ -53,6 +53,7 @@
 
 pub mod cnf;
 pub mod encode;
+pub mod excerpt;
 pub mod game;
 pub mod instance;
 pub mod output;

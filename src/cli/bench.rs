@@ -18,7 +18,7 @@ use snakesat::pddl;
 use snakesat::sim;
 
 use super::bench_game::{self, BenchGameArgs};
-use super::{Failure, bad_input, read_file};
+use super::{Failure, bad_input, read_file, seconds};
 
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -30,8 +30,8 @@ pub struct BenchArgs {
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Time limit per instance in seconds (with --satisficing: for improving the first plan).
-    #[arg(long, default_value_t = 60.0)]
-    pub timeout_per_instance: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    pub timeout_per_instance: Duration,
     /// Passed to `solve`: a plan fast, then shorter ones.
     #[arg(long)]
     pub satisficing: bool,
@@ -158,7 +158,7 @@ fn run_one(file: &Path, args: &BenchArgs) -> Row {
         .arg("--encoding")
         .arg(&args.encoding)
         .arg("--timeout")
-        .arg(args.timeout_per_instance.to_string())
+        .arg(args.timeout_per_instance.as_secs_f64().to_string())
         .env("SNAKESAT_REPORT_MEMORY", "1")
         .env_remove("SNAKESAT_PROGRESS")
         .stdin(Stdio::null())
@@ -176,7 +176,7 @@ fn run_one(file: &Path, args: &BenchArgs) -> Row {
         return row;
     };
     // A hard stop well after the limit (the first satisficing plan ignores it: 300 s at least).
-    let mut hard = args.timeout_per_instance * 5.0 + 30.0;
+    let mut hard = args.timeout_per_instance.as_secs_f64() * 5.0 + 30.0;
     if args.satisficing {
         hard = hard.max(300.0);
     }
@@ -330,12 +330,6 @@ fn csv(rows: &[Row]) -> String {
 pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     if let Some(BenchCommand::Game(game)) = args.command {
         return bench_game::run(game);
-    }
-    if !(args.timeout_per_instance.is_finite() && args.timeout_per_instance > 0.0) {
-        return Err(bad_input(format!(
-            "--timeout-per-instance must be a positive number of seconds, not {}",
-            args.timeout_per_instance
-        )));
     }
     let files = problems(&args.dirs)?;
     let [mut json_out, mut csv_out] = output::claim([args.json.as_deref(), args.csv.as_deref()])?;

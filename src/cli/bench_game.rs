@@ -20,8 +20,8 @@ use snakesat::output::{self, Output};
 use snakesat::render::chart::{LineChart, Series};
 
 use super::charts::{chart_format, write_line_chart};
-use super::play::{PlayerArgs, game_failure, parse_size, positive_seconds};
-use super::{Failure, bad_input};
+use super::play::{PlayerArgs, game_failure, parse_size};
+use super::{Failure, bad_input, seconds};
 
 #[derive(Args)]
 #[command(
@@ -42,8 +42,8 @@ pub struct BenchGameArgs {
     pub seed: u64,
     /// Solver time per apple in seconds; past it the snake follows its last
     /// certified cycle (always safe, maybe longer).
-    #[arg(long, value_name = "SECONDS", default_value = "60")]
-    pub timeout_per_apple: String,
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    pub timeout_per_apple: Duration,
     /// Reuse strategies, comma-separated (fresh, clauses, activation,
     /// assumptions, nogoods), or `all` for the five.
     #[arg(long, value_name = "LIST", default_value = "clauses")]
@@ -222,8 +222,6 @@ fn parse_shard(text: &str) -> Result<(usize, usize), Failure> {
 fn settings(args: &BenchGameArgs) -> Result<Settings, Failure> {
     let sizes = parse_sizes(&args.sizes)?;
     let reuses = parse_reuses(&args.reuse)?;
-    let timeout = positive_seconds(&args.timeout_per_apple)
-        .map_err(|e| bad_input(format!("--timeout-per-apple: {e}")))?;
     if args.games == 0 {
         return Err(bad_input("--games must be at least 1"));
     }
@@ -237,7 +235,7 @@ fn settings(args: &BenchGameArgs) -> Result<Settings, Failure> {
     Ok(Settings {
         sizes,
         reuses,
-        timeout: Duration::from_secs_f64(timeout),
+        timeout: args.timeout_per_apple,
         shard,
         jobs: args.jobs,
     })

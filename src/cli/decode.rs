@@ -52,6 +52,16 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     let horizon: usize = meta("horizon")?
         .parse()
         .map_err(|_| bad_input(format!("{}: bad `c horizon` line", args.cnf.display())))?;
+    encode::decode::check_horizon(horizon)
+        .map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
+    if let Some(h) = instance.horizon
+        && h != horizon
+    {
+        return Err(bad_input(format!(
+            "{}: `c horizon {horizon}` disagrees with the instance's horizon {h}",
+            args.cnf.display()
+        )));
+    }
     let model_text = read_file(&args.model)?;
     let model = dimacs::parse_model(&model_text, parsed.num_vars)
         .map_err(|e| bad_input(format!("{}: {e}", args.model.display())))?;

@@ -20,6 +20,7 @@ mod solve;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -83,6 +84,24 @@ on error nothing is written."
 /// A lower bound for reports: `None` when it is infinite (an apple can never be reached).
 pub fn finite(bound: usize) -> Option<usize> {
     (bound != usize::MAX).then_some(bound)
+}
+
+/// The longest time limit a flag accepts, in seconds (about 11.6 days).
+pub const MAX_TIMEOUT_SECONDS: f64 = 1e6;
+
+/// The one parser of every time-limit flag (`--timeout`,
+/// `--timeout-per-instance`, `--timeout-per-apple`): a finite number of
+/// seconds above zero and at most [`MAX_TIMEOUT_SECONDS`]. Negative, zero,
+/// NaN, infinite and larger values are refused (exit 2), never saturated.
+pub fn seconds(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= MAX_TIMEOUT_SECONDS => {
+            Ok(Duration::from_secs_f64(s))
+        }
+        _ => Err(format!(
+            "must be a positive number of seconds up to {MAX_TIMEOUT_SECONDS}"
+        )),
+    }
 }
 
 /// An error with the exit code it maps to.

@@ -7,7 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::instance_args::size_sides;
-use super::{Failure, GifLook, bad_input, write_gif_file};
+use super::{Failure, GifLook, bad_input, seconds, write_gif_file};
 use snakesat::game::{self, GameConfig, GameRecord, Reuse};
 use snakesat::output;
 
@@ -31,8 +31,8 @@ pub struct PlayArgs {
     pub reuse: Reuse,
     /// Solver time per apple in seconds; past it the snake follows its last
     /// certified cycle (always safe, maybe longer).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = positive_seconds)]
-    pub timeout_per_apple: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    pub timeout_per_apple: Duration,
     #[command(flatten)]
     pub player: PlayerArgs,
     /// Print each game as JSON (one object per line, with every apple).
@@ -122,14 +122,6 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     Ok((side(w)?, side(h)?))
 }
 
-/// A finite number of seconds above zero.
-pub fn positive_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(s),
-        _ => Err(format!("'{text}' is not a positive number of seconds")),
-    }
-}
-
 /// Plays one game with a progress bar on stderr (hidden when stderr is not a terminal).
 fn play_one(config: &GameConfig, bar: &ProgressBar) -> Result<GameRecord, Failure> {
     bar.set_length((config.width * config.height - 1) as u64);
@@ -174,7 +166,7 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
             args.size,
             args.seed.wrapping_add(i),
             args.reuse,
-            Duration::from_secs_f64(args.timeout_per_apple),
+            args.timeout_per_apple,
         );
         let record = play_one(&config, &bar)?;
         bar.suspend(|| print_game(&record, args.json));

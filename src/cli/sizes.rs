@@ -23,7 +23,7 @@ use snakesat::render::chart::{self, ChartFormat, Series, SizeRow};
 use snakesat::solve::Status;
 
 use super::instance_args::{InstanceArgs, load_instance};
-use super::{Failure, bad_input};
+use super::{Failure, bad_input, seconds};
 
 #[derive(Args)]
 pub struct SizesArgs {
@@ -48,8 +48,8 @@ pub struct SizesArgs {
     #[arg(long)]
     pub solve: bool,
     /// Seconds allowed to each solve (and to the search for the least horizon).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
-    pub timeout: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    pub timeout: Duration,
     /// Largest horizon tried when searching the least one.
     #[arg(long, default_value_t = 300)]
     pub max_horizon: usize,
@@ -553,19 +553,13 @@ fn finish(
 }
 
 pub fn run(args: SizesArgs) -> Result<u8, Failure> {
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(bad_input(format!(
-            "--timeout must be a positive number of seconds, not {}",
-            args.timeout
-        )));
-    }
     if let Some(p) = &args.plot {
         ChartFormat::of(p).map_err(bad_input)?;
     }
     let [plot] = output::claim([args.plot.as_deref()])?;
     let sweep = args.sweep.as_deref().map(parse_sweep).transpose()?;
     let encodings = encodings(args.encodings.as_deref())?;
-    let timeout = Duration::from_secs_f64(args.timeout);
+    let timeout = args.timeout;
     let solve_timeout = args.solve.then_some(timeout);
     let verbose = std::io::stderr().is_terminal();
     // Printed once the chart is written.

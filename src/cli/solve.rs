@@ -15,7 +15,7 @@ use snakesat::solve::{self, Status};
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
 use super::{
     Failure, GifLook, bad_input, encode_failure, finite, illegal_model, note_no_gif, print_plan,
-    write_gif_file,
+    seconds, write_gif_file,
 };
 use super::{certify, charts};
 
@@ -39,8 +39,8 @@ pub struct SolveArgs {
     pub max_horizon: usize,
     /// Give up after this many seconds (status `unknown`, exit 3); with
     /// `--satisficing`, the time spent improving the first plan.
-    #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
     /// Print the plan as JSON.
     #[arg(long)]
     pub json: bool,
@@ -102,13 +102,6 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             "--plan writes IPC plans, which need an instance read from a .pddl file",
         ));
     }
-    if let Some(t) = args.timeout
-        && !(t.is_finite() && t > 0.0)
-    {
-        return Err(bad_input(format!(
-            "--timeout must be a positive number of seconds, not {t}"
-        )));
-    }
     for file in [&args.plot_horizon, &args.plot_timeline]
         .into_iter()
         .flatten()
@@ -124,7 +117,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         args.plot_horizon.as_deref(),
         args.plot_timeline.as_deref(),
     ])?;
-    let timeout = args.timeout.map(Duration::from_secs_f64);
+    let timeout = args.timeout;
     let verbose =
         std::io::stderr().is_terminal() || std::env::var_os("SNAKESAT_PROGRESS").is_some();
     let search = match (args.satisficing, instance.horizon) {

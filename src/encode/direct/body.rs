@@ -126,6 +126,22 @@ impl Body {
 }
 
 impl Body {
+    /// An upper estimate of the clauses per cell and time point of this
+    /// (resolved) body encoding, for the size limits checked before encoding.
+    pub(super) fn clauses_per_slot(self, inst: &Instance) -> u128 {
+        let (base, max_l) = ranges(inst);
+        let windows = evens(2, max_l) as u128;
+        match self {
+            Body::Auto | Body::Window => windows,
+            Body::Compare => {
+                let per_pair = (inst.width + inst.height + 3) as u128;
+                (windows * per_pair).div_ceil(inst.cells() as u128) + 1
+            }
+            Body::Block => BLOCK_COST as u128 + evens(base, max_l) as u128,
+            Body::Tail => TAIL_COST as u128,
+        }
+    }
+
     /// Like [`Body::resolve`] among `window` and `tail` only (for the
     /// incremental search, whose formula must be local in time).
     pub fn resolve_open(self, inst: &Instance, position: Position) -> Body {

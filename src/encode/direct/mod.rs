@@ -234,7 +234,32 @@ impl Encoding for Direct {
 /// the tables and clauses would not fit in memory.
 pub const MAX_HEAD_SLOTS: u128 = 50_000_000;
 
-/// Refuses formulas whose head tables alone would exhaust memory.
+/// The most literals a formula may be estimated to need (about 400 MB of
+/// clauses, several times that in the solver).
+pub const MAX_LITERALS: u128 = 100_000_000;
+
+/// An upper estimate of the literals of the formula, from the head slots,
+/// the body encoding, the AMO and the apple/time tables; measured sizes stay
+/// below it (about 0.6–0.8 of it on a 10×10 grid).
+fn estimated_literals(instance: &Instance, moves: usize, options: &DirectOptions) -> u128 {
+    let slots = instance.cells() as u128 * (moves as u128 + 1);
+    let body = options
+        .body
+        .resolve(instance, options.position)
+        .clauses_per_slot(instance);
+    let amo = match options.amo {
+        // Two AMOs over all cells per time point (head, and the tail with body=tail).
+        Amo::Pairwise => instance.cells() as u128,
+        _ => 3,
+    };
+    let apples = instance.apples.len() as u128 * (moves as u128 + 1);
+    slots
+        .saturating_mul(20 + 3 * body + 2 * amo)
+        .saturating_add(apples.saturating_mul(20))
+}
+
+/// Refuses formulas whose head tables or estimated clauses would exhaust
+/// memory, before anything is allocated.
 fn check_size(
     instance: &Instance,
     moves: usize,
@@ -247,6 +272,15 @@ fn check_size(
             what: "head slots (cells × time points)",
             count,
             limit: MAX_HEAD_SLOTS,
+        });
+    }
+    let literals = estimated_literals(instance, moves, options);
+    if literals > MAX_LITERALS {
+        return Err(EncodeError::TooBig {
+            encoding: options.name(),
+            what: "literals (estimated)",
+            count: literals,
+            limit: MAX_LITERALS,
         });
     }
     Ok(())

@@ -96,6 +96,8 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
             return Ok(3);
         }
     };
+    encode::decode::check_model_horizon(horizon, parsed.num_vars)
+        .map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
     if let Some(clause) = dimacs::first_falsified(&parsed.flat, &values) {
         return Err(bad_input(format!(
             "{}: the model does not satisfy clause {clause} of {}",

@@ -16,6 +16,19 @@ pub fn check_horizon(horizon: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Checks that a satisfiable formula over `num_vars` variables can describe
+/// `horizon` moves: every time point after the start has at least one head
+/// variable (a time point with none has an empty clause, so the formula is
+/// unsatisfiable), so a model of it has at most `num_vars` moves.
+pub fn check_model_horizon(horizon: usize, num_vars: usize) -> anyhow::Result<()> {
+    if horizon > num_vars {
+        bail!(
+            "horizon {horizon} is inconsistent with the {num_vars} variables of the `p cnf` line"
+        );
+    }
+    Ok(())
+}
+
 /// Rebuilds the head path `t = 0..=moves` from variables and their values.
 /// Variables of other kinds are ignored. A time with no head or with two
 /// heads is an error (the model does not describe a path). When the encoding
@@ -129,6 +142,8 @@ mod tests {
         assert!(check_horizon(MAX_HORIZON + 1).is_err());
         assert!(check_horizon(0).is_err());
         assert!(check_horizon(10).is_ok());
+        assert!(check_model_horizon(11, 10).is_err());
+        assert!(check_model_horizon(10, 10).is_ok());
         assert!(path_from_model(std::iter::empty(), usize::MAX, &[]).is_err());
     }
 }

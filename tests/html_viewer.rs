@@ -54,18 +54,51 @@ fn attribute<'a>(dom: &'a str, name: &str) -> &'a str {
     &dom[start..end]
 }
 
-/// The RGB colour of pixel `(x, y)` of a PNG file.
-fn pixel(png_file: &Path, x: usize, y: usize) -> [u8; 3] {
-    let decoder = png::Decoder::new(std::io::BufReader::new(
-        std::fs::File::open(png_file).unwrap(),
-    ));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let channels = info.color_type.samples();
-    let at = (y * info.width as usize + x) * channels;
-    [buf[at], buf[at + 1], buf[at + 2]]
+/// A screenshot's pixels, RGB, row by row.
+struct Shot {
+    width: usize,
+    rgb: Vec<[u8; 3]>,
 }
+
+impl Shot {
+    fn read(png_file: &Path) -> Shot {
+        let decoder = png::Decoder::new(std::io::BufReader::new(
+            std::fs::File::open(png_file).unwrap(),
+        ));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        let channels = info.color_type.samples();
+        let rgb = buf[..info.buffer_size()]
+            .chunks(channels)
+            .map(|p| [p[0], p[1], p[2]])
+            .collect();
+        Shot {
+            width: info.width as usize,
+            rgb,
+        }
+    }
+
+    /// Bounding box `(left, top, right, bottom)` and centroid of the pixels of one colour.
+    fn find(&self, colour: [u8; 3]) -> Option<((usize, usize, usize, usize), (f64, f64))> {
+        let (mut n, mut sx, mut sy) = (0usize, 0usize, 0usize);
+        let mut bbox = (usize::MAX, usize::MAX, 0, 0);
+        for (i, &p) in self.rgb.iter().enumerate() {
+            if p == colour {
+                let (x, y) = (i % self.width, i / self.width);
+                n += 1;
+                sx += x;
+                sy += y;
+                bbox = (bbox.0.min(x), bbox.1.min(y), bbox.2.max(x), bbox.3.max(y));
+            }
+        }
+        (n > 0).then(|| (bbox, (sx as f64 / n as f64, sy as f64 / n as f64)))
+    }
+}
+
+/// The board's border colour (#c8cfc4) and the head's (rgb(20, 90, 40)).
+const BORDER: [u8; 3] = [200, 207, 196];
+const HEAD: [u8; 3] = [20, 90, 40];
 
 #[test]
 fn the_viewer_shows_the_head_in_the_planned_cell() {
@@ -120,7 +153,8 @@ fn the_viewer_shows_the_head_in_the_planned_cell() {
             "the counter shows the step"
         );
 
-        // The screenshot: the head's colour at the centre of its cell.
+        // The screenshot: the head (its colour's centroid) lies in the planned
+        // cell of the board (the box of the board's border colour, 5 cells wide).
         let shot = dir.join(format!("step-{step}.png"));
         let out = browse(
             browser,
@@ -128,18 +162,14 @@ fn the_viewer_shows_the_head_in_the_planned_cell() {
             &[&format!("--screenshot={}", shot.display())],
         );
         assert!(shot.exists(), "{}", String::from_utf8_lossy(&out.stderr));
-        let b: Vec<f64> = attribute(&dom, "box")
-            .split(',')
-            .map(|v| v.parse().unwrap())
-            .collect();
-        let cell = b[2] / 5.0;
-        let centre = |i: u64, origin: f64| (origin + (i as f64 + 0.5) * cell) as usize;
-        let head = pixel(&shot, centre(x, b[0]), centre(y, b[1]));
-        assert_eq!(head, [20, 90, 40], "head colour at step {step}");
-        // A cell the snake is not on shows the board, not the head.
-        let away = path.iter().take(step + 1).all(|&c| c != (4, 4));
-        if away {
-            assert_ne!(pixel(&shot, centre(4, b[0]), centre(4, b[1])), [20, 90, 40]);
-        }
+        let image = Shot::read(&shot);
+        let ((left, top, right, _), _) = image.find(BORDER).expect("the board is drawn");
+        let (_, (hx, hy)) = image.find(HEAD).expect("the head is drawn");
+        let cell = (right - left - 1) as f64 / 5.0;
+        let seen = (
+            ((hx - left as f64 - 1.0) / cell).floor() as u64,
+            ((hy - top as f64 - 1.0) / cell).floor() as u64,
+        );
+        assert_eq!(seen, (x, y), "head cell in the screenshot at step {step}");
     }
 }

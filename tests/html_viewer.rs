@@ -54,6 +54,9 @@ fn attribute<'a>(dom: &'a str, name: &str) -> &'a str {
     &dom[start..end]
 }
 
+/// `(left, top, right, bottom)` in pixels.
+type Bbox = (usize, usize, usize, usize);
+
 /// A screenshot's pixels, RGB, row by row.
 struct Shot {
     width: usize,
@@ -80,7 +83,7 @@ impl Shot {
     }
 
     /// Bounding box `(left, top, right, bottom)` and centroid of the pixels of one colour.
-    fn find(&self, colour: [u8; 3]) -> Option<((usize, usize, usize, usize), (f64, f64))> {
+    fn find(&self, colour: [u8; 3]) -> Option<(Bbox, (f64, f64))> {
         let (mut n, mut sx, mut sy) = (0usize, 0usize, 0usize);
         let mut bbox = (usize::MAX, usize::MAX, 0, 0);
         for (i, &p) in self.rgb.iter().enumerate() {

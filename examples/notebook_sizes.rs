@@ -1,5 +1,5 @@
 //! Prints the notebook encodings' sizes per family and build times on the
-//! notebook's own settings (DESIGN.md §2):
+//! notebook's own settings (docs/DESIGN.md §2):
 //! `cargo run --release --example notebook_sizes`.
 
 use std::time::Instant;

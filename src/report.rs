@@ -1,4 +1,4 @@
-//! What the program prints about a plan: the JSON document of DESIGN.md §3
+//! What the program prints about a plan: the JSON document of docs/DESIGN.md §3
 //! and a readable picture of the grid.
 
 use std::fmt::Write;

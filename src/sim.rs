@@ -1,5 +1,5 @@
 //! The independent simulator: replays a path under the game rules of
-//! DESIGN.md §1 and either accepts it (with the apples eaten and when) or
+//! docs/DESIGN.md §1 and either accepts it (with the apples eaten and when) or
 //! names the first violation.
 //!
 //! It shares the [`Instance`] type with the encoder but no logic: it keeps the

@@ -1,5 +1,5 @@
 //! Exactness of every sound option of the direct encoding at every horizon
-//! (DESIGN.md §6): on random tiny instances, for each horizon `T` from 0 to
+//! (docs/DESIGN.md §6): on random tiny instances, for each horizon `T` from 0 to
 //! `T* + 3` (or up to [`NO_PLAN_HORIZONS`] when no plan exists), the formula
 //! `encode(instance, T)` is SAT under CaDiCaL exactly when the brute force
 //! (tests/support/bfs.rs) finds a plan of exactly `T` moves, and every model

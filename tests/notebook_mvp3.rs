@@ -1,4 +1,4 @@
-//! The notebook's MVP3 model is not a legal plan (DESIGN.md §2): on its own
+//! The notebook's MVP3 model is not a legal plan (docs/DESIGN.md §2): on its own
 //! setting (10×10, 9 ordered apples, L0 = 3, notebook T = 70, i.e. 69 moves)
 //! CaDiCaL finds a model, and the simulator rejects the path it describes.
 //!
@@ -8,7 +8,7 @@
 //! 10 and the cell is still body. Constraint 16 only forbids a return after
 //! `L0 + p = 8` steps when apple `p = 5` was eaten by the *earlier* visit
 //! (t = 45); apple 5 is eaten at step 48, so the clause does not apply: the
-//! quirk DESIGN.md §2 describes.
+//! quirk docs/DESIGN.md §2 describes.
 
 use snakesat::encode::notebook::Notebook;
 use snakesat::instance::random::{RandomSpec, generate};

@@ -1,5 +1,5 @@
 //! The notebook's encodings reproduce its loops: clause counts per family on
-//! its own settings equal the table of DESIGN.md §2.
+//! its own settings equal the table of docs/DESIGN.md §2.
 
 use snakesat::cnf::Cnf;
 use snakesat::encode::notebook::{COMBINATIONS_CLAUSE_LIMIT, Notebook, combinations_tail_clauses};
@@ -146,7 +146,7 @@ fn ordered_sizes() {
         426_322,
     );
     assert_eq!(cnf.num_vars(), 100 * 70 + 9 * 71);
-    // DESIGN.md §2: the notebook's Python writes 936,513 literals for MVP3.
+    // docs/DESIGN.md §2: the notebook's Python writes 936,513 literals for MVP3.
     assert_eq!(cnf.size().literals, 936_513);
 }
 

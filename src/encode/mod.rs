@@ -4,7 +4,7 @@
 //! - [`direct::Direct`]: snakesat's sound encoding of the full model, with
 //!   options ([`direct::DirectOptions`]) that combine independently.
 //! - [`notebook`]: the notebook's four encodings exactly as its code wrote
-//!   them (approximations of the game; see DESIGN.md §2).
+//!   them (approximations of the game; see docs/DESIGN.md §2).
 //!
 //! Every encoding records its head variables as [`VarKind::Head`] (`head x y
 //! t`, time `t` counted in moves from 0) or per axis, which is all

@@ -1,5 +1,5 @@
 //! The notebook's four encodings exactly as its code wrote them
-//! (shared/seeds/004_4b62cbb69e062a34.txt, see DESIGN.md §2).
+//! (docs/sources/sat-notebook.txt, see docs/DESIGN.md §2).
 //!
 //! Each encoding reproduces the notebook's Python *loops* clause for clause,
 //! in the same order and with the same literals, including where its code

@@ -224,7 +224,7 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// The game as an instance of DESIGN.md §1 (one visible apple at a time,
+    /// The game as an instance of docs/DESIGN.md §1 (one visible apple at a time,
     /// each eaten apple revealing the next) whose plan is [`GameRecord::path`].
     pub fn instance(&self) -> Instance {
         game_instance(
@@ -494,7 +494,7 @@ pub(crate) fn body_after(snake: &[usize], moves: &[usize]) -> Vec<usize> {
         .collect()
 }
 
-/// The game's rules as an instance of DESIGN.md §1: no walls, one visible
+/// The game's rules as an instance of docs/DESIGN.md §1: no walls, one visible
 /// apple at a time (each eaten apple reveals the next), growth, the follow tail rule.
 fn game_instance(grid: Grid, body: Vec<Pos>, apples: Vec<Pos>, moves: usize) -> Instance {
     Instance {

@@ -1,4 +1,4 @@
-//! The JSON instance format of DESIGN.md §3: reading (strict: unknown keys
+//! The JSON instance format of docs/DESIGN.md §3: reading (strict: unknown keys
 //! are errors) and writing.
 
 use serde::{Deserialize, Serialize};

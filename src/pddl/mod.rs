@@ -1,4 +1,4 @@
-//! The IPC-2018 snake domain (DESIGN.md §3): reading its problem files into
+//! The IPC-2018 snake domain (docs/DESIGN.md §3): reading its problem files into
 //! an [`Instance`] ([`from_pddl`]) and writing plans in its action syntax
 //! ([`plan::ipc_plan`]).
 //!

@@ -1,4 +1,4 @@
-//! Plans in the snake domain's action syntax (DESIGN.md §3, "Plan (IPC)").
+//! Plans in the snake domain's action syntax (docs/DESIGN.md §3, "Plan (IPC)").
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;

@@ -3,7 +3,7 @@
 Run from the repository root:  python3 tests/notebook_golden/generate.py
 
 It extracts every top-level `def` of the notebook
-(shared/seeds/004_4b62cbb69e062a34.txt, or the path given as argument),
+(docs/sources/sat-notebook.txt, or the path given as argument),
 runs them on small settings with a `variable` that returns symbolic names
 (`M[x, y, t]`, `P[p, t]`, `C[c, t]`, `-` for negation) and writes one clause
 per line, in the notebook's order. tests/notebook_golden.rs compares
@@ -13,7 +13,9 @@ import os
 import sys
 from itertools import combinations, product  # noqa: F401 (used by the notebook)
 
-NOTEBOOK = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/seeds/004_4b62cbb69e062a34.txt"
+NOTEBOOK = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "sources", "sat-notebook.txt"
+)
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 

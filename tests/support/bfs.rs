@@ -1,5 +1,5 @@
 //! A brute-force breadth-first search over game states, written from
-//! DESIGN.md §1 alone (it shares no logic with `sim.rs` or the encoders), used
+//! docs/DESIGN.md §1 alone (it shares no logic with `sim.rs` or the encoders), used
 //! as an oracle.
 //!
 //! A state is the known body (head first), the current length and the set of

@@ -1,6 +1,6 @@
 //! "Don't bite your body": three sound encodings and a size-based choice.
 //!
-//! The rule (DESIGN.md §1): the head may not be at time `s` where it was at
+//! The rule (docs/DESIGN.md §1): the head may not be at time `s` where it was at
 //! `s - l` for `1 <= l < len(s)` (follow) or `1 <= l <= len(s-1)` (strict),
 //! where `len(t) = L0 + apples eaten by t` (with growth). Odd `l` never
 //! collide (the grid is bipartite), so only even `l` are encoded.

@@ -21,6 +21,8 @@ fn config(width: usize, height: usize, seed: u64, reuse: Reuse) -> GameConfig {
         conflicts: Some(1000),
         rounds: 10,
         undecided_per_apple: 4,
+        lengths_per_apple: u32::MAX,
+        detours_per_apple: 8,
     }
 }
 

@@ -662,6 +662,108 @@ pub fn patch(grid: Grid, successors: &[u32], body: &[usize]) -> Option<Vec<u32>>
     Some(out)
 }
 
+/// Shortens the way along `cycle` from `head` to `apple` by moving pieces
+/// of the cycle from before the apple to after it, without touching the
+/// body; returns the distance left. The snake's body runs along the cycle
+/// into `head`, and the `free` cells after `head` are the free ones (the
+/// apple among them). One edit *splits* the cycle on a 2×2 square whose
+/// opposite sides it runs in opposite directions (`p → q`, `r → s`, both
+/// before the apple: the piece from `q` to `r` becomes a cycle of its own)
+/// and *merges* the piece back on another such square with an arc `x → y`
+/// of the free cells after the apple (`x → piece → y`); the result is again
+/// one cycle through every cell, with the body's arcs unchanged. Edits are
+/// made largest piece first while one applies. `order` is scratch space.
+pub fn shorten(
+    grid: Grid,
+    cycle: &mut [u32],
+    head: usize,
+    apple: usize,
+    free: usize,
+    order: &mut Vec<u32>,
+) -> usize {
+    let cells = grid.cells();
+    order.clear();
+    order.resize(cells, u32::MAX);
+    let perpendicular = |from: usize, to: usize| -> [Option<isize>; 2] {
+        let w = grid.width as isize;
+        let (x, y) = grid.pos(from);
+        if to.abs_diff(from) == 1 {
+            [(y > 0).then_some(-w), (y + 1 < grid.height).then_some(w)]
+        } else {
+            [(x > 0).then_some(-1), (x + 1 < grid.width).then_some(1)]
+        }
+    };
+    let shift = |c: usize, by: isize| (c as isize + by) as usize;
+    let mut splits: Vec<(u32, usize, usize)> = Vec::new();
+    loop {
+        // Positions along the cycle from the head.
+        let mut c = head;
+        for i in 0..=free as u32 {
+            order[c] = i;
+            c = cycle[c] as usize;
+        }
+        let distance = order[apple] as usize;
+        // Splits p → q, r → s before the apple (s may be the apple).
+        splits.clear();
+        let mut p = head;
+        while p != apple {
+            let q = cycle[p] as usize;
+            for by in perpendicular(p, q).into_iter().flatten() {
+                let (s, r) = (shift(p, by), shift(q, by));
+                let (pr, ps) = (order[r], order[s]);
+                if cycle[r] as usize == s
+                    && ps as usize <= distance
+                    && pr != u32::MAX
+                    && pr > order[q]
+                {
+                    splits.push((pr - order[q] + 1, p, r));
+                }
+            }
+            p = q;
+        }
+        splits.sort_unstable_by(|a, b| b.cmp(a));
+        let mut edited = false;
+        'splits: for &(_, p, r) in &splits {
+            let q = cycle[p] as usize;
+            // The piece's arcs u → v: the cycle's from q to r, then r → q.
+            let mut u = q;
+            loop {
+                let v = if u == r { q } else { cycle[u] as usize };
+                for by in perpendicular(u, v).into_iter().flatten() {
+                    let (x, y) = (shift(v, by), shift(u, by));
+                    let px = order[x];
+                    if px != u32::MAX
+                        && px as usize >= distance
+                        && px as usize <= free
+                        && cycle[x] as usize == y
+                    {
+                        let s = cycle[r] as usize;
+                        cycle[p] = s as u32;
+                        cycle[r] = q as u32;
+                        cycle[x] = v as u32;
+                        cycle[u] = y as u32;
+                        edited = true;
+                        break 'splits;
+                    }
+                }
+                if u == r {
+                    break;
+                }
+                u = v;
+            }
+        }
+        // Clear the positions for the next round (only free cells and the head were set).
+        let mut c = head;
+        for _ in 0..=free {
+            order[c] = u32::MAX;
+            c = cycle[c] as usize;
+        }
+        if !edited {
+            return distance;
+        }
+    }
+}
+
 /// The cycles of a successor map (skipped cells belong to none).
 pub fn cycles_of(successors: &[u32]) -> Vec<Vec<usize>> {
     let mut seen = vec![false; successors.len()];

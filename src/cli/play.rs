@@ -219,7 +219,8 @@ fn print_game(record: &GameRecord, json: bool) {
     }
     let outcome = if record.won { "won" } else { "lost" };
     println!(
-        "{}x{} seed {} ({}): {outcome} with length {}/{}, {} apples in {} steps ({} by a shortest path, {} by a least safe plan), \
+        "{}x{} seed {} ({}): {outcome} with length {}/{}, {} apples in {} steps ({} by a shortest path, {} by a least safe plan; \
+apples / steps on a shortest path {} / {}, on a longer certified path {} / {}, following the cycle {} / {}), \
 {:.3} s (build {:.3} s, solve {:.3} s, {} solver calls, {} cuts); every move checked by the simulator",
         record.width,
         record.height,
@@ -231,6 +232,12 @@ fn print_game(record: &GameRecord, json: bool) {
         record.steps,
         record.shortest_possible,
         record.least_safe,
+        record.breakdown.shortest_apples,
+        record.breakdown.shortest_steps,
+        record.breakdown.route_apples,
+        record.breakdown.route_steps,
+        record.breakdown.cycle_apples,
+        record.breakdown.cycle_steps,
         record.seconds,
         record.work.build_seconds,
         record.work.solve_seconds,

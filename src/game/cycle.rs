@@ -860,6 +860,56 @@ mod tests {
     }
 
     #[test]
+    fn shortening_moves_pieces_behind_the_apple() {
+        // 6x6: along the top row, snaking back over columns 1..5, up column 0.
+        let grid = Grid::new(6, 6);
+        let mut order: Vec<usize> = (0..6).collect();
+        for y in 1..6 {
+            let row: Vec<usize> = (1..6).map(|x| grid.index((x, y))).collect();
+            if y % 2 == 1 {
+                order.extend(row.iter().rev());
+            } else {
+                order.extend(&row);
+            }
+        }
+        order.extend((1..6).rev().map(|y| grid.index((0, y))));
+        let mut cycle = vec![0u32; 36];
+        for (i, &c) in order.iter().enumerate() {
+            cycle[c] = order[(i + 1) % 36] as u32;
+        }
+        check_cycle(grid, &cycle, &[]);
+        // A body of 3 up column 0 into the head (0,3): the apple (3,3) is far along the cycle.
+        let body = [grid.index((0, 3)), grid.index((0, 4)), grid.index((0, 5))];
+        let apple = grid.index((3, 3));
+        let mut cycle_around = cycle.clone();
+        let head = body[0];
+        let far = {
+            let mut c = head;
+            let mut n = 0;
+            while c != apple {
+                c = cycle_around[c] as usize;
+                n += 1;
+            }
+            n
+        };
+        let mut scratch = Vec::new();
+        let near = shorten(grid, &mut cycle_around, head, apple, 33, &mut scratch);
+        assert!(near < far, "{near} < {far}");
+        check_cycle(grid, &cycle_around, &body);
+        let mut c = head;
+        for _ in 0..near {
+            c = cycle_around[c] as usize;
+        }
+        assert_eq!(c, apple);
+        // Nothing to gain when the apple is next.
+        let next = cycle_around[head] as usize;
+        assert_eq!(
+            shorten(grid, &mut cycle_around, head, next, 33, &mut scratch),
+            1
+        );
+    }
+
+    #[test]
     fn patching_merges_side_by_side_cycles() {
         // 4x2: two 2x2 squares, each its own cycle; merged into the boundary.
         let grid = Grid::new(4, 2);

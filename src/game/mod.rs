@@ -183,6 +183,32 @@ pub enum Method {
     Cycle,
 }
 
+/// Apples and moves by [`Method`]: where a game's moves go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Breakdown {
+    /// Apples eaten on a shortest path (no legal plan is shorter).
+    pub shortest_apples: usize,
+    pub shortest_steps: usize,
+    /// Apples eaten on a longer certified path.
+    pub route_apples: usize,
+    pub route_steps: usize,
+    /// Apples eaten by following the (edited) cycle.
+    pub cycle_apples: usize,
+    pub cycle_steps: usize,
+}
+
+impl Breakdown {
+    fn add(&mut self, method: Method, steps: usize) {
+        let (apples, moves) = match method {
+            Method::Shortest => (&mut self.shortest_apples, &mut self.shortest_steps),
+            Method::Route => (&mut self.route_apples, &mut self.route_steps),
+            Method::Cycle => (&mut self.cycle_apples, &mut self.cycle_steps),
+        };
+        *apples += 1;
+        *moves += steps;
+    }
+}
+
 /// One apple of a game.
 #[derive(Clone, Debug, Serialize)]
 pub struct AppleRecord {
@@ -224,6 +250,8 @@ pub struct GameRecord {
     pub shortest_possible: usize,
     /// Apples eaten by a plan proven to be the least safe one.
     pub least_safe: usize,
+    #[serde(flatten)]
+    pub breakdown: Breakdown,
     pub seconds: f64,
     /// Solver work over the game, the first cycle included.
     #[serde(flatten)]
@@ -303,6 +331,7 @@ pub fn play(
         steps: 0,
         shortest_possible: 0,
         least_safe: 0,
+        breakdown: Breakdown::default(),
         seconds: 0.0,
         work: Work::default(),
         apples: vec![],
@@ -386,6 +415,9 @@ pub fn play(
         if apple_record.least {
             record.least_safe += 1;
         }
+        record
+            .breakdown
+            .add(apple_record.method, apple_record.steps);
         on_apple(&apple_record);
         record.apples.push(apple_record);
     }

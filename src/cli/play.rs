@@ -64,9 +64,10 @@ pub struct PlayerArgs {
           value_parser = clap::value_parser!(u32).range(1..))]
     pub undecided_per_apple: u32,
     /// Lengths asked per apple in the joint "path of exactly k moves + cycle"
-    /// search, after the shortest path alone was not certified (0: skip it).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_LENGTHS)]
-    pub lengths_per_apple: u32,
+    /// search, after the shortest paths alone were not certified (0: skip it;
+    /// default: no limit up to 256 cells, 0 above).
+    #[arg(long, value_name = "N")]
+    pub lengths_per_apple: Option<u32>,
     /// Then, walking the old cycle, certificates asked per apple for the
     /// shortest path from the cell reached (0: walk the cycle to the apple).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_DETOURS)]
@@ -91,7 +92,9 @@ impl PlayerArgs {
             conflicts: conflict_limit(self.conflicts),
             rounds: self.rounds,
             undecided_per_apple: self.undecided_per_apple,
-            lengths_per_apple: self.lengths_per_apple,
+            lengths_per_apple: self
+                .lengths_per_apple
+                .unwrap_or_else(|| game::default_lengths_per_apple(width * height)),
             detours_per_apple: self.detours_per_apple,
         }
     }
@@ -106,11 +109,8 @@ pub const DEFAULT_ROUNDS: u32 = 10;
 /// The default of `--undecided-per-apple`.
 pub const DEFAULT_UNDECIDED: u32 = 16;
 
-/// The default of `--lengths-per-apple`.
-pub const DEFAULT_LENGTHS: u32 = 1000;
-
 /// The default of `--detours-per-apple`.
-pub const DEFAULT_DETOURS: u32 = 64;
+pub const DEFAULT_DETOURS: u32 = 0;
 
 /// `--conflicts`: 0 means no limit.
 pub fn conflict_limit(conflicts: u32) -> Option<i32> {

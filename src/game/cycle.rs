@@ -738,12 +738,19 @@ pub fn shorten(
                         && cycle[x] as usize == y
                     {
                         let s = cycle[r] as usize;
+                        let saved = [(p, q), (r, s), (x, y), (u, v)].map(|(a, b)| (a, b as u32));
                         cycle[p] = s as u32;
                         cycle[r] = q as u32;
                         cycle[x] = v as u32;
                         cycle[u] = y as u32;
-                        edited = true;
-                        break 'splits;
+                        if is_one_cycle(cycle, head) {
+                            edited = true;
+                            break 'splits;
+                        }
+                        // (Kept as a guard: an edit that does not give one cycle is undone.)
+                        for &(a, b) in saved.iter().rev() {
+                            cycle[a] = b;
+                        }
                     }
                 }
                 if u == r {
@@ -762,6 +769,18 @@ pub fn shorten(
             return distance;
         }
     }
+}
+
+/// Whether `successors`, from `start`, runs through every cell once and back.
+fn is_one_cycle(successors: &[u32], start: usize) -> bool {
+    let mut c = start;
+    for _ in 1..successors.len() {
+        c = successors[c] as usize;
+        if c == start || c >= successors.len() {
+            return false;
+        }
+    }
+    successors[c] as usize == start
 }
 
 /// The cycles of a successor map (skipped cells belong to none).

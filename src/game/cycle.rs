@@ -711,10 +711,12 @@ pub fn shorten(
             for by in perpendicular(p, q).into_iter().flatten() {
                 let (s, r) = (shift(p, by), shift(q, by));
                 let (pr, ps) = (order[r], order[s]);
+                // (`ps > pr`: with a one-cell snake the arc into the head closes the cycle.)
                 if cycle[r] as usize == s
                     && ps as usize <= distance
                     && pr != u32::MAX
                     && pr > order[q]
+                    && ps > pr
                 {
                     splits.push((pr - order[q] + 1, p, r));
                 }
@@ -747,7 +749,7 @@ pub fn shorten(
                             edited = true;
                             break 'splits;
                         }
-                        // (Kept as a guard: an edit that does not give one cycle is undone.)
+                        // A guard: an edit that does not give one cycle is undone.
                         for &(a, b) in saved.iter().rev() {
                             cycle[a] = b;
                         }

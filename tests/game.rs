@@ -21,6 +21,8 @@ fn config(width: usize, height: usize, seed: u64, reuse: Reuse) -> GameConfig {
         conflicts: Some(1000),
         rounds: 10,
         undecided_per_apple: 4,
+        lengths_per_apple: u32::MAX,
+        detours_per_apple: 8,
     }
 }
 
@@ -39,6 +41,21 @@ fn check_legal(record: &GameRecord) {
     }
     assert_eq!(time, record.steps);
     assert_eq!(record.path.len(), record.steps + 1);
+    // Where the moves go: every apple eaten one of three ways.
+    let b = record.breakdown;
+    assert_eq!(
+        b.shortest_apples + b.route_apples + b.cycle_apples,
+        record.eaten
+    );
+    assert_eq!(
+        b.shortest_steps + b.route_steps + b.cycle_steps,
+        record.steps
+    );
+    let on_shortest = record.apples[..record.eaten]
+        .iter()
+        .filter(|a| a.method == game::Method::Shortest);
+    assert_eq!(on_shortest.clone().count(), b.shortest_apples);
+    assert!(on_shortest.clone().all(|a| a.steps == a.lower_bound));
 }
 
 #[test]

@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use snakesat::game::cycle::Work;
-use snakesat::game::{self, GameError, GameRecord, Reuse};
+use snakesat::game::{self, Breakdown, GameError, GameRecord, Reuse};
 use snakesat::output::{self, Output};
 use snakesat::render::chart::{LineChart, Series};
 
@@ -105,6 +105,8 @@ struct GameSummary {
     steps: usize,
     shortest_possible: usize,
     least_safe: usize,
+    #[serde(flatten)]
+    breakdown: Breakdown,
     seconds: f64,
     #[serde(flatten)]
     work: Work,
@@ -132,6 +134,7 @@ impl GameSummary {
             steps: record.steps,
             shortest_possible: record.shortest_possible,
             least_safe: record.least_safe,
+            breakdown: record.breakdown,
             seconds: record.seconds,
             work: record.work,
             apple_steps: eaten.iter().map(|a| a.steps).collect(),
@@ -160,6 +163,15 @@ struct Row {
     /// in the fewest steps possible, in percent.
     mean_shortest_percent: Option<f64>,
     mean_least_safe_percent: Option<f64>,
+    /// Mean steps per game spent on apples eaten on a shortest path, on a
+    /// longer certified path, and by following the cycle.
+    mean_shortest_steps: f64,
+    mean_route_steps: f64,
+    mean_cycle_steps: f64,
+    /// Mean apples per game eaten each of those ways.
+    mean_shortest_apples: f64,
+    mean_route_apples: f64,
+    mean_cycle_apples: f64,
 }
 
 /// `--sizes`: a comma list of `N` or `WxH`, duplicates dropped.
@@ -393,18 +405,26 @@ fn row(group: &[&GameSummary]) -> Row {
         mean_solve_seconds: mean(&of(|g| g.work.solve_seconds)),
         mean_shortest_percent: percent(|g| g.shortest_possible),
         mean_least_safe_percent: percent(|g| g.least_safe),
+        mean_shortest_steps: mean(&of(|g| g.breakdown.shortest_steps as f64)),
+        mean_route_steps: mean(&of(|g| g.breakdown.route_steps as f64)),
+        mean_cycle_steps: mean(&of(|g| g.breakdown.cycle_steps as f64)),
+        mean_shortest_apples: mean(&of(|g| g.breakdown.shortest_apples as f64)),
+        mean_route_apples: mean(&of(|g| g.breakdown.route_apples as f64)),
+        mean_cycle_apples: mean(&of(|g| g.breakdown.cycle_apples as f64)),
     }
 }
 
 fn table(rows: &[Row]) -> String {
     let mut out = String::from(
         "| grid | reuse | games | won | mean steps | median steps | mean time (s) | median time (s) \
-| mean build (s) | mean solve (s) | apples in shortest possible (%) | apples by least safe plan (%) |\n\
-|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+| mean build (s) | mean solve (s) | apples in shortest possible (%) | apples by least safe plan (%) \
+| apples: shortest / longer / cycle | steps: shortest / longer / cycle |\n\
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in rows {
         out += &format!(
-            "| {} | {} | {} | {} | {:.1} | {:.1} | {:.3} | {:.3} | {:.3} | {:.3} | {} | {} |\n",
+            "| {} | {} | {} | {} | {:.1} | {:.1} | {:.3} | {:.3} | {:.3} | {:.3} | {} | {} \
+| {:.1} / {:.1} / {:.1} | {:.0} / {:.0} / {:.0} |\n",
             r.grid,
             r.reuse.name(),
             r.games,
@@ -419,6 +439,12 @@ fn table(rows: &[Row]) -> String {
                 .map_or("-".to_string(), |p| format!("{p:.1}")),
             r.mean_least_safe_percent
                 .map_or("-".to_string(), |p| format!("{p:.1}")),
+            r.mean_shortest_apples,
+            r.mean_route_apples,
+            r.mean_cycle_apples,
+            r.mean_shortest_steps,
+            r.mean_route_steps,
+            r.mean_cycle_steps,
         );
     }
     out

@@ -64,6 +64,15 @@ pub struct PlayerArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_UNDECIDED,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub undecided_per_apple: u32,
+    /// Lengths asked per apple in the joint "path of exactly k moves + cycle"
+    /// search, after the shortest paths alone were not certified (0: skip it;
+    /// default: no limit up to 256 cells, 0 above).
+    #[arg(long, value_name = "N")]
+    pub lengths_per_apple: Option<u32>,
+    /// Then, walking the old cycle, certificates asked per apple for the
+    /// shortest path from the cell reached (0: walk the cycle to the apple).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_DETOURS)]
+    pub detours_per_apple: u32,
 }
 
 impl PlayerArgs {
@@ -84,6 +93,10 @@ impl PlayerArgs {
             conflicts: conflict_limit(self.conflicts),
             rounds: self.rounds,
             undecided_per_apple: self.undecided_per_apple,
+            lengths_per_apple: self
+                .lengths_per_apple
+                .unwrap_or_else(|| game::default_lengths_per_apple(width * height)),
+            detours_per_apple: self.detours_per_apple,
         }
     }
 }
@@ -96,6 +109,9 @@ pub const DEFAULT_ROUNDS: u32 = 10;
 
 /// The default of `--undecided-per-apple`.
 pub const DEFAULT_UNDECIDED: u32 = 16;
+
+/// The default of `--detours-per-apple`.
+pub const DEFAULT_DETOURS: u32 = 0;
 
 /// `--conflicts`: 0 means no limit.
 pub fn conflict_limit(conflicts: u32) -> Option<i32> {
@@ -204,7 +220,8 @@ fn print_game(record: &GameRecord, json: bool) {
     }
     let outcome = if record.won { "won" } else { "lost" };
     println!(
-        "{}x{} seed {} ({}): {outcome} with length {}/{}, {} apples in {} steps ({} by a shortest path, {} by a least safe plan), \
+        "{}x{} seed {} ({}): {outcome} with length {}/{}, {} apples in {} steps ({} by a shortest path, {} by a least safe plan; \
+apples / steps on a shortest path {} / {}, on a longer certified path {} / {}, following the cycle {} / {}), \
 {:.3} s (build {:.3} s, solve {:.3} s, {} solver calls, {} cuts); every move checked by the simulator",
         record.width,
         record.height,
@@ -216,6 +233,12 @@ fn print_game(record: &GameRecord, json: bool) {
         record.steps,
         record.shortest_possible,
         record.least_safe,
+        record.breakdown.shortest_apples,
+        record.breakdown.shortest_steps,
+        record.breakdown.route_apples,
+        record.breakdown.route_steps,
+        record.breakdown.cycle_apples,
+        record.breakdown.cycle_steps,
         record.seconds,
         record.work.build_seconds,
         record.work.solve_seconds,

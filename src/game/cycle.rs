@@ -662,6 +662,129 @@ pub fn patch(grid: Grid, successors: &[u32], body: &[usize]) -> Option<Vec<u32>>
     Some(out)
 }
 
+/// Shortens the way along `cycle` from `head` to `apple` by moving pieces
+/// of the cycle from before the apple to after it, without touching the
+/// body; returns the distance left. The snake's body runs along the cycle
+/// into `head`, and the `free` cells after `head` are the free ones (the
+/// apple among them). One edit *splits* the cycle on a 2×2 square whose
+/// opposite sides it runs in opposite directions (`p → q`, `r → s`, both
+/// before the apple: the piece from `q` to `r` becomes a cycle of its own)
+/// and *merges* the piece back on another such square with an arc `x → y`
+/// of the free cells after the apple (`x → piece → y`); the result is again
+/// one cycle through every cell, with the body's arcs unchanged. Edits are
+/// made largest piece first while one applies. `order` is scratch space.
+pub fn shorten(
+    grid: Grid,
+    cycle: &mut [u32],
+    head: usize,
+    apple: usize,
+    free: usize,
+    order: &mut Vec<u32>,
+) -> usize {
+    let cells = grid.cells();
+    order.clear();
+    order.resize(cells, u32::MAX);
+    let perpendicular = |from: usize, to: usize| -> [Option<isize>; 2] {
+        let w = grid.width as isize;
+        let (x, y) = grid.pos(from);
+        if to.abs_diff(from) == 1 {
+            [(y > 0).then_some(-w), (y + 1 < grid.height).then_some(w)]
+        } else {
+            [(x > 0).then_some(-1), (x + 1 < grid.width).then_some(1)]
+        }
+    };
+    let shift = |c: usize, by: isize| (c as isize + by) as usize;
+    let mut splits: Vec<(u32, usize, usize)> = Vec::new();
+    loop {
+        // Positions along the cycle from the head.
+        let mut c = head;
+        for i in 0..=free as u32 {
+            order[c] = i;
+            c = cycle[c] as usize;
+        }
+        let distance = order[apple] as usize;
+        // Splits p → q, r → s before the apple (s may be the apple).
+        splits.clear();
+        let mut p = head;
+        while p != apple {
+            let q = cycle[p] as usize;
+            for by in perpendicular(p, q).into_iter().flatten() {
+                let (s, r) = (shift(p, by), shift(q, by));
+                let (pr, ps) = (order[r], order[s]);
+                // (`ps > pr`: with a one-cell snake the arc into the head closes the cycle.)
+                if cycle[r] as usize == s
+                    && ps as usize <= distance
+                    && pr != u32::MAX
+                    && pr > order[q]
+                    && ps > pr
+                {
+                    splits.push((pr - order[q] + 1, p, r));
+                }
+            }
+            p = q;
+        }
+        splits.sort_unstable_by(|a, b| b.cmp(a));
+        let mut edited = false;
+        'splits: for &(_, p, r) in &splits {
+            let q = cycle[p] as usize;
+            // The piece's arcs u → v: the cycle's from q to r, then r → q.
+            let mut u = q;
+            loop {
+                let v = if u == r { q } else { cycle[u] as usize };
+                for by in perpendicular(u, v).into_iter().flatten() {
+                    let (x, y) = (shift(v, by), shift(u, by));
+                    let px = order[x];
+                    if px != u32::MAX
+                        && px as usize >= distance
+                        && px as usize <= free
+                        && cycle[x] as usize == y
+                    {
+                        let s = cycle[r] as usize;
+                        let saved = [(p, q), (r, s), (x, y), (u, v)].map(|(a, b)| (a, b as u32));
+                        cycle[p] = s as u32;
+                        cycle[r] = q as u32;
+                        cycle[x] = v as u32;
+                        cycle[u] = y as u32;
+                        if is_one_cycle(cycle, head) {
+                            edited = true;
+                            break 'splits;
+                        }
+                        // A guard: an edit that does not give one cycle is undone.
+                        for &(a, b) in saved.iter().rev() {
+                            cycle[a] = b;
+                        }
+                    }
+                }
+                if u == r {
+                    break;
+                }
+                u = v;
+            }
+        }
+        // Clear the positions for the next round (only free cells and the head were set).
+        let mut c = head;
+        for _ in 0..=free {
+            order[c] = u32::MAX;
+            c = cycle[c] as usize;
+        }
+        if !edited {
+            return distance;
+        }
+    }
+}
+
+/// Whether `successors`, from `start`, runs through every cell once and back.
+fn is_one_cycle(successors: &[u32], start: usize) -> bool {
+    let mut c = start;
+    for _ in 1..successors.len() {
+        c = successors[c] as usize;
+        if c == start || c >= successors.len() {
+            return false;
+        }
+    }
+    successors[c] as usize == start
+}
+
 /// The cycles of a successor map (skipped cells belong to none).
 pub fn cycles_of(successors: &[u32]) -> Vec<Vec<usize>> {
     let mut seen = vec![false; successors.len()];
@@ -755,6 +878,56 @@ mod tests {
             let body = crate::game::body_after(&[0], &f.moves);
             check_cycle(grid, &f.cycle, &body);
         }
+    }
+
+    #[test]
+    fn shortening_moves_pieces_behind_the_apple() {
+        // 6x6: along the top row, snaking back over columns 1..5, up column 0.
+        let grid = Grid::new(6, 6);
+        let mut order: Vec<usize> = (0..6).collect();
+        for y in 1..6 {
+            let row: Vec<usize> = (1..6).map(|x| grid.index((x, y))).collect();
+            if y % 2 == 1 {
+                order.extend(row.iter().rev());
+            } else {
+                order.extend(&row);
+            }
+        }
+        order.extend((1..6).rev().map(|y| grid.index((0, y))));
+        let mut cycle = vec![0u32; 36];
+        for (i, &c) in order.iter().enumerate() {
+            cycle[c] = order[(i + 1) % 36] as u32;
+        }
+        check_cycle(grid, &cycle, &[]);
+        // A body of 3 up column 0 into the head (0,3): the apple (3,3) is far along the cycle.
+        let body = [grid.index((0, 3)), grid.index((0, 4)), grid.index((0, 5))];
+        let apple = grid.index((3, 3));
+        let mut cycle_around = cycle.clone();
+        let head = body[0];
+        let far = {
+            let mut c = head;
+            let mut n = 0;
+            while c != apple {
+                c = cycle_around[c] as usize;
+                n += 1;
+            }
+            n
+        };
+        let mut scratch = Vec::new();
+        let near = shorten(grid, &mut cycle_around, head, apple, 33, &mut scratch);
+        assert!(near < far, "{near} < {far}");
+        check_cycle(grid, &cycle_around, &body);
+        let mut c = head;
+        for _ in 0..near {
+            c = cycle_around[c] as usize;
+        }
+        assert_eq!(c, apple);
+        // Nothing to gain when the apple is next.
+        let next = cycle_around[head] as usize;
+        assert_eq!(
+            shorten(grid, &mut cycle_around, head, next, 33, &mut scratch),
+            1
+        );
     }
 
     #[test]

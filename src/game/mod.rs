@@ -158,6 +158,26 @@ pub struct GameConfig {
     pub rounds: u32,
     /// Undecided lengths per apple before the snake takes the best plan so far.
     pub undecided_per_apple: u32,
+    /// Lengths asked per apple in the joint path + cycle search (0: none).
+    pub lengths_per_apple: u32,
+    /// Certificates asked per apple for shortest paths from the cells along
+    /// the old cycle, once the joint search is over.
+    pub detours_per_apple: u32,
+}
+
+/// The joint search's lengths per apple unless told: on boards up to 16x16
+/// (256 cells) as many as the other limits allow; above, none (there its
+/// refutations cost minutes per game and the certified shortest paths plus
+/// the edited cycle give fewer moves, measured on 20x20 and 30x30).
+pub fn default_lengths_per_apple(cells: usize) -> u32 {
+    if cells <= 256 { u32::MAX } else { 0 }
+}
+
+/// How much [`plan_apple`] may ask the solver for one apple.
+struct Effort {
+    undecided: u32,
+    lengths: u32,
+    detours: u32,
 }
 
 /// How an apple's path was chosen.
@@ -170,6 +190,32 @@ pub enum Method {
     Route,
     /// The previous certified cycle (the search ran out of effort or time).
     Cycle,
+}
+
+/// Apples and moves by [`Method`]: where a game's moves go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Breakdown {
+    /// Apples eaten on a shortest path (no legal plan is shorter).
+    pub shortest_apples: usize,
+    pub shortest_steps: usize,
+    /// Apples eaten on a longer certified path.
+    pub route_apples: usize,
+    pub route_steps: usize,
+    /// Apples eaten by following the (edited) cycle.
+    pub cycle_apples: usize,
+    pub cycle_steps: usize,
+}
+
+impl Breakdown {
+    fn add(&mut self, method: Method, steps: usize) {
+        let (apples, moves) = match method {
+            Method::Shortest => (&mut self.shortest_apples, &mut self.shortest_steps),
+            Method::Route => (&mut self.route_apples, &mut self.route_steps),
+            Method::Cycle => (&mut self.cycle_apples, &mut self.cycle_steps),
+        };
+        *apples += 1;
+        *moves += steps;
+    }
 }
 
 /// One apple of a game.
@@ -213,6 +259,8 @@ pub struct GameRecord {
     pub shortest_possible: usize,
     /// Apples eaten by a plan proven to be the least safe one.
     pub least_safe: usize,
+    #[serde(flatten)]
+    pub breakdown: Breakdown,
     pub seconds: f64,
     /// Solver work over the game, the first cycle included.
     #[serde(flatten)]
@@ -292,6 +340,7 @@ pub fn play(
         steps: 0,
         shortest_possible: 0,
         least_safe: 0,
+        breakdown: Breakdown::default(),
         seconds: 0.0,
         work: Work::default(),
         apples: vec![],
@@ -313,7 +362,11 @@ pub fn play(
             shortest,
             cycle.as_deref(),
             deadline,
-            config.undecided_per_apple,
+            &Effort {
+                undecided: config.undecided_per_apple,
+                lengths: config.lengths_per_apple,
+                detours: config.detours_per_apple,
+            },
         );
         let Some(plan) = plan else {
             record.apples.push(AppleRecord {
@@ -371,6 +424,9 @@ pub fn play(
         if apple_record.least {
             record.least_safe += 1;
         }
+        record
+            .breakdown
+            .add(apple_record.method, apple_record.steps);
         on_apple(&apple_record);
         record.apples.push(apple_record);
     }
@@ -403,32 +459,72 @@ fn plan_apple(
     shortest: Option<Vec<usize>>,
     cycle: Option<&[u32]>,
     deadline: Option<Instant>,
-    undecided_limit: u32,
+    effort: &Effort,
 ) -> Option<Plan> {
     let grid = &solver.grid();
+    let lower = shortest.as_ref().map(Vec::len);
+    let shortest = shortest.filter(|m| route::is_legal(grid, snake, m));
     if snake.len() + 1 == grid.cells()
         && let Some(moves) = shortest
-            .as_ref()
-            .filter(|m| route::is_legal(grid, snake, m))
     {
         // This apple fills the board: nothing comes after it.
         return Some(Plan {
-            moves: moves.clone(),
+            moves,
             method: Method::Shortest,
             cycle: None,
             least: true,
         });
     }
-    let best = cycle
-        .and_then(|c| walk(c, snake[0], apple))
-        .map(|moves| Plan {
+    // The old cycle, edited to bring the apple closer (boards with an even
+    // number of cells, where it runs through every cell).
+    let mut cycle = cycle?.to_vec();
+    let mut order = Vec::new();
+    let editable = grid.cells().is_multiple_of(2);
+    let mut along = |cycle: &mut Vec<u32>, head: usize, length: usize| {
+        if editable {
+            Some(cycle::shorten(
+                *grid,
+                cycle,
+                head,
+                apple,
+                grid.cells() - length,
+                &mut order,
+            ))
+        } else {
+            walk(cycle, head, apple).map(|m| m.len())
+        }
+    };
+    let upper = along(&mut cycle, snake[0], snake.len())?;
+    // 1. The candidates: shortest paths, each with a certificate for the body
+    // it leaves: the first found, then the one that follows the edited cycle most.
+    let aligned = lower.and_then(|_| {
+        route::shortest_preferring(grid, snake, apple, true, |from, to| {
+            cycle[from] as usize == to
+        })
+        .filter(|m| route::is_legal(grid, snake, m))
+    });
+    let candidates = [
+        shortest.as_ref(),
+        aligned.as_ref().filter(|&m| Some(m) != shortest.as_ref()),
+    ];
+    for moves in candidates.into_iter().flatten() {
+        if let Outcome::Found(f) = solver.certify(&body_after(snake, moves), deadline) {
+            return Some(Plan {
+                moves: moves.clone(),
+                method: Method::Shortest,
+                cycle: Some(f.cycle),
+                least: true,
+            });
+        }
+    }
+    let Some(lower) = lower else {
+        let moves = walk(&cycle, snake[0], apple)?;
+        return Some(Plan {
             moves,
             method: Method::Cycle,
-            cycle: cycle.map(<[u32]>::to_vec),
+            cycle: Some(cycle),
             least: false,
         });
-    let Some(lower) = shortest.map(|p| p.len()) else {
-        return best;
     };
     let found = |f: cycle::Found, least: bool| Plan {
         least,
@@ -440,33 +536,74 @@ fn plan_apple(
         moves: f.moves,
         cycle: Some(f.cycle),
     };
-    // Every path to the apple has the parity of the lower bound (the grid is
-    // bipartite): up from the lower bound, two moves at a time, to the first
-    // length with a certified path. A length left undecided (conflict or
-    // round limit) is skipped, so that plan may be longer than optimal; after
-    // `undecided_limit` of them the best plan so far (the old cycle) is taken.
-    let upper = best.as_ref().map_or(grid.cells() + 1, |p| p.moves.len());
+    // 2. Every path to the apple has the parity of the lower bound (the grid
+    // is bipartite): up from the lower bound, two moves at a time, to the
+    // first length with a certified path. A length left undecided (conflict
+    // or round limit) is skipped, so that plan may be longer than optimal;
+    // after `undecided` of them, or `lengths` lengths asked, the search stops.
     let mut k = lower;
     let mut refuted = true;
     let mut unknowns = 0;
-    while k < upper && deadline.is_none_or(|d| Instant::now() < d) {
+    let mut asked = 0;
+    while k < upper && asked < effort.lengths && deadline.is_none_or(|d| Instant::now() < d) {
+        asked += 1;
         match solver.plan(snake, apple, k, deadline) {
             Outcome::Found(f) => return Some(found(f, refuted)),
             Outcome::Unsat => k += 2,
             Outcome::Unknown => {
                 refuted = false;
                 unknowns += 1;
-                if unknowns >= undecided_limit {
+                if unknowns >= effort.undecided {
                     break;
                 }
                 k += 2;
             }
         }
     }
-    best.map(|p| Plan {
-        least: refuted && k >= upper,
-        ..p
-    })
+    let least = refuted && k >= upper;
+    // 3. Along the cycle (safe at every step), edited at every step, trying
+    // from each cell the shortest path from there, certified, while that saves moves.
+    let mut moves = Vec::new();
+    let mut body: VecDeque<usize> = snake.iter().copied().collect();
+    let mut tries = 0;
+    let mut left = upper;
+    loop {
+        let head = body[0];
+        if tries < effort.detours && deadline.is_none_or(|d| Instant::now() < d) {
+            let here = body.make_contiguous();
+            if let Some(path) = route::shortest(grid, here, apple, true)
+                .filter(|p| p.len() < left && route::is_legal(grid, here, p))
+            {
+                tries += 1;
+                if let Outcome::Found(f) = solver.certify(&body_after(here, &path), deadline) {
+                    moves.extend(path);
+                    return Some(Plan {
+                        method: if moves.len() == lower {
+                            Method::Shortest
+                        } else {
+                            Method::Route
+                        },
+                        moves,
+                        cycle: Some(f.cycle),
+                        least: false,
+                    });
+                }
+            }
+        }
+        let cell = cycle[head] as usize;
+        moves.push(cell);
+        if cell == apple {
+            return Some(Plan {
+                method: Method::Cycle,
+                moves,
+                cycle: Some(cycle),
+                least,
+            });
+        }
+        body.pop_back();
+        body.push_front(cell);
+        left = along(&mut cycle, cell, body.len())?;
+    }
 }
 
 /// The cells after `from` along `cycle` up to `to`, or `None` if `to` is not on `from`'s cycle.

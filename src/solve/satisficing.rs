@@ -16,6 +16,7 @@ use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos};
 use crate::sim;
 
+use super::construct::construct;
 use super::incremental::{Session, least_horizon_incremental};
 use super::{Attempt, Budget, SearchResult, Status};
 use crate::encode::prune::lower_bound;
@@ -23,6 +24,10 @@ use crate::instance::Start;
 
 /// Apples of the spawn chain looked at beyond those on the board.
 const LOOKAHEAD: usize = 3;
+/// Search nodes of the constructive first plan.
+const CONSTRUCT_NODES: usize = 200_000;
+/// Seconds of the constructive first plan (at most the deadline).
+const CONSTRUCT_SECONDS: std::time::Duration = std::time::Duration::from_secs(3);
 /// Apples eaten per kept segment.
 const COMMIT: usize = 2;
 
@@ -154,15 +159,16 @@ pub(crate) fn satisficing(
     mut progress: impl FnMut(&Attempt),
 ) -> Result<SearchResult, EncodeError> {
     let deadline = budget.deadline;
-    let unlimited = &Budget {
-        deadline: None,
-        config: budget.config,
-    };
     let lower_bound = lower_bound.max(1);
     let mut attempts: Vec<Attempt> = Vec::new();
     // First plan: apple by apple; else a horizon well above the lower bound, doubled margin on UNSAT.
     let started = Instant::now();
-    let first_plan = greedy(instance, encoding, max_moves, unlimited).map(|p| cut(instance, p));
+    let quick = Instant::now() + CONSTRUCT_SECONDS;
+    let quick = deadline.map_or(quick, |d| d.min(quick));
+    let first_plan = construct(instance, CONSTRUCT_NODES, Some(quick))
+        .filter(|p| sim::simulate(instance, p).is_ok())
+        .or_else(|| greedy(instance, encoding, max_moves, budget))
+        .map(|p| cut(instance, p));
     let best: Option<Attempt>;
     let mut session;
     if let Some(path) = first_plan {
@@ -180,7 +186,7 @@ pub(crate) fn satisficing(
         let mut margin = (lower_bound / 2).max(instance.cells() / 2).max(8);
         loop {
             let top = (lower_bound + margin).min(max_moves.max(lower_bound));
-            session = Session::new(instance, encoding, lower_bound, top, unlimited)?;
+            session = Session::new(instance, encoding, lower_bound, top, budget)?;
             let started = Instant::now();
             let (status, path) = session.ask(instance, top);
             let a = session.attempt(top, status, path, started.elapsed().as_secs_f64());

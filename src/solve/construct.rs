@@ -358,6 +358,20 @@ mod tests {
     }
 
     #[test]
+    fn fills_the_ipc_full_boards() {
+        // Satisficing problems 4 (6x6) and 19 (8x8): the last apple fills the board.
+        for text in [
+            include_str!("../../benchmarks/ipc2018-snake/satisficing/instance-4.pddl"),
+            include_str!("../../benchmarks/ipc2018-snake/satisficing/instance-19.pddl"),
+        ] {
+            let inst = crate::pddl::from_pddl(text).unwrap();
+            let plan = construct(&inst, 200_000, None).expect("a plan");
+            let replay = sim::simulate(&inst, &plan).expect("legal");
+            assert_eq!(replay.eaten.len(), inst.apples.len());
+        }
+    }
+
+    #[test]
     fn gives_up_without_nodes() {
         let inst = instance(5, 5, vec![(0, 0), (1, 0)], vec![(4, 4)], 1);
         assert_eq!(construct(&inst, 0, None), None);

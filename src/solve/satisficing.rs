@@ -146,8 +146,8 @@ fn cut(instance: &Instance, path: Vec<Pos>) -> Vec<Pos> {
     }
 }
 
-/// Satisficing search: the first plan ignores the deadline (it is needed
-/// anyway), the improvement stops at it. `lower_bound` is a proven bound;
+/// Satisficing search: every phase stops at the deadline (status `unknown`
+/// when no plan was found by then; else the best plan so far). `lower_bound` is a proven bound;
 /// `max_moves` the largest horizon ever built. Every solver uses the
 /// budget's configuration.
 pub(crate) fn satisficing(

@@ -1,0 +1,32 @@
+#!/bin/sh
+# LAPKT's BFWS (pip install lapkt) on every problem of a folder of IPC-2018
+# snake problems, for the README's side-by-side table (not run in CI).
+#
+#   scripts/bfws.sh benchmarks/ipc2018-snake/satisficing [SECONDS] [PLANS_DIR]
+#
+# Prints `instance,plan_length,seconds` (plan_length empty without a plan
+# within SECONDS, default 60); keeps the plans in PLANS_DIR (default
+# bfws-plans). Check them with `snakesat validate` (pddl::validate).
+set -eu
+dir=$1
+limit=${2:-60}
+plans=${3:-bfws-plans}
+domain=$(dirname "$dir")/domain.pddl
+mkdir -p "$plans"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+echo "instance,plan_length,seconds"
+for problem in "$dir"/instance-*.pddl; do
+    name=$(basename "$problem" .pddl)
+    plan="$plans/$(basename "$dir")-$name.plan"
+    rm -f "$plan"
+    start=$(date +%s.%N)
+    (cd "$work" && timeout "$limit" lapkt_cmd.py BFWS -d "$OLDPWD/$domain" -p "$OLDPWD/$problem" \
+        --plan_file "$OLDPWD/$plan" >/dev/null 2>&1) || true
+    end=$(date +%s.%N)
+    length=""
+    if [ -s "$plan" ]; then
+        length=$(grep -c '^(' "$plan" || true)
+    fi
+    echo "$name,$length,$(echo "$end - $start" | bc)"
+done

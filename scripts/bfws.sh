@@ -1,5 +1,5 @@
 #!/bin/sh
-# LAPKT's BFWS (pip install lapkt) on every problem of a folder of IPC-2018
+# LAPKT's BFWS (pip install lapkt clingo) on every problem of a folder of IPC-2018
 # snake problems, for the README's side-by-side table (not run in CI).
 #
 #   scripts/bfws.sh benchmarks/ipc2018-snake/satisficing [SECONDS] [PLANS_DIR]
@@ -8,11 +8,11 @@
 # within SECONDS, default 60); keeps the plans in PLANS_DIR (default
 # bfws-plans). Check them with `snakesat validate` (pddl::validate).
 set -eu
-dir=$1
+dir=$(realpath "$1")
 limit=${2:-60}
-plans=${3:-bfws-plans}
+mkdir -p "${3:-bfws-plans}"
+plans=$(realpath "${3:-bfws-plans}")
 domain=$(dirname "$dir")/domain.pddl
-mkdir -p "$plans"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "instance,plan_length,seconds"
@@ -21,8 +21,10 @@ for problem in "$dir"/instance-*.pddl; do
     plan="$plans/$(basename "$dir")-$name.plan"
     rm -f "$plan"
     start=$(date +%s.%N)
-    (cd "$work" && timeout "$limit" lapkt_cmd.py BFWS -d "$OLDPWD/$domain" -p "$OLDPWD/$problem" \
-        --plan_file "$OLDPWD/$plan" >/dev/null 2>&1) || true
+    # LAPKT writes its logs into the working directory; its grounder needs clingo
+    # (pip install clingo).
+    (cd "$work" && timeout "$limit" lapkt_cmd.py BFWS -d "$domain" -p "$problem" \
+        --plan_file "$plan" >/dev/null 2>&1) || true
     end=$(date +%s.%N)
     length=""
     if [ -s "$plan" ]; then

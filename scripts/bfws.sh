@@ -6,7 +6,7 @@
 #
 # Prints `instance,plan_length,seconds` (plan_length empty without a plan
 # within SECONDS, default 60); keeps the plans in PLANS_DIR (default
-# bfws-plans). Check them with `snakesat validate` (pddl::validate).
+# bfws-plans). Check them with `snakesat check PROBLEM PLAN`.
 set -eu
 dir=$(realpath "$1")
 limit=${2:-60}

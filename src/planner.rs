@@ -259,7 +259,8 @@ impl<'a> Planner<'a> {
     }
 
     /// Gives up after `timeout` from the start of [`Planner::plan`] (verdict
-    /// `Unknown`); with [`Search::Satisficing`], the time spent improving the first plan.
+    /// `Unknown`); with [`Search::Satisficing`], the best plan found by then (every phase, the
+    /// first plan included, stops at it).
     pub fn timeout(mut self, timeout: Option<Duration>) -> Self {
         self.timeout = timeout;
         self

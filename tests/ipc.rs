@@ -557,3 +557,51 @@ fn interpreter_rejects_bad_plans() {
     .unwrap_err();
     assert!(e.contains("dummypoint"), "{e}");
 }
+
+/// `bench --jobs 2 --plans DIR` on three small problems: the rows keep the
+/// files' order, and every plan kept replays to the length in the table.
+#[test]
+fn bench_keeps_every_plan_with_two_jobs() {
+    let problems = temp_dir("bench-problems");
+    for n in [5, 1, 4] {
+        std::fs::copy(
+            instance_file("optimal", n),
+            problems.join(format!("instance-{n}.pddl")),
+        )
+        .unwrap();
+    }
+    let plans = temp_dir("bench-plans").join("kept");
+    let out = cli(&[
+        "bench",
+        problems.to_str().unwrap(),
+        "--jobs",
+        "2",
+        "--plans",
+        plans.to_str().unwrap(),
+        "--timeout-per-instance",
+        "60",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = table.lines().filter(|l| l.contains("instance-")).collect();
+    assert_eq!(rows.len(), 3, "{table}");
+    for (row, n) in rows.iter().zip([1, 4, 5]) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let name = format!("instance-{n}");
+        assert!(cells[1].ends_with(&format!("{name}.pddl")), "{row}");
+        let length: usize = cells[4].parse().unwrap();
+        let kept = plans.join(format!(
+            "{}.plan",
+            cells[1].replace('/', "-").trim_end_matches(".pddl")
+        ));
+        let plan =
+            std::fs::read_to_string(&kept).unwrap_or_else(|e| panic!("{}: {e}", kept.display()));
+        let text = std::fs::read_to_string(instance_file("optimal", n)).unwrap();
+        assert_eq!(replay(&text, &plan), Ok(length), "{name}");
+    }
+}

@@ -29,7 +29,7 @@ pub struct BenchArgs {
     /// a folder named `game` is given as `./game`).
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
-    /// Time limit per instance in seconds (with --satisficing: for improving the first plan).
+    /// Time limit per instance in seconds (every phase, the first plan too).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
     pub timeout_per_instance: Duration,
     /// Passed to `solve`: a plan fast, then shorter ones.
@@ -44,6 +44,12 @@ pub struct BenchArgs {
     /// Write the table as CSV.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// Problems solved at once (each in its own child process).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub jobs: usize,
+    /// Keep every checked IPC plan in DIR, as `FOLDER-instance-K.plan`.
+    #[arg(long, value_name = "DIR")]
+    pub plans: Option<PathBuf>,
     /// Passed to `solve --proof`: certificates of each instance into DIR/<instance name>/.
     #[arg(long, value_name = "DIR")]
     pub proof: Option<PathBuf>,
@@ -175,12 +181,8 @@ fn run_one(file: &Path, args: &BenchArgs) -> Row {
     let Ok(mut child) = cmd.spawn() else {
         return row;
     };
-    // A hard stop well after the limit (the first satisficing plan ignores it: 300 s at least).
-    let mut hard = args.timeout_per_instance.as_secs_f64() * 5.0 + 30.0;
-    if args.satisficing {
-        hard = hard.max(300.0);
-    }
-    let hard = Duration::from_secs_f64(hard);
+    // A hard stop well after the limit (which bounds every phase of the search).
+    let hard = Duration::from_secs_f64(args.timeout_per_instance.as_secs_f64() * 5.0 + 30.0);
     let mut stdout = child.stdout.take().expect("piped stdout");
     let mut stderr = child.stderr.take().expect("piped stderr");
     let out_reader = std::thread::spawn(move || {
@@ -246,6 +248,14 @@ fn run_one(file: &Path, args: &BenchArgs) -> Row {
                 && pddl::plan::ipc_plan(&instance, p).is_ok()
         });
         if valid {
+            if let (Some(dir), Some(p)) = (&args.plans, &path) {
+                let name = row.instance.replace('/', "-").replace(".pddl", ".plan");
+                let text = pddl::plan::ipc_plan(&instance, p).unwrap_or_default();
+                if std::fs::write(dir.join(name), text).is_err() {
+                    row.status = "error".into();
+                    return row;
+                }
+            }
             row.plan_length = path.map(|p| p.len() - 1);
         } else {
             row.status = "invalid".into();
@@ -331,6 +341,13 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     if let Some(BenchCommand::Game(game)) = args.command {
         return bench_game::run(game);
     }
+    if args.jobs == 0 {
+        return Err(bad_input("--jobs must be at least 1"));
+    }
+    if let Some(dir) = &args.plans {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))?;
+    }
     let files = problems(&args.dirs)?;
     let [mut json_out, mut csv_out] = output::claim([args.json.as_deref(), args.csv.as_deref()])?;
     let bar = ProgressBar::new(files.len() as u64);
@@ -338,13 +355,29 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let mut rows = Vec::new();
-    for file in &files {
-        bar.set_message(file.display().to_string());
-        rows.push(run_one(file, &args));
-        bar.inc(1);
-    }
+    // `jobs` workers take the next problem; the rows keep the files' order.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<Row>>> =
+        files.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..args.jobs.min(files.len()) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Some(file) = files.get(i) else { break };
+                    bar.set_message(file.display().to_string());
+                    let row = run_one(file, &args);
+                    *slots[i].lock().expect("unpoisoned") = Some(row);
+                    bar.inc(1);
+                }
+            });
+        }
+    });
     bar.finish_and_clear();
+    let rows: Vec<Row> = slots
+        .into_iter()
+        .filter_map(|m| m.into_inner().expect("unpoisoned"))
+        .collect();
     if let Some(out) = &mut json_out {
         let text = serde_json::to_string_pretty(&rows).expect("rows serialise");
         out.write_with(|w| w.write_all(text.as_bytes()))?;

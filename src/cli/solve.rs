@@ -38,7 +38,7 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 300)]
     pub max_horizon: usize,
     /// Give up after this many seconds (status `unknown`, exit 3); with
-    /// `--satisficing`, the time spent improving the first plan.
+    /// `--satisficing`, the best plan found by then (the first plan included).
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub timeout: Option<Duration>,
     /// Print the plan as JSON.

@@ -4,6 +4,7 @@
 //! shorter ones ([`satisficing`]); a wall-clock deadline turns into `unknown`.
 //! Only the types they report in are public: the planner is the way in.
 
+pub(crate) mod construct;
 pub mod incremental;
 pub(crate) mod satisficing;
 

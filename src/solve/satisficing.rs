@@ -1,14 +1,18 @@
 //! A plan fast, then shorter ones.
 //!
-//! The first plan is built apple by apple ([`greedy`]): from the current
+//! The first plan is constructed without SAT ([`construct`]: earliest-arrival
+//! paths to the apples, seconds at most); then, within a third of the time
+//! left, it is built apple by apple with SAT ([`greedy`]): from the current
 //! board, the least plan that eats the next few apples (those on the board
 //! and a few of the spawn chain: a safety lookahead) is found by the
 //! incremental search, and only its moves up to the first few apples are
-//! kept. If that dead-ends, one incremental session for a generous horizon
-//! is asked at that horizon instead. Then one session built for the best
-//! length is asked every horizon below it, downwards (a SAT answer is a
-//! shorter plan), until the lower bound (UNSAT everywhere below proves the
-//! best plan least) or the deadline.
+//! kept. The shorter of the two is kept (if both fail, one incremental
+//! session for a generous horizon is asked at that horizon instead). Then
+//! one session built for the best length improves it: first by jumps
+//! halfway to the lower bound, each within a slice of the time left, then
+//! asking every horizon below the best, downwards (a SAT answer is a shorter
+//! plan), until the lower bound (UNSAT everywhere below proves the best plan
+//! least) or the deadline, which bounds every phase.
 
 use std::time::Instant;
 
@@ -16,6 +20,7 @@ use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos};
 use crate::sim;
 
+use super::construct::construct;
 use super::incremental::{Session, least_horizon_incremental};
 use super::{Attempt, Budget, SearchResult, Status};
 use crate::encode::prune::lower_bound;
@@ -23,6 +28,14 @@ use crate::instance::Start;
 
 /// Apples of the spawn chain looked at beyond those on the board.
 const LOOKAHEAD: usize = 3;
+/// Search nodes of the constructive first plan.
+const CONSTRUCT_NODES: usize = 200_000;
+/// Seconds of the constructive first plan (at most the deadline).
+const CONSTRUCT_SECONDS: std::time::Duration = std::time::Duration::from_secs(3);
+/// Seconds of the SAT greedy without a deadline, when a constructed plan exists.
+const GREEDY_SECONDS: std::time::Duration = std::time::Duration::from_secs(20);
+/// Seconds of one jump of the improvement without a deadline.
+const JUMP_SECONDS: std::time::Duration = std::time::Duration::from_secs(10);
 /// Apples eaten per kept segment.
 const COMMIT: usize = 2;
 
@@ -141,8 +154,8 @@ fn cut(instance: &Instance, path: Vec<Pos>) -> Vec<Pos> {
     }
 }
 
-/// Satisficing search: the first plan ignores the deadline (it is needed
-/// anyway), the improvement stops at it. `lower_bound` is a proven bound;
+/// Satisficing search: every phase stops at the deadline (status `unknown`
+/// when no plan was found by then; else the best plan so far). `lower_bound` is a proven bound;
 /// `max_moves` the largest horizon ever built. Every solver uses the
 /// budget's configuration.
 pub(crate) fn satisficing(
@@ -154,15 +167,35 @@ pub(crate) fn satisficing(
     mut progress: impl FnMut(&Attempt),
 ) -> Result<SearchResult, EncodeError> {
     let deadline = budget.deadline;
-    let unlimited = &Budget {
-        deadline: None,
-        config: budget.config,
-    };
     let lower_bound = lower_bound.max(1);
     let mut attempts: Vec<Attempt> = Vec::new();
     // First plan: apple by apple; else a horizon well above the lower bound, doubled margin on UNSAT.
     let started = Instant::now();
-    let first_plan = greedy(instance, encoding, max_moves, unlimited).map(|p| cut(instance, p));
+    let quick = Instant::now() + CONSTRUCT_SECONDS;
+    let quick = deadline.map_or(quick, |d| d.min(quick));
+    let valid = |p: &Vec<Pos>| sim::simulate(instance, p).is_ok();
+    let constructed = construct(instance, CONSTRUCT_NODES, Some(quick))
+        .filter(valid)
+        .map(|p| cut(instance, p));
+    // The SAT greedy, within a third of the time left (or GREEDY_SECONDS
+    // without a deadline when a constructed plan exists): usually shorter.
+    let now = Instant::now();
+    let greedy_deadline = match (deadline, &constructed) {
+        (Some(d), _) => Some(now + d.saturating_duration_since(now) / 3),
+        (None, Some(_)) => Some(now + GREEDY_SECONDS),
+        (None, None) => None,
+    };
+    let greedy_budget = Budget {
+        deadline: greedy_deadline,
+        config: budget.config,
+    };
+    let greedy_plan = greedy(instance, encoding, max_moves, &greedy_budget)
+        .filter(valid)
+        .map(|p| cut(instance, p));
+    let first_plan = match (constructed, greedy_plan) {
+        (Some(c), Some(g)) => Some(if g.len() < c.len() { g } else { c }),
+        (c, g) => c.or(g),
+    };
     let best: Option<Attempt>;
     let mut session;
     if let Some(path) = first_plan {
@@ -180,7 +213,7 @@ pub(crate) fn satisficing(
         let mut margin = (lower_bound / 2).max(instance.cells() / 2).max(8);
         loop {
             let top = (lower_bound + margin).min(max_moves.max(lower_bound));
-            session = Session::new(instance, encoding, lower_bound, top, unlimited)?;
+            session = Session::new(instance, encoding, lower_bound, top, budget)?;
             let started = Instant::now();
             let (status, path) = session.ask(instance, top);
             let a = session.attempt(top, status, path, started.elapsed().as_secs_f64());
@@ -212,17 +245,41 @@ pub(crate) fn satisficing(
         best.path = Some(path);
     }
     session.set_deadline(deadline);
-    // Improve: ask every horizon below the best, downwards, until the lower
-    // bound (all UNSAT: the best is least) or the deadline.
-    let mut t = best.horizon;
-    while t > lower_bound && best.path.is_some() {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+    // Improve: first jumps halfway to the lower bound, each asked within a
+    // slice of the time left (SAT: a shorter plan; otherwise a shorter jump);
+    // at jumps of one, every horizon below the best, downwards, until the
+    // lower bound (all UNSAT: the best is least) or the deadline.
+    let mut step = ((best.horizon - lower_bound) / 2).max(1);
+    let mut below = best.horizon;
+    while best.path.is_some() {
+        let now = Instant::now();
+        if deadline.is_some_and(|d| now >= d) {
             break;
         }
-        t -= 1;
-        let started = Instant::now();
+        let t = if step > 1 {
+            best.horizon - step
+        } else {
+            below.saturating_sub(1)
+        };
+        if t < lower_bound {
+            break;
+        }
+        if session.max > 2 * best.horizon {
+            // A much shorter plan: a smaller formula for the horizons left.
+            session = Session::new(instance, encoding, lower_bound, best.horizon, budget)?;
+        }
+        let slice = if step > 1 {
+            let left = deadline.map_or(JUMP_SECONDS, |d| d.saturating_duration_since(now) / 8);
+            Some(now + left.max(std::time::Duration::from_secs(1)))
+        } else {
+            None
+        };
+        session.set_deadline(match (deadline, slice) {
+            (Some(d), Some(s)) => Some(d.min(s)),
+            (d, s) => d.or(s),
+        });
         let (status, path) = session.ask(instance, t);
-        let mut a = session.attempt(t, status, path, started.elapsed().as_secs_f64());
+        let mut a = session.attempt(t, status, path, now.elapsed().as_secs_f64());
         a.stats.build_seconds = 0.0;
         progress(&a);
         match status {
@@ -232,10 +289,22 @@ pub(crate) fn satisficing(
                     a.horizon = path.len() - 1;
                     a.path = Some(path);
                 }
-                t = a.horizon;
+                below = a.horizon;
                 attempts.push(std::mem::replace(&mut best, a));
+                step = step.min(((best.horizon - lower_bound) / 2).max(1));
             }
-            Status::Unsat => attempts.push(a),
+            Status::Unsat if step == 1 => {
+                below = t;
+                attempts.push(a);
+            }
+            Status::Unsat => {
+                step /= 2;
+                attempts.push(a);
+            }
+            Status::Unknown if step > 1 => {
+                step /= 2;
+                attempts.push(a);
+            }
             Status::Unknown => {
                 attempts.push(a);
                 break;

@@ -51,6 +51,18 @@ impl OutputError {
     }
 }
 
+/// An error and its sources, joined by `": "`.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
 /// One output being written: a temporary file beside its target, or stdout.
 pub struct Output {
     /// The path as the user gave it, for messages.
@@ -294,12 +306,12 @@ impl Output {
     }
 
     /// Runs `write` on the output; its error names the path.
-    pub fn write_with<E: Into<anyhow::Error>>(
+    /// The reason is the error and its sources, joined by `": "`.
+    pub fn write_with<E: std::error::Error>(
         &mut self,
         write: impl FnOnce(&mut Writer) -> Result<(), E>,
     ) -> Result<(), OutputError> {
-        let result = write(self.writer()).map_err(Into::into);
-        result.map_err(|e| OutputError::new(&self.given, format!("{e:#}")))
+        write(self.writer()).map_err(|e| OutputError::new(&self.given, chain(&e)))
     }
 
     /// The bytes written so far (0 for standard output).

@@ -22,11 +22,11 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{Context, bail};
 use serde::Serialize;
+use thiserror::Error;
 
 use crate::cnf::{Cnf, dimacs};
-use crate::encode::Encoding;
+use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, json};
 use crate::planner::Outcome;
 use crate::solve::{Attempt, Status};
@@ -53,6 +53,52 @@ unsafe extern "C" {
 /// The proof format written: CaDiCaL's binary DRAT (`binary=1`, its default).
 pub const FORMAT: &str = "drat-binary";
 
+/// Why a refutation or a certification failed.
+#[derive(Debug, Error)]
+pub enum ProofError {
+    /// A proof path that C cannot name.
+    #[error("proof path {path} has a NUL byte")]
+    NulPath { path: String },
+    /// A directory that cannot be created.
+    #[error("cannot create {path}")]
+    Create {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file that cannot be written.
+    #[error("cannot write {path}")]
+    Write {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// CaDiCaL refused to trace a proof.
+    #[error("CaDiCaL cannot trace a proof to {path}")]
+    Trace { path: String },
+    /// A standalone re-solve found a model where the search found none.
+    #[error("horizon {horizon} is satisfiable on a standalone re-solve, against the search")]
+    Satisfiable { horizon: usize },
+    /// The encoding failed.
+    #[error(transparent)]
+    Encode(#[from] EncodeError),
+    /// Reading a written proof's size failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// The manifest could not be serialised.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
+impl ProofError {
+    fn write(path: &Path, source: std::io::Error) -> Self {
+        ProofError::Write {
+            path: path.display().to_string(),
+            source,
+        }
+    }
+}
+
 /// Stops the proof-tracing solve at the deadline.
 unsafe extern "C" fn past_deadline(state: *mut c_void) -> c_int {
     // SAFETY: `state` is the `Instant` that `refute` keeps alive while it solves.
@@ -73,9 +119,11 @@ impl Drop for Traced {
 /// Solves `cnf` with CaDiCaL writing a DRAT proof (binary) to `proof`:
 /// `Unsat` means the file holds a refutation of exactly these clauses (in
 /// this order, variables as numbered); `Unknown` means the deadline passed.
-pub fn refute(cnf: &Cnf, proof: &Path, deadline: Option<Instant>) -> anyhow::Result<Status> {
-    let path = CString::new(proof.as_os_str().as_bytes())
-        .with_context(|| format!("proof path {} has a NUL byte", proof.display()))?;
+pub fn refute(cnf: &Cnf, proof: &Path, deadline: Option<Instant>) -> Result<Status, ProofError> {
+    let path =
+        CString::new(proof.as_os_str().as_bytes()).map_err(|_| ProofError::NulPath {
+            path: proof.display().to_string(),
+        })?;
     // SAFETY: every call gets the live solver of `solver`; the proof is traced
     // before any clause (CaDiCaL's CONFIGURING state, which it requires), closed
     // before the file is, and the file outlives the solver's use of it.
@@ -83,13 +131,14 @@ pub fn refute(cnf: &Cnf, proof: &Path, deadline: Option<Instant>) -> anyhow::Res
         let solver = Traced(ccadical_init());
         let file = fopen(path.as_ptr(), c"wb".as_ptr());
         if file.is_null() {
-            return Err(std::io::Error::last_os_error())
-                .with_context(|| format!("cannot write {}", proof.display()));
+            return Err(ProofError::write(proof, std::io::Error::last_os_error()));
         }
         ccadical_set_option(solver.0, c"binary".as_ptr(), 1);
         if ccadical_trace_proof(solver.0, file, path.as_ptr()) == 0 {
             fclose(file);
-            bail!("CaDiCaL cannot trace a proof to {}", proof.display());
+            return Err(ProofError::Trace {
+                path: proof.display().to_string(),
+            });
         }
         for &lit in cnf.flat() {
             ccadical_add(solver.0, lit);
@@ -106,8 +155,7 @@ pub fn refute(cnf: &Cnf, proof: &Path, deadline: Option<Instant>) -> anyhow::Res
         ccadical_close_proof(solver.0);
         drop(solver);
         if fclose(file) != 0 {
-            return Err(std::io::Error::last_os_error())
-                .with_context(|| format!("cannot write {}", proof.display()));
+            return Err(ProofError::write(proof, std::io::Error::last_os_error()));
         }
         Ok(match result {
             10 => Status::Sat,
@@ -201,8 +249,11 @@ pub fn certify(
     lower_bound: Option<usize>,
     dir: &Path,
     deadline: Option<Instant>,
-) -> anyhow::Result<Manifest> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+) -> Result<Manifest, ProofError> {
+    std::fs::create_dir_all(dir).map_err(|source| ProofError::Create {
+        path: dir.display().to_string(),
+        source,
+    })?;
     let mut claims: Vec<(usize, Reason)> = refuted.iter().map(|&t| (t, Reason::Refuted)).collect();
     let lower_bound = lower_bound.filter(|&b| b != usize::MAX);
     if let Some(below) = lower_bound.and_then(|b| b.checked_sub(1))
@@ -221,7 +272,7 @@ pub fn certify(
         let proof = dir.join(&proof_name);
         let status = refute(&cnf, &proof, deadline)?;
         if status == Status::Sat {
-            bail!("horizon {horizon} is satisfiable on a standalone re-solve, against the search");
+            return Err(ProofError::Satisfiable { horizon });
         }
         let proof_bytes = std::fs::metadata(&proof)?.len();
         certificates.push(Certificate {
@@ -242,8 +293,9 @@ pub fn certify(
         claims: certificates,
     };
     let text = serde_json::to_string_pretty(&manifest)?;
-    std::fs::write(dir.join("manifest.json"), text + "\n")
-        .with_context(|| format!("cannot write {}", dir.join("manifest.json").display()))?;
+    let manifest_path = dir.join("manifest.json");
+    std::fs::write(&manifest_path, text + "\n")
+        .map_err(|e| ProofError::write(&manifest_path, e))?;
     Ok(manifest)
 }
 
@@ -254,7 +306,7 @@ fn write_cnf(
     horizon: usize,
     cnf: &Cnf,
     path: &Path,
-) -> anyhow::Result<()> {
+) -> Result<(), ProofError> {
     let meta = [
         (
             "instance",
@@ -270,12 +322,11 @@ fn write_cnf(
             encoding.capabilities().approximate.to_string(),
         ),
     ];
-    let file =
-        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+    let file = std::fs::File::create(path).map_err(|e| ProofError::write(path, e))?;
     let mut out = std::io::BufWriter::new(file);
     dimacs::write(cnf, &meta, &mut out)
         .and_then(|()| out.flush())
-        .with_context(|| format!("cannot write {}", path.display()))
+        .map_err(|e| ProofError::write(path, e))
 }
 
 /// Certifies the answer of a search (see [`certify`]): its refuted horizons,
@@ -286,7 +337,7 @@ pub fn certify_search(
     outcome: &Outcome,
     dir: &Path,
     deadline: Option<Instant>,
-) -> anyhow::Result<Manifest> {
+) -> Result<Manifest, ProofError> {
     let bound = instance.horizon.is_none().then_some(outcome.lower_bound);
     certify(
         instance,

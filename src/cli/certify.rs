@@ -37,7 +37,7 @@ pub fn write(
     let manifest =
         proof::certify_search(instance, encoding, outcome, dir, deadline).map_err(|e| Failure {
             code: 3,
-            message: format!("certificates: {e:#}"),
+            message: format!("certificates: {:#}", anyhow::Error::from(e)),
         })?;
     let certified = manifest.certified();
     eprintln!(

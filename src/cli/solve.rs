@@ -196,7 +196,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             let replay = plan.replay;
             if let Some(out) = &mut plan_out {
                 let text = snakesat::pddl::plan::ipc_plan(&instance, &path)
-                    .map_err(|e| bad_input(format!("cannot write an IPC plan: {e:#}")))?;
+                    .map_err(|e| bad_input(format!("cannot write an IPC plan: {e}")))?;
                 out.write_with(|w| w.write_all(text.as_bytes()))?;
             }
             let gif_note = match &mut gif_out {

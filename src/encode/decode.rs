@@ -2,16 +2,57 @@
 //! encodings name their head variables [`VarKind::Head`] (`head x y t`), or
 //! [`VarKind::HeadX`] and [`VarKind::HeadY`] (per-axis position).
 
-use anyhow::bail;
+use thiserror::Error;
 
 use crate::cnf::VarKind;
 use crate::instance::MAX_HORIZON;
 
+/// Why a horizon or a model does not describe a path.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum DecodeError {
+    /// A horizon read from a file is 0 or above [`MAX_HORIZON`].
+    #[error("horizon {horizon} is out of range (1..={MAX_HORIZON})")]
+    HorizonOutOfRange { horizon: usize },
+    /// A horizon larger than the formula's variable count.
+    #[error(
+        "horizon {horizon} is inconsistent with the {num_vars} variables of the `p cnf` line"
+    )]
+    HorizonExceedsVariables { horizon: usize, num_vars: usize },
+    /// A path length above [`MAX_HORIZON`].
+    #[error("horizon {moves} is beyond the limit {MAX_HORIZON}")]
+    BeyondLimit { moves: usize },
+    /// A head variable (named `name`) at a time after the horizon.
+    #[error("{name} variable at time {t} beyond the horizon {moves}")]
+    TimeBeyondHorizon {
+        name: &'static str,
+        t: usize,
+        moves: usize,
+    },
+    /// Two values of one axis at one time.
+    #[error("model puts the head on two {name} values at time {t}: {first} and {second}")]
+    TwoAxisValues {
+        name: &'static str,
+        t: usize,
+        first: usize,
+        second: usize,
+    },
+    /// Two head cells at one time.
+    #[error("model puts the head on two cells at time {t}: {first:?} and {second:?}")]
+    TwoCells {
+        t: usize,
+        first: (usize, usize),
+        second: (usize, usize),
+    },
+    /// No head cell at a time.
+    #[error("model puts the head nowhere at time {t}")]
+    Nowhere { t: usize },
+}
+
 /// Checks a horizon read from a file (a CNF's `c horizon` line) before
 /// anything is sized by it: it is at least 1 and at most [`MAX_HORIZON`].
-pub fn check_horizon(horizon: usize) -> anyhow::Result<()> {
+pub fn check_horizon(horizon: usize) -> Result<(), DecodeError> {
     if horizon == 0 || horizon > MAX_HORIZON {
-        bail!("horizon {horizon} is out of range (1..={MAX_HORIZON})");
+        return Err(DecodeError::HorizonOutOfRange { horizon });
     }
     Ok(())
 }
@@ -20,11 +61,9 @@ pub fn check_horizon(horizon: usize) -> anyhow::Result<()> {
 /// `horizon` moves: every time point after the start has at least one head
 /// variable (a time point with none has an empty clause, so the formula is
 /// unsatisfiable), so a model of it has at most `num_vars` moves.
-pub fn check_model_horizon(horizon: usize, num_vars: usize) -> anyhow::Result<()> {
+pub fn check_model_horizon(horizon: usize, num_vars: usize) -> Result<(), DecodeError> {
     if horizon > num_vars {
-        bail!(
-            "horizon {horizon} is inconsistent with the {num_vars} variables of the `p cnf` line"
-        );
+        return Err(DecodeError::HorizonExceedsVariables { horizon, num_vars });
     }
     Ok(())
 }
@@ -37,9 +76,9 @@ pub fn path_from_model<'a>(
     named: impl Iterator<Item = (&'a VarKind, bool)>,
     moves: usize,
     fixed: &[(usize, (usize, usize))],
-) -> anyhow::Result<Vec<(usize, usize)>> {
+) -> Result<Vec<(usize, usize)>, DecodeError> {
     if moves > MAX_HORIZON {
-        bail!("horizon {moves} is beyond the limit {MAX_HORIZON}");
+        return Err(DecodeError::BeyondLimit { moves });
     }
     let mut path: Vec<Option<(usize, usize)>> = vec![None; moves + 1];
     for &(t, p) in fixed {
@@ -66,11 +105,16 @@ pub fn path_from_model<'a>(
         let name = kind.name();
         let (v, t) = (v as usize, t as usize);
         if t > moves {
-            bail!("{name} variable at time {t} beyond the horizon {moves}");
+            return Err(DecodeError::TimeBeyondHorizon { name, t, moves });
         }
         match axes[t][axis] {
             Some(prev) if prev != v => {
-                bail!("model puts the head on two {name} values at time {t}: {prev} and {v}")
+                return Err(DecodeError::TwoAxisValues {
+                    name,
+                    t,
+                    first: prev,
+                    second: v,
+                });
             }
             _ => axes[t][axis] = Some(v),
         }
@@ -82,21 +126,26 @@ pub fn path_from_model<'a>(
     }
     for (x, y, t) in cells {
         if t > moves {
-            bail!("head variable at time {t} beyond the horizon {moves}");
+            return Err(DecodeError::TimeBeyondHorizon {
+                name: "head",
+                t,
+                moves,
+            });
         }
         match path[t] {
             Some(prev) if prev != (x, y) => {
-                bail!(
-                    "model puts the head on two cells at time {t}: {prev:?} and {:?}",
-                    (x, y)
-                )
+                return Err(DecodeError::TwoCells {
+                    t,
+                    first: prev,
+                    second: (x, y),
+                });
             }
             _ => path[t] = Some((x, y)),
         }
     }
     path.iter()
         .enumerate()
-        .map(|(t, p)| p.ok_or_else(|| anyhow::anyhow!("model puts the head nowhere at time {t}")))
+        .map(|(t, p)| p.ok_or(DecodeError::Nowhere { t }))
         .collect()
 }
 

@@ -3,11 +3,33 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use anyhow::bail;
+use thiserror::Error;
 
 use super::object_name;
 use crate::instance::{Instance, Pos, Start, TailRule};
-use crate::sim;
+use crate::sim::{self, Violation};
+
+/// Writing to a `String` cannot fail.
+const WRITE: &str = "writing to a String";
+
+/// Why a path cannot be written as an IPC plan.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PlanWriteError {
+    /// The instance has a free start: the domain needs an explicit body.
+    #[error("IPC plans need an explicit starting body, not a free start")]
+    FreeStart,
+    /// The instance's rules are not the domain's (strict tail, growth).
+    #[error("IPC plans need the snake domain's rules (tail = strict, grow = true)")]
+    Rules,
+    /// The path breaks a rule of the game.
+    #[error("the path is not legal: {0}")]
+    Illegal(Violation),
+    /// A plain move of a one-cell snake, which the domain cannot express.
+    #[error(
+        "a one-cell snake cannot make a plain move in the snake domain (move needs a nextsnake fact)"
+    )]
+    OneCellMove,
+}
 
 /// Turns a legal head path into the domain's actions, one per line, ending
 /// with `; cost = N (unit cost)`.
@@ -20,14 +42,14 @@ use crate::sim;
 ///
 /// Fails if the instance is not one the PDDL model produces (explicit body,
 /// strict tail, growth) or the path is not legal.
-pub fn ipc_plan(instance: &Instance, path: &[Pos]) -> anyhow::Result<String> {
+pub fn ipc_plan(instance: &Instance, path: &[Pos]) -> Result<String, PlanWriteError> {
     let Start::Body(start) = &instance.start else {
-        bail!("IPC plans need an explicit starting body, not a free start");
+        return Err(PlanWriteError::FreeStart);
     };
     if instance.tail != TailRule::Strict || !instance.grow {
-        bail!("IPC plans need the snake domain's rules (tail = strict, grow = true)");
+        return Err(PlanWriteError::Rules);
     }
-    sim::simulate(instance, path).map_err(|v| anyhow::anyhow!("the path is not legal: {v}"))?;
+    sim::simulate(instance, path).map_err(PlanWriteError::Illegal)?;
 
     let n = instance.apples.len();
     let mut revealed = instance.visible_at_start();
@@ -40,9 +62,7 @@ pub fn ipc_plan(instance: &Instance, path: &[Pos]) -> anyhow::Result<String> {
         match apple {
             None => {
                 if body.len() < 2 {
-                    bail!(
-                        "a one-cell snake cannot make a plain move in the snake domain (move needs a nextsnake fact)"
-                    );
+                    return Err(PlanWriteError::OneCellMove);
                 }
                 let tail = body[body.len() - 1];
                 let new_tail = body[body.len() - 2];
@@ -53,7 +73,7 @@ pub fn ipc_plan(instance: &Instance, path: &[Pos]) -> anyhow::Result<String> {
                     object_name(next),
                     object_name(tail),
                     object_name(new_tail)
-                )?;
+                ).expect(WRITE);
                 body.pop_back();
             }
             Some(i) => {
@@ -70,7 +90,7 @@ pub fn ipc_plan(instance: &Instance, path: &[Pos]) -> anyhow::Result<String> {
                         object_name(head),
                         object_name(next),
                         object_name(spawn)
-                    )?;
+                    ).expect(WRITE);
                     revealed += 1;
                 } else {
                     writeln!(
@@ -78,13 +98,13 @@ pub fn ipc_plan(instance: &Instance, path: &[Pos]) -> anyhow::Result<String> {
                         "(move-and-eat-no-spawn {} {})",
                         object_name(head),
                         object_name(next)
-                    )?;
+                    ).expect(WRITE);
                 }
             }
         }
         body.push_front(next);
     }
-    writeln!(out, "; cost = {} (unit cost)", path.len() - 1)?;
+    writeln!(out, "; cost = {} (unit cost)", path.len() - 1).expect(WRITE);
     Ok(out)
 }
 

@@ -42,11 +42,31 @@
 
 use std::io::{BufWriter, Write};
 
-use anyhow::{Context, bail};
 use gif::{DisposalMethod, Encoder, Frame, Repeat};
+use thiserror::Error;
 
 use crate::instance::{Instance, Pos};
-use crate::sim::{State, states};
+use crate::sim::{State, Violation, states};
+
+/// Why an animation cannot be written.
+#[derive(Debug, Error)]
+pub enum GifError {
+    /// Cells smaller than 4 pixels.
+    #[error("cell size {cell} is too small (at least 4 pixels)")]
+    CellTooSmall { cell: u16 },
+    /// The path breaks a rule of the game.
+    #[error("the path breaks the rules")]
+    Illegal(#[source] Violation),
+    /// An image beyond GIF's 65535 × 65535 pixels.
+    #[error("the image would be {width}x{height} pixels, more than a GIF allows (65535)")]
+    TooLarge { width: usize, height: usize },
+    /// The GIF encoder failed.
+    #[error(transparent)]
+    Encoding(#[from] gif::EncodingError),
+    /// Writing failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
 
 /// Palette index of the background.
 pub const BACKGROUND: u8 = 0;
@@ -164,14 +184,11 @@ pub fn write_gif(
     path: &[Pos],
     options: &GifOptions,
     out: impl Write,
-) -> anyhow::Result<()> {
+) -> Result<(), GifError> {
     if options.cell < 4 {
-        bail!(
-            "cell size {} is too small (at least 4 pixels)",
-            options.cell
-        );
+        return Err(GifError::CellTooSmall { cell: options.cell });
     }
-    let states = states(instance, path).context("the path breaks the rules")?;
+    let states = states(instance, path).map_err(GifError::Illegal)?;
     let moves = states.len() - 1;
     let layout = Layout::new(instance, options.cell, moves)?;
 
@@ -229,7 +246,7 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(instance: &Instance, cell: u16, moves: usize) -> anyhow::Result<Layout> {
+    fn new(instance: &Instance, cell: u16, moves: usize) -> Result<Layout, GifError> {
         let c = usize::from(cell);
         let grid_w = instance.width * c + 1;
         let grid_h = instance.height * c + 1;
@@ -244,7 +261,7 @@ impl Layout {
         let width = grid_w.max(text_w(scale) + 2 * pad);
         let height = grid_h + 5 * scale + 2 * pad;
         let (Ok(w), Ok(h)) = (u16::try_from(width), u16::try_from(height)) else {
-            bail!("the image would be {width}x{height} pixels, more than a GIF allows (65535)");
+            return Err(GifError::TooLarge { width, height });
         };
         Ok(Layout {
             cell: c,

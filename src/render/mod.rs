@@ -8,4 +8,4 @@ pub mod chart;
 pub mod gif;
 pub mod html;
 
-pub use self::gif::{GifOptions, write_gif};
+pub use self::gif::{GifError, GifOptions, write_gif};

@@ -115,7 +115,7 @@ pub(crate) fn path_of(
     cnf: &Cnf,
     values: &[bool],
     moves: usize,
-) -> anyhow::Result<Vec<Pos>> {
+) -> Result<Vec<Pos>, crate::encode::decode::DecodeError> {
     let named = cnf.names().iter().zip(values.iter().copied());
     path_from_model(named, moves, &fixed_heads(instance))
 }

@@ -496,7 +496,7 @@ fn plan_apple(
     let upper = along(&mut cycle, snake[0], snake.len())?;
     // 1. The candidates: shortest paths, each with a certificate for the body
     // it leaves: the first found, then the one that follows the edited cycle most.
-    let aligned = lower.and_then(|_| {
+    let aligned = lower.filter(|_| effort.lengths == 0).and_then(|_| {
         route::shortest_preferring(grid, snake, apple, true, |from, to| {
             cycle[from] as usize == to
         })
@@ -506,7 +506,12 @@ fn plan_apple(
         shortest.as_ref(),
         aligned.as_ref().filter(|&m| Some(m) != shortest.as_ref()),
     ];
-    for moves in candidates.into_iter().flatten() {
+    // (With the joint search on, which finds a least plan itself, they are skipped.)
+    for moves in candidates
+        .into_iter()
+        .flatten()
+        .filter(|_| effort.lengths == 0)
+    {
         if let Outcome::Found(f) = solver.certify(&body_after(snake, moves), deadline) {
             return Some(Plan {
                 moves: moves.clone(),

@@ -5,13 +5,16 @@
 //! Every plan is *safe*: after eating, a Hamiltonian cycle runs from the new
 //! head through every free cell to the tail and along the body ([`cycle`]),
 //! so following it the snake can go on forever and reach any apple. Within
-//! safety the plan is as short as we can find: for `k` going up two at a time
-//! from the moving snake's shortest path ([`route::shortest`], a lower bound
-//! on every legal path), the first `k` for which CaDiCaL finds a legal path
-//! of `k` moves together with a cycle certifying the body it leaves
-//! ([`cycle::CycleSolver::plan`]). Lengths the solver leaves undecided (its
-//! effort limits) are skipped; after too many of them, or past the deadline,
-//! the snake follows its last certified cycle, which always works.
+//! safety the plan is as short as we can find, cheapest first: the last
+//! certified cycle is edited to bring the apple closer ([`cycle::shorten`],
+//! 2×2 splits and merges that keep the body's arcs); on large boards the
+//! moving snake's shortest paths ([`route::shortest`], a lower bound on
+//! every legal path) are certified one at a time
+//! ([`cycle::CycleSolver::certify`]); on small boards, for `k` going up two
+//! at a time from the lower bound, CaDiCaL looks for a legal path of `k`
+//! moves together with a cycle certifying the body it leaves
+//! ([`cycle::CycleSolver::plan`]). Failing those, the snake follows the
+//! edited cycle, edited again after every step, which always works.
 //!
 //! Each apple's moves are replayed by the simulator ([`crate::sim`]) before
 //! the snake makes them, and the whole game once more at the end.
@@ -497,7 +500,7 @@ fn plan_apple(
     let upper = along(&mut cycle, snake[0], snake.len())?;
     // 1. The candidates: shortest paths, each with a certificate for the body
     // it leaves: the first found, then the one that follows the edited cycle most.
-    let aligned = lower.and_then(|_| {
+    let aligned = lower.filter(|_| effort.lengths == 0).and_then(|_| {
         route::shortest_preferring(grid, snake, apple, true, |from, to| {
             cycle[from] as usize == to
         })
@@ -507,7 +510,12 @@ fn plan_apple(
         shortest.as_ref(),
         aligned.as_ref().filter(|&m| Some(m) != shortest.as_ref()),
     ];
-    for moves in candidates.into_iter().flatten() {
+    // (With the joint search on, which finds a least plan itself, they are skipped.)
+    for moves in candidates
+        .into_iter()
+        .flatten()
+        .filter(|_| effort.lengths == 0)
+    {
         if let Outcome::Found(f) = solver.certify(&body_after(snake, moves), deadline) {
             return Some(Plan {
                 moves: moves.clone(),

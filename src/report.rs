@@ -13,6 +13,7 @@ use crate::solve::{Stats, Status};
 /// The JSON plan (`--json`).
 #[derive(Clone, Debug, Serialize)]
 pub struct PlanReport {
+    /// How the search ended.
     pub status: Status,
     /// Moves of the plan, or the largest horizon tried when there is none.
     pub horizon: usize,
@@ -24,6 +25,7 @@ pub struct PlanReport {
     pub optimal: bool,
     /// `null` when some apple can never be reached (no finite bound).
     pub lower_bound: Option<usize>,
+    /// Name of the encoding used, e.g. `"direct"`.
     pub encoding: String,
     /// Sizes of the formula at `horizon`; times summed over every horizon tried.
     pub stats: Stats,

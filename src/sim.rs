@@ -24,20 +24,30 @@ pub struct Replay {
 pub struct Violation {
     /// Time point at which the rule is broken (0 = the start).
     pub step: usize,
+    /// The head's cell `(x, y)` at that time point.
     pub cell: Pos,
+    /// The rule broken.
     pub rule: Rule,
 }
 
 /// The rules of the game the simulator checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Rule {
+    /// The path has no cells.
     EmptyPath,
+    /// The path does not start at the head of the explicit start body.
     StartCell,
+    /// The head starts on an apple visible at `t = 0`.
     StartOnApple,
+    /// The head is off the grid.
     OffGrid,
+    /// The head is on a wall.
     Wall,
+    /// The head moves to a cell that is not a 4-neighbour.
     NotAdjacent,
+    /// The head enters the snake's body under the given tail rule.
     BitesBody(TailRule),
+    /// The path ends with this many apples not eaten.
     ApplesLeft(usize),
 }
 

@@ -82,65 +82,131 @@ pub const MAX_VARIABLES: usize = 1 << 28;
 /// Why a DIMACS file or a model could not be read; `line` is 1-based.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum DimacsError {
+    /// A token is not what its place requires (a number, a known variable kind).
     #[error("line {line}: bad {what} {token:?}")]
     BadToken {
+        /// Line of the problem, from 1.
         line: usize,
+        /// What was expected, e.g. `"literal"` or `"variable number"`.
         what: &'static str,
+        /// The token, shortened to an excerpt.
         token: String,
     },
     #[error("line {line}: variable 0 does not exist")]
-    VariableZero { line: usize },
-    #[error("line {line}: {what} {count} is beyond the {limit} this reader accepts")]
-    TooMany {
+    /// A `c var` comment names variable 0.
+    VariableZero {
+        /// Line of the problem, from 1.
         line: usize,
+    },
+    #[error("line {line}: {what} {count} is beyond the {limit} this reader accepts")]
+    /// A declared or named variable number exceeds [`MAX_VARIABLES`].
+    TooMany {
+        /// Line of the problem, from 1.
+        line: usize,
+        /// What was counted: `"variable"` or `"variable count"`.
         what: &'static str,
+        /// The number given.
         count: usize,
+        /// The limit, [`MAX_VARIABLES`].
         limit: usize,
     },
     #[error("line {line}: {what} {count} is more than a file of {bytes} bytes can use")]
+    /// A declared or named variable number exceeds the file's length in bytes.
     BeyondFile {
+        /// Line of the problem, from 1.
         line: usize,
+        /// What was counted: `"variable"` or `"variable count"`.
         what: &'static str,
+        /// The number given.
         count: usize,
+        /// The file's length in bytes.
         bytes: usize,
     },
     #[error("line {line}: malformed header {header:?}")]
-    BadHeader { line: usize, header: String },
-    #[error("line {line}: clause before the `p cnf` header")]
-    ClauseBeforeHeader { line: usize },
-    #[error("line {line}: literal {literal} exceeds the {declared} declared variables")]
-    LiteralOutOfRange {
+    /// A `p` line is not `p cnf <variables> <clauses>`.
+    BadHeader {
+        /// Line of the problem, from 1.
         line: usize,
+        /// The line, shortened to an excerpt.
+        header: String,
+    },
+    #[error("line {line}: clause before the `p cnf` header")]
+    /// A clause line comes before the `p cnf` line.
+    ClauseBeforeHeader {
+        /// Line of the problem, from 1.
+        line: usize,
+    },
+    #[error("line {line}: literal {literal} exceeds the {declared} declared variables")]
+    /// A clause literal's variable exceeds the header's variable count.
+    LiteralOutOfRange {
+        /// Line of the problem, from 1.
+        line: usize,
+        /// The literal.
         literal: Lit,
+        /// Variables declared by the header.
         declared: usize,
     },
+    /// The file has no `p cnf` line.
     #[error("no `p cnf` header")]
     NoHeader,
     #[error("header declares {declared} clauses but the file has {found}")]
-    ClauseCount { declared: usize, found: usize },
+    /// The number of clauses differs from the header's.
+    ClauseCount {
+        /// Clauses declared by the header.
+        declared: usize,
+        /// Clauses in the file (a last clause without `0` counts).
+        found: usize,
+    },
     #[error("a variable comment names variable {named} beyond the {declared} declared")]
-    NamedBeyond { named: usize, declared: usize },
+    /// A `c var` comment names a variable beyond the header's count.
+    NamedBeyond {
+        /// The highest variable named.
+        named: usize,
+        /// Variables declared by the header.
+        declared: usize,
+    },
     #[error("line {line}: model has no status line (`s SATISFIABLE` or `SAT`) before values")]
-    ValuesBeforeStatus { line: usize },
+    /// A model has a value line before any status line.
+    ValuesBeforeStatus {
+        /// Line of the problem, from 1.
+        line: usize,
+    },
+    /// A model has no status line at all.
     #[error("model is empty or has no status line")]
     NoStatus,
     #[error("model literal {literal} does not fit the CNF's {declared} variables")]
-    ModelOutOfRange { literal: Lit, declared: usize },
+    /// A model literal's variable exceeds the CNF's variable count.
+    ModelOutOfRange {
+        /// The literal.
+        literal: Lit,
+        /// Variables of the CNF.
+        declared: usize,
+    },
+    /// A model gives the variable (the field) both signs.
     #[error("model gives variable {0} both values")]
     BothValues(usize),
     #[error("line {line}: {source}")]
-    BadVariable { line: usize, source: VarKindError },
+    /// A `c var` comment's kind and coordinates do not make a [`VarKind`].
+    BadVariable {
+        /// Line of the problem, from 1.
+        line: usize,
+        /// Why the name was rejected.
+        source: VarKindError,
+    },
 }
 
 /// What a snakesat DIMACS file says about itself, and its clauses.
 #[derive(Clone, Debug, Default)]
 pub struct ParsedCnf {
+    /// The `c <key> <value>` comments; the first value of a key is kept.
     pub meta: HashMap<String, String>,
     /// Index `v - 1` holds the name of variable `v`, if the file named it.
     pub names: Vec<Option<VarKind>>,
+    /// Variable count of the `p cnf` header.
     pub num_vars: usize,
     /// Clauses, each followed by `0`.
     pub flat: Vec<Lit>,
+    /// Number of clauses in `flat`.
     pub num_clauses: usize,
 }
 
@@ -287,7 +353,9 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
 pub enum ModelFile {
     /// Values of variables `1..`: index `v - 1` is variable `v`.
     Sat(Vec<bool>),
+    /// The solver proved the formula unsatisfiable.
     Unsat,
+    /// The solver gave up (`s UNKNOWN`, `INDET`, `UNKNOWN`).
     Unknown,
 }
 

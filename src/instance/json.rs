@@ -10,19 +10,26 @@ use crate::excerpt::excerpt;
 /// Why a JSON instance could not be read.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum JsonError {
+    /// The input is empty or only whitespace.
     #[error("instance is empty")]
     Empty,
     /// Not JSON, or not the shape of an instance; `message` is serde's, cut short.
     #[error("invalid instance JSON at line {line} column {column}: {message}")]
     Syntax {
+        /// Line of the error, from 1.
         line: usize,
+        /// Column of the error, from 1.
         column: usize,
+        /// serde's message without its position, quoted input shortened.
         message: String,
     },
+    /// Both `snake` (an explicit body) and `length` (a free start) are given.
     #[error("`snake` and `length` exclude each other (`length` means a free start)")]
     SnakeAndLength,
+    /// `tail` is neither `"follow"` nor `"strict"`; the field is the given word.
     #[error("unknown tail rule {0:?} (expected \"follow\" or \"strict\")")]
     UnknownTail(String),
+    /// The JSON is well formed but the instance fails [`Instance::validate`].
     #[error(transparent)]
     Invalid(#[from] InstanceError),
 }

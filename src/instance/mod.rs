@@ -28,6 +28,7 @@ pub enum TailRule {
 }
 
 impl TailRule {
+    /// The rule's name as written in JSON and on the command line: `"follow"` or `"strict"`.
     pub fn name(self) -> &'static str {
         match self {
             TailRule::Follow => "follow",
@@ -43,15 +44,22 @@ pub enum Start {
     Body(Vec<Pos>),
     /// The notebook's free start: the head may start on any free cell that
     /// holds no visible apple; the body before `t = 0` is unconstrained.
-    Free { length: usize },
+    Free {
+        /// The snake's length in cells at `t = 0` (at least 1).
+        length: usize,
+    },
 }
 
 /// One game to plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Instance {
+    /// Number of columns, `1..=`[`MAX_SIDE`].
     pub width: usize,
+    /// Number of rows, `1..=`[`MAX_SIDE`].
     pub height: usize,
+    /// Wall cells; neither the snake nor an apple may be on one.
     pub walls: Vec<Pos>,
+    /// The snake at `t = 0`.
     pub start: Start,
     /// Apples in reveal order.
     pub apples: Vec<Pos>,
@@ -59,6 +67,7 @@ pub struct Instance {
     pub visible: usize,
     /// Eating makes the snake one cell longer.
     pub grow: bool,
+    /// Whether the head may enter the cell the tail leaves in the same move.
     pub tail: TailRule,
     /// Number of moves `T`, or `None` to search the least one.
     pub horizon: Option<usize>,
@@ -67,54 +76,108 @@ pub struct Instance {
 /// Why an instance is not a valid game.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum InstanceError {
+    /// `width` x `height` (the two fields) is not within `1..=`[`MAX_SIDE`] on each side.
     #[error("grid size {0}x{1} is out of range (each side must be 1..={max})", max = MAX_SIDE)]
     BadSize(usize, usize),
     #[error("{what} ({x}, {y}) is off the {w}x{h} grid")]
+    /// A wall, snake cell or apple lies outside the grid.
     OffGrid {
+        /// What the cell is, e.g. `"wall"`, `"snake cell 2"`, `"apple 0"`.
         what: String,
+        /// Column of the cell.
         x: usize,
+        /// Row of the cell.
         y: usize,
+        /// Grid width.
         w: usize,
+        /// Grid height.
         h: usize,
     },
     #[error("{what} ({x}, {y}) is on a wall")]
-    OnWall { what: String, x: usize, y: usize },
+    /// A snake cell or apple lies on a wall.
+    OnWall {
+        /// What the cell is, e.g. `"snake cell 2"` or `"apple 0"`.
+        what: String,
+        /// Column of the cell.
+        x: usize,
+        /// Row of the cell.
+        y: usize,
+    },
     #[error("apple {index} ({x}, {y}) is on the snake's body")]
-    AppleOnBody { index: usize, x: usize, y: usize },
+    /// An apple visible at `t = 0` lies on the explicit start body.
+    AppleOnBody {
+        /// Index of the apple in reveal order.
+        index: usize,
+        /// Column of the apple.
+        x: usize,
+        /// Row of the apple.
+        y: usize,
+    },
+    /// [`Start::Body`] has no cells.
     #[error("snake body is empty")]
     EmptyBody,
     #[error("snake body cells {i} ({x1}, {y1}) and {j} ({x2}, {y2}) are not adjacent")]
+    /// Two consecutive cells of [`Start::Body`] are not 4-neighbours.
     BodyNotAdjacent {
+        /// Index of the first cell (0 is the head).
         i: usize,
+        /// Index of the second cell, `i + 1`.
         j: usize,
+        /// Column of cell `i`.
         x1: usize,
+        /// Row of cell `i`.
         y1: usize,
+        /// Column of cell `j`.
         x2: usize,
+        /// Row of cell `j`.
         y2: usize,
     },
     #[error("snake body visits ({x}, {y}) twice")]
-    BodyRepeats { x: usize, y: usize },
+    /// [`Start::Body`] contains a cell twice.
+    BodyRepeats {
+        /// Column of the repeated cell.
+        x: usize,
+        /// Row of the repeated cell.
+        y: usize,
+    },
+    /// [`Start::Free`] has `length` 0.
     #[error("snake length must be at least 1")]
     ZeroLength,
     #[error("snake length {length} exceeds the {free} free cells of the grid")]
-    LengthTooLarge { length: usize, free: usize },
+    /// [`Start::Free`]'s length exceeds the number of non-wall cells.
+    LengthTooLarge {
+        /// The requested length.
+        length: usize,
+        /// Number of non-wall cells.
+        free: usize,
+    },
+    /// `visible` is 0 although there are apples.
     #[error("visible must be at least 1 when there are apples")]
     ZeroVisible,
     #[error(
         "apples {i} and {j} share cell ({x}, {y}) and can be on the board together (only allowed with visible = 1)"
     )]
+    /// Two apples share a cell while `visible > 1` (allowed only with `visible = 1`).
     DuplicateApple {
+        /// Index of the first apple in reveal order.
         i: usize,
+        /// Index of the second apple in reveal order.
         j: usize,
+        /// Column of the shared cell.
         x: usize,
+        /// Row of the shared cell.
         y: usize,
     },
+    /// `horizon` is `Some(0)`.
     #[error("horizon must be at least 1 move")]
     ZeroHorizon,
+    /// `horizon` exceeds [`MAX_HORIZON`]; the field is the given horizon.
     #[error("horizon {0} is absurdly large (limit {max})", max = MAX_HORIZON)]
     HugeHorizon(usize),
+    /// There are more than [`MAX_APPLES`] apples; the field is the count.
     #[error("{0} apples is beyond the limit of {max}", max = MAX_APPLES)]
     TooManyApples(usize),
+    /// With [`Start::Free`], every non-wall cell holds an apple visible at `t = 0`.
     #[error("no free cell for the snake to start on")]
     NoStartCell,
 }
@@ -142,6 +205,7 @@ impl Instance {
         (index % self.width, index / self.width)
     }
 
+    /// Whether `p` lies inside the `width` x `height` grid.
     pub fn on_grid(&self, p: Pos) -> bool {
         p.0 < self.width && p.1 < self.height
     }

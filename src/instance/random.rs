@@ -13,16 +13,25 @@ use super::{Instance, InstanceError, Pos, Start, TailRule};
 /// Parameters of a random instance.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RandomSpec {
+    /// Number of columns.
     pub width: usize,
+    /// Number of rows.
     pub height: usize,
+    /// Number of apples, on distinct cells, in reveal order.
     pub apples: usize,
+    /// Length of the snake's free start ([`Start::Free`]).
     pub length: usize,
     /// `None` means all apples visible.
     pub visible: Option<usize>,
+    /// Number of wall cells, drawn on cells distinct from the apples.
     pub walls: usize,
+    /// Copied to [`Instance::grow`].
     pub grow: bool,
+    /// Copied to [`Instance::tail`].
     pub tail: TailRule,
+    /// Copied to [`Instance::horizon`].
     pub horizon: Option<usize>,
+    /// Seed of the ChaCha8 generator.
     pub seed: u64,
 }
 
@@ -47,13 +56,19 @@ impl Default for RandomSpec {
 /// Why a random instance cannot be drawn.
 #[derive(Debug, thiserror::Error)]
 pub enum RandomError {
+    /// `walls + apples >= width * height`: no cell is left free for the start.
     #[error("{walls} walls and {apples} apples do not fit on a {w}x{h} grid")]
     TooCrowded {
+        /// Requested number of walls.
         walls: usize,
+        /// Requested number of apples.
         apples: usize,
+        /// Grid width.
         w: usize,
+        /// Grid height.
         h: usize,
     },
+    /// The drawn instance fails [`Instance::validate`] (or the size is out of range).
     #[error(transparent)]
     Invalid(#[from] InstanceError),
 }

@@ -33,7 +33,12 @@ pub const MAX_NESTING: usize = 64;
 pub enum PddlError {
     /// The text is not a sequence of s-expressions; `line` is 1-based.
     #[error("malformed PDDL: {message} on line {line}")]
-    Syntax { line: usize, message: String },
+    Syntax {
+        /// Line of the problem, from 1.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
     /// The s-expressions are not a snake-domain problem this reader supports.
     #[error("{0}")]
     Problem(String),

@@ -24,12 +24,16 @@ const FAMILY: &str = "sans-serif";
 /// Why a chart could not be written.
 #[derive(Debug, Error)]
 pub enum ChartError {
+    /// The file name (the field) ends in neither `.svg` nor `.png`.
     #[error("chart file {0} must end in .svg or .png")]
     Format(String),
+    /// The chart has no points or bars; the field says which chart.
     #[error("nothing to draw: {0}")]
     Empty(String),
+    /// The drawing backend failed; the field is its message.
     #[error("cannot draw the chart: {0}")]
     Draw(String),
+    /// The file could not be written.
     #[error(transparent)]
     Write(#[from] std::io::Error),
 }
@@ -37,6 +41,7 @@ pub enum ChartError {
 /// One named line of a [`LineChart`].
 #[derive(Clone, Debug)]
 pub struct Series {
+    /// The series' legend entry.
     pub name: String,
     /// `(x, y)` points; drawn in x order.
     pub points: Vec<(f64, f64)>,
@@ -45,11 +50,13 @@ pub struct Series {
 /// A line chart: one line (with point markers) per series.
 #[derive(Clone, Debug)]
 pub struct LineChart {
+    /// The chart's title.
     pub title: String,
     /// The x axis description, with its unit.
     pub x_label: String,
     /// The y axis description, with its unit.
     pub y_label: String,
+    /// The lines, one per series.
     pub series: Vec<Series>,
     /// Logarithmic y axis: `None` decides from the data's range.
     pub log_y: Option<bool>,
@@ -58,6 +65,7 @@ pub struct LineChart {
 /// A horizontal bar chart: one bar per label, top to bottom.
 #[derive(Clone, Debug)]
 pub struct BarChart {
+    /// The chart's title.
     pub title: String,
     /// The value axis description, with its unit.
     pub value_label: String,
@@ -71,15 +79,20 @@ pub struct BarChart {
 /// One encoding's size, for [`encoding_sizes_chart`].
 #[derive(Clone, Debug)]
 pub struct SizeRow {
+    /// The encoding's name.
     pub encoding: String,
+    /// Whether `clauses` is the notebook's approximate count rather than an exact one.
     pub approximate: bool,
+    /// Number of clauses.
     pub clauses: u64,
 }
 
 /// The file format of a chart, chosen by the file's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChartFormat {
+    /// Scalable vector graphics (`.svg`).
     Svg,
+    /// Portable network graphics (`.png`).
     Png,
 }
 

@@ -1,7 +1,7 @@
 //! The searches behind [`crate::planner`]: CaDiCaL on one horizon, or the
 //! least horizon found by going up from a proven lower bound (a fresh formula
 //! per horizon here, one solver in [`incremental`]), or a plan fast and then
-//! shorter ones ([`satisficing`]); a wall-clock deadline turns into `unknown`.
+//! shorter ones (`satisficing`); a wall-clock deadline turns into `unknown`.
 //! Only the types they report in are public: the planner is the way in.
 
 pub(crate) mod construct;

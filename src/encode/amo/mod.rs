@@ -144,11 +144,17 @@ pub fn ceil_sqrt(n: usize) -> usize {
 /// An at-most-one encoding, chosen by name (`direct,amo=...`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Amo {
+    /// One binary clause per pair of literals.
     Pairwise,
+    /// Sequential counter (Sinz) with auxiliary variables.
     Sequential,
+    /// Commander encoding over groups of literals.
     Commander,
+    /// Product encoding (Chen) over a grid of literals.
     Product,
+    /// Binary (bitwise) encoding.
     Binary,
+    /// Bimander encoding (Nguyen & Mai): pairs of literals with a binary code.
     Bimander,
 }
 
@@ -163,6 +169,7 @@ impl Amo {
         Amo::Bimander,
     ];
 
+    /// The encoding's name in `amo=...`, e.g. `"sequential"`.
     pub fn name(self) -> &'static str {
         match self {
             Amo::Pairwise => "pairwise",
@@ -174,6 +181,7 @@ impl Amo {
         }
     }
 
+    /// Reads a name given by [`Amo::name`]; `None` for anything else.
     pub fn parse(s: &str) -> Option<Amo> {
         Amo::ALL.into_iter().find(|a| a.name() == s)
     }

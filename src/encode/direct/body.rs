@@ -41,10 +41,15 @@ use super::{Builder, Position};
 /// The body-constraint encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Body {
+    /// Picks one of the others by estimated clause count (see the module docs).
     Auto,
+    /// One clause per cell, time and forbidden length.
     Window,
+    /// Windows compared through `same-column`/`same-row` variables.
     Compare,
+    /// Sliding-window at-most-one in blocks, plus windows for growth.
     Block,
+    /// Tail and occupancy state variables, as the IPC domain does.
     Tail,
 }
 
@@ -76,6 +81,7 @@ fn ranges(inst: &Instance) -> (usize, usize) {
 }
 
 impl Body {
+    /// Every choice.
     pub const ALL: [Body; 5] = [
         Body::Auto,
         Body::Window,
@@ -84,6 +90,7 @@ impl Body {
         Body::Tail,
     ];
 
+    /// The option's name in an encoding string, e.g. `"window"`.
     pub fn name(self) -> &'static str {
         match self {
             Body::Auto => "auto",
@@ -94,6 +101,7 @@ impl Body {
         }
     }
 
+    /// Reads a name given by [`Body::name`]; `None` for anything else.
     pub fn parse(s: &str) -> Option<Body> {
         Body::ALL.into_iter().find(|b| b.name() == s)
     }

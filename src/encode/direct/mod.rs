@@ -47,6 +47,7 @@ pub enum Growth {
 }
 
 impl Growth {
+    /// The option's name in an encoding string: `"auto"` or `"counter"`.
     pub fn name(self) -> &'static str {
         match self {
             Growth::Auto => "auto",
@@ -54,6 +55,7 @@ impl Growth {
         }
     }
 
+    /// Reads `"auto"` (or its alias `"chain"`) or `"counter"`; `None` for anything else.
     pub fn parse(s: &str) -> Option<Growth> {
         match s {
             "auto" | "chain" => Some(Growth::Auto),
@@ -83,6 +85,7 @@ pub enum Position {
 }
 
 impl Position {
+    /// The option's name in an encoding string: `"onehot"`, `"projected"` or `"axis"`.
     pub fn name(self) -> &'static str {
         match self {
             Position::OneHot => "onehot",
@@ -91,6 +94,7 @@ impl Position {
         }
     }
 
+    /// Reads a name given by [`Position::name`]; `None` for anything else.
     pub fn parse(s: &str) -> Option<Position> {
         match s {
             "onehot" => Some(Position::OneHot),
@@ -104,10 +108,15 @@ impl Position {
 /// The independent choices of the direct encoding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DirectOptions {
+    /// The at-most-one encoding used for exactly-one constraints.
     pub amo: Amo,
+    /// How the body is constrained.
     pub body: Body,
+    /// How the number of apples eaten is represented.
     pub growth: Growth,
+    /// How the head's cell is represented at each time.
     pub position: Position,
+    /// Whether variables that [`Bounds`] proves false are left out (`prune=on`).
     pub prune: bool,
 }
 
@@ -194,10 +203,12 @@ impl DirectOptions {
 /// The direct encoding with its options.
 #[derive(Clone, Debug, Default)]
 pub struct Direct {
+    /// The choices this encoding makes.
     pub options: DirectOptions,
 }
 
 impl Direct {
+    /// The direct encoding with `options`.
     pub fn new(options: DirectOptions) -> Self {
         Direct { options }
     }

@@ -45,6 +45,7 @@
 //!     encoding: direct.name(),
 //!     stats: outcome.stats(),
 //!     cadical_config: Some(CadicalConfig::Sat.name()),
+//!     certification: None,
 //! };
 //! println!("{}", serde_json::to_string(&report)?);
 //! assert_eq!(plan.horizon, 6);

@@ -14,3 +14,4 @@ pub mod render;
 pub mod report;
 pub mod sim;
 pub mod solve;
+pub mod symmetry;

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-const SHARED: &str = "../shared/ipc2018-snake";
+const IPC: &str = "benchmarks/ipc2018-snake";
 
 /// A minimal s-expression: atoms lowercased.
 #[derive(Debug, Clone)]
@@ -319,7 +319,7 @@ fn bfs_optimal(problem_text: &str, max_depth: usize) -> Option<usize> {
 
 fn instance_file(kind: &str, n: usize) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(SHARED)
+        .join(IPC)
         .join(kind)
         .join(format!("instance-{n}.pddl"))
 }

@@ -104,7 +104,8 @@ impl Grid {
 /// (the body arcs that must stay) reach the solver; a query's path clauses go
 /// in under a selector in every incremental strategy, and subtour cuts are
 /// kept for the whole game in all five.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Reuse {
     /// A new solver per query, given the model, the cuts so far and the body as unit clauses.

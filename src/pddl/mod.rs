@@ -13,6 +13,7 @@
 //! 4-neighbour grid restricted to its cells is refused.
 
 pub mod plan;
+pub mod validate;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;

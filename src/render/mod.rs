@@ -6,5 +6,6 @@
 
 pub mod chart;
 pub mod gif;
+pub mod html;
 
 pub use self::gif::{GifOptions, write_gif};

@@ -1,0 +1,445 @@
+//! Plans of any planner for the IPC-2018 snake domain: reading a plan file
+//! ([`read_plan`]) and checking it action by action against the domain's
+//! preconditions ([`validate`]), as a plan validator does. The result is the
+//! head's path, which callers replay once more in the independent simulator
+//! ([`crate::sim`]) and can animate.
+//!
+//! The state follows the domain's predicates over the problem as
+//! [`super::from_pddl`] reads it: `headsnake`, `tailsnake` and `nextsnake`
+//! are the body (head first), `blocked` is the body plus the walls,
+//! `ispoint` the apples on the board, `spawn` the next apple of the chain
+//! (or `dummypoint`). A violated precondition is reported with the step and
+//! the literal, in the domain's words.
+//!
+//! Plan files: one action per line, `(name arg ...)` in any case; text before
+//! the `(` (step numbers such as `3:`) and after the `)` (costs such as
+//! `[1]`) is ignored, as are blank lines and `;` comments.
+
+use std::collections::{HashSet, VecDeque};
+
+use thiserror::Error;
+
+use super::{DUMMY, object_name, parse_object};
+use crate::instance::{Instance, Pos, Start};
+
+/// The domain's actions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionName {
+    /// `move ?head ?newhead ?tail ?newtail`.
+    Move,
+    /// `move-and-eat-spawn ?head ?newhead ?spawnpoint ?nextspawnpoint`.
+    MoveAndEatSpawn,
+    /// `move-and-eat-no-spawn ?head ?newhead`.
+    MoveAndEatNoSpawn,
+}
+
+impl ActionName {
+    /// The name as the domain spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionName::Move => "move",
+            ActionName::MoveAndEatSpawn => "move-and-eat-spawn",
+            ActionName::MoveAndEatNoSpawn => "move-and-eat-no-spawn",
+        }
+    }
+
+    fn arity(self) -> usize {
+        match self {
+            ActionName::Move | ActionName::MoveAndEatSpawn => 4,
+            ActionName::MoveAndEatNoSpawn => 2,
+        }
+    }
+}
+
+/// A ground object: a cell or the constant `dummypoint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Object {
+    /// A cell `posX-Y`.
+    Cell(Pos),
+    /// The constant that ends the spawn chain.
+    Dummy,
+}
+
+impl std::fmt::Display for Object {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Object::Cell(p) => f.write_str(&object_name(*p)),
+            Object::Dummy => f.write_str(DUMMY),
+        }
+    }
+}
+
+/// One step of a plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    /// Which action.
+    pub name: ActionName,
+    /// Its arguments, in the domain's order.
+    pub args: Vec<Object>,
+    /// The line of the plan file it was read from (1-based).
+    pub line: usize,
+}
+
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({}", self.name.as_str())?;
+        for a in &self.args {
+            write!(f, " {a}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// Why a plan file cannot be read.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("line {line}: {message}")]
+pub struct PlanReadError {
+    /// The line (1-based).
+    pub line: usize,
+    /// What is wrong there.
+    pub message: String,
+}
+
+/// Why a plan does not solve the problem.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum PlanViolation {
+    /// An action whose precondition does not hold.
+    #[error("step {step} (line {line}): {action}: precondition {literal} does not hold")]
+    Precondition {
+        /// The step (1-based).
+        step: usize,
+        /// The plan file's line.
+        line: usize,
+        /// The action as read.
+        action: String,
+        /// The first precondition literal that fails, in PDDL.
+        literal: String,
+    },
+    /// Every action applies, but points are left.
+    #[error("the plan ends after {steps} steps with the goal unmet: {literal}")]
+    Goal {
+        /// Number of actions.
+        steps: usize,
+        /// A goal literal that fails, in PDDL.
+        literal: String,
+    },
+}
+
+/// The longest token echoed in an error message.
+const ECHO: usize = 40;
+
+fn shorten(token: &str) -> String {
+    if token.chars().count() <= ECHO {
+        token.to_string()
+    } else {
+        format!("{}…", token.chars().take(ECHO).collect::<String>())
+    }
+}
+
+/// Reads a plan file.
+pub fn read_plan(text: &str) -> Result<Vec<Action>, PlanReadError> {
+    let mut actions = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let body = raw.split(';').next().unwrap_or("").trim();
+        if body.is_empty() {
+            continue;
+        }
+        let err = |message: String| PlanReadError { line, message };
+        let open = body.find('(').ok_or_else(|| {
+            err(format!(
+                "expected `(action ...)`, found `{}`",
+                shorten(body)
+            ))
+        })?;
+        let close = body[open..]
+            .find(')')
+            .map(|c| open + c)
+            .ok_or_else(|| err("unclosed `(`".to_string()))?;
+        let mut words = body[open + 1..close].split_whitespace();
+        let word = words
+            .next()
+            .ok_or_else(|| err("empty action `()`".to_string()))?;
+        let name = match word.to_ascii_lowercase().as_str() {
+            "move" => ActionName::Move,
+            "move-and-eat-spawn" => ActionName::MoveAndEatSpawn,
+            "move-and-eat-no-spawn" => ActionName::MoveAndEatNoSpawn,
+            _ => return Err(err(format!("unknown action `{}`", shorten(word)))),
+        };
+        let args = words
+            .map(|w| {
+                if w.eq_ignore_ascii_case(DUMMY) {
+                    Ok(Object::Dummy)
+                } else {
+                    parse_object(w)
+                        .map(Object::Cell)
+                        .ok_or_else(|| err(format!("unknown object `{}`", shorten(w))))
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if args.len() != name.arity() {
+            return Err(err(format!(
+                "{} takes {} arguments, not {}",
+                name.as_str(),
+                name.arity(),
+                args.len()
+            )));
+        }
+        actions.push(Action { name, args, line });
+    }
+    Ok(actions)
+}
+
+/// The domain's state for one problem.
+struct State<'a> {
+    instance: &'a Instance,
+    walls: HashSet<Pos>,
+    body: VecDeque<Pos>,
+    points: HashSet<Pos>,
+    /// Index in `instance.apples` of the `spawn` apple (`len` = `dummypoint`).
+    spawn: usize,
+}
+
+impl State<'_> {
+    fn spawn_object(&self, index: usize) -> Object {
+        self.instance
+            .apples
+            .get(index)
+            .map_or(Object::Dummy, |&p| Object::Cell(p))
+    }
+
+    fn blocked(&self, p: Pos) -> bool {
+        self.walls.contains(&p) || self.body.contains(&p)
+    }
+
+    /// The first precondition of `action` that fails, in PDDL.
+    fn failed_precondition(&self, action: &Action) -> Option<String> {
+        let cell = |i: usize| match action.args[i] {
+            Object::Cell(p) => Some(p),
+            Object::Dummy => None,
+        };
+        let (a0, a1) = (action.args[0], action.args[1]);
+        let head = self.body[0];
+        if cell(0) != Some(head) {
+            return Some(format!("(headsnake {a0})"));
+        }
+        let adjacent = cell(1).is_some_and(|n| {
+            self.instance.on_grid(n) && n.0.abs_diff(head.0) + n.1.abs_diff(head.1) == 1
+        });
+        if !adjacent {
+            return Some(format!("(ISADJACENT {a0} {a1})"));
+        }
+        let new_head = cell(1).expect("adjacent cells are cells");
+        match action.name {
+            ActionName::Move => {
+                let (a2, a3) = (action.args[2], action.args[3]);
+                let len = self.body.len();
+                if cell(2) != self.body.back().copied() {
+                    return Some(format!("(tailsnake {a2})"));
+                }
+                if len < 2 || cell(3) != Some(self.body[len - 2]) {
+                    return Some(format!("(nextsnake {a3} {a2})"));
+                }
+                if self.blocked(new_head) {
+                    return Some(format!("(not (blocked {a1}))"));
+                }
+                if self.points.contains(&new_head) {
+                    return Some(format!("(not (ispoint {a1}))"));
+                }
+            }
+            ActionName::MoveAndEatSpawn | ActionName::MoveAndEatNoSpawn => {
+                if self.blocked(new_head) {
+                    return Some(format!("(not (blocked {a1}))"));
+                }
+                if !self.points.contains(&new_head) {
+                    return Some(format!("(ispoint {a1})"));
+                }
+                if action.name == ActionName::MoveAndEatNoSpawn {
+                    if self.spawn < self.instance.apples.len() {
+                        return Some(format!("(spawn {DUMMY})"));
+                    }
+                } else {
+                    let (a2, a3) = (action.args[2], action.args[3]);
+                    if a2 != self.spawn_object(self.spawn) {
+                        return Some(format!("(spawn {a2})"));
+                    }
+                    if a2 == Object::Dummy {
+                        return Some(format!("(not (= {a2} {DUMMY}))"));
+                    }
+                    if a3 != self.spawn_object(self.spawn + 1) {
+                        return Some(format!("(NEXTSPAWN {a2} {a3})"));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn apply(&mut self, action: &Action) {
+        let Object::Cell(new_head) = action.args[1] else {
+            unreachable!("checked by failed_precondition")
+        };
+        self.body.push_front(new_head);
+        match action.name {
+            ActionName::Move => {
+                self.body.pop_back();
+            }
+            ActionName::MoveAndEatSpawn => {
+                self.points.remove(&new_head);
+                self.points.insert(self.instance.apples[self.spawn]);
+                self.spawn += 1;
+            }
+            ActionName::MoveAndEatNoSpawn => {
+                self.points.remove(&new_head);
+            }
+        }
+    }
+}
+
+/// Checks `actions` on the problem `instance` (read from the domain's PDDL,
+/// with an explicit body) and returns the head's path: `actions.len() + 1`
+/// cells.
+pub fn validate(instance: &Instance, actions: &[Action]) -> Result<Vec<Pos>, PlanViolation> {
+    let Start::Body(body) = &instance.start else {
+        return Err(PlanViolation::Goal {
+            steps: 0,
+            literal: "a problem of the snake domain has an explicit snake".to_string(),
+        });
+    };
+    let visible = instance.visible_at_start();
+    let mut state = State {
+        instance,
+        walls: instance.walls.iter().copied().collect(),
+        body: body.iter().copied().collect(),
+        points: instance.apples[..visible].iter().copied().collect(),
+        spawn: visible,
+    };
+    let mut path = Vec::with_capacity(actions.len() + 1);
+    path.push(body[0]);
+    for (i, action) in actions.iter().enumerate() {
+        if let Some(literal) = state.failed_precondition(action) {
+            return Err(PlanViolation::Precondition {
+                step: i + 1,
+                line: action.line,
+                action: action.to_string(),
+                literal,
+            });
+        }
+        state.apply(action);
+        path.push(state.body[0]);
+    }
+    let unmet = instance
+        .apples
+        .iter()
+        .find(|p| state.points.contains(p))
+        .map(|&p| format!("(not (ispoint {}))", object_name(p)))
+        .or_else(|| {
+            // Unspawned apples: their cells never held a point yet, but the
+            // spawn chain is not exhausted, so the goal's points are not all eaten.
+            (state.spawn < instance.apples.len()).then(|| {
+                format!(
+                    "(not (ispoint {})) once it spawns",
+                    object_name(instance.apples[state.spawn])
+                )
+            })
+        });
+    match unmet {
+        Some(literal) => Err(PlanViolation::Goal {
+            steps: actions.len(),
+            literal,
+        }),
+        None => Ok(path),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::TailRule;
+
+    /// A 3×2 problem: snake (1,0) ← (0,0), one point at (2,0), then (2,1).
+    fn problem() -> Instance {
+        Instance {
+            width: 3,
+            height: 2,
+            walls: vec![],
+            start: Start::Body(vec![(1, 0), (0, 0)]),
+            apples: vec![(2, 0), (2, 1)],
+            visible: 1,
+            grow: true,
+            tail: TailRule::Strict,
+            horizon: None,
+        }
+    }
+
+    #[test]
+    fn a_valid_plan_gives_its_path() {
+        let plan = "; a comment\n\
+            0: (MOVE-AND-EAT-SPAWN pos1-0 pos2-0 pos2-1 dummypoint) [1]\n\
+            (move-and-eat-no-spawn pos2-0 pos2-1)\n\
+            ; cost = 2 (unit cost)\n";
+        let actions = read_plan(plan).unwrap();
+        assert_eq!(actions.len(), 2);
+        assert_eq!(actions[0].line, 2);
+        let path = validate(&problem(), &actions).unwrap();
+        assert_eq!(path, [(1, 0), (2, 0), (2, 1)]);
+        assert!(crate::sim::simulate(&problem(), &path).is_ok());
+    }
+
+    #[test]
+    fn the_first_failed_precondition_is_named() {
+        // Eating without naming the spawn point.
+        let actions = read_plan("(move-and-eat-no-spawn pos1-0 pos2-0)").unwrap();
+        let e = validate(&problem(), &actions).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "step 1 (line 1): (move-and-eat-no-spawn pos1-0 pos2-0): precondition (spawn dummypoint) does not hold"
+        );
+        // Three legal moves that leave the point uneaten.
+        let actions = read_plan("(move pos1-0 pos1-1 pos0-0 pos1-0)\n(move pos1-1 pos0-1 pos1-0 pos1-1)\n(move pos0-1 pos0-0 pos1-1 pos0-1)").unwrap();
+        let e = validate(&problem(), &actions).unwrap_err();
+        assert!(matches!(e, PlanViolation::Goal { .. }), "{e}");
+        // Moving into the tail's cell (strict: it is still blocked).
+        let actions = read_plan("(move pos1-0 pos0-0 pos0-0 pos1-0)").unwrap();
+        let e = validate(&problem(), &actions).unwrap_err();
+        assert!(e.to_string().contains("(not (blocked pos0-0))"), "{e}");
+        // Not adjacent, wrong tail, wrong next spawn.
+        for (plan, literal) in [
+            (
+                "(move pos1-0 pos2-1 pos0-0 pos1-0)",
+                "(ISADJACENT pos1-0 pos2-1)",
+            ),
+            ("(move pos1-0 pos1-1 pos1-0 pos0-0)", "(tailsnake pos1-0)"),
+            (
+                "(move-and-eat-spawn pos1-0 pos2-0 pos2-1 pos0-0)",
+                "(NEXTSPAWN pos2-1 pos0-0)",
+            ),
+            (
+                "(move pos1-0 pos2-0 pos0-0 pos1-0)",
+                "(not (ispoint pos2-0))",
+            ),
+        ] {
+            let e = validate(&problem(), &read_plan(plan).unwrap()).unwrap_err();
+            assert!(e.to_string().contains(literal), "{plan}: {e}");
+        }
+    }
+
+    #[test]
+    fn unreadable_plans_name_the_line() {
+        for (text, message) in [
+            ("(move pos1-0)\n", "line 1: move takes 4 arguments, not 1"),
+            ("\n(jump pos1-0 pos2-0)", "line 2: unknown action `jump`"),
+            (
+                "(move pos1-0 posX pos0-0 pos1-0)",
+                "line 1: unknown object `posX`",
+            ),
+            (
+                "move pos1-0",
+                "line 1: expected `(action ...)`, found `move pos1-0`",
+            ),
+            ("(move pos1-0 pos2-0", "line 1: unclosed `(`"),
+        ] {
+            assert_eq!(read_plan(text).unwrap_err().to_string(), message);
+        }
+    }
+}

@@ -1,0 +1,329 @@
+//! A plan viewer in one self-contained HTML file: the board drawn as SVG,
+//! play / pause, a step slider, keyboard stepping (← → space Home End), and
+//! the plan's numbers (step, apples eaten, length, and per apple when it was
+//! eaten and, for full games, how). It loads nothing from the network.
+//!
+//! The plan is replayed by the simulator ([`crate::sim::simulate`]) before
+//! anything is written, and the page draws the simulator's view: the body at
+//! step `t` is the last `len(t)` cells of the starting body followed by the
+//! path, with `len(t)` from the simulator's eating times; apple `i` is on the
+//! board from the eat that reveals it until the eat of `i` itself.
+//!
+//! Opening `FILE.html#step=K` shows step `K`, as if the slider had been moved
+//! there; the SVG carries `data-step` and `data-head="x,y"` for scripts that
+//! check what is shown.
+
+use serde::Serialize;
+
+use crate::instance::{Instance, Pos, Start};
+use crate::sim::{Violation, simulate};
+
+/// The data the page's script reads.
+#[derive(Serialize)]
+struct ViewerData<'a> {
+    title: &'a str,
+    width: usize,
+    height: usize,
+    walls: &'a [Pos],
+    /// The starting body's cells behind the head (tail first), then the path.
+    cells: Vec<Pos>,
+    /// How many of `cells` come before the path.
+    before: usize,
+    /// Visible body length at every time point `0..=T`.
+    lengths: Vec<usize>,
+    apples: Vec<AppleView>,
+    /// Per apple, how the plan reached it (full games), else empty.
+    methods: &'a [String],
+}
+
+/// When an apple is on the board.
+#[derive(Serialize)]
+struct AppleView {
+    cell: Pos,
+    /// First time point at which it is on the board.
+    reveal: usize,
+    /// Time point at which it is eaten (`T + 1` if never).
+    eat: usize,
+}
+
+/// The viewer page for `path` on `instance`, or the first rule the path
+/// breaks. `methods` names, per apple in eating order, how it was reached
+/// (empty when there is nothing to say).
+pub fn viewer(
+    instance: &Instance,
+    path: &[Pos],
+    title: &str,
+    methods: &[String],
+) -> Result<String, Violation> {
+    let replay = simulate(instance, path)?;
+    let moves = path.len().saturating_sub(1);
+    let behind: Vec<Pos> = match &instance.start {
+        Start::Body(body) => body.iter().skip(1).rev().copied().collect(),
+        Start::Free { .. } => vec![],
+    };
+    let before = behind.len();
+    let mut cells = behind;
+    cells.extend_from_slice(path);
+    let mut eat_time = vec![moves + 1; instance.apples.len()];
+    let mut eaten_by = vec![0usize; moves + 2];
+    for &(apple, t) in &replay.eaten {
+        eat_time[apple] = t;
+        eaten_by[t] += 1;
+    }
+    let base = instance.initial_length();
+    let mut eaten = 0;
+    let lengths = (0..=moves)
+        .map(|t| {
+            eaten += eaten_by[t];
+            let length = if instance.grow { base + eaten } else { base };
+            length.min(before + t + 1)
+        })
+        .collect();
+    let visible = instance.visible_at_start();
+    let apples = instance
+        .apples
+        .iter()
+        .enumerate()
+        .map(|(i, &cell)| AppleView {
+            cell,
+            reveal: if i < visible {
+                0
+            } else {
+                // The k-th eat (in time order) reveals apple `visible + k`.
+                replay.eaten.get(i - visible).map_or(moves + 1, |&(_, t)| t)
+            },
+            eat: eat_time[i],
+        })
+        .collect();
+    let data = ViewerData {
+        title,
+        width: instance.width,
+        height: instance.height,
+        walls: &instance.walls,
+        cells,
+        before,
+        lengths,
+        apples,
+        methods,
+    };
+    let json = serde_json::to_string(&data)
+        .expect("plain data serialises")
+        .replace("</", "<\\/");
+    Ok(PAGE
+        .replace("{{TITLE}}", &escape(title))
+        .replace("{{DATA}}", &json))
+}
+
+/// Escapes text for HTML.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+const PAGE: &str = r##"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{TITLE}}</title>
+<style>
+  body { font: 15px/1.4 system-ui, sans-serif; margin: 16px; color: #1d2a1f; background: #f6f7f4; }
+  h1 { font-size: 18px; margin: 0 0 8px; }
+  #controls { display: flex; gap: 10px; align-items: center; margin: 8px 0; flex-wrap: wrap; }
+  #slider { width: min(480px, 70vw); }
+  button { font: inherit; padding: 3px 12px; }
+  #status { font-variant-numeric: tabular-nums; }
+  svg { background: #fff; border: 1px solid #c8cfc4; display: block; }
+  table { border-collapse: collapse; margin-top: 10px; font-size: 13px; }
+  td, th { border: 1px solid #d5dbd2; padding: 2px 8px; text-align: right; }
+  tr.now td { background: #fff3c4; }
+  .hint { color: #5d6b5f; font-size: 13px; }
+</style>
+</head>
+<body>
+<h1>{{TITLE}}</h1>
+<div id="controls">
+  <button id="play" type="button">Play</button>
+  <input id="slider" type="range" min="0" value="0" aria-label="step">
+  <span id="status"></span>
+  <label>speed <select id="speed"><option value="2">slow</option><option value="8" selected>normal</option><option value="30">fast</option><option value="120">very fast</option></select></label>
+</div>
+<svg id="board" xmlns="http://www.w3.org/2000/svg"></svg>
+<p class="hint">Keys: ← → step, space play/pause, Home/End first/last step. Open with <code>#step=K</code> to start at step K.</p>
+<table id="apples"></table>
+<script type="application/json" id="plan-data">{{DATA}}</script>
+<script>
+"use strict";
+const D = JSON.parse(document.getElementById("plan-data").textContent);
+const T = D.lengths.length - 1;
+const C = Math.max(14, Math.min(48, Math.floor(560 / Math.max(D.width, D.height))));
+const NS = "http://www.w3.org/2000/svg";
+const svg = document.getElementById("board");
+svg.setAttribute("width", D.width * C);
+svg.setAttribute("height", D.height * C);
+svg.setAttribute("viewBox", `0 0 ${D.width * C} ${D.height * C}`);
+const slider = document.getElementById("slider");
+slider.max = T;
+const centre = (p) => [p[0] * C + C / 2, p[1] * C + C / 2];
+let grid = "";
+for (let y = 0; y < D.height; y++)
+  for (let x = 0; x < D.width; x++)
+    grid += `<rect x="${x * C}" y="${y * C}" width="${C}" height="${C}" fill="${(x + y) % 2 ? "#eef2ea" : "#f8faf6"}"/>`;
+for (const w of D.walls)
+  grid += `<rect x="${w[0] * C}" y="${w[1] * C}" width="${C}" height="${C}" fill="#4a4f57"/>`;
+svg.innerHTML = `<g>${grid}</g><g id="dynamic"></g>`;
+const dynamic = document.getElementById("dynamic");
+
+const rows = ["<tr><th>apple</th><th>cell</th><th>eaten at step</th>" + (D.methods.length ? "<th>how</th>" : "") + "</tr>"];
+const order = D.apples.map((a, i) => i).sort((a, b) => D.apples[a].eat - D.apples[b].eat);
+order.forEach((i, k) => {
+  const a = D.apples[i];
+  rows.push(`<tr data-eat="${a.eat}"><td>${i + 1}</td><td>(${a.cell[0]}, ${a.cell[1]})</td><td>${a.eat > T ? "-" : a.eat}</td>` +
+    (D.methods.length ? `<td>${D.methods[k] ?? ""}</td>` : "") + "</tr>");
+});
+document.getElementById("apples").innerHTML = rows.join("");
+
+function mix(a, b, f) { return a.map((v, i) => Math.round(v + (b[i] - v) * f)); }
+
+function draw(t) {
+  t = Math.max(0, Math.min(T, t | 0));
+  slider.value = t;
+  let out = "";
+  let eaten = 0;
+  for (let i = 0; i < D.apples.length; i++) {
+    const a = D.apples[i];
+    if (a.eat <= t) { eaten++; continue; }
+    const [cx, cy] = centre(a.cell);
+    if (a.reveal <= t) {
+      out += `<circle cx="${cx}" cy="${cy}" r="${C * 0.36}" fill="#d62f2f"/>` +
+        `<text x="${cx}" y="${cy + C * 0.13}" font-size="${C * 0.36}" text-anchor="middle" fill="#fff">${i + 1}</text>`;
+    } else {
+      out += `<circle cx="${cx}" cy="${cy}" r="${C * 0.3}" fill="none" stroke="#e3a0a0" stroke-dasharray="3 2"/>` +
+        `<text x="${cx}" y="${cy + C * 0.12}" font-size="${C * 0.3}" text-anchor="middle" fill="#d9a0a0">${i + 1}</text>`;
+    }
+  }
+  const end = D.before + t;
+  const len = D.lengths[t];
+  const body = [];
+  for (let k = end; k > end - len; k--) body.push(D.cells[k]);
+  const n = body.length;
+  for (let k = n - 1; k >= 1; k--) {
+    const f = (k - 0.5) / Math.max(1, n - 1);
+    const [x1, y1] = centre(body[k]);
+    const [x2, y2] = centre(body[k - 1]);
+    const width = C * (0.78 - 0.4 * f);
+    const [r, g, b] = mix([34, 120, 52], [150, 205, 120], f);
+    out += `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="rgb(${r},${g},${b})" stroke-width="${width}" stroke-linecap="round"/>`;
+  }
+  const head = body[0];
+  const [hx, hy] = centre(head);
+  const prev = n > 1 ? body[1] : (end > 0 ? D.cells[end - 1] : [head[0] - 1, head[1]]);
+  let dx = head[0] - prev[0], dy = head[1] - prev[1];
+  if (dx === 0 && dy === 0) dx = 1;
+  out += `<circle id="head" cx="${hx}" cy="${hy}" r="${C * 0.42}" fill="rgb(20,90,40)"/>`;
+  const ex = hx + dx * C * 0.18, ey = hy + dy * C * 0.18;
+  for (const s of [-1, 1])
+    out += `<circle cx="${ex - dy * s * C * 0.17}" cy="${ey + dx * s * C * 0.17}" r="${C * 0.08}" fill="#fff"/>`;
+  out += `<polygon points="${hx + dx * C * 0.5},${hy + dy * C * 0.5} ${hx + dx * C * 0.3 - dy * C * 0.12},${hy + dy * C * 0.3 + dx * C * 0.12} ${hx + dx * C * 0.3 + dy * C * 0.12},${hy + dy * C * 0.3 - dx * C * 0.12}" fill="#145a28"/>`;
+  dynamic.innerHTML = out;
+  svg.dataset.step = t;
+  svg.dataset.head = `${head[0]},${head[1]}`;
+  document.getElementById("status").textContent =
+    `step ${t}/${T} · apples ${eaten}/${D.apples.length} · length ${len}`;
+  for (const row of document.querySelectorAll("#apples tr[data-eat]"))
+    row.className = Number(row.dataset.eat) === t ? "now" : "";
+}
+
+let timer = null;
+function stop() { clearInterval(timer); timer = null; document.getElementById("play").textContent = "Play"; }
+function play() {
+  if (Number(slider.value) >= T) draw(0);
+  document.getElementById("play").textContent = "Pause";
+  timer = setInterval(() => {
+    const t = Number(slider.value) + 1;
+    draw(t);
+    if (t >= T) stop();
+  }, 1000 / Number(document.getElementById("speed").value));
+}
+document.getElementById("play").addEventListener("click", () => (timer ? stop() : play()));
+document.getElementById("speed").addEventListener("change", () => { if (timer) { stop(); play(); } });
+slider.addEventListener("input", () => draw(Number(slider.value)));
+document.addEventListener("keydown", (e) => {
+  const t = Number(slider.value);
+  if (e.key === "ArrowRight") draw(t + 1);
+  else if (e.key === "ArrowLeft") draw(t - 1);
+  else if (e.key === "Home") draw(0);
+  else if (e.key === "End") draw(T);
+  else if (e.key === " ") { timer ? stop() : play(); }
+  else return;
+  e.preventDefault();
+});
+function fromHash() {
+  const m = /step=(\d+)/.exec(location.hash);
+  if (m) { slider.value = Math.min(T, Number(m[1])); slider.dispatchEvent(new Event("input")); }
+  else draw(Number(slider.value));
+}
+window.addEventListener("hashchange", fromHash);
+fromHash();
+</script>
+</body>
+</html>
+"##;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::TailRule;
+
+    fn instance() -> Instance {
+        Instance {
+            width: 4,
+            height: 3,
+            walls: vec![(3, 2)],
+            start: Start::Body(vec![(1, 0), (0, 0)]),
+            apples: vec![(3, 0), (1, 1)],
+            visible: 1,
+            grow: true,
+            tail: TailRule::Follow,
+            horizon: None,
+        }
+    }
+
+    fn data(page: &str) -> serde_json::Value {
+        let start = page.find("id=\"plan-data\">").unwrap() + "id=\"plan-data\">".len();
+        let end = start + page[start..].find("</script>").unwrap();
+        serde_json::from_str(&page[start..end].replace("<\\/", "</")).unwrap()
+    }
+
+    #[test]
+    fn page_embeds_the_simulators_view() {
+        let path = [(1, 0), (2, 0), (3, 0), (3, 1), (2, 1), (1, 1)];
+        let page = viewer(&instance(), &path, "a <test>", &[]).unwrap();
+        assert!(page.contains("<title>a &lt;test&gt;</title>"));
+        for remote in ["src=\"http", "href=\"http", "<link", "@import", "fetch("] {
+            assert!(!page.contains(remote), "no network resource: {remote}");
+        }
+        let d = data(&page);
+        assert_eq!(d["before"], 1);
+        // Length 2, then 3 after the first apple (eaten at t = 2), 4 after the second (t = 5).
+        let lengths: Vec<u64> = d["lengths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
+        assert_eq!(lengths, [2, 2, 3, 3, 3, 4]);
+        assert_eq!(d["apples"][0]["reveal"], 0);
+        assert_eq!(d["apples"][0]["eat"], 2);
+        assert_eq!(d["apples"][1]["reveal"], 2);
+        assert_eq!(d["apples"][1]["eat"], 5);
+    }
+
+    #[test]
+    fn an_illegal_path_is_refused() {
+        // Back into the body at once.
+        let path = [(1, 0), (0, 0)];
+        assert!(viewer(&instance(), &path, "x", &[]).is_err());
+    }
+}

@@ -1,0 +1,423 @@
+//! Symmetries of the grid and canonical instances: two instances related by
+//! a rotation or a reflection of the board are the same puzzle, so a family of
+//! benchmarks keeps one representative of each class (the *canonical* one),
+//! and [`enumerate`] lists every class of a small setting exactly once.
+//!
+//! A square grid has the 8 symmetries of the dihedral group (identity, three
+//! rotations, four reflections); a rectangle only the 4 that keep its shape.
+//! Walls are a set, and so are the apples on the board at `t = 0` (the first
+//! `visible` of the list: which of them comes first in the file does not
+//! change the game); the apples revealed later keep their order. An
+//! instance's *normal form* sorts those sets; its canonical form is the least
+//! normal form (compared by [`key`]) over the grid's symmetries.
+
+use crate::instance::{Instance, Pos, Start};
+
+/// One symmetry of a `width × height` board: an optional transpose
+/// (`(x, y) → (y, x)`, squares only), then optional flips of each axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Symmetry {
+    /// Swap the axes first.
+    pub transpose: bool,
+    /// Then mirror the columns (`x → width − 1 − x`).
+    pub flip_x: bool,
+    /// Then mirror the rows (`y → height − 1 − y`).
+    pub flip_y: bool,
+}
+
+impl Symmetry {
+    /// The symmetries of a `width × height` board: 8 for a square, 4 otherwise.
+    pub fn group(width: usize, height: usize) -> Vec<Symmetry> {
+        let transposes: &[bool] = if width == height {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        let mut all = Vec::with_capacity(8);
+        for &transpose in transposes {
+            for flip_x in [false, true] {
+                for flip_y in [false, true] {
+                    all.push(Symmetry {
+                        transpose,
+                        flip_x,
+                        flip_y,
+                    });
+                }
+            }
+        }
+        all
+    }
+
+    /// Where cell `p` of a `width × height` board goes.
+    pub fn apply_pos(&self, width: usize, height: usize, p: Pos) -> Pos {
+        let (x, y, w, h) = if self.transpose {
+            (p.1, p.0, height, width)
+        } else {
+            (p.0, p.1, width, height)
+        };
+        (
+            if self.flip_x { w - 1 - x } else { x },
+            if self.flip_y { h - 1 - y } else { y },
+        )
+    }
+
+    /// The instance with every cell moved by this symmetry, in normal form.
+    pub fn apply(&self, instance: &Instance) -> Instance {
+        let map = |p: &Pos| self.apply_pos(instance.width, instance.height, *p);
+        let (width, height) = if self.transpose {
+            (instance.height, instance.width)
+        } else {
+            (instance.width, instance.height)
+        };
+        normal_form(&Instance {
+            width,
+            height,
+            walls: instance.walls.iter().map(map).collect(),
+            start: match &instance.start {
+                Start::Body(body) => Start::Body(body.iter().map(map).collect()),
+                Start::Free { length } => Start::Free { length: *length },
+            },
+            apples: instance.apples.iter().map(map).collect(),
+            ..instance.clone()
+        })
+    }
+}
+
+/// The instance with its walls sorted and the apples visible at `t = 0`
+/// sorted (the order of the rest kept).
+pub fn normal_form(instance: &Instance) -> Instance {
+    let mut normal = instance.clone();
+    normal.walls.sort_unstable();
+    normal.walls.dedup();
+    let visible = instance.visible_at_start();
+    normal.apples[..visible].sort_unstable();
+    normal
+}
+
+/// A total order on normal forms of one board size: walls, then the start,
+/// then the apples. (The rules — visible, growth, tail, horizon — are the
+/// same for every symmetric copy, so they are not part of it.)
+pub fn key(instance: &Instance) -> Vec<usize> {
+    let mut key = Vec::with_capacity(
+        4 + 2 * (instance.walls.len() + instance.apples.len() + instance.initial_length()),
+    );
+    key.push(instance.walls.len());
+    key.extend(instance.walls.iter().flat_map(|&(x, y)| [x, y]));
+    match &instance.start {
+        Start::Body(body) => {
+            key.push(0);
+            key.push(body.len());
+            key.extend(body.iter().flat_map(|&(x, y)| [x, y]));
+        }
+        Start::Free { length } => key.extend([1, *length]),
+    }
+    key.extend(instance.apples.iter().flat_map(|&(x, y)| [x, y]));
+    key
+}
+
+/// The canonical representative of the instance's class: the normal form
+/// with the least [`key`] over the grid's symmetries. Two instances are
+/// related by a symmetry exactly when their canonical forms are equal.
+pub fn canonical(instance: &Instance) -> Instance {
+    Symmetry::group(instance.width, instance.height)
+        .iter()
+        .map(|g| g.apply(instance))
+        .min_by_key(key)
+        .expect("the group has the identity")
+}
+
+/// True when the instance is its class's canonical representative.
+pub fn is_canonical(instance: &Instance) -> bool {
+    canonical(instance) == normal_form(instance)
+}
+
+/// A small setting to enumerate completely: a board without walls (or with
+/// `walls` of them), a snake given by its length (an explicit body of every
+/// shape and place when `explicit`, else a free start), and `apples` apples
+/// on distinct free cells; the rules are copied from `rules`.
+#[derive(Clone, Debug)]
+pub struct Setting {
+    /// The rules (visible, grow, tail, horizon) and board size to use.
+    pub rules: Instance,
+    /// Number of walls.
+    pub walls: usize,
+    /// The snake's length at `t = 0`.
+    pub length: usize,
+    /// An explicit body (every placement) instead of a free start.
+    pub explicit: bool,
+    /// Number of apples.
+    pub apples: usize,
+}
+
+/// The most instances [`enumerate`] will generate before canonical reduction.
+pub const MAX_ENUMERATED: usize = 5_000_000;
+
+/// Why a setting is not enumerated.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum EnumerateError {
+    /// More raw instances than [`MAX_ENUMERATED`].
+    #[error("the setting has more than {limit} instances to enumerate; choose a smaller one")]
+    TooMany {
+        /// The limit.
+        limit: usize,
+    },
+}
+
+/// Every valid instance of the setting in normal form, each once (not yet
+/// reduced by symmetry); the set is closed under the grid's symmetries.
+pub fn all_instances(setting: &Setting) -> Result<Vec<Instance>, EnumerateError> {
+    let (w, h) = (setting.rules.width, setting.rules.height);
+    let cells: Vec<Pos> = (0..h).flat_map(|y| (0..w).map(move |x| (x, y))).collect();
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for walls in combinations(&cells, setting.walls) {
+        let open: Vec<Pos> = cells
+            .iter()
+            .copied()
+            .filter(|c| !walls.contains(c))
+            .collect();
+        let starts: Vec<Start> = if setting.explicit {
+            bodies(&open, setting.length)
+                .into_iter()
+                .map(Start::Body)
+                .collect()
+        } else {
+            vec![Start::Free {
+                length: setting.length,
+            }]
+        };
+        for start in starts {
+            let free: Vec<Pos> = match &start {
+                Start::Body(body) => open.iter().copied().filter(|c| !body.contains(c)).collect(),
+                Start::Free { .. } => open.clone(),
+            };
+            for apples in arrangements(&free, setting.apples) {
+                let instance = normal_form(&Instance {
+                    walls: walls.clone(),
+                    start: start.clone(),
+                    apples,
+                    ..setting.rules.clone()
+                });
+                if instance.validate().is_ok() && seen.insert(key(&instance)) {
+                    if out.len() == MAX_ENUMERATED {
+                        return Err(EnumerateError::TooMany {
+                            limit: MAX_ENUMERATED,
+                        });
+                    }
+                    out.push(instance);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One instance per symmetry class of the setting (the canonical ones), in
+/// the order of [`key`].
+pub fn enumerate(setting: &Setting) -> Result<Vec<Instance>, EnumerateError> {
+    let mut canonical: Vec<Instance> = all_instances(setting)?
+        .into_iter()
+        .filter(is_canonical)
+        .collect();
+    canonical.sort_by_key(key);
+    Ok(canonical)
+}
+
+/// Every `k`-subset of `items`, in lexicographic order.
+fn combinations(items: &[Pos], k: usize) -> Vec<Vec<Pos>> {
+    fn go(items: &[Pos], k: usize, from: usize, current: &mut Vec<Pos>, out: &mut Vec<Vec<Pos>>) {
+        if current.len() == k {
+            out.push(current.clone());
+            return;
+        }
+        for i in from..items.len() {
+            current.push(items[i]);
+            go(items, k, i + 1, current, out);
+            current.pop();
+        }
+    }
+    let mut out = Vec::new();
+    go(items, k, 0, &mut Vec::with_capacity(k), &mut out);
+    out
+}
+
+/// Every ordered `k`-tuple of distinct `items`.
+fn arrangements(items: &[Pos], k: usize) -> Vec<Vec<Pos>> {
+    fn go(
+        items: &[Pos],
+        k: usize,
+        used: &mut Vec<bool>,
+        current: &mut Vec<Pos>,
+        out: &mut Vec<Vec<Pos>>,
+    ) {
+        if current.len() == k {
+            out.push(current.clone());
+            return;
+        }
+        for i in 0..items.len() {
+            if !used[i] {
+                used[i] = true;
+                current.push(items[i]);
+                go(items, k, used, current, out);
+                current.pop();
+                used[i] = false;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(
+        items,
+        k,
+        &mut vec![false; items.len()],
+        &mut Vec::with_capacity(k),
+        &mut out,
+    );
+    out
+}
+
+/// Every snake body of `length` cells (head first, consecutive cells
+/// adjacent, no repeats) on the `open` cells.
+fn bodies(open: &[Pos], length: usize) -> Vec<Vec<Pos>> {
+    fn go(open: &[Pos], length: usize, current: &mut Vec<Pos>, out: &mut Vec<Vec<Pos>>) {
+        if current.len() == length {
+            out.push(current.clone());
+            return;
+        }
+        let &(x, y) = current.last().expect("a body has a head");
+        for &c in open {
+            if x.abs_diff(c.0) + y.abs_diff(c.1) == 1 && !current.contains(&c) {
+                current.push(c);
+                go(open, length, current, out);
+                current.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if length == 0 {
+        return out;
+    }
+    for &head in open {
+        go(open, length, &mut vec![head], &mut out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::TailRule;
+
+    fn rules(width: usize, height: usize, visible: usize) -> Instance {
+        Instance {
+            width,
+            height,
+            walls: vec![],
+            start: Start::Free { length: 1 },
+            apples: vec![],
+            visible,
+            grow: true,
+            tail: TailRule::Follow,
+            horizon: None,
+        }
+    }
+
+    /// Burnside's lemma: the number of classes is the mean, over the group,
+    /// of the number of instances each symmetry leaves unchanged. The fixed
+    /// points are counted by brute force, independently of [`canonical`].
+    fn burnside(setting: &Setting) -> usize {
+        let all = all_instances(setting).unwrap();
+        let group = Symmetry::group(setting.rules.width, setting.rules.height);
+        let fixed: usize = group
+            .iter()
+            .map(|g| all.iter().filter(|i| g.apply(i) == **i).count())
+            .sum();
+        assert_eq!(fixed % group.len(), 0, "Burnside's sum divides by |G|");
+        fixed / group.len()
+    }
+
+    #[test]
+    fn group_sizes_and_bijections() {
+        for (w, h, n) in [(3, 3, 8), (4, 2, 4), (1, 5, 4), (5, 5, 8)] {
+            let group = Symmetry::group(w, h);
+            assert_eq!(group.len(), n);
+            for g in &group {
+                let (gw, gh) = if g.transpose { (h, w) } else { (w, h) };
+                let mut images: Vec<Pos> = (0..h)
+                    .flat_map(|y| (0..w).map(move |x| (x, y)))
+                    .map(|p| g.apply_pos(w, h, p))
+                    .collect();
+                assert!(images.iter().all(|&(x, y)| x < gw && y < gh));
+                images.sort_unstable();
+                images.dedup();
+                assert_eq!(images.len(), w * h, "{g:?} is a bijection");
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_is_shared_by_every_symmetric_copy() {
+        let inst = Instance {
+            walls: vec![(1, 0)],
+            start: Start::Body(vec![(0, 2), (0, 1)]),
+            apples: vec![(2, 2), (2, 0), (1, 1)],
+            ..rules(3, 3, 2)
+        };
+        let c = canonical(&inst);
+        for g in Symmetry::group(3, 3) {
+            assert_eq!(canonical(&g.apply(&inst)), c);
+        }
+        // Swapping the two apples visible at the start is the same instance;
+        // swapping a hidden one is not.
+        let mut swapped = inst.clone();
+        swapped.apples.swap(0, 1);
+        assert_eq!(canonical(&swapped), c);
+        let mut reordered = inst.clone();
+        reordered.apples.swap(1, 2);
+        assert_ne!(canonical(&reordered), c);
+    }
+
+    #[test]
+    fn enumeration_matches_burnside() {
+        let settings = [
+            // 3×3, one-cell snake anywhere, 2 ordered apples.
+            Setting {
+                rules: rules(3, 3, 1),
+                walls: 0,
+                length: 1,
+                explicit: true,
+                apples: 2,
+            },
+            // 3×3, a two-cell snake, 2 apples both visible (a set).
+            Setting {
+                rules: rules(3, 3, 2),
+                walls: 0,
+                length: 2,
+                explicit: true,
+                apples: 2,
+            },
+            // 4×2 (4 symmetries), one wall, free start, 2 ordered apples.
+            Setting {
+                rules: rules(4, 2, 1),
+                walls: 1,
+                length: 1,
+                explicit: false,
+                apples: 2,
+            },
+        ];
+        for setting in &settings {
+            let classes = enumerate(setting).unwrap();
+            assert_eq!(classes.len(), burnside(setting), "{setting:?}");
+            // No two enumerated instances are related by a symmetry.
+            let mut keys: Vec<Vec<usize>> = classes.iter().map(|i| key(&canonical(i))).collect();
+            keys.sort();
+            keys.dedup();
+            assert_eq!(keys.len(), classes.len());
+        }
+        // 3×3, one-cell snake, 2 ordered apples: 9·8·7 = 504 placements; the
+        // identity fixes all, the 4 reflections fix 3·2·1 = 6 each (a snake
+        // and both apples on the axis), the 180° turn and the quarter turns
+        // only those on the centre (none, three distinct cells being needed):
+        // (504 + 4·6) / 8 = 66.
+        assert_eq!(enumerate(&settings[0]).unwrap().len(), 66);
+    }
+}

@@ -6,6 +6,7 @@
 
 pub mod cnf;
 pub mod encode;
+pub mod family;
 pub mod game;
 pub mod instance;
 pub mod pddl;

@@ -13,6 +13,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
+use snakesat::family::index::Shard;
 use snakesat::pddl;
 use snakesat::sim;
 
@@ -43,6 +44,11 @@ pub struct BenchArgs {
     /// Write the table as CSV.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// Solve only shard I of K (1 <= I <= K): the problems at positions p
+    /// (0-based, in the listed order) with p % K == I-1; `snakesat merge`
+    /// joins the shards' CSV files.
+    #[arg(long, value_name = "I/K")]
+    pub shard: Option<String>,
 }
 
 /// `bench`'s subcommands; without one, `bench DIR…` benchmarks IPC folders.
@@ -289,7 +295,18 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
             args.timeout_per_instance
         )));
     }
-    let files = problems(&args.dirs)?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(Shard::parse)
+        .transpose()
+        .map_err(bad_input)?;
+    let files: Vec<PathBuf> = problems(&args.dirs)?
+        .into_iter()
+        .enumerate()
+        .filter(|(p, _)| shard.is_none_or(|s| s.owns(*p)))
+        .map(|(_, f)| f)
+        .collect();
     let bar = ProgressBar::new(files.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {msg}")

@@ -370,3 +370,128 @@ fn bad_parameters_are_one_line_errors() {
     ]);
     assert_bad_input(&run, "fewer than 5 classes");
 }
+
+/// The CSV without the given (0-based) columns; no field holds a comma.
+fn drop_columns(text: &str, timing: &[usize]) -> Vec<String> {
+    text.lines()
+        .map(|l| {
+            let fields: Vec<&str> = l
+                .split(',')
+                .enumerate()
+                .filter(|(i, _)| !timing.contains(i))
+                .map(|(_, f)| f)
+                .collect();
+            fields.join(",")
+        })
+        .collect()
+}
+
+#[test]
+fn bench_shards_merge_into_the_single_table() {
+    let dir = temp_dir("bench-shards");
+    let d = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    // bench game: seconds, build_seconds and solve_seconds are the timing columns.
+    let game = [
+        "bench",
+        "game",
+        "--sizes",
+        "4,5",
+        "--games",
+        "2",
+        "--reuse",
+        "clauses,fresh",
+    ];
+    let mut single = game.to_vec();
+    let all = d("game-all.csv");
+    single.extend(["--csv", &all]);
+    assert_eq!(snakesat(&single).code, 0);
+    let mut shards = Vec::new();
+    for i in 1..=3 {
+        let (shard, csv) = (format!("{i}/3"), d(&format!("game-{i}.csv")));
+        let mut a = game.to_vec();
+        a.extend(["--shard", &shard, "--csv", &csv]);
+        assert_eq!(snakesat(&a).code, 0);
+        shards.push(csv);
+    }
+    let merged = d("game-merged.csv");
+    let mut m = vec!["merge", "-o", &merged];
+    m.extend(shards.iter().map(String::as_str));
+    assert_eq!(snakesat(&m).code, 0);
+    let read = |p: &str| std::fs::read_to_string(p).unwrap();
+    assert_eq!(read(&merged).lines().count(), 9);
+    assert_eq!(
+        drop_columns(&read(&merged), &[6, 7, 8]),
+        drop_columns(&read(&all), &[6, 7, 8])
+    );
+    // Shards in the wrong order cannot be interleaved back.
+    let mut wrong = vec!["merge", "-o", &merged];
+    wrong.extend([&shards[2], &shards[0], &shards[1]].map(String::as_str));
+    assert_bad_input(&snakesat(&wrong), "row counts");
+
+    // bench on IPC problems (a generated PDDL family): seconds and peak memory vary.
+    let problems = dir.join("problems");
+    generate(
+        &problems,
+        &[
+            "--format",
+            "pddl",
+            "--size",
+            "3x3..4x3",
+            "--fill",
+            "50",
+            "--count",
+            "3",
+            "--horizons",
+            "T*",
+        ],
+    );
+    for f in std::fs::read_dir(&problems).unwrap().flatten() {
+        if !f.file_name().to_string_lossy().ends_with(".pddl") {
+            std::fs::remove_file(f.path()).unwrap();
+        }
+    }
+    let p = problems.to_str().unwrap();
+    let all = d("ipc-all.csv");
+    assert_eq!(snakesat(&["bench", p, "--csv", &all]).code, 0);
+    let (one, two) = (d("ipc-1.csv"), d("ipc-2.csv"));
+    assert_eq!(
+        snakesat(&["bench", p, "--shard", "1/2", "--csv", &one]).code,
+        0
+    );
+    assert_eq!(
+        snakesat(&["bench", p, "--shard", "2/2", "--csv", &two]).code,
+        0
+    );
+    let merged = d("ipc-merged.csv");
+    assert_eq!(snakesat(&["merge", "-o", &merged, &one, &two]).code, 0);
+    assert_eq!(read(&merged).lines().count(), 4);
+    assert_eq!(
+        drop_columns(&read(&merged), &[7, 10]),
+        drop_columns(&read(&all), &[7, 10])
+    );
+}
+
+#[test]
+fn hardness_bands_keep_what_the_timeout_allows() {
+    let dir = temp_dir("band");
+    let args = [
+        "--size", "4", "--apples", "2", "--count", "4", "--seed", "3",
+    ];
+    // Every solve ends within --timeout 60, so a band from 0 to 60 s keeps
+    // every instance and a band from 61 s keeps none.
+    for (band, kept) in [("0..60", 4), ("61..100", 0)] {
+        let mut a = args.to_vec();
+        a.extend(["--solve-seconds", band]);
+        generate(&dir, &a);
+        let s = summary(&dir, "summary.json");
+        assert_eq!((s.instances, s.out_of_band), (kept, 4 - kept), "{band}");
+        assert!(s.command.ends_with(&format!(
+            "--solve-seconds {band} --timeout 60 --max-horizon 300"
+        )));
+    }
+    let mut a = args.to_vec();
+    a.extend(["--solve-seconds", "0..60", "--horizons", "T*"]);
+    let mut all = vec!["generate", "-o", dir.to_str().unwrap()];
+    all.extend(a);
+    assert_bad_input(&snakesat(&all), "T*-1 among --horizons");
+}

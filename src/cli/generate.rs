@@ -87,7 +87,8 @@ pub struct GenerateArgs {
     /// `json` (instances as JSON) or `pddl` (also IPC-2018 problem files).
     #[arg(long, default_value = "json")]
     pub format: String,
-    /// Keep only instances whose UNSAT proof (the first encoding's CNF at T*-1) takes A..B seconds.
+    /// Keep only instances whose UNSAT proof (the first encoding's CNF at T*-1) takes A..B seconds
+    /// (an instance with T* = 1 has no such proof and is dropped).
     #[arg(long, value_name = "A..B")]
     pub solve_seconds: Option<String>,
     /// Time limit of each solve in seconds.
@@ -263,6 +264,11 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
             Some((a, b))
         }
     };
+    if band.is_some() && !horizons.contains(&Horizon::Relative(-1)) {
+        return Err(bad_input(
+            "--solve-seconds needs T*-1 among --horizons (the UNSAT proof it times)",
+        ));
+    }
     let timeout =
         positive_seconds(&args.timeout).map_err(|e| bad_input(format!("--timeout: {e}")))?;
     let shard = args
@@ -454,11 +460,8 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
             .find(|f| f.horizon + 1 == t_star)
             .map(|f| f.seconds);
         match proof {
-            None => {
-                return Err(bad_input(
-                    "--solve-seconds needs T*-1 among --horizons (the UNSAT proof it times)",
-                ));
-            }
+            // T* = 1: no formula at T*-1 = 0 moves, nothing to prove.
+            None => return Ok(Fate::OutOfBand),
             Some(s) if !(lo..=hi).contains(&s) => return Ok(Fate::OutOfBand),
             Some(_) => {}
         }

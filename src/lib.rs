@@ -3,14 +3,64 @@
 //! Data flows one way: an [`instance::Instance`] is encoded ([`encode`]) into
 //! a [`cnf::Cnf`], solved by CaDiCaL ([`solve`]), turned back into a head path,
 //! and checked by the independent simulator ([`sim`]) before anything is shown.
+//!
+//! [`planner::Planner`] is the way in: it picks the search the options and
+//! the encoding's [`capabilities`](encode::Encoding::capabilities) call for
+//! and returns a typed [`planner::Outcome`] whose plan the simulator has
+//! already accepted.
+//!
+//! ```
+//! use snakesat::encode::{self, Encoding};
+//! use snakesat::instance::json::from_json;
+//! use snakesat::planner::{CadicalConfig, Planner, Search, Verdict};
+//! use snakesat::report::PlanReport;
+//!
+//! // A 3x3 board, a snake of three cells, two apples eaten in order.
+//! let instance = from_json(
+//!     r#"{"width": 3, "height": 3, "snake": [[0, 0], [1, 0], [2, 0]],
+//!         "apples": [[1, 1], [0, 0]], "visible": 1, "tail": "strict"}"#,
+//! )?;
+//! let direct = encode::by_name("direct")?;
+//! let outcome = Planner::new(&*direct)
+//!     .search(Search::Optimal)
+//!     .max_horizon(50)
+//!     .cadical_config("sat".parse::<CadicalConfig>()?)
+//!     .on_attempt(|a| eprintln!("T={}: {:?}", a.horizon, a.status))
+//!     .plan(&instance)?;
+//! let Verdict::Plan(plan) = &outcome.verdict else {
+//!     panic!("no plan: {:?}", outcome.verdict);
+//! };
+//! assert!(plan.optimal);
+//! // The planner checked the plan; the simulator agrees on its own.
+//! let replay = snakesat::sim::simulate(&instance, &plan.path)?;
+//! assert_eq!(replay.eaten, plan.eaten());
+//!
+//! let report = PlanReport {
+//!     status: outcome.status(),
+//!     horizon: plan.horizon,
+//!     path: plan.path.clone(),
+//!     eaten: replay.eaten,
+//!     optimal: plan.optimal,
+//!     lower_bound: Some(outcome.lower_bound),
+//!     encoding: direct.name(),
+//!     stats: outcome.stats(),
+//!     cadical_config: Some(CadicalConfig::Sat.name()),
+//! };
+//! println!("{}", serde_json::to_string(&report)?);
+//! assert_eq!(plan.horizon, 6);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod cnf;
 pub mod encode;
+pub mod excerpt;
 pub mod family;
 pub mod game;
 pub mod instance;
+pub mod output;
 pub mod pddl;
 pub mod planner;
+pub mod proof;
 pub mod render;
 pub mod report;
 pub mod sim;

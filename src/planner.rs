@@ -214,19 +214,8 @@ impl Outcome {
     }
 }
 
-/// The planner: an encoding and the options of one search.
-///
-/// ```
-/// use snakesat::encode::direct::Direct;
-/// use snakesat::planner::{Planner, Search};
-/// # let instance = snakesat::instance::random::generate(&Default::default()).unwrap();
-/// let direct = Direct::default();
-/// let outcome = Planner::new(&direct)
-///     .search(Search::FixedHorizon(40))
-///     .plan(&instance)
-///     .unwrap();
-/// assert!(outcome.plan().is_some_and(|p| p.horizon == 40));
-/// ```
+/// The planner: an encoding and the options of one search (see the crate
+/// documentation for an example).
 pub struct Planner<'a> {
     encoding: &'a dyn Encoding,
     search: Search,
@@ -345,7 +334,8 @@ impl<'a> Planner<'a> {
                 &budget,
                 &mut progress,
             )?,
-            Search::FixedHorizon(t) if !self.shortcut => {
+            // The least-horizon route starts at one move: zero moves is asked directly.
+            Search::FixedHorizon(t) if !self.shortcut || t == 0 => {
                 let attempt = solve::solve_at(instance, encoding, t, &budget)?;
                 progress(&attempt);
                 SearchResult::from_attempts(vec![attempt], proven)
@@ -361,6 +351,49 @@ impl<'a> Planner<'a> {
             )?,
         };
         Ok(conclude(instance, result, upper))
+    }
+
+    /// Answers "is there a plan of exactly `t` moves?" for every `t` of
+    /// `horizons`, in increasing order, calling `answer(t, status, path)`:
+    /// with one incremental solver for the whole range when
+    /// [`Method::Incremental`] is chosen (the encoding must allow it), else
+    /// with a fresh formula per horizon. Paths are not checked: callers that
+    /// print them replay them in the simulator. The timeout bounds the whole
+    /// range; horizons past it are answered `Unknown`.
+    pub fn each_horizon(
+        &self,
+        instance: &Instance,
+        horizons: std::ops::RangeInclusive<usize>,
+        mut answer: impl FnMut(usize, Status, Option<Vec<Pos>>),
+    ) -> Result<(), PlanError> {
+        let budget = Budget {
+            deadline: self.timeout.map(|d| Instant::now() + d),
+            config: self.config,
+        };
+        let (first, last) = (*horizons.start(), *horizons.end());
+        if first > last {
+            return Ok(());
+        }
+        if self.method == Method::Incremental {
+            if !self.encoding.capabilities().incremental {
+                return Err(PlanError::NotIncremental {
+                    search: "incremental",
+                    encoding: self.encoding.name(),
+                });
+            }
+            let mut session =
+                solve::incremental::Session::new(instance, self.encoding, first, last, &budget)?;
+            for t in horizons {
+                let (status, path) = session.ask(instance, t);
+                answer(t, status, path);
+            }
+        } else {
+            for t in horizons {
+                let attempt = solve::solve_at(instance, self.encoding, t, &budget)?;
+                answer(t, attempt.status, attempt.path);
+            }
+        }
+        Ok(())
     }
 
     /// Solves `cnf`, a formula of this planner's encoding for `instance` at

@@ -6,6 +6,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use crate::instance::{Instance, Pos, Start};
+use crate::proof::Certification;
 use crate::sim::Replay;
 use crate::solve::{Stats, Status};
 
@@ -29,6 +30,9 @@ pub struct PlanReport {
     /// The CaDiCaL configuration the search ran with, when one was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cadical_config: Option<&'static str>,
+    /// With `solve --proof DIR`: `certified`, `proof_dir` and `certificates`.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub certification: Option<Certification>,
 }
 
 /// One letter per move: `R`ight (x+1), `L`eft, `D`own (y+1), `U`p.

@@ -278,7 +278,7 @@ fn bad_flags_are_refused_with_one_line() {
     );
     assert_bad_input(
         &snakesat(&["solve", "--timeout", "0"]),
-        "--timeout must be a positive number",
+        "positive number of seconds",
     );
     assert_bad_input(
         &snakesat(&["solve", "missing-file.json"]),

@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 const IPC: &str = "benchmarks/ipc2018-snake";
@@ -330,7 +331,12 @@ fn instance_file(kind: &str, n: usize) -> PathBuf {
 fn solve_and_replay(track: &str, n: usize, extra: &[&str]) -> (usize, bool) {
     let problem = instance_file(track, n);
     let text = std::fs::read_to_string(&problem).unwrap();
-    let dir = temp_dir(track);
+    // One folder per call: tests run at once, and `temp_dir` empties its folder.
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let dir = temp_dir(&format!(
+        "{track}-{}",
+        CALLS.fetch_add(1, Ordering::Relaxed)
+    ));
     let plan_file = dir.join(format!("instance-{n}.plan"));
     let started = Instant::now();
     let mut args = vec![

@@ -2,10 +2,12 @@
 //! with the default `direct` encoding, check the plan with the simulator,
 //! print it and animate it to `plots/NAME.gif`.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use snakesat::encode;
 use snakesat::instance::random::{RandomSpec, generate};
+use snakesat::output;
 use snakesat::planner::{Planner, Search};
 use snakesat::render::{GifOptions, write_gif};
 use snakesat::report::picture;
@@ -44,7 +46,10 @@ pub fn run(name: &str, spec: &RandomSpec) {
     let file = dir.join(format!("{name}.gif"));
     let mut bytes = Vec::new();
     write_gif(&instance, path, &GifOptions::default(), &mut bytes).expect("a legal plan renders");
-    std::fs::write(&file, &bytes).expect("the GIF can be written");
+    let mut out = output::claim_one(&file).expect("plots/NAME.gif can be written");
+    out.write_with(|w| w.write_all(&bytes))
+        .and_then(|()| output::commit([Some(out)]))
+        .expect("the GIF can be written");
     println!(
         "wrote {}: {} frames, {} bytes",
         file.display(),

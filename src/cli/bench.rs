@@ -4,7 +4,7 @@
 //! into an IPC plan; a table on stdout, optionally JSON and CSV files.
 //! `snakesat bench game` (full games) lives in [`super::bench_game`].
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -14,11 +14,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use snakesat::family::index::Shard;
+use snakesat::output;
 use snakesat::pddl;
 use snakesat::sim;
 
 use super::bench_game::{self, BenchGameArgs};
-use super::{Failure, bad_input, read_file, write_atomically};
+use super::{Failure, bad_input, read_file, seconds};
 
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -30,8 +31,8 @@ pub struct BenchArgs {
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Time limit per instance in seconds (with --satisficing: for improving the first plan).
-    #[arg(long, default_value_t = 60.0)]
-    pub timeout_per_instance: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    pub timeout_per_instance: Duration,
     /// Passed to `solve`: a plan fast, then shorter ones.
     #[arg(long)]
     pub satisficing: bool,
@@ -49,6 +50,9 @@ pub struct BenchArgs {
     /// joins the shards' CSV files.
     #[arg(long, value_name = "I/K")]
     pub shard: Option<String>,
+    /// Passed to `solve --proof`: certificates of each instance into DIR/<instance name>/.
+    #[arg(long, value_name = "DIR")]
+    pub proof: Option<PathBuf>,
 }
 
 /// `bench`'s subcommands; without one, `bench DIR…` benchmarks IPC folders.
@@ -73,6 +77,11 @@ pub struct Row {
     pub variables: Option<u64>,
     pub clauses: Option<u64>,
     pub peak_memory_kb: Option<u64>,
+    /// With `--proof`: whether every refuted horizon has a proof, how many
+    /// certificates (refuted and below-bound) and their proofs' total size.
+    pub certified: Option<bool>,
+    pub certificates: Option<usize>,
+    pub proof_bytes: Option<u64>,
 }
 
 fn problems(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
@@ -134,6 +143,9 @@ fn run_one(file: &Path, args: &BenchArgs) -> Row {
         variables: None,
         clauses: None,
         peak_memory_kb: None,
+        certified: None,
+        certificates: None,
+        proof_bytes: None,
     };
     let instance = match read_file(file)
         .map_err(|f| f.message)
@@ -152,7 +164,7 @@ fn run_one(file: &Path, args: &BenchArgs) -> Row {
         .arg("--encoding")
         .arg(&args.encoding)
         .arg("--timeout")
-        .arg(args.timeout_per_instance.to_string())
+        .arg(args.timeout_per_instance.as_secs_f64().to_string())
         .env("SNAKESAT_REPORT_MEMORY", "1")
         .env_remove("SNAKESAT_PROGRESS")
         .stdin(Stdio::null())
@@ -161,12 +173,16 @@ fn run_one(file: &Path, args: &BenchArgs) -> Row {
     if args.satisficing {
         cmd.arg("--satisficing");
     }
+    if let Some(dir) = &args.proof {
+        cmd.arg("--proof")
+            .arg(dir.join(file.file_stem().unwrap_or_default()));
+    }
     let started = Instant::now();
     let Ok(mut child) = cmd.spawn() else {
         return row;
     };
     // A hard stop well after the limit (the first satisficing plan ignores it: 300 s at least).
-    let mut hard = args.timeout_per_instance * 5.0 + 30.0;
+    let mut hard = args.timeout_per_instance.as_secs_f64() * 5.0 + 30.0;
     if args.satisficing {
         hard = hard.max(300.0);
     }
@@ -219,6 +235,16 @@ fn run_one(file: &Path, args: &BenchArgs) -> Row {
     row.lower_bound = report["lower_bound"].as_u64().map(|v| v as usize);
     row.variables = report["stats"]["variables"].as_u64();
     row.clauses = report["stats"]["clauses"].as_u64();
+    if let Some(certificates) = report["certificates"].as_array() {
+        row.certified = report["certified"].as_bool();
+        row.certificates = Some(certificates.len());
+        row.proof_bytes = Some(
+            certificates
+                .iter()
+                .filter_map(|c| c["proof_bytes"].as_u64())
+                .sum(),
+        );
+    }
     if row.status == "sat" {
         let path: Option<Vec<(usize, usize)>> = serde_json::from_value(report["path"].clone()).ok();
         let valid = path.as_ref().is_some_and(|p| {
@@ -237,14 +263,19 @@ fn run_one(file: &Path, args: &BenchArgs) -> Row {
     row
 }
 
-fn table(rows: &[Row]) -> String {
+fn table(rows: &[Row], proofs: bool) -> String {
     let mut out = String::from(
-        "| instance | grid | apples | plan length | optimal | lower bound | time (s) | variables | clauses | peak memory (MB) |\n|---|---|---|---|---|---|---|---|---|---|\n",
+        "| instance | grid | apples | plan length | optimal | lower bound | time (s) | variables | clauses | peak memory (MB) |",
     );
+    out += if proofs {
+        " certified | certificates | proofs (MB) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+    } else {
+        "\n|---|---|---|---|---|---|---|---|---|---|\n"
+    };
     let opt = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
     for r in rows {
         out += &format!(
-            "| {} | {} | {} | {} | {} | {} | {:.2} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {:.2} | {} | {} | {} |",
             r.instance,
             r.grid,
             r.apples,
@@ -257,18 +288,32 @@ fn table(rows: &[Row]) -> String {
             r.peak_memory_kb
                 .map_or("-".to_string(), |k| format!("{:.1}", k as f64 / 1024.0)),
         );
+        if proofs {
+            out += &format!(
+                " {} | {} | {} |",
+                match r.certified {
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                    None => "-",
+                },
+                opt(r.certificates.map(|c| c as u64)),
+                r.proof_bytes
+                    .map_or("-".to_string(), |b| format!("{:.2}", b as f64 / 1e6)),
+            );
+        }
+        out.push('\n');
     }
     out
 }
 
 fn csv(rows: &[Row]) -> String {
     let mut out = String::from(
-        "instance,grid,apples,status,plan_length,optimal,lower_bound,seconds,variables,clauses,peak_memory_kb\n",
+        "instance,grid,apples,status,plan_length,optimal,lower_bound,seconds,variables,clauses,peak_memory_kb,certified,certificates,proof_bytes\n",
     );
     let opt = |v: Option<u64>| v.map_or(String::new(), |v| v.to_string());
     for r in rows {
         out += &format!(
-            "{},{},{},{},{},{},{},{:.3},{},{},{}\n",
+            "{},{},{},{},{},{},{},{:.3},{},{},{},{},{},{}\n",
             r.instance,
             r.grid,
             r.apples,
@@ -280,6 +325,9 @@ fn csv(rows: &[Row]) -> String {
             opt(r.variables),
             opt(r.clauses),
             opt(r.peak_memory_kb),
+            r.certified.map_or(String::new(), |c| c.to_string()),
+            opt(r.certificates.map(|c| c as u64)),
+            opt(r.proof_bytes),
         );
     }
     out
@@ -288,12 +336,6 @@ fn csv(rows: &[Row]) -> String {
 pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     if let Some(BenchCommand::Game(game)) = args.command {
         return bench_game::run(game);
-    }
-    if !(args.timeout_per_instance.is_finite() && args.timeout_per_instance > 0.0) {
-        return Err(bad_input(format!(
-            "--timeout-per-instance must be a positive number of seconds, not {}",
-            args.timeout_per_instance
-        )));
     }
     let shard = args
         .shard
@@ -307,6 +349,7 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         .filter(|(p, _)| shard.is_none_or(|s| s.owns(*p)))
         .map(|(_, f)| f)
         .collect();
+    let [mut json_out, mut csv_out] = output::claim([args.json.as_deref(), args.csv.as_deref()])?;
     let bar = ProgressBar::new(files.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {msg}")
@@ -319,15 +362,15 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    print!("{}", table(&rows));
-    if let Some(path) = &args.json {
+    if let Some(out) = &mut json_out {
         let text = serde_json::to_string_pretty(&rows).expect("rows serialise");
-        write_atomically(path, |w| std::io::Write::write_all(w, text.as_bytes()))?;
+        out.write_with(|w| w.write_all(text.as_bytes()))?;
     }
-    if let Some(path) = &args.csv {
-        let text = csv(&rows);
-        write_atomically(path, |w| std::io::Write::write_all(w, text.as_bytes()))?;
+    if let Some(out) = &mut csv_out {
+        out.write_with(|w| w.write_all(csv(&rows).as_bytes()))?;
     }
+    output::commit([json_out, csv_out])?;
+    print!("{}", table(&rows, args.proof.is_some()));
     let all_ok = rows.iter().all(|r| r.status == "sat");
     Ok(if all_ok { 0 } else { 3 })
 }

@@ -4,7 +4,8 @@
 //! aggregates per (size, strategy) on stdout, per-game CSV and JSON files, and
 //! charts of the mean steps and seconds per apple.
 
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -15,11 +16,12 @@ use serde::Serialize;
 
 use snakesat::game::cycle::Work;
 use snakesat::game::{self, GameError, GameRecord, Reuse};
-use snakesat::render::chart::{self, LineChart, Series};
+use snakesat::output::{self, Output};
+use snakesat::render::chart::{LineChart, Series};
 
-use super::charts::check_chart_path;
-use super::play::{PlayerArgs, game_failure, parse_size, positive_seconds};
-use super::{Failure, bad_input, check_output_dir, write_atomically};
+use super::charts::{chart_format, write_line_chart};
+use super::play::{PlayerArgs, game_failure, parse_size};
+use super::{Failure, bad_input, seconds};
 
 #[derive(Args)]
 #[command(
@@ -40,8 +42,8 @@ pub struct BenchGameArgs {
     pub seed: u64,
     /// Solver time per apple in seconds; past it the snake follows its last
     /// certified cycle (always safe, maybe longer).
-    #[arg(long, value_name = "SECONDS", default_value = "60")]
-    pub timeout_per_apple: String,
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    pub timeout_per_apple: Duration,
     /// Reuse strategies, comma-separated (fresh, clauses, activation,
     /// assumptions, nogoods), or `all` for the five.
     #[arg(long, value_name = "LIST", default_value = "clauses")]
@@ -220,8 +222,6 @@ fn parse_shard(text: &str) -> Result<(usize, usize), Failure> {
 fn settings(args: &BenchGameArgs) -> Result<Settings, Failure> {
     let sizes = parse_sizes(&args.sizes)?;
     let reuses = parse_reuses(&args.reuse)?;
-    let timeout = positive_seconds(&args.timeout_per_apple)
-        .map_err(|e| bad_input(format!("--timeout-per-apple: {e}")))?;
     if args.games == 0 {
         return Err(bad_input("--games must be at least 1"));
     }
@@ -229,16 +229,13 @@ fn settings(args: &BenchGameArgs) -> Result<Settings, Failure> {
         return Err(bad_input("--jobs must be at least 1"));
     }
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
-    for file in [&args.json, &args.csv].into_iter().flatten() {
-        check_output_dir(file)?;
-    }
     for file in [&args.plot_steps, &args.plot_time].into_iter().flatten() {
-        check_chart_path(file)?;
+        chart_format(file)?;
     }
     Ok(Settings {
         sizes,
         reuses,
-        timeout: Duration::from_secs_f64(timeout),
+        timeout: args.timeout_per_apple,
         shard,
         jobs: args.jobs,
     })
@@ -505,7 +502,7 @@ fn per_apple_chart(
     title: &str,
     y_label: &str,
     log_y: Option<bool>,
-    file: &Path,
+    out: &mut Output,
 ) -> Result<(), Failure> {
     let series = groups
         .iter()
@@ -540,11 +537,17 @@ fn per_apple_chart(
         series,
         log_y,
     };
-    chart::line_chart(&line, file).map_err(bad_input)
+    write_line_chart(&line, out)
 }
 
 pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
     let settings = settings(&args)?;
+    let [mut json_out, mut csv_out, mut steps_out, mut time_out] = output::claim([
+        args.json.as_deref(),
+        args.csv.as_deref(),
+        args.plot_steps.as_deref(),
+        args.plot_time.as_deref(),
+    ])?;
     let jobs = jobs(&args, &settings);
     let bar = ProgressBar::new(jobs.len() as u64);
     bar.set_style(
@@ -557,34 +560,34 @@ pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
     let games = played?;
     let groups = groups(&settings, &games);
     let rows: Vec<Row> = groups.iter().map(|g| row(g)).collect();
-    print!("{}", table(&rows));
-    if let Some(path) = &args.json {
+    if let Some(out) = &mut json_out {
         let text = json(&args, &settings, &rows, &games);
-        write_atomically(path, |w| std::io::Write::write_all(w, text.as_bytes()))?;
+        out.write_with(|w| w.write_all(text.as_bytes()))?;
     }
-    if let Some(path) = &args.csv {
-        let text = csv(&games);
-        write_atomically(path, |w| std::io::Write::write_all(w, text.as_bytes()))?;
+    if let Some(out) = &mut csv_out {
+        out.write_with(|w| w.write_all(csv(&games).as_bytes()))?;
     }
-    if let Some(path) = &args.plot_steps {
+    if let Some(out) = &mut steps_out {
         per_apple_chart(
             &groups,
             |g, a| g.apple_steps[a] as f64,
             "Mean steps per apple",
             "steps (mean over the games)",
             Some(false),
-            path,
+            out,
         )?;
     }
-    if let Some(path) = &args.plot_time {
+    if let Some(out) = &mut time_out {
         per_apple_chart(
             &groups,
             |g, a| g.apple_seconds[a],
             "Mean seconds per apple",
             "seconds (mean over the games)",
             None,
-            path,
+            out,
         )?;
     }
+    output::commit([json_out, csv_out, steps_out, time_out])?;
+    print!("{}", table(&rows));
     Ok(if games.iter().all(|g| g.won) { 0 } else { 1 })
 }

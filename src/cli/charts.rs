@@ -6,22 +6,29 @@ use std::time::Duration;
 
 use snakesat::encode::Encoding;
 use snakesat::instance::{Instance, Pos};
+use snakesat::output::Output;
 use snakesat::planner::{Planner, Search};
-use snakesat::render::chart::{self, LineChart, Series};
+use snakesat::render::chart::{self, ChartFormat, LineChart, Series};
 use snakesat::sim;
 use snakesat::solve::Status;
 
-use super::{Failure, bad_input, check_output_dir};
+use super::{Failure, bad_input};
 
 /// How many horizons past the plan's the horizon chart shows.
 const PAST_PLAN: usize = 10;
 /// The longest any one horizon of the chart is solved.
 const PER_HORIZON: Duration = Duration::from_secs(10);
 
-/// Refuses a chart path before any solving: unknown format or missing folder.
-pub fn check_chart_path(path: &Path) -> Result<(), Failure> {
-    chart::check_path(path).map_err(bad_input)?;
-    check_output_dir(path)
+/// The format of a chart path, or its refusal (before any work).
+pub fn chart_format(path: &Path) -> Result<ChartFormat, Failure> {
+    ChartFormat::of(path).map_err(bad_input)
+}
+
+/// Draws `line` into `out` in the format its path names.
+pub fn write_line_chart(line: &LineChart, out: &mut Output) -> Result<(), Failure> {
+    let format = chart_format(out.path())?;
+    out.write_with(|w| chart::line_chart(line, format, w))?;
+    Ok(())
 }
 
 /// Solves every horizon from `from` to `to` and charts clauses and solve
@@ -31,7 +38,7 @@ pub fn plot_horizon(
     encoding: &dyn Encoding,
     from: usize,
     to: usize,
-    file: &Path,
+    out: &mut Output,
 ) -> Result<(), Failure> {
     let to = to.max(from) + PAST_PLAN;
     let mut clauses = Vec::new();
@@ -84,11 +91,11 @@ pub fn plot_horizon(
         series,
         log_y: Some(true),
     };
-    chart::line_chart(&line, file).map_err(bad_input)
+    write_line_chart(&line, out)
 }
 
 /// Charts apples eaten and the snake's length at every time of a legal path.
-pub fn plot_timeline(instance: &Instance, path: &[Pos], file: &Path) -> Result<(), Failure> {
+pub fn plot_timeline(instance: &Instance, path: &[Pos], out: &mut Output) -> Result<(), Failure> {
     let states =
         sim::states(instance, path).map_err(|v| bad_input(format!("illegal plan: {v}")))?;
     let eaten = states
@@ -121,5 +128,5 @@ pub fn plot_timeline(instance: &Instance, path: &[Pos], file: &Path) -> Result<(
         ],
         log_y: Some(false),
     };
-    chart::line_chart(&line, file).map_err(bad_input)
+    write_line_chart(&line, out)
 }

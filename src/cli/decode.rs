@@ -7,13 +7,14 @@ use clap::Args;
 use snakesat::cnf::dimacs;
 use snakesat::encode;
 use snakesat::instance::json;
+use snakesat::output;
 use snakesat::report::PlanReport;
 use snakesat::solve::{self, Stats, Status};
 
 use super::instance_args::load_encoding;
 use super::{
-    Failure, GifLook, bad_input, check_output_dir, checked_report, finite, note_no_gif, print_plan,
-    read_file, write_gif_file,
+    Failure, GifLook, bad_input, checked_report, finite, note_no_gif, print_plan, read_file,
+    write_gif_file,
 };
 
 #[derive(Args)]
@@ -33,9 +34,7 @@ pub struct DecodeArgs {
 }
 
 pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
-    if let Some(file) = &args.gif {
-        check_output_dir(file)?;
-    }
+    let [mut gif] = output::claim([args.gif.as_deref()])?;
     let cnf_text = read_file(&args.cnf)?;
     let parsed =
         dimacs::parse(&cnf_text).map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
@@ -53,6 +52,16 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     let horizon: usize = meta("horizon")?
         .parse()
         .map_err(|_| bad_input(format!("{}: bad `c horizon` line", args.cnf.display())))?;
+    encode::decode::check_horizon(horizon)
+        .map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
+    if let Some(h) = instance.horizon
+        && h != horizon
+    {
+        return Err(bad_input(format!(
+            "{}: `c horizon {horizon}` disagrees with the instance's horizon {h}",
+            args.cnf.display()
+        )));
+    }
     let model_text = read_file(&args.model)?;
     let model = dimacs::parse_model(&model_text, parsed.num_vars)
         .map_err(|e| bad_input(format!("{}: {e}", args.model.display())))?;
@@ -71,6 +80,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
             ..Stats::default()
         },
         cadical_config: None,
+        certification: None,
     };
     let values = match model {
         dimacs::ModelFile::Sat(values) => values,
@@ -86,6 +96,8 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
             return Ok(3);
         }
     };
+    encode::decode::check_model_horizon(horizon, parsed.num_vars)
+        .map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
     if let Some(clause) = dimacs::first_falsified(&parsed.flat, &values) {
         return Err(bad_input(format!(
             "{}: the model does not satisfy clause {clause} of {}",
@@ -100,8 +112,13 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
         .filter_map(|(n, &v)| n.as_ref().map(|n| (n, v)));
     let path = encode::decode::path_from_model(named, horizon, &solve::fixed_heads(&instance)).ok();
     let (path, replay) = checked_report(&instance, &*encoding, path, horizon)?;
-    if let Some(file) = &args.gif {
-        write_gif_file(&instance, &path, file, &args.look)?;
+    let note = match &mut gif {
+        Some(out) => Some(write_gif_file(&instance, &path, out, &args.look)?),
+        None => None,
+    };
+    output::commit([gif])?;
+    if let Some(note) = note {
+        eprintln!("{note}");
     }
     report.status = Status::Sat;
     report.optimal = Some(horizon) == report.lower_bound;

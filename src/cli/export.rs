@@ -6,9 +6,10 @@ use clap::Args;
 
 use snakesat::cnf::dimacs;
 use snakesat::instance::json;
+use snakesat::output::{self, Output};
 
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
-use super::{Failure, bad_input, encode_failure, write_atomically};
+use super::{Failure, bad_input, encode_failure};
 
 #[derive(Args)]
 pub struct ExportArgs {
@@ -16,12 +17,17 @@ pub struct ExportArgs {
     pub instance: InstanceArgs,
     #[command(flatten)]
     pub encoding: EncodingArgs,
-    /// Output file.
+    /// Output file; `-` for standard output.
     #[arg(short, long, value_name = "FILE.cnf")]
     pub output: PathBuf,
 }
 
 pub fn run(args: ExportArgs) -> Result<u8, Failure> {
+    let mut out = if args.output.as_os_str() == "-" {
+        Output::stdout()
+    } else {
+        output::claim_one(&args.output)?
+    };
     let instance = load_instance(&args.instance)?;
     let encoding = load_encoding(&args.encoding.encoding)?;
     let Some(horizon) = instance.horizon else {
@@ -38,11 +44,12 @@ pub fn run(args: ExportArgs) -> Result<u8, Failure> {
         ("horizon", horizon.to_string()),
         ("approximate", encoding.approximate().to_string()),
     ];
-    write_atomically(&args.output, |w| dimacs::write(&cnf, &meta, w))?;
+    out.write_with(|w| dimacs::write(&cnf, &meta, w))?;
+    let name = out.name();
+    output::commit([Some(out)])?;
     let size = cnf.size();
     eprintln!(
-        "wrote {}: {} variables, {} clauses, {} literals (encoding {}, T={horizon})",
-        args.output.display(),
+        "wrote {name}: {} variables, {} clauses, {} literals (encoding {}, T={horizon})",
         size.variables,
         size.clauses,
         size.literals,

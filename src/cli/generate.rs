@@ -18,13 +18,14 @@ use snakesat::family::{self, AppleCount, FamilySpec, SizeSpan, Span};
 use snakesat::instance::{Instance, Start, json};
 use snakesat::pddl::write::to_pddl;
 use snakesat::planner::{Planner, Verdict};
-use snakesat::render::chart::{self, BarChart};
+use snakesat::render::chart::{self, BarChart, ChartFormat};
 use snakesat::sim;
 use snakesat::solve::Status;
 
+use snakesat::output;
+
 use super::instance_args::parse_tail;
-use super::play::positive_seconds;
-use super::{Failure, bad_input, write_atomically};
+use super::{Failure, bad_input, seconds};
 
 #[derive(Args)]
 #[command(
@@ -269,8 +270,7 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
             "--solve-seconds needs T*-1 among --horizons (the UNSAT proof it times)",
         ));
     }
-    let timeout =
-        positive_seconds(&args.timeout).map_err(|e| bad_input(format!("--timeout: {e}")))?;
+    let timeout = seconds(&args.timeout).map_err(|e| bad_input(format!("--timeout: {e}")))?;
     let shard = args
         .shard
         .as_deref()
@@ -296,7 +296,7 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
         horizons,
         pddl,
         band,
-        timeout: Duration::from_secs_f64(timeout),
+        timeout,
         shard,
         command,
     })
@@ -489,9 +489,12 @@ fn slug(name: &str) -> String {
         .collect()
 }
 
-/// Writes `bytes` to `dir/name` and returns its index row's hash.
-fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<String, Failure> {
-    write_atomically(&dir.join(name), |w| w.write_all(bytes))?;
+/// Writes `bytes` to `dir/name` (through [`output`]: whole or not at all)
+/// and returns its index row's hash.
+pub fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<String, Failure> {
+    let mut out = output::claim_one(&dir.join(name))?;
+    out.write_with(|w| w.write_all(bytes))?;
+    output::commit([Some(out)])?;
     Ok(index::sha256_hex(bytes))
 }
 
@@ -660,28 +663,45 @@ pub fn write_index(
     rows: &[IndexRow],
 ) -> Result<(), Failure> {
     let suffix = shard.map_or(String::new(), |s| format!("-{}-of-{}", s.index, s.count));
-    let files = [
-        (format!("index{suffix}.csv"), index::to_csv(rows)),
-        (format!("index{suffix}.jsonl"), index::to_jsonl(rows)),
-        (
-            format!("summary{suffix}.json"),
-            index::summary_json(summary),
-        ),
+    let paths = [
+        dir.join(format!("index{suffix}.csv")),
+        dir.join(format!("index{suffix}.jsonl")),
+        dir.join(format!("summary{suffix}.json")),
+        dir.join("hardness.svg"),
     ];
-    for (name, text) in files {
-        write_file(dir, &name, text.as_bytes())?;
+    let chart = paths[3].as_path();
+    let [csv, jsonl, summary_out, svg] = output::claim([
+        Some(paths[0].as_path()),
+        Some(paths[1].as_path()),
+        Some(paths[2].as_path()),
+        shard.is_none().then_some(chart),
+    ])?;
+    let texts = [
+        index::to_csv(rows),
+        index::to_jsonl(rows),
+        index::summary_json(summary),
+    ];
+    let mut outs = [csv, jsonl, summary_out];
+    for (out, text) in outs.iter_mut().zip(&texts) {
+        if let Some(out) = out {
+            out.write_with(|w| w.write_all(text.as_bytes()))?;
+        }
     }
-    if shard.is_none() {
-        hardness_chart(rows, &dir.join("hardness.svg"))?;
-    }
+    let svg = match svg {
+        Some(mut out) => hardness_chart(rows, &mut out)?.then_some(out),
+        None => None,
+    };
+    let [a, b, c] = outs;
+    output::commit([a, b, c, svg])?;
     Ok(())
 }
 
-/// Draws the histogram of the UNSAT proofs' solve times.
-pub fn hardness_chart(rows: &[IndexRow], file: &Path) -> Result<(), Failure> {
+/// Draws the histogram of the UNSAT proofs' solve times into `out`;
+/// false (nothing drawn) when no instance has such a proof.
+fn hardness_chart(rows: &[IndexRow], out: &mut output::Output) -> Result<bool, Failure> {
     let seconds = index::unsat_proof_seconds(rows);
     if seconds.is_empty() {
-        return Ok(());
+        return Ok(false);
     }
     let bars = index::hardness_bins(&seconds)
         .into_iter()
@@ -696,7 +716,8 @@ pub fn hardness_chart(rows: &[IndexRow], file: &Path) -> Result<(), Failure> {
         bars,
         log: Some(false),
     };
-    chart::bar_chart(&chart, file).map_err(bad_input)
+    out.write_with(|w| chart::bar_chart(&chart, ChartFormat::Svg, w))?;
+    Ok(true)
 }
 
 #[cfg(test)]

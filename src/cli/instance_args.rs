@@ -145,11 +145,11 @@ pub fn load_instance(args: &InstanceArgs) -> Result<Instance, Failure> {
 pub fn load_instance_file(path: &Path) -> Result<Instance, Failure> {
     let text = read_file(path)?;
     let parsed = if pddl::is_pddl_path(path) {
-        pddl::from_pddl(&text)
+        pddl::from_pddl(&text).map_err(|e| e.to_string())
     } else {
-        json::from_json(&text)
+        json::from_json(&text).map_err(|e| e.to_string())
     };
-    parsed.map_err(|e| bad_input(format!("{}: {e:#}", path.display())))
+    parsed.map_err(|e| bad_input(format!("{}: {e}", path.display())))
 }
 
 impl InstanceArgs {

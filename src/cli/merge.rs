@@ -12,8 +12,10 @@ use clap::Args;
 
 use snakesat::family::index::{self, Shard, Summary};
 
-use super::generate::write_index;
-use super::{Failure, bad_input, read_file, write_atomically};
+use snakesat::output;
+
+use super::generate::{write_file, write_index};
+use super::{Failure, bad_input, read_file};
 
 #[derive(Args)]
 #[command(
@@ -51,7 +53,9 @@ fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
         .map(|p| read_file(p))
         .collect::<Result<Vec<_>, _>>()?;
     let merged = index::merge_tables(&tables).map_err(bad_input)?;
-    write_atomically(output, |w| std::io::Write::write_all(w, merged.as_bytes()))?;
+    let mut out = output::claim_one(output)?;
+    out.write_with(|w| std::io::Write::write_all(w, merged.as_bytes()))?;
+    output::commit([Some(out)])?;
     eprintln!(
         "wrote {}: {} rows from {} shards",
         output.display(),
@@ -130,7 +134,7 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
         let target = output.join(name);
         let same = target.canonicalize().ok() == source.canonicalize().ok();
         if !same {
-            write_atomically(&target, |w| std::io::Write::write_all(w, &bytes))?;
+            write_file(output, name, &bytes)?;
         }
     }
     write_index(output, None, &summary, &rows)?;

@@ -6,7 +6,9 @@
 
 mod bench;
 mod bench_game;
+mod certify;
 mod charts;
+mod check;
 mod decode;
 mod export;
 mod generate;
@@ -20,11 +22,13 @@ mod solve;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
 use snakesat::encode::{EncodeError, Encoding};
 use snakesat::instance::{Instance, Pos};
+use snakesat::output::{Output, OutputError};
 use snakesat::render::GifOptions;
 use snakesat::render::gif::{frame_times, write_gif};
 use snakesat::report::{PlanReport, picture};
@@ -57,14 +61,22 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Read a solver's model for an exported CNF, rebuild the plan and check it.
     Decode(decode::DecodeArgs),
-    /// Check a saved plan (the JSON of `solve --json`) on its instance and animate it as a GIF.
+    /// Check a saved plan (the JSON of `solve --json`, or any planner's IPC plan for a .pddl problem)
+    /// and draw it as a GIF and/or an HTML viewer.
     #[command(
         after_help = "Exit codes: 0 GIF written; 2 bad input: an unreadable instance or plan file, \
-a plan file that is not the JSON of `solve --json`, a plan without a path (status unsat or unknown), \
-a path that breaks the rules on INSTANCE (the first violation is named), or a GIF that cannot be \
-written. On error nothing is written."
+a plan file that is neither the JSON of `solve --json` nor an IPC plan, a plan without a path (status \
+unsat or unknown), a plan that breaks the rules on INSTANCE (the first violation is named), or an \
+output that cannot be written. Exit 0 means every requested output (--gif, --html) was written; \
+on error nothing is written."
     )]
     Render(render::RenderArgs),
+    /// Check a plan from snakesat or any planner: an IPC plan against the domain, any plan in the simulator.
+    #[command(
+        after_help = "Exit codes: 0 the plan is valid (every apple eaten, every move legal); 1 it is not \
+(the first violated precondition or rule is named); 2 a file cannot be read or parsed."
+    )]
+    Check(check::CheckArgs),
     /// Compare the sizes (and optionally solve times) of the encodings on an instance.
     Sizes(sizes::SizesArgs),
     /// Play full games: one random apple at a time until the snake fills the board.
@@ -82,6 +94,24 @@ pub fn finite(bound: usize) -> Option<usize> {
     (bound != usize::MAX).then_some(bound)
 }
 
+/// The longest time limit a flag accepts, in seconds (about 11.6 days).
+pub const MAX_TIMEOUT_SECONDS: f64 = 1e6;
+
+/// The one parser of every time-limit flag (`--timeout`,
+/// `--timeout-per-instance`, `--timeout-per-apple`): a finite number of
+/// seconds above zero and at most [`MAX_TIMEOUT_SECONDS`]. Negative, zero,
+/// NaN, infinite and larger values are refused (exit 2), never saturated.
+pub fn seconds(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= MAX_TIMEOUT_SECONDS => {
+            Ok(Duration::from_secs_f64(s))
+        }
+        _ => Err(format!(
+            "must be a positive number of seconds up to {MAX_TIMEOUT_SECONDS}"
+        )),
+    }
+}
+
 /// An error with the exit code it maps to.
 pub struct Failure {
     pub code: u8,
@@ -92,6 +122,12 @@ pub fn bad_input(message: impl std::fmt::Display) -> Failure {
     Failure {
         code: 2,
         message: message.to_string(),
+    }
+}
+
+impl From<OutputError> for Failure {
+    fn from(e: OutputError) -> Failure {
+        bad_input(e)
     }
 }
 
@@ -121,6 +157,7 @@ pub fn main() -> ExitCode {
         Command::Export(args) => export::run(args),
         Command::Decode(args) => decode::run(args),
         Command::Render(args) => render::run(args),
+        Command::Check(args) => check::run(args),
         Command::Sizes(args) => sizes::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Play(args) => play::run(args),
@@ -282,37 +319,23 @@ impl GifLook {
     }
 }
 
-/// Refuses an output file whose directory does not exist, before any long work.
-pub fn check_output_dir(path: &Path) -> Result<(), Failure> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if dir.is_dir() {
-        Ok(())
-    } else {
-        Err(bad_input(format!(
-            "cannot write {}: no directory {}",
-            path.display(),
-            dir.display()
-        )))
-    }
-}
-
-/// Writes the animation of a checked `path` to `file` (atomically) and says so on stderr.
+/// Draws the animation of a checked `path` into `out`; returns the line
+/// to print once it has landed.
 pub fn write_gif_file(
     instance: &Instance,
     path: &[Pos],
-    file: &Path,
+    out: &mut Output,
     look: &GifLook,
-) -> Result<(), Failure> {
+) -> Result<String, Failure> {
     let options = look.options();
-    write_atomically(file, |w| write_gif(instance, path, &options, w))?;
+    out.write_with(|w| write_gif(instance, path, &options, w))?;
     let frames =
         frame_times(path.len().saturating_sub(1), options.skip).len() + options.pause_frames;
-    let bytes = std::fs::metadata(file).map_or(0, |m| m.len());
-    eprintln!("wrote {}: {frames} frames, {bytes} bytes", file.display());
-    Ok(())
+    let bytes = out.written_bytes();
+    Ok(format!(
+        "wrote {}: {frames} frames, {bytes} bytes",
+        out.name()
+    ))
 }
 
 /// Says on stderr that no GIF is written for a run without a plan.
@@ -328,28 +351,4 @@ pub fn note_no_gif(file: Option<&PathBuf>, status: Status) {
             file.display()
         );
     }
-}
-
-/// Writes to `path` through a temporary file (`path` + `.partial`), so that a
-/// failure leaves nothing half-written.
-pub fn write_atomically<E: Into<anyhow::Error>>(
-    path: &Path,
-    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), E>,
-) -> Result<(), Failure> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    let tmp = PathBuf::from(tmp);
-    let result = (|| -> anyhow::Result<()> {
-        let file = std::fs::File::create(&tmp)?;
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
-        write(&mut w).map_err(Into::into)?;
-        w.flush()?;
-        drop(w);
-        std::fs::rename(&tmp, path)?;
-        Ok(())
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        bad_input(format!("cannot write {}: {e:#}", path.display()))
-    })
 }

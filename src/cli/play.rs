@@ -7,8 +7,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::instance_args::size_sides;
-use super::{Failure, GifLook, bad_input, check_output_dir, write_gif_file};
+use super::{Failure, GifLook, bad_input, seconds, write_gif_file};
 use snakesat::game::{self, GameConfig, GameRecord, Reuse};
+use snakesat::output;
 
 #[derive(Args)]
 #[command(
@@ -30,8 +31,8 @@ pub struct PlayArgs {
     pub reuse: Reuse,
     /// Solver time per apple in seconds; past it the snake follows its last
     /// certified cycle (always safe, maybe longer).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = positive_seconds)]
-    pub timeout_per_apple: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    pub timeout_per_apple: Duration,
     #[command(flatten)]
     pub player: PlayerArgs,
     /// Print each game as JSON (one object per line, with every apple).
@@ -121,14 +122,6 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     Ok((side(w)?, side(h)?))
 }
 
-/// A finite number of seconds above zero.
-pub fn positive_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(s),
-        _ => Err(format!("'{text}' is not a positive number of seconds")),
-    }
-}
-
 /// Plays one game with a progress bar on stderr (hidden when stderr is not a terminal).
 fn play_one(config: &GameConfig, bar: &ProgressBar) -> Result<GameRecord, Failure> {
     bar.set_length((config.width * config.height - 1) as u64);
@@ -164,9 +157,8 @@ fn apple_bar() -> ProgressBar {
 }
 
 pub fn run(args: PlayArgs) -> Result<u8, Failure> {
-    if let Some(file) = &args.gif {
-        check_output_dir(file)?;
-    }
+    let [mut gif] = output::claim([args.gif.as_deref()])?;
+    let mut note = None;
     let bar = apple_bar();
     let mut all_won = true;
     for i in 0..args.games {
@@ -174,22 +166,31 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
             args.size,
             args.seed.wrapping_add(i),
             args.reuse,
-            Duration::from_secs_f64(args.timeout_per_apple),
+            args.timeout_per_apple,
         );
         let record = play_one(&config, &bar)?;
         bar.suspend(|| print_game(&record, args.json));
         all_won &= record.won;
         if i == 0
-            && let Some(file) = &args.gif
+            && let Some(out) = &mut gif
         {
             let mut look = args.look.clone();
             if look.skip == 1 {
                 look.skip = (record.steps as u64).div_ceil(1000).max(1);
             }
-            write_gif_file(&record.instance(), &record.path, file, &look)?;
+            note = Some(write_gif_file(
+                &record.instance(),
+                &record.path,
+                out,
+                &look,
+            )?);
         }
     }
     bar.finish_and_clear();
+    output::commit([gif])?;
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
     Ok(if all_won { 0 } else { 1 })
 }
 

@@ -1,26 +1,40 @@
-//! `snakesat render`: a saved plan (the JSON of `solve --json`), checked by
-//! the simulator on its instance, animated as a GIF.
+//! `snakesat render`: a saved plan — the JSON of `solve --json`, or an IPC
+//! plan file of any planner for a `.pddl` problem — checked on its instance
+//! and drawn as a GIF animation and/or a self-contained HTML viewer.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde::Deserialize;
 
-use snakesat::instance::Pos;
+use snakesat::instance::{Instance, Pos};
+use snakesat::output;
+use snakesat::pddl::{self, validate};
+use snakesat::render::html;
 use snakesat::sim;
 
 use super::instance_args::load_instance_file;
-use super::{Failure, GifLook, bad_input, check_output_dir, read_file, write_gif_file};
+use super::{Failure, GifLook, bad_input, read_file, write_gif_file};
 
 #[derive(Args)]
+#[command(group(clap::ArgGroup::new("outputs").required(true).multiple(true).args(["gif", "html"])))]
 pub struct RenderArgs {
-    /// The instance file (.json) the plan was made for.
+    /// The instance the plan was made for (.json, or an IPC-2018 .pddl problem).
     pub instance: PathBuf,
-    /// A plan as `snakesat solve --json` prints it; its `path` is drawn.
+    /// The plan: the JSON of `snakesat solve --json`, or, for a .pddl problem,
+    /// an IPC plan file (one action per line, from any planner).
     pub plan: PathBuf,
-    /// The GIF to write.
-    #[arg(long, value_name = "FILE", help_heading = "GIF")]
-    pub gif: PathBuf,
+    /// Write a GIF animation.
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "GIF",
+        required_unless_present = "html"
+    )]
+    pub gif: Option<PathBuf>,
+    /// Write a self-contained HTML viewer (SVG board, play/pause, step slider, keys).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     #[command(flatten)]
     pub look: GifLook,
 }
@@ -33,26 +47,66 @@ struct PlanFile {
     path: Option<Vec<Pos>>,
 }
 
-pub fn run(args: RenderArgs) -> Result<u8, Failure> {
-    check_output_dir(&args.gif)?;
-    let instance = load_instance_file(&args.instance)?;
-    let name = args.plan.display();
-    let text = read_file(&args.plan)?;
-    let plan: PlanFile = serde_json::from_str(&text)
+/// Why a plan cannot be drawn or accepted.
+pub enum PlanProblem {
+    /// The file cannot be read as a plan.
+    Unreadable(Failure),
+    /// The plan is read but breaks the rules (the message names the first violation).
+    Illegal(String),
+}
+
+/// True when the plan text is an IPC plan rather than the JSON of `solve --json`.
+fn is_ipc_plan(problem: &Path, text: &str) -> bool {
+    pddl::is_pddl_path(problem) && !text.trim_start().starts_with('{')
+}
+
+/// The head path of the plan file at `plan` for `instance` (read from
+/// `problem`) and the simulator's replay of it: an IPC plan is checked action
+/// by action against the domain first.
+pub fn checked_path(
+    problem: &Path,
+    instance: &Instance,
+    plan: &Path,
+) -> Result<(Vec<Pos>, sim::Replay), PlanProblem> {
+    let name = plan.display();
+    let text = read_file(plan).map_err(PlanProblem::Unreadable)?;
+    let path = if is_ipc_plan(problem, &text) {
+        let actions = validate::read_plan(&text)
+            .map_err(|e| PlanProblem::Unreadable(bad_input(format!("{name}: {e}"))))?;
+        validate::validate(instance, &actions)
+            .map_err(|e| PlanProblem::Illegal(format!("{name}: {e}")))?
+    } else {
+        json_path(problem, instance, &text, plan).map_err(PlanProblem::Unreadable)?
+    };
+    match sim::simulate(instance, &path) {
+        Ok(replay) => Ok((path, replay)),
+        Err(v) => Err(PlanProblem::Illegal(format!("{name}: illegal plan: {v}"))),
+    }
+}
+
+/// The path of a plan of `solve --json`, with its own consistency checks.
+fn json_path(
+    problem: &Path,
+    instance: &Instance,
+    text: &str,
+    plan: &Path,
+) -> Result<Vec<Pos>, Failure> {
+    let name = plan.display();
+    let parsed: PlanFile = serde_json::from_str(text)
         .map_err(|e| bad_input(format!("{name}: not a plan of `solve --json`: {e}")))?;
-    if let Some(status) = plan.status.as_deref()
+    if let Some(status) = parsed.status.as_deref()
         && status != "sat"
     {
         return Err(bad_input(format!(
             "{name}: status {status}: the plan has no path to draw"
         )));
     }
-    let path = match plan.path {
+    let path = match parsed.path {
         Some(path) if !path.is_empty() => path,
         _ => return Err(bad_input(format!("{name}: no `path` to draw"))),
     };
     let moves = path.len() - 1;
-    if let Some(h) = plan.horizon
+    if let Some(h) = parsed.horizon
         && h != moves
     {
         return Err(bad_input(format!(
@@ -65,12 +119,40 @@ pub fn run(args: RenderArgs) -> Result<u8, Failure> {
     {
         return Err(bad_input(format!(
             "{name}: the plan has {moves} moves but {} fixes the horizon at {t}",
-            args.instance.display()
+            problem.display()
         )));
     }
-    if let Err(v) = sim::simulate(&instance, &path) {
-        return Err(bad_input(format!("{name}: illegal plan: {v}")));
+    Ok(path)
+}
+
+pub fn run(args: RenderArgs) -> Result<u8, Failure> {
+    let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
+    let instance = load_instance_file(&args.instance)?;
+    let path = match checked_path(&args.instance, &instance, &args.plan) {
+        Ok((path, _)) => path,
+        Err(PlanProblem::Unreadable(failure)) => return Err(failure),
+        Err(PlanProblem::Illegal(message)) => return Err(bad_input(message)),
+    };
+    let mut notes = Vec::new();
+    if let Some(gif) = gif.as_mut() {
+        notes.push(write_gif_file(&instance, &path, gif, &args.look)?);
     }
-    write_gif_file(&instance, &path, &args.gif, &args.look)?;
+    if let Some(page) = page.as_mut() {
+        let title = format!(
+            "{} — {} moves",
+            args.plan
+                .file_name()
+                .map_or_else(|| "plan".into(), |n| n.to_string_lossy()),
+            path.len() - 1
+        );
+        let text = html::viewer(&instance, &path, &title, &[])
+            .map_err(|v| bad_input(format!("{}: illegal plan: {v}", args.plan.display())))?;
+        page.write_with(|w| std::io::Write::write_all(w, text.as_bytes()))?;
+        notes.push(format!("wrote {}", page.name()));
+    }
+    output::commit([gif, page])?;
+    for note in notes {
+        eprintln!("{note}");
+    }
     Ok(0)
 }

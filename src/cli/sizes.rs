@@ -17,12 +17,13 @@ use snakesat::encode::notebook::Notebook;
 use snakesat::encode::{self, Encoding};
 use snakesat::instance::random::RandomSpec;
 use snakesat::instance::{Instance, Start};
+use snakesat::output::{self, Output};
 use snakesat::planner::{Method, Planner};
-use snakesat::render::chart::{self, Series, SizeRow};
+use snakesat::render::chart::{self, ChartFormat, Series, SizeRow};
 use snakesat::solve::Status;
 
 use super::instance_args::{InstanceArgs, load_instance};
-use super::{Failure, bad_input};
+use super::{Failure, bad_input, seconds};
 
 #[derive(Args)]
 pub struct SizesArgs {
@@ -47,8 +48,8 @@ pub struct SizesArgs {
     #[arg(long)]
     pub solve: bool,
     /// Seconds allowed to each solve (and to the search for the least horizon).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
-    pub timeout: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    pub timeout: Duration,
     /// Largest horizon tried when searching the least one.
     #[arg(long, default_value_t = 300)]
     pub max_horizon: usize,
@@ -531,30 +532,38 @@ fn sizes_table(measures: &[Measure], families: bool, solved: bool, markdown: boo
     table(&header, &rows, &numeric, markdown)
 }
 
-fn write_plot(path: &std::path::Path, draw: Result<(), chart::ChartError>) -> Result<(), Failure> {
-    draw.map_err(bad_input)?;
-    if std::io::stderr().is_terminal() {
-        eprintln!("wrote {}", path.display());
+/// Draws the chart into `plot` (if asked) and lands it, then prints `text`:
+/// nothing is printed unless the chart is written.
+fn finish(
+    plot: Option<Output>,
+    text: &[u8],
+    draw: impl FnOnce(ChartFormat, &mut dyn Write) -> Result<(), chart::ChartError>,
+) -> Result<u8, Failure> {
+    if let Some(mut plot) = plot {
+        let format = ChartFormat::of(plot.path()).map_err(bad_input)?;
+        plot.write_with(|w| draw(format, w))?;
+        let name = plot.name();
+        output::commit([Some(plot)])?;
+        if std::io::stderr().is_terminal() {
+            eprintln!("wrote {name}");
+        }
     }
-    Ok(())
+    let _ = std::io::stdout().write_all(text);
+    Ok(0)
 }
 
 pub fn run(args: SizesArgs) -> Result<u8, Failure> {
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(bad_input(format!(
-            "--timeout must be a positive number of seconds, not {}",
-            args.timeout
-        )));
-    }
     if let Some(p) = &args.plot {
-        chart::check_path(p).map_err(bad_input)?;
+        ChartFormat::of(p).map_err(bad_input)?;
     }
+    let [plot] = output::claim([args.plot.as_deref()])?;
     let sweep = args.sweep.as_deref().map(parse_sweep).transpose()?;
     let encodings = encodings(args.encodings.as_deref())?;
-    let timeout = Duration::from_secs_f64(args.timeout);
+    let timeout = args.timeout;
     let solve_timeout = args.solve.then_some(timeout);
     let verbose = std::io::stderr().is_terminal();
-    let mut out = std::io::stdout().lock();
+    // Printed once the chart is written.
+    let mut out: Vec<u8> = Vec::new();
 
     let Some((param, values)) = sweep else {
         let instance = load_instance(&args.instance)?;
@@ -584,7 +593,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
                 sizes_table(&measures, args.families, args.solve, args.markdown)
             );
         }
-        if let Some(path) = &args.plot {
+        return finish(plot, &out, |format, w| {
             let rows: Vec<SizeRow> = measures
                 .iter()
                 .filter_map(|m| {
@@ -601,9 +610,8 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
                 instance.height,
                 instance.apples.len()
             );
-            write_plot(path, chart::encoding_sizes_chart(&title, &rows, path))?;
-        }
-        return Ok(0);
+            chart::encoding_sizes_chart(&title, &rows, format, w)
+        });
     };
 
     if param == Param::Size && args.instance.instance.is_some() {
@@ -700,7 +708,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
         );
         let _ = write!(out, "{}", table(&header, &rows, &numeric, args.markdown));
     }
-    if let Some(path) = &args.plot {
+    finish(plot, &out, |format, w| {
         let series: Vec<Series> = encodings
             .iter()
             .enumerate()
@@ -734,12 +742,8 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
                 }
             ),
         };
-        write_plot(
-            path,
-            chart::encoding_growth_chart(&title, &x_label, series, path),
-        )?;
-    }
-    Ok(0)
+        chart::encoding_growth_chart(&title, &x_label, series, format, w)
+    })
 }
 
 #[cfg(test)]

@@ -1,21 +1,23 @@
-//! `snakesat solve`: a checked plan at a horizon, or at the least horizon.
+//! `snakesat solve`: a checked plan at a horizon, or at the least horizon; the
+//! flags become [`Planner`] options, and the outcome is printed.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use snakesat::output;
 use snakesat::planner::{CadicalConfig, Method, Outcome, PlanError, Planner, Search, Verdict};
 use snakesat::report::PlanReport;
 use snakesat::solve::{self, Status};
 
-use super::charts;
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
 use super::{
-    Failure, GifLook, bad_input, check_output_dir, encode_failure, finite, illegal_model,
-    note_no_gif, print_plan, write_atomically, write_gif_file,
+    Failure, GifLook, bad_input, encode_failure, finite, illegal_model, note_no_gif, print_plan,
+    seconds, write_gif_file,
 };
+use super::{certify, charts};
 
 /// How the least horizon is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -37,8 +39,8 @@ pub struct SolveArgs {
     pub max_horizon: usize,
     /// Give up after this many seconds (status `unknown`, exit 3); with
     /// `--satisficing`, the time spent improving the first plan.
-    #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
     /// Print the plan as JSON.
     #[arg(long)]
     pub json: bool,
@@ -54,6 +56,10 @@ pub struct SolveArgs {
     /// Write the IPC plan (the domain's actions) of the checked path to FILE (PDDL instances only).
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
+    /// Write a CNF and a DRAT proof for every refuted horizon behind the answer,
+    /// and manifest.json, into DIR (see README, "Certified answers").
+    #[arg(long, value_name = "DIR")]
+    pub proof: Option<PathBuf>,
     /// Write the animation of the checked plan as a GIF (nothing is written without a plan).
     #[arg(long, value_name = "FILE", help_heading = "GIF")]
     pub gif: Option<PathBuf>,
@@ -96,23 +102,22 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             "--plan writes IPC plans, which need an instance read from a .pddl file",
         ));
     }
-    if let Some(t) = args.timeout
-        && !(t.is_finite() && t > 0.0)
-    {
-        return Err(bad_input(format!(
-            "--timeout must be a positive number of seconds, not {t}"
-        )));
-    }
-    if let Some(file) = &args.gif {
-        check_output_dir(file)?;
-    }
     for file in [&args.plot_horizon, &args.plot_timeline]
         .into_iter()
         .flatten()
     {
-        charts::check_chart_path(file)?;
+        charts::chart_format(file)?;
     }
-    let timeout = args.timeout.map(Duration::from_secs_f64);
+    if let Some(dir) = &args.proof {
+        certify::check(dir, &*encoding)?;
+    }
+    let [mut plan_out, mut gif_out, mut horizon_out, mut timeline_out] = output::claim([
+        args.plan.as_deref(),
+        args.gif.as_deref(),
+        args.plot_horizon.as_deref(),
+        args.plot_timeline.as_deref(),
+    ])?;
+    let timeout = args.timeout;
     let verbose =
         std::io::stderr().is_terminal() || std::env::var_os("SNAKESAT_PROGRESS").is_some();
     let search = match (args.satisficing, instance.horizon) {
@@ -175,7 +180,13 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         encoding: encoding.name(),
         stats: outcome.stats(),
         cadical_config: args.cadical_config.is_some().then(|| used_config.name()),
+        certification: None,
     };
+    if let Some(dir) = &args.proof {
+        report.certification = Some(certify::write(
+            dir, &instance, &*encoding, &outcome, timeout,
+        )?);
+    }
     match outcome.verdict {
         Verdict::IllegalModel {
             horizon, violation, ..
@@ -183,25 +194,30 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Verdict::Plan(plan) => {
             let path = plan.path;
             let replay = plan.replay;
-            if let Some(file) = &args.plan {
+            if let Some(out) = &mut plan_out {
                 let text = snakesat::pddl::plan::ipc_plan(&instance, &path)
                     .map_err(|e| bad_input(format!("cannot write an IPC plan: {e:#}")))?;
-                write_atomically(file, |w| std::io::Write::write_all(w, text.as_bytes()))?;
+                out.write_with(|w| w.write_all(text.as_bytes()))?;
             }
-            if let Some(file) = &args.gif {
-                write_gif_file(&instance, &path, file, &args.look)?;
+            let gif_note = match &mut gif_out {
+                Some(out) => Some(write_gif_file(&instance, &path, out, &args.look)?),
+                None => None,
+            };
+            if let Some(out) = &mut timeline_out {
+                charts::plot_timeline(&instance, &path, out)?;
             }
-            if let Some(file) = &args.plot_timeline {
-                charts::plot_timeline(&instance, &path, file)?;
-            }
-            if let Some(file) = &args.plot_horizon {
+            if let Some(out) = &mut horizon_out {
                 charts::plot_horizon(
                     &instance,
                     &*encoding,
                     outcome.lower_bound,
                     plan.horizon,
-                    file,
+                    out,
                 )?;
+            }
+            output::commit([plan_out, gif_out, horizon_out, timeline_out])?;
+            if let Some(note) = gif_note {
+                eprintln!("{note}");
             }
             report.path = path;
             report.eaten = replay.eaten.clone();

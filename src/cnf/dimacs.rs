@@ -13,9 +13,11 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use anyhow::{Context, bail};
+use thiserror::Error;
 
-use super::{Cnf, Lit, VarKind};
+use crate::excerpt::excerpt;
+
+use super::{Cnf, Lit, VarKind, VarKindError};
 
 /// Writes `cnf` in DIMACS with `meta` as `c key value` lines.
 pub fn write(cnf: &Cnf, meta: &[(&str, String)], out: &mut impl Write) -> std::io::Result<()> {
@@ -71,8 +73,64 @@ fn write_clauses(flat: &[Lit], buf: &mut Vec<u8>, out: &mut impl Write) -> std::
     Ok(())
 }
 
-/// The most variables a file may declare (the reader keeps a table per variable).
+/// The most variables a file may declare (the reader keeps a table per
+/// variable). A file may also declare no more variables than it has bytes:
+/// snakesat's own files name every variable on a comment line, and the cap
+/// keeps a short file from making the reader allocate gigabytes.
 pub const MAX_VARIABLES: usize = 1 << 28;
+
+/// Why a DIMACS file or a model could not be read; `line` is 1-based.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum DimacsError {
+    #[error("line {line}: bad {what} {token:?}")]
+    BadToken {
+        line: usize,
+        what: &'static str,
+        token: String,
+    },
+    #[error("line {line}: variable 0 does not exist")]
+    VariableZero { line: usize },
+    #[error("line {line}: {what} {count} is beyond the {limit} this reader accepts")]
+    TooMany {
+        line: usize,
+        what: &'static str,
+        count: usize,
+        limit: usize,
+    },
+    #[error("line {line}: {what} {count} is more than a file of {bytes} bytes can use")]
+    BeyondFile {
+        line: usize,
+        what: &'static str,
+        count: usize,
+        bytes: usize,
+    },
+    #[error("line {line}: malformed header {header:?}")]
+    BadHeader { line: usize, header: String },
+    #[error("line {line}: clause before the `p cnf` header")]
+    ClauseBeforeHeader { line: usize },
+    #[error("line {line}: literal {literal} exceeds the {declared} declared variables")]
+    LiteralOutOfRange {
+        line: usize,
+        literal: Lit,
+        declared: usize,
+    },
+    #[error("no `p cnf` header")]
+    NoHeader,
+    #[error("header declares {declared} clauses but the file has {found}")]
+    ClauseCount { declared: usize, found: usize },
+    #[error("a variable comment names variable {named} beyond the {declared} declared")]
+    NamedBeyond { named: usize, declared: usize },
+    #[error("line {line}: model has no status line (`s SATISFIABLE` or `SAT`) before values")]
+    ValuesBeforeStatus { line: usize },
+    #[error("model is empty or has no status line")]
+    NoStatus,
+    #[error("model literal {literal} does not fit the CNF's {declared} variables")]
+    ModelOutOfRange { literal: Lit, declared: usize },
+    #[error("model gives variable {0} both values")]
+    BothValues(usize),
+    #[error("line {line}: {source}")]
+    BadVariable { line: usize, source: VarKindError },
+}
 
 /// What a snakesat DIMACS file says about itself, and its clauses.
 #[derive(Clone, Debug, Default)]
@@ -86,11 +144,41 @@ pub struct ParsedCnf {
     pub num_clauses: usize,
 }
 
+/// A token that should have parsed as a number.
+fn bad(line: usize, what: &'static str, token: &str) -> DimacsError {
+    DimacsError::BadToken {
+        line,
+        what,
+        token: excerpt(token),
+    }
+}
+
 /// Parses a DIMACS file, keeping snakesat's comments.
-pub fn parse(text: &str) -> anyhow::Result<ParsedCnf> {
+pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
     let mut parsed = ParsedCnf::default();
     let mut header: Option<(usize, usize)> = None;
+    // No table may outgrow the file: see [`MAX_VARIABLES`].
+    let check = |line: usize, what: &'static str, count: usize| {
+        if count > MAX_VARIABLES {
+            Err(DimacsError::TooMany {
+                line,
+                what,
+                count,
+                limit: MAX_VARIABLES,
+            })
+        } else if count > text.len() {
+            Err(DimacsError::BeyondFile {
+                line,
+                what,
+                count,
+                bytes: text.len(),
+            })
+        } else {
+            Ok(())
+        }
+    };
     for (lineno, line) in text.lines().enumerate() {
+        let lineno = lineno + 1;
         let line = line.trim();
         if line.is_empty() {
             continue;
@@ -99,26 +187,31 @@ pub fn parse(text: &str) -> anyhow::Result<ParsedCnf> {
             let rest = rest.trim_start();
             if let Some(var) = rest.strip_prefix("var ") {
                 let mut parts = var.split_whitespace();
-                let id: usize = parts
-                    .next()
-                    .and_then(|s| s.parse().ok())
-                    .with_context(|| format!("line {}: bad variable comment", lineno + 1))?;
+                let first = parts.next().unwrap_or("");
+                let id: usize = first
+                    .parse()
+                    .map_err(|_| bad(lineno, "variable number", first))?;
                 let kind = parts.next().unwrap_or("");
                 let coords = parts
-                    .map(|s| s.parse::<u32>())
-                    .collect::<Result<Vec<_>, _>>()
-                    .with_context(|| format!("line {}: bad variable coordinates", lineno + 1))?;
-                let name = VarKind::parse(kind, &coords)
-                    .map_err(|e| anyhow::anyhow!("line {}: {e}", lineno + 1))?;
+                    .map(|s| s.parse::<u32>().map_err(|_| bad(lineno, "coordinate", s)))
+                    .collect::<Result<Vec<_>, _>>()?;
                 if id == 0 {
-                    bail!("line {}: variable 0 does not exist", lineno + 1);
+                    return Err(DimacsError::VariableZero { line: lineno });
                 }
-                if id > MAX_VARIABLES {
-                    bail!(
-                        "line {}: variable {id} is beyond the {MAX_VARIABLES} this reader accepts",
-                        lineno + 1
-                    );
-                }
+                check(lineno, "variable", id)?;
+                let name = match VarKind::parse(kind, &coords) {
+                    Ok(name) => name,
+                    // A long unknown kind is echoed shortened, as every token is.
+                    Err(VarKindError::Unknown(_)) if kind.chars().count() > 40 => {
+                        return Err(bad(lineno, "variable kind", kind));
+                    }
+                    Err(source) => {
+                        return Err(DimacsError::BadVariable {
+                            line: lineno,
+                            source,
+                        });
+                    }
+                };
                 if parsed.names.len() < id {
                     parsed.names.resize(id, None);
                 }
@@ -134,35 +227,32 @@ pub fn parse(text: &str) -> anyhow::Result<ParsedCnf> {
         if let Some(rest) = line.strip_prefix("p ") {
             let f: Vec<&str> = rest.split_whitespace().collect();
             if f.len() != 3 || f[0] != "cnf" {
-                bail!("line {}: malformed header {line:?}", lineno + 1);
+                return Err(DimacsError::BadHeader {
+                    line: lineno,
+                    header: excerpt(line),
+                });
             }
-            let v = f[1]
+            let v: usize = f[1]
                 .parse()
-                .with_context(|| format!("line {}: bad variable count", lineno + 1))?;
-            let c = f[2]
+                .map_err(|_| bad(lineno, "variable count", f[1]))?;
+            let c: usize = f[2]
                 .parse()
-                .with_context(|| format!("line {}: bad clause count", lineno + 1))?;
-            if v > MAX_VARIABLES {
-                bail!(
-                    "line {}: {v} variables is beyond the {MAX_VARIABLES} this reader accepts",
-                    lineno + 1
-                );
-            }
+                .map_err(|_| bad(lineno, "clause count", f[2]))?;
+            check(lineno, "variable count", v)?;
             header = Some((v, c));
             continue;
         }
         let Some((num_vars, _)) = header else {
-            bail!("line {}: clause before the `p cnf` header", lineno + 1);
+            return Err(DimacsError::ClauseBeforeHeader { line: lineno });
         };
         for tok in line.split_whitespace() {
-            let l: Lit = tok
-                .parse()
-                .with_context(|| format!("line {}: bad literal {tok:?}", lineno + 1))?;
+            let l: Lit = tok.parse().map_err(|_| bad(lineno, "literal", tok))?;
             if l.unsigned_abs() as usize > num_vars {
-                bail!(
-                    "line {}: literal {l} exceeds the {num_vars} declared variables",
-                    lineno + 1
-                );
+                return Err(DimacsError::LiteralOutOfRange {
+                    line: lineno,
+                    literal: l,
+                    declared: num_vars,
+                });
             }
             parsed.flat.push(l);
             if l == 0 {
@@ -170,22 +260,22 @@ pub fn parse(text: &str) -> anyhow::Result<ParsedCnf> {
             }
         }
     }
-    let (v, c) = header.context("no `p cnf` header")?;
+    let (v, c) = header.ok_or(DimacsError::NoHeader)?;
     if parsed.flat.last().is_some_and(|&l| l != 0) {
         parsed.flat.push(0);
         parsed.num_clauses += 1;
     }
     if parsed.num_clauses != c {
-        bail!(
-            "header declares {c} clauses but the file has {}",
-            parsed.num_clauses
-        );
+        return Err(DimacsError::ClauseCount {
+            declared: c,
+            found: parsed.num_clauses,
+        });
     }
     if parsed.names.len() > v {
-        bail!(
-            "a variable comment names variable {} beyond the {v} declared",
-            parsed.names.len()
-        );
+        return Err(DimacsError::NamedBeyond {
+            named: parsed.names.len(),
+            declared: v,
+        });
     }
     parsed.num_vars = v;
     parsed.names.resize(v, None);
@@ -204,11 +294,12 @@ pub enum ModelFile {
 /// Reads a model in SAT-competition form (`s SATISFIABLE`, `v ... 0`) or in
 /// MiniSat's result-file form (`SAT` then a line of literals). Literals must
 /// fit `num_vars`; a variable given both signs is an error.
-pub fn parse_model(text: &str, num_vars: usize) -> anyhow::Result<ModelFile> {
+pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError> {
     let mut status: Option<bool> = None;
     let mut lits: Vec<Lit> = Vec::new();
     let mut saw_status = false;
     for (lineno, line) in text.lines().enumerate() {
+        let lineno = lineno + 1;
         let line = line.trim();
         if line.is_empty() || line.starts_with('c') {
             continue;
@@ -231,21 +322,18 @@ pub fn parse_model(text: &str, num_vars: usize) -> anyhow::Result<ModelFile> {
             _ => line.strip_prefix("v ").unwrap_or(line),
         };
         if !saw_status {
-            bail!(
-                "line {}: model has no status line (`s SATISFIABLE` or `SAT`) before values",
-                lineno + 1
-            );
+            return Err(DimacsError::ValuesBeforeStatus { line: lineno });
         }
         for tok in body.split_whitespace() {
             let l: Lit = tok
                 .parse()
-                .with_context(|| format!("line {}: bad literal {tok:?} in model", lineno + 1))?;
+                .map_err(|_| bad(lineno, "literal in model", tok))?;
             lits.push(l);
         }
     }
     match status {
         None if saw_status => Ok(ModelFile::Unknown),
-        None => bail!("model is empty or has no status line"),
+        None => Err(DimacsError::NoStatus),
         Some(false) => Ok(ModelFile::Unsat),
         Some(true) => {
             let mut values = vec![false; num_vars];
@@ -256,10 +344,13 @@ pub fn parse_model(text: &str, num_vars: usize) -> anyhow::Result<ModelFile> {
                 }
                 let v = l.unsigned_abs() as usize;
                 if v > num_vars {
-                    bail!("model literal {l} does not fit the CNF's {num_vars} variables");
+                    return Err(DimacsError::ModelOutOfRange {
+                        literal: l,
+                        declared: num_vars,
+                    });
                 }
                 if set[v - 1] && values[v - 1] != (l > 0) {
-                    bail!("model gives variable {v} both values");
+                    return Err(DimacsError::BothValues(v));
                 }
                 set[v - 1] = true;
                 values[v - 1] = l > 0;
@@ -321,6 +412,9 @@ mod tests {
         let text = "c var 1 snake 1 2\np cnf 1 1\n1 0\n";
         let e = parse(text).unwrap_err();
         assert_eq!(e.to_string(), "line 1: unknown variable kind \"snake\"");
+        let long = "x".repeat(10_000);
+        let e = parse(&format!("c var 1 {long} 1\np cnf 1 1\n1 0\n")).unwrap_err();
+        assert!(e.to_string().len() < 100, "{e}");
         let text = "c var 1 head 1 2\np cnf 1 1\n1 0\n";
         assert_eq!(
             parse(text).unwrap_err().to_string(),
@@ -348,6 +442,18 @@ mod tests {
                 .contains("does not fit")
         );
         assert!(parse_model("", 3).is_err());
+        let huge = format!("SAT\n{}\n", "9".repeat(100_000));
+        let e = parse_model(&huge, 3).unwrap_err().to_string();
+        assert!(e.len() < 100 && e.contains("line 2"), "{e}");
+    }
+
+    #[test]
+    fn declared_counts_are_checked_before_allocating() {
+        let e = parse("p cnf 268435457 0\n").unwrap_err();
+        assert!(matches!(e, DimacsError::TooMany { line: 1, .. }), "{e}");
+        let e = parse("p cnf 1 0\nc var 99999999 head 0 0 0\n").unwrap_err();
+        assert!(matches!(e, DimacsError::BeyondFile { line: 2, .. }), "{e}");
+        assert_eq!(parse("p cnf 2 1\n1 -2 0\n").unwrap().num_vars, 2);
     }
 
     #[test]

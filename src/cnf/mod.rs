@@ -25,7 +25,7 @@ pub const FALSE: Lit = -i32::MAX;
 macro_rules! var_kinds {
     ($(
         $(#[doc = $doc:literal])*
-        $variant:ident = $name:literal { $($field:ident: $fdoc:literal),+ }
+        $variant:ident = $name:literal, $ctor:ident { $($field:ident: $fdoc:literal),+ }
     )*) => {
         /// What a variable means: its kind and coordinates (times counted in
         /// moves from 0). In DIMACS comments a variable is written as its
@@ -40,6 +40,13 @@ macro_rules! var_kinds {
         }
 
         impl VarKind {
+            $(
+                #[doc = concat!("[`VarKind::", stringify!($variant), "`] from `usize` coordinates.")]
+                pub fn $ctor($($field: usize),+) -> VarKind {
+                    VarKind::$variant { $($field: $field as u32),+ }
+                }
+            )*
+
             /// The kind's name in DIMACS comments (`head`, `eaten`, ...).
             pub fn name(&self) -> &'static str {
                 match self {
@@ -75,61 +82,61 @@ macro_rules! var_kinds {
 
 var_kinds! {
     /// The head is on cell (`x`, `y`) at `t`.
-    Head = "head" { x: "Column.", y: "Row.", t: "Time." }
+    Head = "head", head { x: "Column.", y: "Row.", t: "Time." }
     /// The head is in column `x` at `t` (per-axis position).
-    HeadX = "head-x" { x: "Column.", t: "Time." }
+    HeadX = "head-x", head_x { x: "Column.", t: "Time." }
     /// The head is in row `y` at `t` (per-axis position).
-    HeadY = "head-y" { y: "Row.", t: "Time." }
+    HeadY = "head-y", head_y { y: "Row.", t: "Time." }
     /// The head is in column `x` at `t` (projection of the one-hot position).
-    Column = "column" { x: "Column.", t: "Time." }
+    Column = "column", column { x: "Column.", t: "Time." }
     /// The head is in row `y` at `t` (projection of the one-hot position).
-    Row = "row" { y: "Row.", t: "Time." }
+    Row = "row", row { y: "Row.", t: "Time." }
     /// The move from `t` to `t + 1` goes in direction `dir`.
-    Move = "move" { dir: "Direction.", t: "Time the move starts." }
+    Move = "move", step { dir: "Direction.", t: "Time the move starts." }
     /// The move from `t` to `t + 1` is horizontal.
-    MovedX = "moved-x" { t: "Time the move starts." }
+    MovedX = "moved-x", moved_x { t: "Time the move starts." }
     /// Apple `apple` has been eaten by `t`.
-    Eaten = "eaten" { apple: "Apple index.", t: "Time." }
+    Eaten = "eaten", eaten { apple: "Apple index.", t: "Time." }
     /// Apple `apple` is eaten at `t`.
-    Eat = "eat" { apple: "Apple index.", t: "Time." }
+    Eat = "eat", eat { apple: "Apple index.", t: "Time." }
     /// Some apple is eaten at `t`.
-    Ate = "ate" { t: "Time." }
+    Ate = "ate", ate { t: "Time." }
     /// At least `count` apples have been eaten by `t`.
-    Count = "count" { count: "Apples.", t: "Time." }
+    Count = "count", count { count: "Apples.", t: "Time." }
     /// The tail is on cell (`x`, `y`) at `t`.
-    Tail = "tail" { x: "Column.", y: "Row.", t: "Time." }
+    Tail = "tail", tail { x: "Column.", y: "Row.", t: "Time." }
     /// The tail is still on cell `cell` of the initial body at `t`.
-    TailPhantom = "tail-phantom" { cell: "Index in the initial body.", t: "Time." }
+    TailPhantom = "tail-phantom", tail_phantom { cell: "Index in the initial body.", t: "Time." }
     /// The tail moves in direction `dir` at `t`.
-    TailMove = "tail-move" { dir: "Direction.", t: "Time." }
+    TailMove = "tail-move", tail_move { dir: "Direction.", t: "Time." }
     /// Cell (`x`, `y`) holds the body at `t`.
-    Occupied = "occupied" { x: "Column.", y: "Row.", t: "Time." }
+    Occupied = "occupied", occupied { x: "Column.", y: "Row.", t: "Time." }
     /// The head is in the same column at `s` and at the earlier `tau`.
-    SameColumn = "same-column" { s: "Later time.", tau: "Earlier time." }
+    SameColumn = "same-column", same_column { s: "Later time.", tau: "Earlier time." }
     /// The head is in the same row at `s` and at the earlier `tau`.
-    SameRow = "same-row" { s: "Later time.", tau: "Earlier time." }
+    SameRow = "same-row", same_row { s: "Later time.", tau: "Earlier time." }
     /// Some head visit of (`x`, `y`) in its block at or before `t` (times
     /// shifted by the initial length).
-    BlockPrefix = "block-prefix" { x: "Column.", y: "Row.", t: "Shifted time." }
+    BlockPrefix = "block-prefix", block_prefix { x: "Column.", y: "Row.", t: "Shifted time." }
     /// Some head visit of (`x`, `y`) in its block at or after `t` (times
     /// shifted by the initial length).
-    BlockSuffix = "block-suffix" { x: "Column.", y: "Row.", t: "Shifted time." }
+    BlockSuffix = "block-suffix", block_suffix { x: "Column.", y: "Row.", t: "Shifted time." }
     /// Auxiliary variable `k` of the at-most-one head cell at time `group`.
-    AmoHead = "amo-head" { group: "Time.", k: "Counter." }
+    AmoHead = "amo-head", amo_head { group: "Time.", k: "Counter." }
     /// Auxiliary variable `k` of the at-most-one head column at time `group`.
-    AmoHeadX = "amo-head-x" { group: "Time.", k: "Counter." }
+    AmoHeadX = "amo-head-x", amo_head_x { group: "Time.", k: "Counter." }
     /// Auxiliary variable `k` of the at-most-one head row at time `group`.
-    AmoHeadY = "amo-head-y" { group: "Time.", k: "Counter." }
+    AmoHeadY = "amo-head-y", amo_head_y { group: "Time.", k: "Counter." }
     /// Auxiliary variable `k` of the at-most-one column at time `group`.
-    AmoColumn = "amo-column" { group: "Time.", k: "Counter." }
+    AmoColumn = "amo-column", amo_column { group: "Time.", k: "Counter." }
     /// Auxiliary variable `k` of the at-most-one row at time `group`.
-    AmoRow = "amo-row" { group: "Time.", k: "Counter." }
+    AmoRow = "amo-row", amo_row { group: "Time.", k: "Counter." }
     /// Auxiliary variable `k` of the at-most-one tail cell at time `group`.
-    AmoTail = "amo-tail" { group: "Time.", k: "Counter." }
+    AmoTail = "amo-tail", amo_tail { group: "Time.", k: "Counter." }
     /// The notebook's `P[apple, t]`: apple `apple` is active at `t`.
-    Active = "active" { apple: "Apple index.", t: "Time." }
+    Active = "active", active { apple: "Apple index.", t: "Time." }
     /// The notebook's `C[count, t]`: the apple counter is `count` at `t`.
-    Counter = "counter" { count: "Counter value.", t: "Time." }
+    Counter = "counter", counter { count: "Counter value.", t: "Time." }
 }
 
 /// The coordinates of a [`VarKind`] (one to three numbers), as a slice.

@@ -5,6 +5,29 @@
 use anyhow::bail;
 
 use crate::cnf::VarKind;
+use crate::instance::MAX_HORIZON;
+
+/// Checks a horizon read from a file (a CNF's `c horizon` line) before
+/// anything is sized by it: it is at least 1 and at most [`MAX_HORIZON`].
+pub fn check_horizon(horizon: usize) -> anyhow::Result<()> {
+    if horizon == 0 || horizon > MAX_HORIZON {
+        bail!("horizon {horizon} is out of range (1..={MAX_HORIZON})");
+    }
+    Ok(())
+}
+
+/// Checks that a satisfiable formula over `num_vars` variables can describe
+/// `horizon` moves: every time point after the start has at least one head
+/// variable (a time point with none has an empty clause, so the formula is
+/// unsatisfiable), so a model of it has at most `num_vars` moves.
+pub fn check_model_horizon(horizon: usize, num_vars: usize) -> anyhow::Result<()> {
+    if horizon > num_vars {
+        bail!(
+            "horizon {horizon} is inconsistent with the {num_vars} variables of the `p cnf` line"
+        );
+    }
+    Ok(())
+}
 
 /// Rebuilds the head path `t = 0..=moves` from variables and their values.
 /// Variables of other kinds are ignored. A time with no head or with two
@@ -15,6 +38,9 @@ pub fn path_from_model<'a>(
     moves: usize,
     fixed: &[(usize, (usize, usize))],
 ) -> anyhow::Result<Vec<(usize, usize)>> {
+    if moves > MAX_HORIZON {
+        bail!("horizon {moves} is beyond the limit {MAX_HORIZON}");
+    }
     let mut path: Vec<Option<(usize, usize)>> = vec![None; moves + 1];
     for &(t, p) in fixed {
         if t <= moves {
@@ -108,5 +134,16 @@ mod tests {
                 .to_string()
                 .contains("two cells")
         );
+    }
+
+    #[test]
+    fn absurd_horizons_are_refused_before_allocating() {
+        assert!(check_horizon(usize::MAX).is_err());
+        assert!(check_horizon(MAX_HORIZON + 1).is_err());
+        assert!(check_horizon(0).is_err());
+        assert!(check_horizon(10).is_ok());
+        assert!(check_model_horizon(11, 10).is_err());
+        assert!(check_model_horizon(10, 10).is_ok());
+        assert!(path_from_model(std::iter::empty(), usize::MAX, &[]).is_err());
     }
 }

@@ -6,9 +6,13 @@
 //! - [`notebook`]: the notebook's four encodings exactly as its code wrote
 //!   them (approximations of the game; see DESIGN.md §2).
 //!
-//! Every encoding names its head variables `head x y t` (time `t` counted in
-//! moves from 0), which is all [`decode::path_from_model`] needs to turn a
-//! model back into a path.
+//! Every encoding records its head variables as [`VarKind::Head`] (`head x y
+//! t`, time `t` counted in moves from 0) or per axis, which is all
+//! [`decode::path_from_model`] needs to turn a model back into a path. What
+//! an encoding can do beyond [`Encoding::encode`] (approximate or sound, an
+//! open formula for the incremental search) it says in [`Capabilities`].
+//!
+//! [`VarKind::Head`]: crate::cnf::VarKind::Head
 
 pub mod amo;
 pub mod decode;

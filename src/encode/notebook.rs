@@ -342,11 +342,7 @@ impl Builder {
         for x in 0..n {
             for y in 0..n {
                 for tt in 0..t {
-                    m.push(cnf.var(VarKind::Head {
-                        x: x as u32,
-                        y: y as u32,
-                        t: tt as u32,
-                    }));
+                    m.push(cnf.var(VarKind::head(x, y, tt)));
                 }
             }
         }
@@ -355,10 +351,7 @@ impl Builder {
             cnf.family("active");
             for i in 0..np {
                 for tt in 0..=t {
-                    p.push(cnf.var(VarKind::Active {
-                        apple: i as u32,
-                        t: tt as u32,
-                    }));
+                    p.push(cnf.var(VarKind::active(i, tt)));
                 }
             }
         }
@@ -368,10 +361,7 @@ impl Builder {
             c.reserve(np * (t + 1));
             for i in 0..np {
                 for tt in 0..=t {
-                    c.push(cnf.var(VarKind::Counter {
-                        count: i as u32,
-                        t: tt as u32,
-                    }));
+                    c.push(cnf.var(VarKind::counter(i, tt)));
                 }
             }
         }

@@ -4,7 +4,7 @@
 //!
 //! The bounds ignore the body, so they only remove what no legal plan uses.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use crate::instance::{Instance, Pos, Start};
 
@@ -27,6 +27,58 @@ pub fn distances_from(instance: &Instance, walls: &[bool], from: Pos) -> Vec<usi
     dist
 }
 
+/// The most distance-table entries (cells times distinct apple cells) the
+/// bounds compute; beyond it they fall back to Manhattan distances, which
+/// are weaker but still lower bounds.
+pub const MAX_DISTANCE_ENTRIES: usize = 8_000_000;
+
+/// The most apple cells the spanning-tree bound connects (Prim's algorithm is
+/// quadratic in them); beyond it that bound is skipped.
+pub const MAX_TREE_CELLS: usize = 2_000;
+
+/// The most head-cell/phase checks the ordered-apple pruning of
+/// [`Bounds::compute`] makes; beyond it that pruning is skipped.
+pub const MAX_PHASE_CHECKS: usize = 50_000_000;
+
+/// Grid distances from the distinct apple cells, computed once per cell, or
+/// Manhattan distances when the table would exceed [`MAX_DISTANCE_ENTRIES`].
+struct Distances {
+    /// Row of each distinct apple cell, by cell index.
+    row: HashMap<usize, Vec<usize>>,
+    exact: bool,
+}
+
+impl Distances {
+    fn new(instance: &Instance, walls: &[bool]) -> Distances {
+        let distinct: HashSet<Pos> = instance.apples.iter().copied().collect();
+        let exact = distinct.len().saturating_mul(instance.cells()) <= MAX_DISTANCE_ENTRIES;
+        let row = if exact {
+            distinct
+                .into_iter()
+                .map(|a| (instance.index(a), distances_from(instance, walls, a)))
+                .collect()
+        } else {
+            HashMap::new()
+        };
+        Distances { row, exact }
+    }
+
+    /// Distance from apple cell `from` to any cell `to` (a lower bound when not exact).
+    fn get(&self, instance: &Instance, from: Pos, to: Pos) -> usize {
+        if self.exact {
+            self.row[&instance.index(from)][instance.index(to)]
+        } else {
+            from.0.abs_diff(to.0) + from.1.abs_diff(to.1)
+        }
+    }
+}
+
+/// Moves between two eats at distance `d`: two apples on one cell need a step
+/// out and back.
+fn step(d: usize) -> usize {
+    if d == 0 { 2 } else { d }
+}
+
 /// Which head cells and eating times can occur within `moves` moves.
 #[derive(Clone, Debug)]
 pub struct Bounds {
@@ -39,31 +91,34 @@ pub struct Bounds {
 }
 
 /// Earliest possible eating time of every apple, ignoring the body.
-fn earliest_times(instance: &Instance, walls: &[bool]) -> Vec<usize> {
+fn earliest_times(instance: &Instance, walls: &[bool], dist: &Distances) -> Vec<usize> {
     let n = instance.apples.len();
     let starts = start_cells(instance, walls);
-    // Earliest time the head can first stand on cell `c` after t = 0.
-    let first_visit = |target: Pos| -> usize {
-        let d = distances_from(instance, walls, target);
-        starts
-            .iter()
-            .map(|&s| match d[instance.index(s)] {
-                usize::MAX => usize::MAX,
-                0 => 2,
-                k => k,
+    // Earliest time the head can first stand on `target` after t = 0.
+    let mut first: HashMap<Pos, usize> = HashMap::new();
+    let mut first_visit = |target: Pos| -> usize {
+        *first
+            .entry(target)
+            .or_insert_with(|| match (&instance.start, dist.exact) {
+                // A free start can be next to the apple (or on it: two moves).
+                (Start::Free { .. }, false) => 1,
+                _ => starts
+                    .iter()
+                    .map(|&s| match dist.get(instance, target, s) {
+                        usize::MAX => usize::MAX,
+                        d => step(d),
+                    })
+                    .min()
+                    .unwrap_or(usize::MAX),
             })
-            .min()
-            .unwrap_or(usize::MAX)
     };
     let mut earliest: Vec<usize> = instance.apples.iter().map(|&a| first_visit(a)).collect();
     let v = instance.visible_at_start();
     if v == 1 {
-        // Ordered apples: each one after the previous, at its distance (2 to re-enter a cell).
+        // Ordered apples: each one after the previous, at its distance.
         for j in 1..n {
-            let d = distances_from(instance, walls, instance.apples[j - 1])
-                [instance.index(instance.apples[j])];
-            let step = if d == 0 { 2 } else { d };
-            earliest[j] = earliest[j - 1].saturating_add(step);
+            let d = dist.get(instance, instance.apples[j - 1], instance.apples[j]);
+            earliest[j] = earliest[j - 1].saturating_add(step(d));
         }
     } else {
         // Apple i is revealed after i - v + 1 others have been eaten, one per step at best.
@@ -79,7 +134,10 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
     match &instance.start {
         Start::Body(body) => vec![body[0]],
         Start::Free { .. } => {
-            let visible = &instance.apples[..instance.visible_at_start()];
+            let visible: HashSet<Pos> = instance.apples[..instance.visible_at_start()]
+                .iter()
+                .copied()
+                .collect();
             (0..instance.cells())
                 .map(|i| instance.pos(i))
                 .filter(|&p| !walls[instance.index(p)] && !visible.contains(&p))
@@ -89,10 +147,13 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
 }
 
 /// A proven lower bound on the number of moves needed to eat every apple
-/// (at least 1: a plan has at least one move).
+/// (at least 1: a plan has at least one move). Its work is bounded by
+/// [`MAX_DISTANCE_ENTRIES`] and [`MAX_TREE_CELLS`], not by the square of the
+/// number of apples.
 pub fn lower_bound(instance: &Instance) -> usize {
     let walls = instance.wall_map();
-    let earliest = earliest_times(instance, &walls);
+    let dist = Distances::new(instance, &walls);
+    let earliest = earliest_times(instance, &walls, &dist);
     let n = instance.apples.len();
     earliest
         .iter()
@@ -100,36 +161,34 @@ pub fn lower_bound(instance: &Instance) -> usize {
         .max()
         .unwrap_or(0)
         .max(n)
-        .max(tree_bound(instance, &walls))
+        .max(tree_bound(instance, &walls, &dist))
         .max(1)
 }
 
 /// The head visits every apple: its walk from the start through all apples
 /// in eating order is a spanning path, so it is at least as long as a minimum
-/// spanning tree over the start and the apples, with the moves between two
-/// eats as weights (the distance: two apples on one cell may go in one step;
-/// from the start, 2 when the head already stands on the apple). With a free
-/// start: the cheapest first apple plus a spanning tree of the apples.
-fn tree_bound(instance: &Instance, walls: &[bool]) -> usize {
-    let n = instance.apples.len();
-    if n == 0 {
+/// spanning tree over the start and the apple cells, with the moves between
+/// two eats as weights (the distance; two apples on one cell add nothing to
+/// the tree; from the start, 2 when the head already stands on the apple).
+/// With a free start: the cheapest first apple plus a spanning tree of the
+/// apple cells. Skipped (0) beyond [`MAX_TREE_CELLS`] distinct cells.
+fn tree_bound(instance: &Instance, walls: &[bool], dist: &Distances) -> usize {
+    let mut cells: Vec<Pos> = instance.apples.clone();
+    cells.sort_unstable();
+    cells.dedup();
+    let n = cells.len();
+    if n == 0 || n > MAX_TREE_CELLS || !dist.exact {
         return 0;
     }
-    let step = |d: usize| if d == 0 { 2 } else { d };
-    let dist: Vec<Vec<usize>> = instance
-        .apples
-        .iter()
-        .map(|&a| distances_from(instance, walls, a))
-        .collect();
     let starts = start_cells(instance, walls);
     let first = |i: usize| {
         starts
             .iter()
-            .map(|&s| step(dist[i][instance.index(s)]))
+            .map(|&s| step(dist.get(instance, cells[i], s)))
             .min()
             .unwrap_or(usize::MAX)
     };
-    // Prim's algorithm over the apples, seeded by the start (fixed) or the cheapest first apple (free).
+    // Prim's algorithm over the apple cells, seeded by the start (fixed) or the cheapest first apple (free).
     let mut in_tree = vec![false; n];
     let mut best: Vec<usize>;
     let mut total: usize;
@@ -146,7 +205,7 @@ fn tree_bound(instance: &Instance, walls: &[bool]) -> usize {
             total = cost;
             in_tree[i0] = true;
             best = (0..n)
-                .map(|j| dist[i0][instance.index(instance.apples[j])])
+                .map(|j| dist.get(instance, cells[i0], cells[j]))
                 .collect();
         }
     }
@@ -155,7 +214,7 @@ fn tree_bound(instance: &Instance, walls: &[bool]) -> usize {
         in_tree[next] = true;
         for j in 0..n {
             if !in_tree[j] {
-                best[j] = best[j].min(dist[next][instance.index(instance.apples[j])]);
+                best[j] = best[j].min(dist.get(instance, cells[next], cells[j]));
             }
         }
     }
@@ -168,15 +227,14 @@ impl Bounds {
         let walls = instance.wall_map();
         let cells = instance.cells();
         let n = instance.apples.len();
-        let earliest = earliest_times(instance, &walls);
+        let dist = Distances::new(instance, &walls);
+        let earliest = earliest_times(instance, &walls, &dist);
         let mut latest = vec![moves; n];
         let ordered = instance.visible_at_start() == 1;
         if ordered {
             for j in (1..n).rev() {
-                let d = distances_from(instance, &walls, instance.apples[j - 1])
-                    [instance.index(instance.apples[j])];
-                let step = if d == 0 { 2 } else { d };
-                latest[j - 1] = latest[j].saturating_sub(step);
+                let d = dist.get(instance, instance.apples[j - 1], instance.apples[j]);
+                latest[j - 1] = latest[j].saturating_sub(step(d));
             }
         }
 
@@ -201,31 +259,41 @@ impl Bounds {
             }
         }
 
-        // Ordered apples: the head must be on its way between consecutive apples.
-        if ordered && n > 0 {
-            let dist: Vec<Vec<usize>> = instance
-                .apples
-                .iter()
-                .map(|&a| distances_from(instance, &walls, a))
-                .collect();
-            for (t, row) in head.iter_mut().enumerate() {
-                for (c, on) in row.iter_mut().enumerate() {
-                    if !*on {
-                        continue;
+        // Ordered apples: the head must be on its way between consecutive
+        // apples. Phase j (apples before j eaten, apple j not yet; j = n: all
+        // eaten) is possible at time t only for j in phases(t): earliest and
+        // latest grow with j, so that is a window moving forward with t.
+        if ordered && n > 0 && dist.exact {
+            let phases = |t: usize| {
+                let from = latest.partition_point(|&l| l <= t);
+                let to = earliest.partition_point(|&e| e <= t);
+                from..to + 1
+            };
+            let checks = (0..=moves).fold(0usize, |sum, t| {
+                sum.saturating_add(phases(t).len().saturating_mul(cells))
+            });
+            if checks <= MAX_PHASE_CHECKS {
+                let apples = &instance.apples;
+                for (t, row) in head.iter_mut().enumerate() {
+                    let window = phases(t);
+                    for (c, on) in row.iter_mut().enumerate() {
+                        if !*on {
+                            continue;
+                        }
+                        let cell = instance.pos(c);
+                        let d = |j: usize| dist.get(instance, apples[j], cell);
+                        *on = window.clone().any(|j| {
+                            let after_prev = j == 0 || {
+                                let e = earliest[j - 1];
+                                e <= t && d(j - 1) != usize::MAX && d(j - 1) <= t - e
+                            };
+                            let before_next = j == n || {
+                                let l = latest[j];
+                                l > t && d(j) != usize::MAX && d(j) <= l - t
+                            };
+                            after_prev && before_next
+                        });
                     }
-                    // Phase j: apples before j eaten, apple j not yet (j = n: all eaten).
-                    let fits = (0..=n).any(|j| {
-                        let after_prev = j == 0 || {
-                            let e = earliest[j - 1];
-                            e <= t && dist[j - 1][c] != usize::MAX && dist[j - 1][c] <= t - e
-                        };
-                        let before_next = j == n || {
-                            let l = latest[j];
-                            l > t && dist[j][c] != usize::MAX && dist[j][c] <= l - t
-                        };
-                        after_prev && before_next
-                    });
-                    *on = fits;
                 }
             }
         }

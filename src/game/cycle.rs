@@ -480,7 +480,7 @@ impl CycleSolver {
                 let from_head = grid.distance(head, c);
                 if opens_at[c] <= t
                     && from_head <= t
-                    && (t - from_head) % 2 == 0
+                    && (t - from_head).is_multiple_of(2)
                     && grid.distance(c, apple) <= k - t
                     && (c != apple || t == k)
                 {

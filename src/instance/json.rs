@@ -2,8 +2,65 @@
 //! are errors) and writing.
 
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 
-use super::{Instance, Pos, Start, TailRule};
+use super::{Instance, InstanceError, Pos, Start, TailRule};
+use crate::excerpt::excerpt;
+
+/// Why a JSON instance could not be read.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum JsonError {
+    #[error("instance is empty")]
+    Empty,
+    /// Not JSON, or not the shape of an instance; `message` is serde's, cut short.
+    #[error("invalid instance JSON at line {line} column {column}: {message}")]
+    Syntax {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("`snake` and `length` exclude each other (`length` means a free start)")]
+    SnakeAndLength,
+    #[error("unknown tail rule {0:?} (expected \"follow\" or \"strict\")")]
+    UnknownTail(String),
+    #[error(transparent)]
+    Invalid(#[from] InstanceError),
+}
+
+impl From<serde_json::Error> for JsonError {
+    /// Keeps serde's position; quoted input in its message is cut to an [`excerpt`].
+    fn from(e: serde_json::Error) -> JsonError {
+        let full = e.to_string();
+        let suffix = format!(" at line {} column {}", e.line(), e.column());
+        let message = full.strip_suffix(&suffix).unwrap_or(&full);
+        JsonError::Syntax {
+            line: e.line(),
+            column: e.column(),
+            message: excerpt_each_quote(message),
+        }
+    }
+}
+
+/// `message` with every backtick-quoted part cut to an excerpt, and the whole
+/// to four times that (serde also quotes input between double quotes).
+fn excerpt_each_quote(message: &str) -> String {
+    let parts: Vec<String> = message
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                excerpt(part)
+            } else {
+                part.to_string()
+            }
+        })
+        .collect();
+    let joined = parts.join("`");
+    match joined.char_indices().nth(4 * crate::excerpt::MAX_ECHO) {
+        None => joined,
+        Some((cut, _)) => format!("{}…", &joined[..cut]),
+    }
+}
 
 /// `visible` is a count or the word `"all"`.
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -42,16 +99,13 @@ struct RawInstance {
 }
 
 /// Parses and validates a JSON instance. Errors are one line.
-pub fn from_json(text: &str) -> anyhow::Result<Instance> {
+pub fn from_json(text: &str) -> Result<Instance, JsonError> {
     if text.trim().is_empty() {
-        anyhow::bail!("instance is empty");
+        return Err(JsonError::Empty);
     }
-    let raw: RawInstance =
-        serde_json::from_str(text).map_err(|e| anyhow::anyhow!("invalid instance JSON: {e}"))?;
+    let raw: RawInstance = serde_json::from_str(text)?;
     let start = match (raw.snake, raw.length) {
-        (Some(_), Some(_)) => {
-            anyhow::bail!("`snake` and `length` exclude each other (`length` means a free start)")
-        }
+        (Some(_), Some(_)) => return Err(JsonError::SnakeAndLength),
         (Some(body), None) => Start::Body(body),
         (None, Some(length)) => Start::Free { length },
         (None, None) => Start::Free { length: 1 },
@@ -59,9 +113,7 @@ pub fn from_json(text: &str) -> anyhow::Result<Instance> {
     let tail = match raw.tail.as_deref() {
         None | Some("follow") => TailRule::Follow,
         Some("strict") => TailRule::Strict,
-        Some(other) => {
-            anyhow::bail!("unknown tail rule {other:?} (expected \"follow\" or \"strict\")")
-        }
+        Some(other) => return Err(JsonError::UnknownTail(excerpt(other))),
     };
     let visible = match raw.visible {
         None | Some(Visible::All(_)) => raw.apples.len(),
@@ -134,5 +186,27 @@ mod tests {
     fn unknown_key_is_an_error() {
         let e = from_json(r#"{"width":3,"height":2,"apples":[],"colour":1}"#).unwrap_err();
         assert!(e.to_string().contains("unknown field `colour`"), "{e}");
+    }
+
+    #[test]
+    fn long_tokens_are_not_echoed() {
+        let key = "k".repeat(1_000_000);
+        let e = from_json(&format!(
+            r#"{{"width":3,"height":2,"apples":[],"{key}":1}}"#
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.len() < 400 && e.contains("unknown field"), "{}", e.len());
+        let tail = "t".repeat(1_000_000);
+        let e = from_json(&format!(
+            r#"{{"width":3,"height":2,"apples":[],"tail":"{tail}"}}"#
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.len() < 200 && e.contains("unknown tail rule"),
+            "{}",
+            e.len()
+        );
     }
 }

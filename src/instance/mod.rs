@@ -113,12 +113,18 @@ pub enum InstanceError {
     ZeroHorizon,
     #[error("horizon {0} is absurdly large (limit {max})", max = MAX_HORIZON)]
     HugeHorizon(usize),
+    #[error("{0} apples is beyond the limit of {max}", max = MAX_APPLES)]
+    TooManyApples(usize),
     #[error("no free cell for the snake to start on")]
     NoStartCell,
 }
 
 /// The largest horizon accepted.
 pub const MAX_HORIZON: usize = 100_000;
+
+/// The most apples an instance may have: each takes at least one move, so
+/// more than [`MAX_HORIZON`] could never all be eaten.
+pub const MAX_APPLES: usize = MAX_HORIZON;
 
 impl Instance {
     /// Number of cells `width * height`.
@@ -180,6 +186,9 @@ impl Instance {
     pub fn validate(&self) -> Result<(), InstanceError> {
         if self.width == 0 || self.height == 0 || self.width > MAX_SIDE || self.height > MAX_SIDE {
             return Err(InstanceError::BadSize(self.width, self.height));
+        }
+        if self.apples.len() > MAX_APPLES {
+            return Err(InstanceError::TooManyApples(self.apples.len()));
         }
         let check_cell = |what: String, p: Pos| -> Result<(), InstanceError> {
             if !self.on_grid(p) {
@@ -247,12 +256,13 @@ impl Instance {
                 }
             }
         }
+        let body: HashSet<Pos> = match &self.start {
+            Start::Body(body) => body.iter().copied().collect(),
+            Start::Free { .. } => HashSet::new(),
+        };
         for (i, &a) in self.apples.iter().enumerate() {
             on_wall(format!("apple {i}"), a)?;
-            if let Start::Body(body) = &self.start
-                && body.contains(&a)
-                && i < self.visible_at_start()
-            {
+            if i < self.visible_at_start() && body.contains(&a) {
                 return Err(InstanceError::AppleOnBody {
                     index: i,
                     x: a.0,
@@ -338,6 +348,19 @@ mod tests {
             Err(InstanceError::DuplicateApple { .. })
         ));
         i.visible = 1;
+        assert_eq!(i.validate(), Ok(()));
+    }
+
+    #[test]
+    fn too_many_apples_are_refused() {
+        let mut i = base();
+        i.visible = 1;
+        i.apples = vec![(0, 4); MAX_APPLES + 1];
+        assert_eq!(
+            i.validate(),
+            Err(InstanceError::TooManyApples(MAX_APPLES + 1))
+        );
+        i.apples.pop();
         assert_eq!(i.validate(), Ok(()));
     }
 

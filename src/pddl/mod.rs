@@ -9,6 +9,8 @@
 //! file order, all visible) followed by the `spawn`/`NEXTSPAWN` chain up to
 //! `dummypoint`. The rules are `tail = strict`, `grow = true`.
 //!
+//! Lists may nest at most [`MAX_NESTING`] deep (the snake domain needs 4).
+//!
 //! Only grids with walls are supported: an `ISADJACENT` graph that is not the
 //! 4-neighbour grid restricted to its cells is refused.
 
@@ -19,9 +21,39 @@ pub mod write;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
-use anyhow::{Context, bail};
+use thiserror::Error;
 
-use crate::instance::{Instance, Pos, Start, TailRule};
+use crate::excerpt::excerpt;
+use crate::instance::{Instance, InstanceError, Pos, Start, TailRule};
+
+/// The deepest nesting of parentheses a problem file may have.
+pub const MAX_NESTING: usize = 64;
+
+/// Why a problem file could not be read.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum PddlError {
+    /// The text is not a sequence of s-expressions; `line` is 1-based.
+    #[error("malformed PDDL: {message} on line {line}")]
+    Syntax { line: usize, message: String },
+    /// The s-expressions are not a snake-domain problem this reader supports.
+    #[error("{0}")]
+    Problem(String),
+    /// The problem reads as a game that breaks the model's rules.
+    #[error("the problem is not a valid game: {0}")]
+    Invalid(#[from] InstanceError),
+}
+
+/// Returns a [`PddlError::Problem`] with a formatted message.
+macro_rules! fail {
+    ($($arg:tt)*) => {
+        return Err(PddlError::Problem(format!($($arg)*)))
+    };
+}
+
+/// A [`PddlError::Problem`] with `message`.
+fn unsupported(message: String) -> PddlError {
+    PddlError::Problem(message)
+}
 
 /// The domain's constant that ends the spawn chain.
 pub const DUMMY: &str = "dummypoint";
@@ -78,27 +110,38 @@ impl Sx {
     }
 }
 
-impl std::fmt::Display for Sx {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Sx {
+    /// The expression as written (lowercased), in full.
+    fn write_full(&self, out: &mut String) {
         match self {
-            Sx::Atom(a) => write!(f, "{a}"),
+            Sx::Atom(a) => out.push_str(a),
             Sx::List(items) => {
-                write!(f, "(")?;
+                out.push('(');
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
-                        write!(f, " ")?;
+                        out.push(' ');
                     }
-                    write!(f, "{item}")?;
+                    item.write_full(out);
                 }
-                write!(f, ")")
+                out.push(')');
             }
         }
     }
 }
 
+/// Shows the expression for error messages: cut to an [`excerpt`].
+impl std::fmt::Display for Sx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut full = String::new();
+        self.write_full(&mut full);
+        f.write_str(&excerpt(&full))
+    }
+}
+
 /// Reads every top-level s-expression of `text` (atoms lowercased, `;`
-/// comments skipped).
-fn parse_sexprs(text: &str) -> anyhow::Result<Vec<Sx>> {
+/// comments skipped), at most [`MAX_NESTING`] deep.
+fn parse_sexprs(text: &str) -> Result<Vec<Sx>, PddlError> {
+    let syntax = |line: usize, message: String| PddlError::Syntax { line, message };
     let mut stack: Vec<(Vec<Sx>, usize)> = Vec::new();
     let mut top = Vec::new();
     let mut line = 1;
@@ -114,10 +157,18 @@ fn parse_sexprs(text: &str) -> anyhow::Result<Vec<Sx>> {
                     }
                 }
             }
-            '(' => stack.push((Vec::new(), line)),
+            '(' => {
+                if stack.len() == MAX_NESTING {
+                    return Err(syntax(
+                        line,
+                        format!("parentheses nest deeper than {MAX_NESTING}"),
+                    ));
+                }
+                stack.push((Vec::new(), line));
+            }
             ')' => {
                 let Some((items, _)) = stack.pop() else {
-                    bail!("malformed PDDL: unmatched ')' on line {line}");
+                    return Err(syntax(line, "unmatched ')'".into()));
                 };
                 match stack.last_mut() {
                     Some((parent, _)) => parent.push(Sx::List(items)),
@@ -137,13 +188,18 @@ fn parse_sexprs(text: &str) -> anyhow::Result<Vec<Sx>> {
                 }
                 match stack.last_mut() {
                     Some((parent, _)) => parent.push(Sx::Atom(atom)),
-                    None => bail!("malformed PDDL: {atom:?} outside parentheses on line {line}"),
+                    None => {
+                        return Err(syntax(
+                            line,
+                            format!("{:?} outside parentheses", excerpt(&atom)),
+                        ));
+                    }
                 }
             }
         }
     }
     if let Some((_, opened)) = stack.last() {
-        bail!("malformed PDDL: '(' opened on line {opened} is never closed");
+        return Err(syntax(*opened, "'(' is never closed".into()));
     }
     Ok(top)
 }
@@ -156,12 +212,12 @@ struct Problem<'a> {
     goal: Option<&'a Sx>,
 }
 
-fn problem_sections(forms: &[Sx]) -> anyhow::Result<Problem<'_>> {
+fn problem_sections(forms: &[Sx]) -> Result<Problem<'_>, PddlError> {
     let define = match forms {
         [one] if one.head() == Some("define") => one.list().unwrap_or_default(),
-        [] => bail!("malformed PDDL: no (define ...) form"),
-        [_] => bail!("malformed PDDL: the file is not a (define ...) form"),
-        _ => bail!("malformed PDDL: more than one top-level form"),
+        [] => fail!("malformed PDDL: no (define ...) form"),
+        [_] => fail!("malformed PDDL: the file is not a (define ...) form"),
+        _ => fail!("malformed PDDL: more than one top-level form"),
     };
     let mut problem = Problem {
         domain: None,
@@ -172,22 +228,24 @@ fn problem_sections(forms: &[Sx]) -> anyhow::Result<Problem<'_>> {
     let mut is_problem = false;
     let mut has_init = false;
     for section in &define[1..] {
-        let items = section.list().with_context(|| {
-            format!("malformed PDDL: unexpected atom {section} in (define ...)")
+        let items = section.list().ok_or_else(|| {
+            unsupported(format!(
+                "malformed PDDL: unexpected atom {section} in (define ...)"
+            ))
         })?;
         match section.head() {
             Some("problem") => is_problem = true,
-            Some("domain") => bail!("this is a domain file, not a problem file"),
+            Some("domain") => fail!("this is a domain file, not a problem file"),
             Some(":domain") => match items {
                 [_, Sx::Atom(d)] => problem.domain = Some(d),
-                _ => bail!("malformed PDDL: (:domain NAME) expected, found {section}"),
+                _ => fail!("malformed PDDL: (:domain NAME) expected, found {section}"),
             },
             Some(":objects") => {
                 let mut iter = items[1..].iter();
                 while let Some(item) = iter.next() {
-                    let name = item
-                        .atom()
-                        .with_context(|| format!("malformed PDDL: {item} in :objects"))?;
+                    let name = item.atom().ok_or_else(|| {
+                        unsupported(format!("malformed PDDL: {item} in :objects"))
+                    })?;
                     if name == "-" {
                         // A type annotation: skip the type.
                         iter.next();
@@ -202,28 +260,28 @@ fn problem_sections(forms: &[Sx]) -> anyhow::Result<Problem<'_>> {
             }
             Some(":goal") => match items {
                 [_, goal] => problem.goal = Some(goal),
-                _ => bail!("malformed PDDL: (:goal ...) must hold one formula"),
+                _ => fail!("malformed PDDL: (:goal ...) must hold one formula"),
             },
             // :requirements, :metric and the like do not change the game.
             _ => {}
         }
     }
     if !is_problem {
-        bail!("malformed PDDL: no (problem NAME) in (define ...)");
+        fail!("malformed PDDL: no (problem NAME) in (define ...)");
     }
     match problem.domain {
         Some("snake") => {}
-        Some(other) => bail!("problem is for domain {other:?}, not \"snake\""),
-        None => bail!("malformed PDDL: no (:domain ...) section"),
+        Some(other) => fail!("problem is for domain {:?}, not \"snake\"", excerpt(other)),
+        None => fail!("malformed PDDL: no (:domain ...) section"),
     }
     if !has_init {
-        bail!("malformed PDDL: no (:init ...) section");
+        fail!("malformed PDDL: no (:init ...) section");
     }
     Ok(problem)
 }
 
 /// Reads a snake-domain problem file into a validated [`Instance`]. Errors are one line.
-pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
+pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
     let forms = parse_sexprs(text)?;
     let problem = problem_sections(&forms)?;
 
@@ -233,22 +291,26 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
         if name == DUMMY {
             continue;
         }
-        let p = parse_object(name)
-            .with_context(|| format!("object {name:?} is not a cell name posX-Y"))?;
+        let p = parse_object(name).ok_or_else(|| {
+            unsupported(format!(
+                "object {:?} is not a cell name posX-Y",
+                excerpt(name)
+            ))
+        })?;
         cells.insert(p);
     }
     if cells.is_empty() {
-        bail!("no cell objects posX-Y in :objects");
+        fail!("no cell objects posX-Y in :objects");
     }
     let width = cells.iter().map(|p| p.0).max().unwrap_or(0) + 1;
     let height = cells.iter().map(|p| p.1).max().unwrap_or(0) + 1;
     if width > crate::instance::MAX_SIDE || height > crate::instance::MAX_SIDE {
-        bail!("grid {width}x{height} is too large");
+        fail!("grid {width}x{height} is too large");
     }
-    let cell = |name: &str| -> anyhow::Result<Pos> {
+    let cell = |name: &str| -> Result<Pos, PddlError> {
         match parse_object(name) {
             Some(p) if cells.contains(&p) => Ok(p),
-            _ => bail!("unknown object {name:?} in :init"),
+            _ => fail!("unknown object {:?} in :init", excerpt(name)),
         }
     };
 
@@ -262,7 +324,7 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
     let mut spawns: Vec<Option<Pos>> = Vec::new();
     let mut next_spawn: HashMap<Pos, Option<Pos>> = HashMap::new();
     // A spawn argument: a cell or the dummy point.
-    let spawn_arg = |name: &str| -> anyhow::Result<Option<Pos>> {
+    let spawn_arg = |name: &str| -> Result<Option<Pos>, PddlError> {
         if name == DUMMY {
             Ok(None)
         } else {
@@ -272,23 +334,22 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
     for fact in problem.init {
         let items = fact
             .list()
-            .with_context(|| format!("malformed PDDL: atom {fact} in :init"))?;
+            .ok_or_else(|| unsupported(format!("malformed PDDL: atom {fact} in :init")))?;
         let mut args = Vec::new();
         for a in items.iter().skip(1) {
-            args.push(
-                a.atom()
-                    .with_context(|| format!("malformed PDDL: nested list in fact {fact}"))?,
-            );
+            args.push(a.atom().ok_or_else(|| {
+                unsupported(format!("malformed PDDL: nested list in fact {fact}"))
+            })?);
         }
         let pred = fact.head().unwrap_or("");
         let arity = match pred {
             "isadjacent" | "nextsnake" | "nextspawn" => 2,
             "headsnake" | "tailsnake" | "blocked" | "spawn" | "ispoint" => 1,
-            "not" => bail!("negative fact {fact} in :init"),
-            _ => bail!("unknown predicate in fact {fact}"),
+            "not" => fail!("negative fact {fact} in :init"),
+            _ => fail!("unknown predicate in fact {fact}"),
         };
         if args.len() != arity {
-            bail!("fact {fact} needs {arity} argument(s)");
+            fail!("fact {fact} needs {arity} argument(s)");
         }
         match pred {
             "isadjacent" => {
@@ -311,7 +372,7 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
                 if let Some(&old) = next_snake.get(&a)
                     && old != b
                 {
-                    bail!(
+                    fail!(
                         "snake body forks: {} has two cells behind it ({} and {})",
                         args[0],
                         object_name(old),
@@ -345,7 +406,7 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
                 if let Some(&old) = next_spawn.get(&a)
                     && old != b
                 {
-                    bail!(
+                    fail!(
                         "broken spawn chain: NEXTSPAWN {} has two successors",
                         args[0]
                     );
@@ -359,27 +420,27 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
     // The body: head, then nextsnake to the tail.
     let head = match heads.as_slice() {
         [h] => *h,
-        [] => bail!("no (headsnake ...) fact: the snake has no head"),
-        _ => bail!("more than one (headsnake ...) fact"),
+        [] => fail!("no (headsnake ...) fact: the snake has no head"),
+        _ => fail!("more than one (headsnake ...) fact"),
     };
     let tail = match tails.as_slice() {
         [t] => *t,
-        [] => bail!("no (tailsnake ...) fact: the snake has no tail"),
-        _ => bail!("more than one (tailsnake ...) fact"),
+        [] => fail!("no (tailsnake ...) fact: the snake has no tail"),
+        _ => fail!("more than one (tailsnake ...) fact"),
     };
     let mut body = vec![head];
     let mut seen: HashSet<Pos> = HashSet::from([head]);
     let mut at = head;
     while at != tail {
         let Some(&next) = next_snake.get(&at) else {
-            bail!(
+            fail!(
                 "snake body is broken: no (nextsnake {} ...) on the way from the head to the tail {}",
                 object_name(at),
                 object_name(tail)
             );
         };
         if !seen.insert(next) {
-            bail!(
+            fail!(
                 "snake body is not a simple chain: it returns to {}",
                 object_name(next)
             );
@@ -388,7 +449,7 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
         at = next;
     }
     if next_snake.len() != body.len() - 1 {
-        bail!(
+        fail!(
             "snake body is not a simple chain: {} nextsnake fact(s) for a body of {} cell(s) from head to tail",
             next_snake.len(),
             body.len()
@@ -396,7 +457,7 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
     }
     for &b in &body {
         if !blocked.contains(&b) {
-            bail!(
+            fail!(
                 "snake cell {} is not (blocked ...): the body and the blocked cells disagree",
                 object_name(b)
             );
@@ -406,25 +467,25 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
     // The spawn chain.
     let first_spawn = match spawns.as_slice() {
         [s] => *s,
-        [] => bail!("broken spawn chain: no (spawn ...) fact"),
-        _ => bail!("broken spawn chain: more than one (spawn ...) fact"),
+        [] => fail!("broken spawn chain: no (spawn ...) fact"),
+        _ => fail!("broken spawn chain: more than one (spawn ...) fact"),
     };
     let mut chain: Vec<Pos> = Vec::new();
     let mut on_chain: HashSet<Pos> = HashSet::new();
     let mut at = first_spawn;
     while let Some(p) = at {
         if !on_chain.insert(p) {
-            bail!(
+            fail!(
                 "broken spawn chain: it loops back to {} without reaching dummypoint",
                 object_name(p)
             );
         }
         chain.push(p);
-        at = *next_spawn.get(&p).with_context(|| {
-            format!(
+        at = *next_spawn.get(&p).ok_or_else(|| {
+            unsupported(format!(
                 "broken spawn chain: no (NEXTSPAWN {} ...) fact",
                 object_name(p)
-            )
+            ))
         })?;
     }
 
@@ -433,7 +494,7 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
     let mut linked: HashSet<Pos> = HashSet::new();
     for &(a, b) in &links {
         if a.0.abs_diff(b.0) + a.1.abs_diff(b.1) != 1 {
-            bail!(
+            fail!(
                 "ISADJACENT graph is not a grid with walls: {} and {} are linked but not neighbours",
                 object_name(a),
                 object_name(b)
@@ -457,7 +518,7 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
             }
             for (u, v) in [(a, b), (b, a)] {
                 if !links.contains(&(u, v)) {
-                    bail!(
+                    fail!(
                         "ISADJACENT graph is not a grid with walls: (ISADJACENT {} {}) is missing",
                         object_name(u),
                         object_name(v)
@@ -479,7 +540,7 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
     // The goal: every apple cell, nothing else.
     let goal = problem
         .goal
-        .context("malformed PDDL: no (:goal ...) section")?;
+        .ok_or_else(|| unsupported("malformed PDDL: no (:goal ...) section".into()))?;
     let literals: Vec<&Sx> = if goal.head() == Some("and") {
         goal.list().unwrap_or_default()[1..].iter().collect()
     } else {
@@ -490,9 +551,9 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
         let cell_name = match lit.list() {
             Some([Sx::Atom(not), Sx::List(inner)]) if not == "not" => match inner.as_slice() {
                 [Sx::Atom(p), Sx::Atom(c)] if p == "ispoint" => c,
-                _ => bail!("unsupported goal {lit}: only (not (ispoint CELL)) literals are"),
+                _ => fail!("unsupported goal {lit}: only (not (ispoint CELL)) literals are"),
             },
-            _ => bail!("unsupported goal {lit}: only (not (ispoint CELL)) literals are"),
+            _ => fail!("unsupported goal {lit}: only (not (ispoint CELL)) literals are"),
         };
         goal_cells.insert(cell(cell_name)?);
     }
@@ -508,7 +569,7 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
             .difference(&apple_cells)
             .map(|&p| object_name(p))
             .collect();
-        bail!(
+        fail!(
             "goal is not \"every apple eaten\": apple cells missing from it [{}], goal cells that are no apple [{}]",
             missing.join(" "),
             extra.join(" ")
@@ -526,9 +587,7 @@ pub fn from_pddl(text: &str) -> anyhow::Result<Instance> {
         tail: TailRule::Strict,
         horizon: None,
     };
-    instance
-        .validate()
-        .map_err(|e| anyhow::anyhow!("the problem is not a valid game: {e}"))?;
+    instance.validate().map_err(PddlError::Invalid)?;
     Ok(instance)
 }
 

@@ -1,5 +1,6 @@
-//! Charts drawn with plotters, to `.svg` or `.png` (chosen by the file's
-//! extension): line charts (one series per name over a numeric x axis) and
+//! Charts drawn with plotters in memory and written as `.svg` or `.png`
+//! to any writer (the format is picked by [`ChartFormat::of`] from a file
+//! name's extension): line charts (one series per name over a numeric x axis) and
 //! horizontal bar charts (one bar per label), with a title, axis
 //! descriptions and a legend. The y axis (bars: the value axis) turns
 //! logarithmic when the values span more than two orders of magnitude.
@@ -7,6 +8,7 @@
 //! Text is drawn with DejaVu Sans, embedded in the binary (see
 //! `assets/DejaVuSans-LICENSE.txt`), so PNGs need no system fonts.
 
+use std::io::Write;
 use std::path::Path;
 use std::sync::Once;
 
@@ -26,8 +28,10 @@ pub enum ChartError {
     Format(String),
     #[error("nothing to draw: {0}")]
     Empty(String),
-    #[error("cannot draw {path}: {message}")]
-    Draw { path: String, message: String },
+    #[error("cannot draw the chart: {0}")]
+    Draw(String),
+    #[error(transparent)]
+    Write(#[from] std::io::Error),
 }
 
 /// One named line of a [`LineChart`].
@@ -72,27 +76,27 @@ pub struct SizeRow {
     pub clauses: u64,
 }
 
-enum Format {
+/// The file format of a chart, chosen by the file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChartFormat {
     Svg,
     Png,
 }
 
-fn format_of(path: &Path) -> Result<Format, ChartError> {
-    match path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        Some("svg") => Ok(Format::Svg),
-        Some("png") => Ok(Format::Png),
-        _ => Err(ChartError::Format(path.display().to_string())),
+impl ChartFormat {
+    /// The format `path` names (`.svg` or `.png`, any case).
+    pub fn of(path: &Path) -> Result<ChartFormat, ChartError> {
+        match path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("svg") => Ok(ChartFormat::Svg),
+            Some("png") => Ok(ChartFormat::Png),
+            _ => Err(ChartError::Format(path.display().to_string())),
+        }
     }
-}
-
-/// Checks that `path` names a chart format this module writes.
-pub fn check_path(path: &Path) -> Result<(), ChartError> {
-    format_of(path).map(|_| ())
 }
 
 fn register_font() {
@@ -105,25 +109,38 @@ fn register_font() {
     });
 }
 
-/// Calls `draw` on an SVG or PNG drawing area of `size` pixels at `path`.
+/// Calls `draw` on an SVG or PNG drawing area of `size` pixels and writes
+/// the file's bytes to `out`.
 macro_rules! with_area {
-    ($path:expr, $size:expr, |$root:ident| $draw:expr) => {{
-        let path: &Path = $path;
+    ($format:expr, $out:expr, $size:expr, |$root:ident| $draw:expr) => {{
         register_font();
-        let fail = |message: String| ChartError::Draw {
-            path: path.display().to_string(),
-            message,
-        };
-        match format_of(path)? {
-            Format::Svg => {
-                let $root = SVGBackend::new(path, $size).into_drawing_area();
-                $draw.map_err(fail)?;
-                $root.present().map_err(|e| fail(e.to_string()))?;
+        let fail = |message: String| ChartError::Draw(message);
+        let mut out = $out;
+        match $format {
+            ChartFormat::Svg => {
+                let mut text = String::new();
+                {
+                    let $root = SVGBackend::with_string(&mut text, $size).into_drawing_area();
+                    $draw.map_err(fail)?;
+                    $root.present().map_err(|e| fail(e.to_string()))?;
+                }
+                out.write_all(text.as_bytes())?;
             }
-            Format::Png => {
-                let $root = BitMapBackend::new(path, $size).into_drawing_area();
-                $draw.map_err(fail)?;
-                $root.present().map_err(|e| fail(e.to_string()))?;
+            ChartFormat::Png => {
+                let (width, height) = $size;
+                let mut pixels = vec![0u8; width as usize * height as usize * 3];
+                {
+                    let $root = BitMapBackend::with_buffer(&mut pixels, $size).into_drawing_area();
+                    $draw.map_err(fail)?;
+                    $root.present().map_err(|e| fail(e.to_string()))?;
+                }
+                let mut encoder = png::Encoder::new(&mut out, width, height);
+                encoder.set_color(png::ColorType::Rgb);
+                encoder.set_depth(png::BitDepth::Eight);
+                encoder
+                    .write_header()
+                    .and_then(|mut w| w.write_image_data(&pixels))
+                    .map_err(|e| fail(e.to_string()))?;
             }
         }
         Ok(())
@@ -203,8 +220,12 @@ pub fn short_number(v: f64) -> String {
     format!("{text}{unit}")
 }
 
-/// Writes a line chart to `path` (`.svg` or `.png`).
-pub fn line_chart(chart: &LineChart, path: &Path) -> Result<(), ChartError> {
+/// Writes a line chart in `format` to `out`.
+pub fn line_chart(
+    chart: &LineChart,
+    format: ChartFormat,
+    out: impl Write,
+) -> Result<(), ChartError> {
     let points = || chart.series.iter().flat_map(|s| s.points.iter());
     if points().next().is_none() {
         return Err(ChartError::Empty(format!(
@@ -220,14 +241,14 @@ pub fn line_chart(chart: &LineChart, path: &Path) -> Result<(), ChartError> {
     let (lo, hi) = bounds(y_lo, y_hi, log);
     let size = (1200, 720);
     if log {
-        with_area!(path, size, |root| draw_lines(
+        with_area!(format, out, size, |root| draw_lines(
             &root,
             chart,
             x_range.clone(),
             (lo..hi).log_scale()
         ))
     } else {
-        with_area!(path, size, |root| draw_lines(
+        with_area!(format, out, size, |root| draw_lines(
             &root,
             chart,
             x_range.clone(),
@@ -310,8 +331,8 @@ where
     Ok(())
 }
 
-/// Writes a horizontal bar chart to `path` (`.svg` or `.png`).
-pub fn bar_chart(chart: &BarChart, path: &Path) -> Result<(), ChartError> {
+/// Writes a horizontal bar chart in `format` to `out`.
+pub fn bar_chart(chart: &BarChart, format: ChartFormat, out: impl Write) -> Result<(), ChartError> {
     if chart.bars.is_empty() {
         return Err(ChartError::Empty(format!("no bars for {:?}", chart.title)));
     }
@@ -322,14 +343,19 @@ pub fn bar_chart(chart: &BarChart, path: &Path) -> Result<(), ChartError> {
     // Two empty rows on top hold the legend.
     let size = (1100, 200 + 34 * chart.bars.len() as u32);
     if log {
-        with_area!(path, size, |root| draw_bars(
+        with_area!(format, out, size, |root| draw_bars(
             &root,
             chart,
             (lo..hi).log_scale(),
             lo
         ))
     } else {
-        with_area!(path, size, |root| draw_bars(&root, chart, 0.0..hi, 0.0))
+        with_area!(format, out, size, |root| draw_bars(
+            &root,
+            chart,
+            0.0..hi,
+            0.0
+        ))
     }
 }
 
@@ -430,7 +456,12 @@ where
 /// Clauses per encoding as horizontal bars (sound encodings and the
 /// notebook's approximate ones in two colours), log scale when the counts
 /// span more than two orders of magnitude.
-pub fn encoding_sizes_chart(title: &str, rows: &[SizeRow], path: &Path) -> Result<(), ChartError> {
+pub fn encoding_sizes_chart(
+    title: &str,
+    rows: &[SizeRow],
+    format: ChartFormat,
+    out: impl Write,
+) -> Result<(), ChartError> {
     let chart = BarChart {
         title: title.to_string(),
         value_label: "clauses (count)".to_string(),
@@ -447,7 +478,7 @@ pub fn encoding_sizes_chart(title: &str, rows: &[SizeRow], path: &Path) -> Resul
             .collect(),
         log: None,
     };
-    bar_chart(&chart, path)
+    bar_chart(&chart, format, out)
 }
 
 /// Clauses per encoding over a sweep parameter, one line per encoding.
@@ -455,7 +486,8 @@ pub fn encoding_growth_chart(
     title: &str,
     x_label: &str,
     series: Vec<Series>,
-    path: &Path,
+    format: ChartFormat,
+    out: impl Write,
 ) -> Result<(), ChartError> {
     let chart = LineChart {
         title: title.to_string(),
@@ -464,7 +496,7 @@ pub fn encoding_growth_chart(
         series,
         log_y: None,
     };
-    line_chart(&chart, path)
+    line_chart(&chart, format, out)
 }
 
 #[cfg(test)]
@@ -486,9 +518,10 @@ mod tests {
 
     #[test]
     fn extension_picks_the_format() {
-        assert!(check_path(Path::new("a.svg")).is_ok());
-        assert!(check_path(Path::new("a.PNG")).is_ok());
-        assert!(check_path(Path::new("a.gif")).is_err());
-        assert!(check_path(Path::new("a")).is_err());
+        let of = |p: &str| ChartFormat::of(Path::new(p)).ok();
+        assert_eq!(of("a.svg"), Some(ChartFormat::Svg));
+        assert_eq!(of("a.PNG"), Some(ChartFormat::Png));
+        assert_eq!(of("a.gif"), None);
+        assert_eq!(of("a"), None);
     }
 }

@@ -10,8 +10,9 @@
 //! board from the eat that reveals it until the eat of `i` itself.
 //!
 //! Opening `FILE.html#step=K` shows step `K`, as if the slider had been moved
-//! there; the SVG carries `data-step` and `data-head="x,y"` for scripts that
-//! check what is shown.
+//! there; the SVG carries `data-step`, `data-head="x,y"` and its place on the
+//! page, `data-box="left,top,width,height"`, for scripts that check what is
+//! shown.
 
 use serde::Serialize;
 
@@ -229,6 +230,8 @@ function draw(t) {
   dynamic.innerHTML = out;
   svg.dataset.step = t;
   svg.dataset.head = `${head[0]},${head[1]}`;
+  const box = svg.getBoundingClientRect();
+  svg.dataset.box = `${box.left},${box.top},${box.width},${box.height}`;
   document.getElementById("status").textContent =
     `step ${t}/${T} · apples ${eaten}/${D.apples.length} · length ${len}`;
   for (const row of document.querySelectorAll("#apples tr[data-eat]"))

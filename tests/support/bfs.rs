@@ -1,12 +1,15 @@
 //! A brute-force breadth-first search over game states, written from
 //! DESIGN.md §1 alone (it shares no logic with `sim.rs` or the encoders), used
-//! as an oracle for the least number of moves.
+//! as an oracle.
 //!
 //! A state is the known body (head first), the current length and the set of
 //! eaten apples. On a free start the body before `t = 0` is unconstrained, so
 //! only the cells the head has visited since `t = 0` are known; they are kept
 //! truncated to the current length. The number of revealed apples follows
 //! from the number eaten: `min(n, visible + eaten)`.
+//!
+//! It answers both "the least number of moves" ([`least_moves`]) and "is
+//! there a plan of exactly `T` moves" for every `T` ([`plans_by_horizon`]).
 
 #![allow(dead_code)]
 
@@ -119,22 +122,33 @@ fn initial_states(instance: &Instance) -> Vec<State> {
     }
 }
 
+/// Every state one legal move after a state of `layer`.
+fn next_layer(instance: &Instance, layer: &HashSet<State>) -> HashSet<State> {
+    let mut next = HashSet::new();
+    for state in layer {
+        for q in neighbours(instance, state.body[0]) {
+            if let Some(s) = step(instance, state, q) {
+                next.insert(s);
+            }
+        }
+    }
+    next
+}
+
+/// The bit set of all apples.
+fn all_apples(instance: &Instance) -> u64 {
+    let n = instance.apples.len();
+    assert!(n < 64, "the oracle keeps eaten apples in a u64");
+    if n == 0 { 0 } else { (1u64 << n) - 1 }
+}
+
 /// The least number of moves (at least 1) after which every apple can have
 /// been eaten, or `None` if no plan of at most `max_moves` moves exists.
 pub fn least_moves(instance: &Instance, max_moves: usize) -> Option<usize> {
-    let n = instance.apples.len();
-    assert!(n < 64, "the oracle keeps eaten apples in a u64");
-    let all: u64 = if n == 0 { 0 } else { (1u64 << n) - 1 };
+    let all = all_apples(instance);
     let mut layer: HashSet<State> = initial_states(instance).into_iter().collect();
     for moves in 1..=max_moves {
-        let mut next_layer = HashSet::new();
-        for state in &layer {
-            for q in neighbours(instance, state.body[0]) {
-                if let Some(s) = step(instance, state, q) {
-                    next_layer.insert(s);
-                }
-            }
-        }
+        let next_layer = next_layer(instance, &layer);
         if next_layer.iter().any(|s| s.eaten == all) {
             return Some(moves);
         }
@@ -144,6 +158,22 @@ pub fn least_moves(instance: &Instance, max_moves: usize) -> Option<usize> {
         layer = next_layer;
     }
     None
+}
+
+/// For every `T` in `0..=max_moves`: whether a plan of exactly `T` moves
+/// exists, the snake moving legally at every step and every apple eaten by
+/// `T` (horizons are not monotone: a snake may finish and then be stuck).
+pub fn plans_by_horizon(instance: &Instance, max_moves: usize) -> Vec<bool> {
+    let all = all_apples(instance);
+    let mut layer: HashSet<State> = initial_states(instance).into_iter().collect();
+    let mut out = Vec::with_capacity(max_moves + 1);
+    for moves in 0..=max_moves {
+        out.push(layer.iter().any(|s| s.eaten == all));
+        if moves < max_moves {
+            layer = next_layer(instance, &layer);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -239,6 +269,38 @@ mod tests {
         assert_eq!(least_moves(&i, 5), Some(1));
         i.tail = TailRule::Strict;
         assert_eq!(least_moves(&i, 5), None);
+    }
+
+    #[test]
+    fn exact_horizons_include_zero_and_stop_when_stuck() {
+        // No apples: zero moves do; a one-cell corridor admits no move at all.
+        let cell = Instance {
+            width: 1,
+            ..corridor(Start::Body(vec![(0, 0)]), vec![], TailRule::Follow)
+        };
+        assert_eq!(plans_by_horizon(&cell, 2), vec![true, false, false]);
+        // Strict tail, the snake grows to fill the 1x3 corridor at t = 2 and is stuck.
+        let full = Instance {
+            width: 3,
+            ..corridor(
+                Start::Body(vec![(0, 0)]),
+                vec![(1, 0), (2, 0)],
+                TailRule::Strict,
+            )
+        };
+        assert_eq!(
+            plans_by_horizon(&full, 4),
+            vec![false, false, true, false, false]
+        );
+        // Without growth the one-cell snake goes back and forth: every T >= 2.
+        let bouncing = Instance {
+            grow: false,
+            ..full
+        };
+        assert_eq!(
+            plans_by_horizon(&bouncing, 4),
+            vec![false, false, true, true, true]
+        );
     }
 
     #[test]

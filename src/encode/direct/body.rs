@@ -126,6 +126,22 @@ impl Body {
 }
 
 impl Body {
+    /// An upper estimate of the clauses per cell and time point of this
+    /// (resolved) body encoding, for the size limits checked before encoding.
+    pub(super) fn clauses_per_slot(self, inst: &Instance) -> u128 {
+        let (base, max_l) = ranges(inst);
+        let windows = evens(2, max_l) as u128;
+        match self {
+            Body::Auto | Body::Window => windows,
+            Body::Compare => {
+                let per_pair = (inst.width + inst.height + 3) as u128;
+                (windows * per_pair).div_ceil(inst.cells() as u128) + 1
+            }
+            Body::Block => BLOCK_COST as u128 + evens(base, max_l) as u128,
+            Body::Tail => TAIL_COST as u128,
+        }
+    }
+
     /// Like [`Body::resolve`] among `window` and `tail` only (for the
     /// incremental search, whose formula must be local in time).
     pub fn resolve_open(self, inst: &Instance, position: Position) -> Body {
@@ -252,19 +268,9 @@ fn same_place(b: &mut Builder, cond: Lit, s: usize, tau: usize) {
         (
             &b.column,
             b.inst.width,
-            VarKind::SameColumn {
-                s: s as u32,
-                tau: tau as u32,
-            },
+            VarKind::same_column as fn(_, _) -> _,
         ),
-        (
-            &b.row,
-            b.inst.height,
-            VarKind::SameRow {
-                s: s as u32,
-                tau: tau as u32,
-            },
-        ),
+        (&b.row, b.inst.height, VarKind::same_row),
     ]
     .into_iter()
     .enumerate()
@@ -276,7 +282,7 @@ fn same_place(b: &mut Builder, cond: Lit, s: usize, tau: usize) {
         if pairs.is_empty() {
             return;
         }
-        let v = b.cnf.var(kind);
+        let v = b.cnf.var(kind(s, tau));
         for (a, z) in pairs {
             b.cnf.add(&[-a, -z, v]);
         }
@@ -350,8 +356,7 @@ fn sliding_at_most_one(
     let (x, y) = b.inst.pos(cell);
     let base = points[0].0;
     let block_of = |t: i64| (t - base) / width;
-    let (x, y) = (x as u32, y as u32);
-    let shifted = |t: i64| (t + offset) as u32;
+    let name = |kind: fn(_, _, _) -> _, t: i64| kind(x, y, (t + offset) as usize);
     // prefix[i]: some point of i's block at or before i; suffix[i]: at or after i.
     let mut prefix = vec![FALSE; points.len()];
     let mut suffix = vec![FALSE; points.len()];
@@ -363,16 +368,7 @@ fn sliding_at_most_one(
             FALSE
         };
         b.cnf.add(&[-before, -lit]);
-        prefix[i] = or_lit(
-            b,
-            before,
-            lit,
-            VarKind::BlockPrefix {
-                x,
-                y,
-                t: shifted(t),
-            },
-        );
+        prefix[i] = or_lit(b, before, lit, name(VarKind::block_prefix, t));
     }
     for i in (0..points.len()).rev() {
         let (t, lit) = points[i];
@@ -381,16 +377,7 @@ fn sliding_at_most_one(
         } else {
             FALSE
         };
-        suffix[i] = or_lit(
-            b,
-            after,
-            lit,
-            VarKind::BlockSuffix {
-                x,
-                y,
-                t: shifted(t),
-            },
-        );
+        suffix[i] = or_lit(b, after, lit, name(VarKind::block_suffix, t));
     }
     // Across neighbouring blocks: a suffix from u and a prefix up to the last point before u + width.
     let mut v = 0;
@@ -463,12 +450,7 @@ fn tail(b: &mut Builder) {
     b.cnf.family("body tail: moves");
     let mut mv: Vec<[Lit; 4]> = Vec::with_capacity(moves);
     for t in 0..moves {
-        let dirs: [Lit; 4] = std::array::from_fn(|d| {
-            b.cnf.var(VarKind::Move {
-                dir: d as u32,
-                t: t as u32,
-            })
-        });
+        let dirs: [Lit; 4] = std::array::from_fn(|d| b.cnf.var(VarKind::step(d, t)));
         b.cnf.add(&dirs);
         for i in 0..4 {
             for j in i + 1..4 {
@@ -538,12 +520,7 @@ fn tail(b: &mut Builder) {
             tail_move[t + 1] = candidates[0].1;
             continue;
         }
-        let dirs: [Lit; 4] = std::array::from_fn(|d| {
-            b.cnf.var(VarKind::TailMove {
-                dir: d as u32,
-                t: (t + 1) as u32,
-            })
-        });
+        let dirs: [Lit; 4] = std::array::from_fn(|d| b.cnf.var(VarKind::tail_move(d, t + 1)));
         for j in 0..=n {
             let (at_least, more) = (b.k(j, t), b.k(j + 1, t));
             if at_least == FALSE || more == TRUE {
@@ -581,11 +558,7 @@ fn tail(b: &mut Builder) {
                 _ if !tail_possible(b, &body, t, c) => FALSE,
                 _ => {
                     let (x, y) = inst.pos(c);
-                    b.cnf.var(VarKind::Tail {
-                        x: x as u32,
-                        y: y as u32,
-                        t: t as u32,
-                    })
+                    b.cnf.var(VarKind::tail(x, y, t))
                 }
             };
         }
@@ -594,10 +567,7 @@ fn tail(b: &mut Builder) {
                 phantom[t][j] = if t == 0 {
                     if j == l0 - 1 { TRUE } else { FALSE }
                 } else if (inst.grow && j + t >= l0 - 1) || j + t == l0 - 1 {
-                    b.cnf.var(VarKind::TailPhantom {
-                        cell: j as u32,
-                        t: t as u32,
-                    })
+                    b.cnf.var(VarKind::tail_phantom(j, t))
                 } else {
                     FALSE
                 };
@@ -674,11 +644,7 @@ fn tail(b: &mut Builder) {
                 continue;
             }
             let (x, y) = inst.pos(c);
-            let occ = b.cnf.var(VarKind::Occupied {
-                x: x as u32,
-                y: y as u32,
-                t: t as u32,
-            });
+            let occ = b.cnf.var(VarKind::occupied(x, y, t));
             b.cnf.add(&[-head, occ]);
             b.cnf.add(&[-before, gone, occ]);
             b.cnf.add(&[-before, -grows[t], occ]);

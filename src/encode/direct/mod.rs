@@ -31,7 +31,7 @@ pub mod body;
 
 use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarKind};
 use crate::encode::amo::{Amo, AmoOf};
-use crate::encode::prune::Bounds;
+use crate::encode::prune::{Bounds, start_cells};
 use crate::encode::{Capabilities, EncodeError, Encoding, OpenFormula};
 use crate::instance::{Instance, Start};
 
@@ -234,7 +234,32 @@ impl Encoding for Direct {
 /// the tables and clauses would not fit in memory.
 pub const MAX_HEAD_SLOTS: u128 = 50_000_000;
 
-/// Refuses formulas whose head tables alone would exhaust memory.
+/// The most literals a formula may be estimated to need (about 400 MB of
+/// clauses, several times that in the solver).
+pub const MAX_LITERALS: u128 = 100_000_000;
+
+/// An upper estimate of the literals of the formula, from the head slots,
+/// the body encoding, the AMO and the apple/time tables; measured sizes stay
+/// below it (about 0.6–0.8 of it on a 10×10 grid).
+fn estimated_literals(instance: &Instance, moves: usize, options: &DirectOptions) -> u128 {
+    let slots = instance.cells() as u128 * (moves as u128 + 1);
+    let body = options
+        .body
+        .resolve(instance, options.position)
+        .clauses_per_slot(instance);
+    let amo = match options.amo {
+        // Two AMOs over all cells per time point (head, and the tail with body=tail).
+        Amo::Pairwise => instance.cells() as u128,
+        _ => 3,
+    };
+    let apples = instance.apples.len() as u128 * (moves as u128 + 1);
+    slots
+        .saturating_mul(20 + 3 * body + 2 * amo)
+        .saturating_add(apples.saturating_mul(20))
+}
+
+/// Refuses formulas whose head tables or estimated clauses would exhaust
+/// memory, before anything is allocated.
 fn check_size(
     instance: &Instance,
     moves: usize,
@@ -249,7 +274,25 @@ fn check_size(
             limit: MAX_HEAD_SLOTS,
         });
     }
+    let literals = estimated_literals(instance, moves, options);
+    if literals > MAX_LITERALS {
+        return Err(EncodeError::TooBig {
+            encoding: options.name(),
+            what: "literals (estimated)",
+            count: literals,
+            limit: MAX_LITERALS,
+        });
+    }
     Ok(())
+}
+
+/// `true` on the cells the head may occupy at `t = 0`.
+fn start_map(inst: &Instance) -> Vec<bool> {
+    let mut map = vec![false; inst.cells()];
+    for p in start_cells(inst, &inst.wall_map()) {
+        map[inst.index(p)] = true;
+    }
+    map
 }
 
 /// Builds one formula; holds the variable tables.
@@ -259,6 +302,8 @@ pub(crate) struct Builder<'a> {
     options: &'a DirectOptions,
     cnf: Cnf,
     walls: Vec<bool>,
+    /// Cells the head may start on (the game's rule, before any pruning).
+    starts: Vec<bool>,
     /// `head[t * cells + c]`.
     head: Vec<Lit>,
     /// `eaten[i * (moves + 1) + t]`.
@@ -311,6 +356,7 @@ impl<'a> Builder<'a> {
             options,
             cnf: Cnf::new(),
             walls: inst.wall_map(),
+            starts: start_map(inst),
             head: Vec::new(),
             eaten: Vec::new(),
             count: Vec::new(),
@@ -360,11 +406,7 @@ impl<'a> Builder<'a> {
         let slot = t * self.inst.cells() + c;
         if self.exact[slot] == 0 {
             let (x, y) = self.inst.pos(c);
-            let v = self.cnf.var(VarKind::Head {
-                x: x as u32,
-                y: y as u32,
-                t: t as u32,
-            });
+            let v = self.cnf.var(VarKind::head(x, y, t));
             self.cnf.add(&[-a, -b, v]);
             self.cnf.add(&[-v, a]);
             self.cnf.add(&[-v, b]);
@@ -448,20 +490,14 @@ impl<'a> Builder<'a> {
         let fixed_start = matches!(self.inst.start, Start::Body(_));
         for t in 0..=self.moves {
             for c in 0..cells {
-                let possible = !self.walls[c] && (!self.options.prune || bounds.head[t][c]);
-                let possible = possible && (t > 0 || bounds.head[0][c]);
-                if !possible {
+                if !self.possible(bounds, t, c) {
                     continue;
                 }
                 self.head[t * cells + c] = if t == 0 && fixed_start {
                     TRUE
                 } else {
                     let (x, y) = self.inst.pos(c);
-                    self.cnf.var(VarKind::Head {
-                        x: x as u32,
-                        y: y as u32,
-                        t: t as u32,
-                    })
+                    self.cnf.var(VarKind::head(x, y, t))
                 };
             }
         }
@@ -479,22 +515,27 @@ impl<'a> Builder<'a> {
                 } else if self.options.prune && t >= bounds.latest[i] {
                     TRUE
                 } else {
-                    self.cnf.var(VarKind::Eaten {
-                        apple: i as u32,
-                        t: t as u32,
-                    })
+                    self.cnf.var(VarKind::eaten(i, t))
                 };
                 self.eaten[i * width + t] = lit;
             }
         }
     }
 
+    /// Whether the head may be on `c` at `t`: never on a wall, at `t = 0` only
+    /// on a start cell, and with `prune=on` only where [`Bounds`] allow.
+    fn possible(&self, bounds: &Bounds, t: usize, c: usize) -> bool {
+        !self.walls[c] && (t > 0 || self.starts[c]) && (!self.options.prune || bounds.head[t][c])
+    }
+
+    /// The head is somewhere at `t = 0`. With a fixed start the start cell is
+    /// `TRUE` and the clause vanishes, unless the bounds prove that no plan
+    /// exists and pruned it: then the clause is empty. Every later time has a
+    /// head through `adjacent move`, so the formula never lacks one.
     fn start(&mut self) {
         self.cnf.family("start");
-        if let Start::Free { .. } = self.inst.start {
-            let first: Vec<Lit> = self.head[..self.inst.cells()].to_vec();
-            self.cnf.add(&first);
-        }
+        let first: Vec<Lit> = self.head[..self.inst.cells()].to_vec();
+        self.cnf.add(&first);
     }
 
     /// `head-x x t` and `head-y y t`, pruned to the columns and rows of reachable cells.
@@ -509,9 +550,7 @@ impl<'a> Builder<'a> {
             let mut columns = vec![false; w];
             let mut rows = vec![false; h];
             for c in 0..self.inst.cells() {
-                let possible =
-                    !self.walls[c] && (!self.options.prune || t == 0 || bounds.head[t][c]);
-                if possible && (t > 0 || bounds.head[0][c]) {
+                if self.possible(bounds, t, c) {
                     let (x, y) = self.inst.pos(c);
                     columns[x] = true;
                     rows[y] = true;
@@ -522,10 +561,7 @@ impl<'a> Builder<'a> {
                     self.column[t * w + x] = if t == 0 && fixed_start {
                         TRUE
                     } else {
-                        self.cnf.var(VarKind::HeadX {
-                            x: x as u32,
-                            t: t as u32,
-                        })
+                        self.cnf.var(VarKind::head_x(x, t))
                     };
                 }
             }
@@ -534,10 +570,7 @@ impl<'a> Builder<'a> {
                     self.row[t * h + y] = if t == 0 && fixed_start {
                         TRUE
                     } else {
-                        self.cnf.var(VarKind::HeadY {
-                            y: y as u32,
-                            t: t as u32,
-                        })
+                        self.cnf.var(VarKind::head_y(y, t))
                     };
                 }
             }
@@ -550,11 +583,12 @@ impl<'a> Builder<'a> {
         let (w, h) = (self.inst.width, self.inst.height);
         let cells = self.inst.cells();
         self.cnf.family("start");
+        // As with one head variable per cell: empty when the bounds pruned the start.
+        let xs: Vec<Lit> = self.column[..w].to_vec();
+        let ys: Vec<Lit> = self.row[..h].to_vec();
+        self.cnf.add(&xs);
+        self.cnf.add(&ys);
         if let Start::Free { .. } = self.inst.start {
-            let xs: Vec<Lit> = self.column[..w].to_vec();
-            let ys: Vec<Lit> = self.row[..h].to_vec();
-            self.cnf.add(&xs);
-            self.cnf.add(&ys);
             for &a in &self.inst.apples[..self.inst.visible_at_start()] {
                 let [x, y] = self.hp(0, self.inst.index(a));
                 self.cnf.add(&[-x, -y]);
@@ -580,7 +614,7 @@ impl<'a> Builder<'a> {
         self.cnf.family("adjacent move");
         for t in 0..self.moves {
             // `moved-x t`: the column changes between t and t + 1 (else the row does).
-            let mx = self.cnf.var(VarKind::MovedX { t: t as u32 });
+            let mx = self.cnf.var(VarKind::moved_x(t));
             for (lits, size, axis_moved) in [(&self.column, w, mx), (&self.row, h, -mx)] {
                 let (now, next): (Vec<Lit>, Vec<Lit>) = (
                     (0..size).map(|i| lits[t * size + i]).collect(),
@@ -623,29 +657,12 @@ impl<'a> Builder<'a> {
                     continue;
                 }
                 let (x, y) = self.inst.pos(c);
-                let time = t as u32;
                 for (table, size, at, kind) in [
-                    (
-                        &mut self.column,
-                        w,
-                        x,
-                        VarKind::Column {
-                            x: x as u32,
-                            t: time,
-                        },
-                    ),
-                    (
-                        &mut self.row,
-                        h,
-                        y,
-                        VarKind::Row {
-                            y: y as u32,
-                            t: time,
-                        },
-                    ),
+                    (&mut self.column, w, x, VarKind::column as fn(_, _) -> _),
+                    (&mut self.row, h, y, VarKind::row),
                 ] {
                     if table[t * size + at] == FALSE {
-                        table[t * size + at] = self.cnf.var(kind);
+                        table[t * size + at] = self.cnf.var(kind(at, t));
                     }
                     self.cnf.add(&[-here, table[t * size + at]]);
                 }
@@ -692,10 +709,7 @@ impl<'a> Builder<'a> {
                     if now == FALSE || before == TRUE {
                         return FALSE;
                     }
-                    let x = self.cnf.var(VarKind::Eat {
-                        apple: i as u32,
-                        t: t as u32,
-                    });
+                    let x = self.cnf.var(VarKind::eat(i, t));
                     self.cnf.add(&[-x, now]);
                     self.cnf.add(&[-x, -before]);
                     self.cnf.add(&[x, -now, before]);
@@ -705,7 +719,7 @@ impl<'a> Builder<'a> {
             if eats.iter().all(|&x| x == FALSE) {
                 continue;
             }
-            let a = self.cnf.var(VarKind::Ate { t: t as u32 });
+            let a = self.cnf.var(VarKind::ate(t));
             let mut any = vec![-a];
             any.extend(eats.iter().copied());
             self.cnf.add(&any);
@@ -745,10 +759,7 @@ impl<'a> Builder<'a> {
                 let lit = if t < j || (self.options.prune && t < first_eat) {
                     FALSE
                 } else {
-                    self.cnf.var(VarKind::Count {
-                        count: j as u32,
-                        t: t as u32,
-                    })
+                    self.cnf.var(VarKind::count(j, t))
                 };
                 self.count[j * width + t] = lit;
             }

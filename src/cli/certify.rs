@@ -1,0 +1,58 @@
+//! `--proof DIR` of `solve`: checks the folder and the encoding before the
+//! search, then writes the certificates of its answer ([`snakesat::proof`]).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use snakesat::encode::Encoding;
+use snakesat::instance::Instance;
+use snakesat::planner::Outcome;
+use snakesat::proof::{self, Certification};
+
+use super::{Failure, bad_input};
+
+/// Refuses what cannot be certified: an approximate encoding (its UNSAT
+/// proves nothing about the game) or a folder that cannot be created.
+pub fn check(dir: &Path, encoding: &dyn Encoding) -> Result<(), Failure> {
+    if encoding.capabilities().approximate {
+        return Err(bad_input(format!(
+            "--proof needs a sound encoding; {} is an approximation",
+            encoding.name()
+        )));
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))
+}
+
+/// Writes the certificates of the search's `outcome` into `dir` (the re-solves get their own
+/// `timeout`, if any) and says on stderr what they cover.
+pub fn write(
+    dir: &Path,
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    outcome: &Outcome,
+    timeout: Option<Duration>,
+) -> Result<Certification, Failure> {
+    let deadline = timeout.map(|d| Instant::now() + d);
+    let manifest =
+        proof::certify_search(instance, encoding, outcome, dir, deadline).map_err(|e| Failure {
+            code: 3,
+            message: format!("certificates: {e:#}"),
+        })?;
+    let certified = manifest.certified();
+    eprintln!(
+        "proof: {} certificate(s) in {}; {}",
+        manifest.claims.len(),
+        dir.display(),
+        if certified {
+            "every refuted horizon is certified"
+        } else {
+            "some re-solve reached the time limit: not certified"
+        }
+    );
+    Ok(Certification {
+        certified,
+        proof_dir: dir.display().to_string(),
+        certificates: manifest.claims,
+    })
+}

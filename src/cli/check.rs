@@ -1,0 +1,73 @@
+//! `snakesat check PROBLEM PLAN`: is a plan — from snakesat or any other
+//! planner — a valid solution? An IPC plan for a `.pddl` problem is checked
+//! action by action against the domain's preconditions, then replayed by the
+//! simulator; the JSON of `solve --json` is replayed by the simulator.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::Failure;
+use super::instance_args::load_instance_file;
+use super::render::{PlanProblem, checked_path};
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// The problem (.json instance, or an IPC-2018 .pddl problem).
+    pub problem: PathBuf,
+    /// The plan: an IPC plan file for a .pddl problem, or the JSON of `solve --json`.
+    pub plan: PathBuf,
+    /// Print the verdict as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The verdict as `--json` prints it.
+#[derive(Serialize)]
+struct Verdict {
+    valid: bool,
+    /// Moves of a valid plan.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<usize>,
+    /// `[apple index, time]` of a valid plan.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    eaten: Option<Vec<(usize, usize)>>,
+    /// The first rule or precondition an invalid plan breaks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    violation: Option<String>,
+}
+
+pub fn run(args: CheckArgs) -> Result<u8, Failure> {
+    let instance = load_instance_file(&args.problem)?;
+    let verdict = match checked_path(&args.problem, &instance, &args.plan) {
+        Ok((path, replay)) => Verdict {
+            valid: true,
+            moves: Some(path.len() - 1),
+            eaten: Some(replay.eaten),
+            violation: None,
+        },
+        Err(PlanProblem::Unreadable(failure)) => return Err(failure),
+        Err(PlanProblem::Illegal(message)) => Verdict {
+            valid: false,
+            moves: None,
+            eaten: None,
+            violation: Some(message),
+        },
+    };
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string(&verdict).expect("plain data serialises")
+        );
+    } else if verdict.valid {
+        println!(
+            "valid: {} moves, all {} apples eaten",
+            verdict.moves.unwrap_or(0),
+            instance.apples.len()
+        );
+    } else {
+        eprintln!("invalid: {}", verdict.violation.as_deref().unwrap_or(""));
+    }
+    Ok(if verdict.valid { 0 } else { 1 })
+}

@@ -1,0 +1,364 @@
+//! Output files: every file the program writes goes through this module, so
+//! that a command either lands all its files whole or leaves nothing behind.
+//!
+//! A command first [`claim`]s all its output paths at once, before any long
+//! work or printing. Claiming validates each path (its folder exists; the
+//! target is absent or a regular file; no two outputs name the same file)
+//! and creates each temporary file exclusively (`O_EXCL`, random name
+//! `.NAME.XXXXXX`) beside its target, so an existing file or symbolic link
+//! is never followed and an unwritable folder is found at once. The command
+//! then writes into the [`Output`]s and finally [`commit`]s them: each is
+//! flushed, then all are renamed over their targets. Until then the targets
+//! are untouched; an error or an early return drops the outputs, which
+//! removes their temporaries.
+//!
+//! A target that is a symbolic link is resolved: the regular file it points
+//! to is replaced (the link stays); a link to nothing, or to anything but a
+//! regular file, is refused. Devices, FIFOs, sockets and folders are refused.
+//!
+//! On SIGINT, SIGTERM or SIGHUP, the live temporaries are removed and the
+//! process dies of the signal as it would have without them.
+//!
+//! [`Output::stdout`] writes to standard output instead (`export -o -`); it
+//! cannot be undone, so it is meant for single-output commands.
+
+use std::fs::{self, Permissions};
+use std::io::{self, BufWriter, Stdout, Write};
+use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+use tempfile::NamedTempFile;
+use thiserror::Error;
+
+/// Why an output file cannot be written.
+#[derive(Debug, Error)]
+#[error("cannot write {path}: {reason}")]
+pub struct OutputError {
+    /// The path as the user gave it.
+    pub path: String,
+    pub reason: String,
+}
+
+impl OutputError {
+    fn new(path: &Path, reason: impl std::fmt::Display) -> Self {
+        OutputError {
+            path: path.display().to_string(),
+            reason: reason.to_string(),
+        }
+    }
+}
+
+/// One output being written: a temporary file beside its target, or stdout.
+pub struct Output {
+    /// The path as the user gave it, for messages.
+    given: PathBuf,
+    /// Where the file lands: the given path, or the file its link points to;
+    /// `None` for stdout.
+    target: Option<PathBuf>,
+    /// `None` once committed.
+    writer: Option<Writer>,
+}
+
+/// What an [`Output`] is written through (buffered).
+pub struct Writer(Sink);
+
+enum Sink {
+    Stdout(BufWriter<Stdout>),
+    File(BufWriter<NamedTempFile>),
+}
+
+impl Write for Writer {
+    #[inline]
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.0 {
+            Sink::Stdout(w) => w.write(buf),
+            Sink::File(w) => w.write(buf),
+        }
+    }
+
+    #[inline]
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.0 {
+            Sink::Stdout(w) => w.write_all(buf),
+            Sink::File(w) => w.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.0 {
+            Sink::Stdout(w) => w.flush(),
+            Sink::File(w) => w.flush(),
+        }
+    }
+}
+
+/// The temporaries alive now, removed by the signal handler.
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn live() -> MutexGuard<'static, Vec<PathBuf>> {
+    LIVE.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Starts (once) the thread that removes the live temporaries on a signal.
+fn watch_signals() -> Result<(), String> {
+    static WATCH: OnceLock<Result<(), String>> = OnceLock::new();
+    WATCH
+        .get_or_init(|| {
+            let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP]).map_err(|e| e.to_string())?;
+            std::thread::Builder::new()
+                .name("output-cleanup".into())
+                .spawn(move || {
+                    if let Some(signal) = signals.forever().next() {
+                        // Held until the process ends: no temporary is created
+                        // or renamed after this.
+                        let files = live();
+                        for file in files.iter() {
+                            let _ = fs::remove_file(file);
+                        }
+                        let _ = signal_hook::low_level::emulate_default_handler(signal);
+                        signal_hook::low_level::exit(128 + signal);
+                    }
+                })
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        })
+        .clone()
+}
+
+/// A validated path: where it lands and the permissions to keep.
+struct Resolved {
+    target: PathBuf,
+    keep: Option<Permissions>,
+}
+
+fn kind(file_type: fs::FileType) -> &'static str {
+    if file_type.is_dir() {
+        "a directory"
+    } else if file_type.is_fifo() {
+        "a FIFO"
+    } else if file_type.is_socket() {
+        "a socket"
+    } else if file_type.is_char_device() {
+        "a character device"
+    } else if file_type.is_block_device() {
+        "a block device"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Checks `path` without touching the disk.
+fn resolve(path: &Path) -> Result<Resolved, OutputError> {
+    let fail = |reason: String| OutputError::new(path, reason);
+    let name = match path.file_name() {
+        Some(name) if !path.as_os_str().as_encoded_bytes().ends_with(b"/") => name,
+        _ => return Err(fail("not a file name".into())),
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(fail(format!("{} is not a directory", dir.display()))),
+        Err(_) => return Err(fail(format!("no directory {}", dir.display()))),
+    }
+    let beside = || {
+        fs::canonicalize(dir)
+            .map(|d| d.join(name))
+            .map_err(|e| fail(format!("{}: {e}", dir.display())))
+    };
+    match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Resolved {
+            target: beside()?,
+            keep: None,
+        }),
+        Err(e) => Err(fail(e.to_string())),
+        Ok(m) if m.is_file() => Ok(Resolved {
+            target: beside()?,
+            keep: Some(m.permissions()),
+        }),
+        Ok(m) if m.is_symlink() => {
+            let target =
+                fs::canonicalize(path).map_err(|_| fail("a symbolic link to nothing".into()))?;
+            let m = fs::metadata(&target).map_err(|e| fail(e.to_string()))?;
+            if m.is_file() {
+                Ok(Resolved {
+                    target,
+                    keep: Some(m.permissions()),
+                })
+            } else {
+                Err(fail(format!(
+                    "a symbolic link to {}, not to a regular file",
+                    kind(m.file_type())
+                )))
+            }
+        }
+        Ok(m) => Err(fail(format!("{}, not a regular file", kind(m.file_type())))),
+    }
+}
+
+/// Validates every given path, then creates their temporaries; `None`s stay `None`.
+pub fn claim<const N: usize>(
+    paths: [Option<&Path>; N],
+) -> Result<[Option<Output>; N], OutputError> {
+    let mut resolved = Vec::new();
+    for path in paths.iter().flatten() {
+        let r = resolve(path)?;
+        if resolved
+            .iter()
+            .any(|(_, o): &(&Path, Resolved)| o.target == r.target)
+        {
+            return Err(OutputError::new(
+                path,
+                "named by two outputs of this command",
+            ));
+        }
+        resolved.push((*path, r));
+    }
+    if !resolved.is_empty() {
+        watch_signals().map_err(|e| OutputError::new(resolved[0].0, e))?;
+    }
+    let mut outputs: [Option<Output>; N] = std::array::from_fn(|_| None);
+    let mut resolved = resolved.into_iter();
+    for (slot, path) in outputs.iter_mut().zip(paths) {
+        if path.is_some() {
+            let (given, r) = resolved.next().expect("one resolved path per given path");
+            *slot = Some(create(given, r)?);
+        }
+    }
+    Ok(outputs)
+}
+
+/// [`claim`] for a single path.
+pub fn claim_one(path: &Path) -> Result<Output, OutputError> {
+    let [output] = claim([Some(path)])?;
+    Ok(output.expect("a claimed path has an output"))
+}
+
+/// Creates the temporary of `r` and registers it for the signal handler.
+fn create(given: &Path, r: Resolved) -> Result<Output, OutputError> {
+    let fail = |e: io::Error| OutputError::new(given, e);
+    let dir = r.target.parent().expect("a resolved target has a folder");
+    let mut prefix = std::ffi::OsString::from(".");
+    prefix.push(r.target.file_name().expect("a resolved target has a name"));
+    prefix.push(".");
+    let mut files = live();
+    let temp = tempfile::Builder::new()
+        .prefix(&prefix)
+        .permissions(Permissions::from_mode(0o666))
+        .tempfile_in(dir)
+        .map_err(fail)?;
+    if let Some(keep) = r.keep {
+        temp.as_file().set_permissions(keep).map_err(fail)?;
+    }
+    files.push(temp.path().to_path_buf());
+    Ok(Output {
+        given: given.to_path_buf(),
+        target: Some(r.target),
+        writer: Some(Writer(Sink::File(BufWriter::with_capacity(1 << 20, temp)))),
+    })
+}
+
+impl Output {
+    /// Standard output as an output (`-o -`): written as it comes, not undone on error.
+    pub fn stdout() -> Output {
+        Output {
+            given: PathBuf::from("-"),
+            target: None,
+            writer: Some(Writer(Sink::Stdout(BufWriter::with_capacity(
+                1 << 20,
+                io::stdout(),
+            )))),
+        }
+    }
+
+    /// The path as the user gave it.
+    pub fn path(&self) -> &Path {
+        &self.given
+    }
+
+    /// The output's name in messages: its path, or `standard output`.
+    pub fn name(&self) -> String {
+        match self.target {
+            None => "standard output".into(),
+            Some(_) => self.given.display().to_string(),
+        }
+    }
+
+    fn writer(&mut self) -> &mut Writer {
+        self.writer.as_mut().expect("an uncommitted output")
+    }
+
+    /// Runs `write` on the output; its error names the path.
+    pub fn write_with<E: Into<anyhow::Error>>(
+        &mut self,
+        write: impl FnOnce(&mut Writer) -> Result<(), E>,
+    ) -> Result<(), OutputError> {
+        let result = write(self.writer()).map_err(Into::into);
+        result.map_err(|e| OutputError::new(&self.given, format!("{e:#}")))
+    }
+
+    /// The bytes written so far (0 for standard output).
+    pub fn written_bytes(&mut self) -> u64 {
+        match self.writer.as_mut() {
+            Some(Writer(Sink::File(w))) => {
+                let _ = w.flush();
+                w.get_ref().as_file().metadata().map_or(0, |m| m.len())
+            }
+            _ => 0,
+        }
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if let Some(Writer(Sink::File(w))) = &self.writer {
+            let mut files = live();
+            let path = w.get_ref().path().to_path_buf();
+            files.retain(|f| *f != path);
+            // Dropping the temporary removes it, under the lock.
+            self.writer = None;
+        }
+    }
+}
+
+/// Flushes every output and checks its target again, then renames each
+/// temporary over its target: all land, or (an error before the renames)
+/// none does. Only a rename failing midway (the folder changed meanwhile)
+/// can leave the earlier ones landed.
+pub fn commit(outputs: impl IntoIterator<Item = Option<Output>>) -> Result<(), OutputError> {
+    let mut outputs: Vec<Output> = outputs.into_iter().flatten().collect();
+    for output in &mut outputs {
+        let given = output.given.clone();
+        output
+            .writer()
+            .flush()
+            .map_err(|e| OutputError::new(&given, e))?;
+        if let Some(target) = &output.target
+            && let Ok(m) = fs::symlink_metadata(target)
+            && !m.is_file()
+        {
+            let reason = format!("{}, not a regular file", kind(m.file_type()));
+            return Err(OutputError::new(&given, reason));
+        }
+    }
+    for output in &mut outputs {
+        let (Some(target), Some(Writer(Sink::File(w)))) = (&output.target, output.writer.take())
+        else {
+            continue;
+        };
+        let file = w
+            .into_inner()
+            .map_err(|e| OutputError::new(&output.given, e.error()))?;
+        let mut files = live();
+        let path = file.path().to_path_buf();
+        let landed = file.persist(target);
+        files.retain(|f| *f != path);
+        landed.map_err(|e| OutputError::new(&output.given, e.error))?;
+    }
+    Ok(())
+}

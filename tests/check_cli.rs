@@ -1,0 +1,134 @@
+//! `snakesat check` and `render` on plans that snakesat did not write: a
+//! hand-written valid IPC plan and an invalid one for a hand-written problem,
+//! and snakesat's own IPC plans, each checked by the domain-level validator.
+
+#[path = "support/cli.rs"]
+mod support;
+use support::{assert_bad_input, snakesat, temp_dir};
+
+const PROBLEM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny-3x2.pddl");
+const VALID: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/tiny-3x2-valid.plan"
+);
+const INVALID: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/tiny-3x2-invalid.plan"
+);
+
+#[test]
+fn a_hand_written_valid_plan_is_accepted() {
+    let run = snakesat(&["check", PROBLEM, VALID]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.trim(), "valid: 2 moves, all 2 apples eaten");
+    let run = snakesat(&["check", PROBLEM, VALID, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["valid"], true);
+    assert_eq!(v["moves"], 2);
+    assert_eq!(v["eaten"], serde_json::json!([[0, 1], [1, 2]]));
+}
+
+#[test]
+fn an_invalid_plan_names_the_first_failed_precondition() {
+    let run = snakesat(&["check", PROBLEM, INVALID]);
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.is_empty());
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", run.stderr);
+    assert!(
+        lines[0].ends_with(
+            "step 2 (line 2): (move-and-eat-no-spawn pos1-1 pos2-1): precondition (ispoint pos2-1) does not hold"
+        ),
+        "{}",
+        lines[0]
+    );
+    let run = snakesat(&["check", PROBLEM, INVALID, "--json"]);
+    assert_eq!(run.code, 1);
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["valid"], false);
+    assert!(
+        v["violation"]
+            .as_str()
+            .unwrap()
+            .contains("(ispoint pos2-1)")
+    );
+}
+
+#[test]
+fn a_plan_that_stops_early_misses_the_goal() {
+    let dir = temp_dir("early");
+    let plan = dir.join("one.plan");
+    std::fs::write(
+        &plan,
+        "(move-and-eat-spawn pos1-0 pos2-0 pos2-1 dummypoint)\n",
+    )
+    .unwrap();
+    let run = snakesat(&["check", PROBLEM, plan.to_str().unwrap()]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("goal unmet"), "{}", run.stderr);
+}
+
+#[test]
+fn unreadable_plans_are_bad_input() {
+    let dir = temp_dir("unreadable");
+    let plan = dir.join("bad.plan");
+    std::fs::write(&plan, "(jump pos1-0 pos2-0)\n").unwrap();
+    assert_bad_input(
+        &snakesat(&["check", PROBLEM, plan.to_str().unwrap()]),
+        "line 1: unknown action `jump`",
+    );
+    assert_bad_input(
+        &snakesat(&["check", PROBLEM, dir.join("missing.plan").to_str().unwrap()]),
+        "cannot read",
+    );
+}
+
+#[test]
+fn snakesats_own_ipc_plans_pass_the_validator() {
+    let dir = temp_dir("own");
+    for n in [1, 4, 5, 9] {
+        let problem = format!(
+            "{}/benchmarks/ipc2018-snake/optimal/instance-{n}.pddl",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let plan = dir.join(format!("instance-{n}.plan"));
+        let run = snakesat(&["solve", &problem, "--plan", plan.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let run = snakesat(&["check", &problem, plan.to_str().unwrap(), "--json"]);
+        assert_eq!(run.code, 0, "instance-{n}: {}", run.stderr);
+        let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        assert_eq!(v["valid"], true);
+    }
+}
+
+#[test]
+fn render_draws_another_planners_plan_and_refuses_an_invalid_one() {
+    let dir = temp_dir("render");
+    let gif = dir.join("tiny.gif");
+    let html = dir.join("tiny.html");
+    let run = snakesat(&[
+        "render",
+        PROBLEM,
+        VALID,
+        "--gif",
+        gif.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(std::fs::metadata(&gif).unwrap().len() > 0);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("id=\"plan-data\""));
+    let bad_gif = dir.join("bad.gif");
+    let run = snakesat(&[
+        "render",
+        PROBLEM,
+        INVALID,
+        "--gif",
+        bad_gif.to_str().unwrap(),
+    ]);
+    assert_bad_input(&run, "(ispoint pos2-1)");
+    assert!(!bad_gif.exists());
+    // Some output is required.
+    assert_eq!(snakesat(&["render", PROBLEM, VALID]).code, 2);
+}

@@ -1,0 +1,142 @@
+//! The documented caps (README "Limits"): absurd requests and hostile file
+//! headers are refused up front with exit 2 and one `error:` line, and
+//! nothing is written; time limits are parsed by one rule for every flag.
+
+#[path = "support/cli.rs"]
+mod support;
+
+use std::time::{Duration, Instant};
+
+use support::{assert_bad_input, snakesat, temp_dir};
+
+/// Writes `text` to `dir/name` and returns the path.
+fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn decode_checks_the_horizon_header_before_allocating() {
+    let dir = temp_dir("horizon");
+    let model = write(&dir, "m.out", "s SATISFIABLE\n");
+    for horizon in ["18446744073709551615", "99999999999", "100000000", "5"] {
+        let cnf = write(
+            &dir,
+            &format!("h{horizon}.cnf"),
+            &format!(
+                "c instance {{\"width\":1,\"height\":1,\"snake\":[[0,0]],\"apples\":[]}}\n\
+                 c encoding direct\nc horizon {horizon}\np cnf 0 0\n"
+            ),
+        );
+        assert_bad_input(&snakesat(&["decode", &cnf, &model]), "horizon");
+    }
+}
+
+#[test]
+fn every_timeout_flag_refuses_absurd_values() {
+    let dir = temp_dir("timeouts");
+    for value in ["1e19", "1e20", "-1", "nan", "inf", "0", "1000001"] {
+        let flag = |name: &str| format!("{name}={value}");
+        for args in [
+            vec!["solve", "--size", "4", &flag("--timeout")],
+            vec!["sizes", "--size", "4", "--solve", &flag("--timeout")],
+            vec!["bench", &flag("--timeout-per-instance"), "no-such-dir"],
+            vec!["play", "--size", "4", &flag("--timeout-per-apple")],
+            vec!["bench", "game", &flag("--timeout-per-apple")],
+        ] {
+            let run = snakesat(&args);
+            assert_bad_input(&run, "positive number of seconds");
+        }
+    }
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
+}
+
+#[test]
+fn absurd_encodings_are_refused_before_any_allocation() {
+    let dir = temp_dir("encodings");
+    let out = dir.join("big.cnf").to_string_lossy().into_owned();
+    for option in [
+        "body=window",
+        "body=tail",
+        "body=compare",
+        "body=block",
+        "position=onehot",
+        "position=axis",
+        "amo=pairwise",
+        "body=tail,amo=pairwise,position=axis",
+    ] {
+        let encoding = format!("direct,{option}");
+        let started = Instant::now();
+        let run = snakesat(&[
+            "export",
+            "--size",
+            "30",
+            "--length",
+            "800",
+            "--apples",
+            "0",
+            "--horizon",
+            "50000",
+            "--encoding",
+            &encoding,
+            "-o",
+            &out,
+        ]);
+        assert_bad_input(&run, "beyond its limit");
+        // Gross-hang guard: a refusal is an estimate, not an attempt.
+        assert!(started.elapsed() < Duration::from_secs(20));
+    }
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "10",
+        "--horizon",
+        "100000",
+        "--timeout",
+        "10",
+    ]);
+    assert_bad_input(&run, "beyond its limit");
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
+}
+
+#[test]
+fn many_ordered_apples_are_bounded_fast_and_too_many_refused() {
+    let dir = temp_dir("apples");
+    let apples = |n: usize| -> String {
+        let cells: Vec<String> = (0..n)
+            .map(|i| format!("[{},{}]", (i * 7) % 5, (i * 3 + 1) % 5))
+            .collect();
+        format!(
+            "{{\"width\":5,\"height\":5,\"snake\":[[0,0]],\"visible\":1,\"apples\":[{}]}}",
+            cells.join(",")
+        )
+    };
+    let ok = write(&dir, "100k.json", &apples(100_000));
+    let started = Instant::now();
+    let run = snakesat(&["solve", &ok, "--timeout", "5"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let said = format!("{}{}", run.stdout, run.stderr);
+    assert!(said.contains("at least 479996 moves"), "{said}");
+    assert!(started.elapsed() < Duration::from_secs(30), "gross hang");
+    let too_many = write(&dir, "too-many.json", &apples(100_001));
+    assert_bad_input(
+        &snakesat(&["solve", &too_many]),
+        "beyond the limit of 100000",
+    );
+}
+
+#[test]
+fn deep_pddl_nesting_is_refused() {
+    let dir = temp_dir("nesting");
+    let deep = write(&dir, "deep.pddl", &"(".repeat(44_000));
+    assert_bad_input(&snakesat(&["solve", &deep]), "nest deeper than 64");
+    let long = write(
+        &dir,
+        "long.pddl",
+        &format!("(define (problem p) (:domain {}))", "x".repeat(10_000_000)),
+    );
+    let run = snakesat(&["solve", &long]);
+    assert_bad_input(&run, "not \"snake\"");
+    assert!(run.stderr.len() < 300, "{} bytes", run.stderr.len());
+}

@@ -1,0 +1,310 @@
+//! Output files from the command line: a refused output path (exit 2) leaves
+//! nothing behind and prints nothing on stdout; devices, FIFOs and planted
+//! links are never written through; a signal during a long export leaves no
+//! temporary; `export -o -` writes the CNF to stdout.
+
+#[path = "support/cli.rs"]
+mod support;
+use support::{Run, assert_bad_input, snakesat, temp_dir};
+
+use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A 3×2 board, snake at (1,0)→(0,0), an apple at (2,0) and one spawning at (1,1).
+const PROBLEM: &str = "(define (problem snake-tiny)
+  (:domain snake)
+  (:objects pos0-0 pos1-0 pos2-0 pos0-1 pos1-1 pos2-1)
+  (:init
+    (ISADJACENT pos0-0 pos1-0) (ISADJACENT pos1-0 pos0-0)
+    (ISADJACENT pos1-0 pos2-0) (ISADJACENT pos2-0 pos1-0)
+    (ISADJACENT pos0-1 pos1-1) (ISADJACENT pos1-1 pos0-1)
+    (ISADJACENT pos1-1 pos2-1) (ISADJACENT pos2-1 pos1-1)
+    (ISADJACENT pos0-0 pos0-1) (ISADJACENT pos0-1 pos0-0)
+    (ISADJACENT pos1-0 pos1-1) (ISADJACENT pos1-1 pos1-0)
+    (ISADJACENT pos2-0 pos2-1) (ISADJACENT pos2-1 pos2-0)
+    (headsnake pos1-0) (tailsnake pos0-0) (nextsnake pos1-0 pos0-0)
+    (blocked pos1-0) (blocked pos0-0)
+    (ispoint pos2-0)
+    (spawn pos1-1) (NEXTSPAWN pos1-1 dummypoint))
+  (:goal (and (not (ispoint pos2-0)) (not (ispoint pos1-1)))))
+";
+
+/// An export that takes a second or two and writes about 100 MB (long
+/// enough to be interrupted while writing).
+const LONG_EXPORT: [&str; 7] = ["--size", "40", "--apples", "5", "--horizon", "600", "-o"];
+
+fn s(path: &Path) -> &str {
+    path.to_str().expect("temp paths are UTF-8")
+}
+
+/// The names in `dir`, hidden ones included, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("a readable folder")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// A folder holding only `p.pddl`, an unwritable target `blocked` (a folder)
+/// and nothing else.
+fn workspace(name: &str) -> std::path::PathBuf {
+    let dir = temp_dir(name);
+    std::fs::write(dir.join("p.pddl"), PROBLEM).unwrap();
+    std::fs::create_dir(dir.join("blocked")).unwrap();
+    dir
+}
+
+/// Exit 2, one `error:` line naming `needle`, no stdout, the folder unchanged.
+fn refused(run: &Run, needle: &str, dir: &Path) {
+    assert_bad_input(run, needle);
+    assert_eq!(listing(dir), ["blocked", "p.pddl"]);
+    assert!(listing(&dir.join("blocked")).is_empty());
+}
+
+#[test]
+fn the_tiny_problem_lands_plan_and_gif_and_no_temporary() {
+    let dir = workspace("lands");
+    let run = snakesat(&[
+        "solve",
+        s(&dir.join("p.pddl")),
+        "--plan",
+        s(&dir.join("out.plan")),
+        "--gif",
+        s(&dir.join("g.gif")),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("plan: 3 moves"), "{}", run.stdout);
+    assert_eq!(listing(&dir), ["blocked", "g.gif", "out.plan", "p.pddl"]);
+    let plan = std::fs::read_to_string(dir.join("out.plan")).unwrap();
+    assert!(plan.contains("; cost = 3"), "{plan}");
+}
+
+#[test]
+fn a_refused_output_leaves_every_other_output_unwritten() {
+    let dir = workspace("refused");
+    let pddl = dir.join("p.pddl");
+    let plan = dir.join("out.plan");
+    let gif = dir.join("g.gif");
+    let blocked = dir.join("blocked");
+    let missing = dir.join("missing-dir").join("p.svg");
+    // The GIF path is a folder: the plan is not written either.
+    let run = snakesat(&["solve", s(&pddl), "--plan", s(&plan), "--gif", s(&blocked)]);
+    refused(&run, "a directory, not a regular file", &dir);
+    // A chart in a missing folder: no GIF.
+    let run = snakesat(&[
+        "solve",
+        s(&pddl),
+        "--gif",
+        s(&gif),
+        "--plot-timeline",
+        s(&missing),
+    ]);
+    refused(&run, "no directory", &dir);
+    // A chart whose folder is a file.
+    let run = snakesat(&[
+        "solve",
+        s(&pddl),
+        "--gif",
+        s(&gif),
+        "--plot-timeline",
+        s(&pddl.join("t.svg")),
+    ]);
+    refused(&run, "is not a directory", &dir);
+    // Two outputs naming one file.
+    let chart = dir.join("c.svg");
+    let run = snakesat(&[
+        "solve",
+        s(&pddl),
+        "--plot-timeline",
+        s(&chart),
+        "--plot-horizon",
+        s(&dir.join(".").join("c.svg")),
+    ]);
+    refused(&run, "named by two outputs", &dir);
+    // sizes and play refuse before printing.
+    let run = snakesat(&["sizes", s(&pddl), "--plot", s(&missing)]);
+    refused(&run, "no directory", &dir);
+    let run = snakesat(&["play", "--size", "4", "--gif", s(&blocked)]);
+    refused(&run, "a directory", &dir);
+    // bench game: JSON fine, CSV refused: neither lands.
+    let run = snakesat(&[
+        "bench",
+        "game",
+        "--sizes",
+        "4",
+        "--games",
+        "1",
+        "--json",
+        s(&dir.join("g.json")),
+        "--csv",
+        s(&blocked),
+    ]);
+    refused(&run, "a directory", &dir);
+}
+
+#[test]
+fn export_never_writes_through_a_fifo() {
+    let dir = temp_dir("fifo");
+    let fifo = dir.join("pipe.cnf");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let run = snakesat(&["export", "--horizon", "20", "-o", s(&fifo)]);
+    assert_bad_input(&run, "a FIFO, not a regular file");
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "the FIFO was replaced");
+    assert_eq!(listing(&dir), ["pipe.cnf"]);
+    // A link to a device is refused as well (the device is only looked at).
+    let link = dir.join("null.cnf");
+    std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+    let run = snakesat(&["export", "--horizon", "20", "-o", s(&link)]);
+    assert_bad_input(&run, "a symbolic link to a character device");
+    assert!(
+        std::fs::symlink_metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+}
+
+#[test]
+fn links_are_resolved_or_refused_never_followed_blindly() {
+    let dir = temp_dir("links");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    // A link planted at the old predictable temporary name.
+    std::os::unix::fs::symlink(&victim, dir.join("out.cnf.partial")).unwrap();
+    let out = dir.join("out.cnf");
+    let run = snakesat(&["export", "--horizon", "20", "-o", s(&out)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .starts_with("c snakesat")
+    );
+    assert_eq!(listing(&dir), ["out.cnf", "out.cnf.partial", "victim.txt"]);
+    // A link as the target: the file it points to is replaced, the link stays,
+    // and the file keeps its permissions.
+    let link = dir.join("link.cnf");
+    std::os::unix::fs::symlink(&victim, &link).unwrap();
+    std::fs::set_permissions(&victim, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let run = snakesat(&["export", "--horizon", "21", "-o", s(&link)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    let text = std::fs::read_to_string(&victim).unwrap();
+    assert!(text.contains("c horizon 21"), "{text}");
+    let mode = std::fs::metadata(&victim).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o640);
+    // A link to nothing is refused.
+    let dangling = dir.join("dangling.cnf");
+    std::os::unix::fs::symlink(dir.join("nowhere"), &dangling).unwrap();
+    let run = snakesat(&["export", "--horizon", "20", "-o", s(&dangling)]);
+    assert_bad_input(&run, "a symbolic link to nothing");
+    assert_eq!(
+        listing(&dir),
+        [
+            "dangling.cnf",
+            "link.cnf",
+            "out.cnf",
+            "out.cnf.partial",
+            "victim.txt"
+        ]
+    );
+}
+
+/// Starts a long export into `dir`, sends `signal` once its temporary
+/// holds data, and checks that it dies of the signal leaving nothing behind.
+fn interrupted(dir: &Path, signal: &str, number: i32) {
+    let target = dir.join("big.cnf");
+    let mut args = LONG_EXPORT.to_vec();
+    args.push(s(&target));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .arg("export")
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("binary runs");
+    // Wait until the CNF is being written into the temporary.
+    let start = Instant::now();
+    let writing = || {
+        listing(dir).iter().any(|n| {
+            n.starts_with(".big.cnf.") && std::fs::metadata(dir.join(n)).is_ok_and(|m| m.len() > 0)
+        })
+    };
+    while !writing() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no temporary appeared"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "export ended early");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let sent = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    assert!(!status.success());
+    assert_eq!(status.signal(), Some(number), "{status:?}");
+    assert!(listing(dir).is_empty(), "left: {:?}", listing(dir));
+}
+
+#[test]
+fn sigterm_during_an_export_leaves_no_temporary() {
+    interrupted(&temp_dir("sigterm"), "-TERM", 15);
+}
+
+#[test]
+fn sigint_during_an_export_leaves_no_temporary() {
+    interrupted(&temp_dir("sigint"), "-INT", 2);
+}
+
+#[test]
+fn export_to_dash_writes_the_cnf_to_stdout() {
+    let dir = temp_dir("stdout");
+    let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .current_dir(&dir)
+        .args([
+            "export",
+            "--size",
+            "5",
+            "--apples",
+            "1",
+            "--horizon",
+            "6",
+            "-o",
+            "-",
+        ])
+        .output()
+        .expect("binary runs");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("c snakesat"), "{text}");
+    let header = text
+        .lines()
+        .find(|l| l.starts_with("p cnf "))
+        .expect("a header");
+    let clauses: usize = header.split_whitespace().nth(3).unwrap().parse().unwrap();
+    let lines = text
+        .lines()
+        .filter(|l| !l.starts_with('c') && !l.starts_with('p'));
+    assert_eq!(lines.count(), clauses);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("wrote standard output:"), "{stderr}");
+    assert!(listing(&dir).is_empty());
+}

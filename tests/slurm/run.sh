@@ -15,7 +15,11 @@ work="$(mktemp -d /tmp/snakesat-slurm.XXXXXX)"
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
+  # The daemons save their state as they stop: wait for them (up to 20 s).
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  done
+  rm -rf "$work" || true
 }
 trap cleanup EXIT
 

@@ -352,7 +352,8 @@ fn pddl_problems_read_back_and_solve_to_t_star() {
 fn bad_parameters_are_one_line_errors() {
     let dir = temp_dir("bad");
     let out = dir.to_str().unwrap();
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
+        (&["--max-horizon", "0"], "--max-horizon must be"),
         (&["--size", "5..3"], "size range"),
         (&["--apples", "3..x"], "--apples"),
         (&["--count", "2000000"], "larger than the limit"),

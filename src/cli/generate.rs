@@ -227,6 +227,13 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
             "--format pddl needs IPC-2018's rules: --start body, --tail strict and growth",
         ));
     }
+    if args.max_horizon == 0 || args.max_horizon > snakesat::instance::MAX_HORIZON {
+        return Err(bad_input(format!(
+            "--max-horizon must be 1..={}, not {}",
+            snakesat::instance::MAX_HORIZON,
+            args.max_horizon
+        )));
+    }
     if args.count > family::MAX_COUNT {
         return Err(bad_input(family::FamilyError::TooMany(args.count)));
     }

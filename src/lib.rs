@@ -55,6 +55,7 @@
 pub mod cnf;
 pub mod encode;
 pub mod excerpt;
+pub mod family;
 pub mod game;
 pub mod instance;
 pub mod output;

@@ -120,10 +120,9 @@ impl Drop for Traced {
 /// `Unsat` means the file holds a refutation of exactly these clauses (in
 /// this order, variables as numbered); `Unknown` means the deadline passed.
 pub fn refute(cnf: &Cnf, proof: &Path, deadline: Option<Instant>) -> Result<Status, ProofError> {
-    let path =
-        CString::new(proof.as_os_str().as_bytes()).map_err(|_| ProofError::NulPath {
-            path: proof.display().to_string(),
-        })?;
+    let path = CString::new(proof.as_os_str().as_bytes()).map_err(|_| ProofError::NulPath {
+        path: proof.display().to_string(),
+    })?;
     // SAFETY: every call gets the live solver of `solver`; the proof is traced
     // before any clause (CaDiCaL's CONFIGURING state, which it requires), closed
     // before the file is, and the file outlives the solver's use of it.

@@ -13,6 +13,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
+use snakesat::family::index::Shard;
 use snakesat::output;
 use snakesat::pddl;
 use snakesat::sim;
@@ -50,6 +51,11 @@ pub struct BenchArgs {
     /// Keep every checked IPC plan in DIR, as `FOLDER-instance-K.plan`.
     #[arg(long, value_name = "DIR")]
     pub plans: Option<PathBuf>,
+    /// Solve only shard I of K (1 <= I <= K): the problems at positions p
+    /// (0-based, in the listed order) with p % K == I-1; `snakesat merge`
+    /// joins the shards' CSV files.
+    #[arg(long, value_name = "I/K")]
+    pub shard: Option<String>,
     /// Passed to `solve --proof`: certificates of each instance into DIR/<instance name>/.
     #[arg(long, value_name = "DIR")]
     pub proof: Option<PathBuf>,
@@ -348,7 +354,18 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         std::fs::create_dir_all(dir)
             .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))?;
     }
-    let files = problems(&args.dirs)?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(Shard::parse)
+        .transpose()
+        .map_err(bad_input)?;
+    let files: Vec<PathBuf> = problems(&args.dirs)?
+        .into_iter()
+        .enumerate()
+        .filter(|(p, _)| shard.is_none_or(|s| s.owns(*p)))
+        .map(|(_, f)| f)
+        .collect();
     let [mut json_out, mut csv_out] = output::claim([args.json.as_deref(), args.csv.as_deref()])?;
     let bar = ProgressBar::new(files.len() as u64);
     bar.set_style(

@@ -11,7 +11,9 @@ mod charts;
 mod check;
 mod decode;
 mod export;
+mod generate;
 mod instance_args;
+mod merge;
 mod play;
 mod render;
 mod sizes;
@@ -79,6 +81,12 @@ on error nothing is written."
     Sizes(sizes::SizesArgs),
     /// Play full games: one random apple at a time until the snake fills the board.
     Play(play::PlayArgs),
+    /// Write a benchmark family: distinct instances up to symmetry, their least
+    /// horizon T*, labelled CNFs at T* and T*-1, and an index.
+    Generate(generate::GenerateArgs),
+    /// Join the outputs of the shards of a sweep (`generate`, `bench`, `bench game`
+    /// with --shard) into those of one run.
+    Merge(merge::MergeArgs),
 }
 
 /// A lower bound for reports: `None` when it is infinite (an apple can never be reached).
@@ -153,6 +161,8 @@ pub fn main() -> ExitCode {
         Command::Sizes(args) => sizes::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Play(args) => play::run(args),
+        Command::Generate(args) => generate::run(args),
+        Command::Merge(args) => merge::run(args),
     };
     if std::env::var_os("SNAKESAT_REPORT_MEMORY").is_some()
         && let Some(kb) = bench::peak_memory_kb()

@@ -14,9 +14,7 @@ pub enum DecodeError {
     #[error("horizon {horizon} is out of range (1..={MAX_HORIZON})")]
     HorizonOutOfRange { horizon: usize },
     /// A horizon larger than the formula's variable count.
-    #[error(
-        "horizon {horizon} is inconsistent with the {num_vars} variables of the `p cnf` line"
-    )]
+    #[error("horizon {horizon} is inconsistent with the {num_vars} variables of the `p cnf` line")]
     HorizonExceedsVariables { horizon: usize, num_vars: usize },
     /// A path length above [`MAX_HORIZON`].
     #[error("horizon {moves} is beyond the limit {MAX_HORIZON}")]

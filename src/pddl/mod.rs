@@ -16,6 +16,7 @@
 
 pub mod plan;
 pub mod validate;
+pub mod write;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;

@@ -73,7 +73,8 @@ pub fn ipc_plan(instance: &Instance, path: &[Pos]) -> Result<String, PlanWriteEr
                     object_name(next),
                     object_name(tail),
                     object_name(new_tail)
-                ).expect(WRITE);
+                )
+                .expect(WRITE);
                 body.pop_back();
             }
             Some(i) => {
@@ -90,7 +91,8 @@ pub fn ipc_plan(instance: &Instance, path: &[Pos]) -> Result<String, PlanWriteEr
                         object_name(head),
                         object_name(next),
                         object_name(spawn)
-                    ).expect(WRITE);
+                    )
+                    .expect(WRITE);
                     revealed += 1;
                 } else {
                     writeln!(
@@ -98,7 +100,8 @@ pub fn ipc_plan(instance: &Instance, path: &[Pos]) -> Result<String, PlanWriteEr
                         "(move-and-eat-no-spawn {} {})",
                         object_name(head),
                         object_name(next)
-                    ).expect(WRITE);
+                    )
+                    .expect(WRITE);
                 }
             }
         }

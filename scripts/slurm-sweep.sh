@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs a snakesat sweep as a SLURM array job and merges the shards.
+#
+#   scripts/slurm-sweep.sh -k K -o OUT [-p PARTITION] -- generate ARGS...
+#   scripts/slurm-sweep.sh -k K -o OUT [-p PARTITION] -- bench game ARGS...
+#   scripts/slurm-sweep.sh -k K -o OUT [-p PARTITION] -- bench DIR... ARGS...
+#
+# Submits `sbatch --array=0-(K-1) --wait`; array task T runs the command with
+# `--shard (T+1)/K` (snakesat's shards are 1-based, SLURM's task ids 0-based)
+# and writes into OUT/shards/ (OUT must be on a file system every node sees).
+# When every task has finished, `snakesat merge` joins the shards:
+#   generate   -> OUT/ holds the family (index.csv, index.jsonl, summary.json, ...)
+#   bench ...  -> OUT/results.csv
+# A task's answer (exit 0, or 1: a proven "no plan" or a lost game) is a
+# success; bad input (2) or a limit or internal error (3) fails the task and
+# the sweep. The binary is $SNAKESAT (default: `snakesat` on the PATH).
+set -euo pipefail
+
+k=""
+out=""
+partition=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -k) k="$2"; shift 2 ;;
+    -o) out="$2"; shift 2 ;;
+    -p) partition="$2"; shift 2 ;;
+    --) shift; break ;;
+    *) echo "error: unknown option $1 (usage: $0 -k K -o OUT [-p PARTITION] -- COMMAND ARGS...)" >&2; exit 2 ;;
+  esac
+done
+if ! [[ "$k" =~ ^[1-9][0-9]*$ ]] || [ -z "$out" ] || [ $# -eq 0 ]; then
+  echo "error: usage: $0 -k K -o OUT [-p PARTITION] -- COMMAND ARGS..." >&2
+  exit 2
+fi
+snakesat="${SNAKESAT:-snakesat}"
+snakesat="$(command -v "$snakesat" || true)"
+if [ -z "$snakesat" ]; then
+  echo "error: no snakesat binary (set SNAKESAT)" >&2
+  exit 2
+fi
+
+case "$1" in
+  generate) kind=generate ;;
+  bench) kind=bench ;;
+  *) echo "error: the sweep runs generate or bench, not $1" >&2; exit 2 ;;
+esac
+
+mkdir -p "$out/shards" "$out/logs"
+out="$(cd "$out" && pwd)"
+job="$out/logs/job.sh"
+{
+  echo '#!/usr/bin/env bash'
+  echo 'set -u'
+  echo "shard=\"\$((SLURM_ARRAY_TASK_ID + 1))/$k\""
+  printf 'cmd=(%q' "$snakesat"
+  printf ' %q' "$@"
+  echo ')'
+  if [ "$kind" = generate ]; then
+    printf 'cmd+=(--shard "$shard" -o %q)\n' "$out/shards"
+  else
+    printf 'cmd+=(--shard "$shard" --csv %q/shard-"$((SLURM_ARRAY_TASK_ID + 1))".csv)\n' "$out/shards"
+  fi
+  echo '"${cmd[@]}"'
+  echo 'code=$?'
+  echo '# An answer, SAT or UNSAT (won or lost), is a successful task.'
+  echo 'if [ "$code" -le 1 ]; then exit 0; else exit "$code"; fi'
+} >"$job"
+chmod +x "$job"
+
+args=(--array="0-$((k - 1))" --wait --job-name=snakesat-sweep -o "$out/logs/task-%a.txt")
+if [ -n "$partition" ]; then args+=(-p "$partition"); fi
+if ! sbatch "${args[@]}" "$job"; then
+  echo "error: the array job failed; see $out/logs/" >&2
+  exit 3
+fi
+
+if [ "$kind" = generate ]; then
+  "$snakesat" merge -o "$out" "$out/shards"
+else
+  shards=()
+  for i in $(seq 1 "$k"); do shards+=("$out/shards/shard-$i.csv"); done
+  "$snakesat" merge -o "$out/results.csv" "${shards[@]}"
+fi

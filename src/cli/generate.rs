@@ -1,0 +1,752 @@
+//! `snakesat generate`: a benchmark family written to a folder — each
+//! instance as JSON (and IPC-2018 PDDL with `--format pddl`), its proven
+//! least horizon `T*`, and per encoding the CNF at `T*` (SAT) and `T* − 1`
+//! (UNSAT) as self-describing DIMACS, listed in `index.csv` / `index.jsonl`
+//! with `summary.json` and a hardness histogram (`hardness.svg`).
+//! The library side is [`snakesat::family`].
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use snakesat::cnf::dimacs;
+use snakesat::encode::{self, Encoding};
+use snakesat::family::index::{self, IndexRow, Shard, Summary};
+use snakesat::family::{self, AppleCount, FamilySpec, SizeSpan, Span};
+use snakesat::instance::{Instance, Start, json};
+use snakesat::pddl::write::to_pddl;
+use snakesat::planner::{Planner, Verdict};
+use snakesat::render::chart::{self, BarChart, ChartFormat};
+use snakesat::sim;
+use snakesat::solve::Status;
+
+use snakesat::output;
+
+use super::instance_args::parse_tail;
+use super::{Failure, bad_input, seconds};
+
+#[derive(Args)]
+#[command(
+    after_help = "Every column of the index except solve_seconds is a function of the \
+command line (recorded in each row and in summary.json), so rerunning it regenerates the family \
+bit for bit; with --solve-seconds or a --timeout that is reached, which instances are kept depends \
+on timing too. --shard I/K handles the instances at positions p (0-based) with p % K == I-1 and \
+writes index-I-of-K.csv/.jsonl and summary-I-of-K.json; `snakesat merge` joins the shards.\n\n\
+Exit codes: 0 family written; 2 bad input; 3 a solve reached --timeout (that instance is dropped) \
+or a label disagreed with the planner."
+)]
+pub struct GenerateArgs {
+    /// Output folder (created if missing).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Board sizes: N, A..B (squares), WxH or WxH..WxH.
+    #[arg(long, value_name = "RANGE", default_value = "6")]
+    pub size: String,
+    /// Apples per instance, a range A..B [default: 3].
+    #[arg(long, value_name = "RANGE", conflicts_with = "fill")]
+    pub apples: Option<String>,
+    /// IPC-style: percentage of the board the snake covers once every apple is eaten (sets the apples).
+    #[arg(long, value_name = "RANGE")]
+    pub fill: Option<String>,
+    /// Snake length at the start [default: 3, or 2 with --format pddl].
+    #[arg(long, value_name = "RANGE")]
+    pub length: Option<String>,
+    /// Walls per instance.
+    #[arg(long, value_name = "RANGE", default_value = "0")]
+    pub walls: String,
+    /// Apples visible at once, a range or `all`.
+    #[arg(long, value_name = "RANGE|all", default_value = "1")]
+    pub visible: String,
+    /// Tail rule, follow or strict [default: follow, or strict with --format pddl].
+    #[arg(long)]
+    pub tail: Option<String>,
+    /// The snake's start: free (the notebook's) or body (a random explicit body)
+    /// [default: free, or body with --format pddl].
+    #[arg(long)]
+    pub start: Option<String>,
+    /// The snake does not grow when it eats.
+    #[arg(long)]
+    pub no_grow: bool,
+    /// Instances to draw, no two related by a rotation or reflection.
+    #[arg(long, default_value_t = 10)]
+    pub count: usize,
+    /// Seed of the ChaCha8 generator.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Every instance of the setting (each parameter one value) once up to symmetry, instead of --count draws.
+    #[arg(long)]
+    pub all: bool,
+    /// Encodings of the CNF files, comma-separated; an encoding's options
+    /// follow it (`direct,amo=pairwise,direct` is two encodings). Exact encodings only.
+    #[arg(long, value_name = "LIST", default_value = "direct")]
+    pub encoding: String,
+    /// Horizons of the CNF files: `T*`, `T*-K`, `T*+K` or a number, comma-separated.
+    #[arg(long, value_name = "LIST", default_value = "T*,T*-1")]
+    pub horizons: String,
+    /// `json` (instances as JSON) or `pddl` (also IPC-2018 problem files).
+    #[arg(long, default_value = "json")]
+    pub format: String,
+    /// Keep only instances whose UNSAT proof (the first encoding's CNF at T*-1) takes A..B seconds
+    /// (an instance with T* = 1 has no such proof and is dropped).
+    #[arg(long, value_name = "A..B")]
+    pub solve_seconds: Option<String>,
+    /// Time limit of each solve in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "60")]
+    pub timeout: String,
+    /// The largest horizon searched for T*.
+    #[arg(long, default_value_t = 300)]
+    pub max_horizon: usize,
+    /// Handle only shard I of K (1 <= I <= K) of the instances.
+    #[arg(long, value_name = "I/K")]
+    pub shard: Option<String>,
+}
+
+/// A horizon of the CNF files, relative to `T*` or absolute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Horizon {
+    Relative(i64),
+    Absolute(usize),
+}
+
+impl Horizon {
+    fn parse(text: &str) -> Result<Horizon, Failure> {
+        let bad = || {
+            bad_input(format!(
+                "--horizons: {text:?} is not T*, T*-K, T*+K or a number"
+            ))
+        };
+        let t = text.trim();
+        match t.strip_prefix("T*") {
+            Some("") => Ok(Horizon::Relative(0)),
+            Some(rest) => {
+                let k: i64 = rest
+                    .strip_prefix('+')
+                    .unwrap_or(rest)
+                    .parse()
+                    .map_err(|_| bad())?;
+                Ok(Horizon::Relative(k))
+            }
+            None => t.parse().map(Horizon::Absolute).map_err(|_| bad()),
+        }
+    }
+
+    /// The horizon for an instance with least horizon `t_star`; `None` below 1 move.
+    fn at(self, t_star: usize) -> Option<usize> {
+        let h = match self {
+            Horizon::Relative(k) => i64::try_from(t_star).ok()?.checked_add(k)?,
+            Horizon::Absolute(h) => i64::try_from(h).ok()?,
+        };
+        usize::try_from(h).ok().filter(|&h| h >= 1)
+    }
+}
+
+/// An encoding list `direct,amo=pairwise,direct`: an item with `=` is an
+/// option of the encoding before it.
+fn split_encodings(list: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in list.split(',').map(str::trim) {
+        match out.last_mut() {
+            Some(last) if item.contains('=') => {
+                last.push(',');
+                last.push_str(item);
+            }
+            _ => out.push(item.to_string()),
+        }
+    }
+    out
+}
+
+/// The validated flags.
+struct Plan {
+    spec: FamilySpec,
+    encodings: Vec<Box<dyn Encoding>>,
+    horizons: Vec<Horizon>,
+    pddl: bool,
+    band: Option<(f64, f64)>,
+    timeout: Duration,
+    shard: Option<Shard>,
+    command: String,
+}
+
+fn parse_span(flag: &str, text: &str) -> Result<Span, Failure> {
+    Span::parse(text).map_err(|e| bad_input(format!("{flag}: {e}")))
+}
+
+fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
+    let pddl = match args.format.as_str() {
+        "json" => false,
+        "pddl" => true,
+        other => {
+            return Err(bad_input(format!(
+                "--format must be json or pddl, not {other:?}"
+            )));
+        }
+    };
+    let size = SizeSpan::parse(&args.size).map_err(|e| bad_input(format!("--size: {e}")))?;
+    let apples = match (&args.apples, &args.fill) {
+        (_, Some(fill)) => {
+            let span = parse_span("--fill", fill)?;
+            if span.hi > 100 {
+                return Err(bad_input("--fill is a percentage, at most 100"));
+            }
+            AppleCount::Fill(span)
+        }
+        (Some(a), None) => AppleCount::Count(parse_span("--apples", a)?),
+        (None, None) => AppleCount::Count(Span::one(3)),
+    };
+    let length = match &args.length {
+        Some(l) => parse_span("--length", l)?,
+        None => Span::one(if pddl { 2 } else { 3 }),
+    };
+    let visible = match args.visible.as_str() {
+        "all" => None,
+        v => Some(parse_span("--visible", v)?),
+    };
+    let tail = parse_tail(
+        args.tail
+            .as_deref()
+            .unwrap_or(if pddl { "strict" } else { "follow" }),
+    )?;
+    let body = match args
+        .start
+        .as_deref()
+        .unwrap_or(if pddl { "body" } else { "free" })
+    {
+        "free" => false,
+        "body" => true,
+        other => {
+            return Err(bad_input(format!(
+                "--start must be free or body, not {other:?}"
+            )));
+        }
+    };
+    if pddl && !(body && tail == snakesat::instance::TailRule::Strict && !args.no_grow) {
+        return Err(bad_input(
+            "--format pddl needs IPC-2018's rules: --start body, --tail strict and growth",
+        ));
+    }
+    if args.max_horizon == 0 || args.max_horizon > snakesat::instance::MAX_HORIZON {
+        return Err(bad_input(format!(
+            "--max-horizon must be 1..={}, not {}",
+            snakesat::instance::MAX_HORIZON,
+            args.max_horizon
+        )));
+    }
+    if args.count > family::MAX_COUNT {
+        return Err(bad_input(family::FamilyError::TooMany(args.count)));
+    }
+    let mut encodings = Vec::new();
+    for name in split_encodings(&args.encoding) {
+        let e = encode::by_name(&name).map_err(|e| bad_input(format!("--encoding: {e}")))?;
+        if e.approximate() {
+            return Err(bad_input(format!(
+                "--encoding: {} is approximate; a family's labels need exact encodings",
+                e.name()
+            )));
+        }
+        encodings.push(e);
+    }
+    let horizons = args
+        .horizons
+        .split(',')
+        .map(Horizon::parse)
+        .collect::<Result<Vec<_>, _>>()?;
+    let band = match &args.solve_seconds {
+        None => None,
+        Some(text) => {
+            let bad = || {
+                bad_input(format!(
+                    "--solve-seconds must be A..B with 0 <= A <= B, not {text:?}"
+                ))
+            };
+            let (a, b) = text.split_once("..").ok_or_else(bad)?;
+            let (a, b): (f64, f64) = (
+                a.trim().parse().map_err(|_| bad())?,
+                b.trim().parse().map_err(|_| bad())?,
+            );
+            if !(a.is_finite() && b.is_finite() && 0.0 <= a && a <= b) {
+                return Err(bad());
+            }
+            Some((a, b))
+        }
+    };
+    if band.is_some() && !horizons.contains(&Horizon::Relative(-1)) {
+        return Err(bad_input(
+            "--solve-seconds needs T*-1 among --horizons (the UNSAT proof it times)",
+        ));
+    }
+    let timeout = seconds(&args.timeout).map_err(|e| bad_input(format!("--timeout: {e}")))?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(Shard::parse)
+        .transpose()
+        .map_err(bad_input)?;
+    let spec = FamilySpec {
+        size,
+        apples,
+        length,
+        walls: parse_span("--walls", &args.walls)?,
+        visible,
+        tail,
+        grow: !args.no_grow,
+        body,
+        count: args.count,
+        seed: args.seed,
+    };
+    let command = command_line(args, &spec, &encodings);
+    Ok(Plan {
+        spec,
+        encodings,
+        horizons,
+        pddl,
+        band,
+        timeout,
+        shard,
+        command,
+    })
+}
+
+/// The command that regenerates the family: every setting spelled out,
+/// without `-o` and `--shard` (which do not change the family).
+fn command_line(args: &GenerateArgs, spec: &FamilySpec, encodings: &[Box<dyn Encoding>]) -> String {
+    let mut c = format!("snakesat generate --size {}", spec.size);
+    match spec.apples {
+        AppleCount::Count(s) => c += &format!(" --apples {s}"),
+        AppleCount::Fill(s) => c += &format!(" --fill {s}"),
+    }
+    c += &format!(" --length {} --walls {}", spec.length, spec.walls);
+    match spec.visible {
+        Some(v) => c += &format!(" --visible {v}"),
+        None => c += " --visible all",
+    }
+    c += &format!(
+        " --tail {} --start {}",
+        spec.tail.name(),
+        if spec.body { "body" } else { "free" }
+    );
+    if !spec.grow {
+        c += " --no-grow";
+    }
+    if args.all {
+        c += " --all";
+    } else {
+        c += &format!(" --count {} --seed {}", spec.count, spec.seed);
+    }
+    let names: Vec<String> = encodings.iter().map(|e| e.name()).collect();
+    c += &format!(
+        " --encoding {} --horizons {} --format {}",
+        names.join(","),
+        args.horizons.replace(' ', ""),
+        args.format
+    );
+    if let Some(band) = &args.solve_seconds {
+        c += &format!(" --solve-seconds {band}");
+    }
+    c += &format!(
+        " --timeout {} --max-horizon {}",
+        args.timeout, args.max_horizon
+    );
+    c
+}
+
+/// One CNF file of an instance, solved.
+struct Labelled {
+    encoding: String,
+    horizon: usize,
+    bytes: Vec<u8>,
+    status: Status,
+    variables: u64,
+    clauses: u64,
+    literals: u64,
+    seconds: f64,
+}
+
+/// What became of one instance.
+enum Fate {
+    Kept {
+        t_star: usize,
+        lower_bound: usize,
+        search_seconds: f64,
+        files: Vec<Labelled>,
+    },
+    Unsolvable,
+    Unknown,
+    OutOfBand,
+}
+
+/// Rounds seconds to microseconds, for the index.
+fn micro(seconds: f64) -> f64 {
+    (seconds * 1e6).round() / 1e6
+}
+
+/// Finds `T*`, writes and solves every CNF, and checks each answer against `T*`.
+fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, Failure> {
+    let direct = encode::by_name("direct").map_err(bad_input)?;
+    let start = Instant::now();
+    let outcome = Planner::new(&*direct)
+        .timeout(Some(plan.timeout))
+        .max_horizon(max_horizon)
+        .plan(instance)
+        .map_err(bad_input)?;
+    let search_seconds = start.elapsed().as_secs_f64();
+    let t_star = match &outcome.verdict {
+        Verdict::Plan(p) if p.optimal => p.horizon,
+        Verdict::Plan(_) | Verdict::Unknown => return Ok(Fate::Unknown),
+        Verdict::NoPlan { .. } => return Ok(Fate::Unsolvable),
+        Verdict::IllegalModel { horizon, .. } => {
+            return Err(Failure {
+                code: 3,
+                message: format!("the direct encoding's model at T={horizon} is not a legal plan"),
+            });
+        }
+    };
+    let mut files = Vec::new();
+    for encoding in &plan.encodings {
+        let planner = Planner::new(&**encoding).timeout(Some(plan.timeout));
+        let mut done = Vec::new();
+        for h in plan.horizons.iter().filter_map(|h| h.at(t_star)) {
+            if done.contains(&h) {
+                continue;
+            }
+            done.push(h);
+            let at = Instance {
+                horizon: Some(h),
+                ..instance.clone()
+            };
+            let cnf = encoding.encode(&at, h).map_err(bad_input)?;
+            let start = Instant::now();
+            let (status, path) = planner.solve_formula(&at, &cnf, h);
+            let seconds = start.elapsed().as_secs_f64();
+            let expected = match h.cmp(&t_star) {
+                std::cmp::Ordering::Less => Some(Status::Unsat),
+                std::cmp::Ordering::Equal => Some(Status::Sat),
+                std::cmp::Ordering::Greater => None,
+            };
+            if status == Status::Unknown {
+                return Ok(Fate::Unknown);
+            }
+            let legal =
+                status != Status::Sat || path.is_some_and(|p| sim::simulate(instance, &p).is_ok());
+            if expected.is_some_and(|e| e != status) || !legal {
+                return Err(Failure {
+                    code: 3,
+                    message: format!(
+                        "encoding {} at T={h} answers {status:?}, but T* = {t_star}",
+                        encoding.name()
+                    ),
+                });
+            }
+            let meta = [
+                ("instance", json::to_json(&at)),
+                ("encoding", encoding.name()),
+                ("horizon", h.to_string()),
+                ("approximate", encoding.approximate().to_string()),
+                ("status", status_name(status).to_string()),
+            ];
+            let mut bytes = Vec::new();
+            dimacs::write(&cnf, &meta, &mut bytes).map_err(bad_input)?;
+            let size = cnf.size();
+            files.push(Labelled {
+                encoding: encoding.name(),
+                horizon: h,
+                bytes,
+                status,
+                variables: size.variables,
+                clauses: size.clauses,
+                literals: size.literals,
+                seconds,
+            });
+        }
+    }
+    if let Some((lo, hi)) = plan.band {
+        let proof = files
+            .iter()
+            .find(|f| f.horizon + 1 == t_star)
+            .map(|f| f.seconds);
+        match proof {
+            // T* = 1: no formula at T*-1 = 0 moves, nothing to prove.
+            None => return Ok(Fate::OutOfBand),
+            Some(s) if !(lo..=hi).contains(&s) => return Ok(Fate::OutOfBand),
+            Some(_) => {}
+        }
+    }
+    Ok(Fate::Kept {
+        t_star,
+        lower_bound: outcome.lower_bound,
+        search_seconds,
+        files,
+    })
+}
+
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Sat => "sat",
+        Status::Unsat => "unsat",
+        Status::Unknown => "unknown",
+    }
+}
+
+/// A file name piece for an encoding: `direct,amo=pairwise` → `direct-amo-pairwise`.
+fn slug(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+/// Writes `bytes` to `dir/name` (through [`output`]: whole or not at all)
+/// and returns its index row's hash.
+pub fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<String, Failure> {
+    let mut out = output::claim_one(&dir.join(name))?;
+    out.write_with(|w| w.write_all(bytes))?;
+    output::commit([Some(out)])?;
+    Ok(index::sha256_hex(bytes))
+}
+
+pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
+    let plan = settings(&args)?;
+    let sample = if args.all {
+        family::enumerate(&plan.spec)
+    } else {
+        family::sample(&plan.spec)
+    }
+    .map_err(bad_input)?;
+    std::fs::create_dir_all(&args.output)
+        .map_err(|e| bad_input(format!("cannot create {}: {e}", args.output.display())))?;
+    let generator = format!("snakesat {}", env!("CARGO_PKG_VERSION"));
+    let digits = sample
+        .instances
+        .len()
+        .saturating_sub(1)
+        .to_string()
+        .len()
+        .max(4);
+    let mut summary = Summary {
+        generator: generator.clone(),
+        command: plan.command.clone(),
+        seed: plan.spec.seed,
+        mode: if args.all { "all" } else { "sample" }.to_string(),
+        distinct: sample.instances.len(),
+        draws: sample.draws,
+        duplicates: sample.duplicates,
+        invalid: sample.invalid,
+        shard: plan.shard.map(|s| s.to_string()),
+        ..Summary::default()
+    };
+    let progress = std::io::stderr().is_terminal();
+    let mut rows = Vec::new();
+    for (p, instance) in sample.instances.iter().enumerate() {
+        if plan.shard.is_some_and(|s| !s.owns(p)) {
+            continue;
+        }
+        let id = format!("i{p:0digits$}");
+        let (t_star, lower_bound, search_seconds, files) =
+            match label(instance, &plan, args.max_horizon)? {
+                Fate::Kept {
+                    t_star,
+                    lower_bound,
+                    search_seconds,
+                    files,
+                } => (t_star, lower_bound, search_seconds, files),
+                Fate::Unsolvable => {
+                    summary.unsolvable += 1;
+                    continue;
+                }
+                Fate::Unknown => {
+                    summary.unknown += 1;
+                    continue;
+                }
+                Fate::OutOfBand => {
+                    summary.out_of_band += 1;
+                    continue;
+                }
+            };
+        summary.instances += 1;
+        let row = |file: String, kind: &str, sha256: String, seconds: f64| IndexRow {
+            id: id.clone(),
+            file,
+            kind: kind.to_string(),
+            width: instance.width,
+            height: instance.height,
+            walls: instance.walls.len(),
+            start: match instance.start {
+                Start::Free { .. } => "free",
+                Start::Body(_) => "body",
+            }
+            .to_string(),
+            length: instance.initial_length(),
+            apples: instance.apples.len(),
+            visible: instance.visible,
+            tail: instance.tail.name().to_string(),
+            grow: instance.grow,
+            t_star,
+            lower_bound,
+            encoding: None,
+            horizon: None,
+            status: None,
+            variables: None,
+            clauses: None,
+            literals: None,
+            sha256,
+            generator: generator.clone(),
+            seed: plan.spec.seed,
+            command: plan.command.clone(),
+            solve_seconds: micro(seconds),
+        };
+        let name = format!("{id}.json");
+        let text = json::to_json(instance) + "\n";
+        let sha = write_file(&args.output, &name, text.as_bytes())?;
+        rows.push(row(name, "instance", sha, search_seconds));
+        if plan.pddl {
+            let name = format!("{id}.pddl");
+            let problem = format!(
+                "snake-{}-{}x{}-1-{}-{}-{id}",
+                if instance.walls.is_empty() {
+                    "empty"
+                } else {
+                    "walls"
+                },
+                instance.width,
+                instance.height,
+                instance.visible,
+                instance.apples.len() - instance.visible.min(instance.apples.len())
+            );
+            let text = to_pddl(instance, &problem).map_err(bad_input)?;
+            let back = snakesat::pddl::from_pddl(&text)
+                .map_err(|e| bad_input(format!("{name} does not read back: {e}")))?;
+            if snakesat::symmetry::normal_form(&back) != *instance {
+                return Err(Failure {
+                    code: 3,
+                    message: format!("{name} reads back to another instance"),
+                });
+            }
+            let sha = write_file(&args.output, &name, text.as_bytes())?;
+            rows.push(row(name, "pddl", sha, search_seconds));
+        }
+        for f in files {
+            let name = format!("{id}-{}-T{}.cnf", slug(&f.encoding), f.horizon);
+            let sha = write_file(&args.output, &name, &f.bytes)?;
+            rows.push(IndexRow {
+                encoding: Some(f.encoding),
+                horizon: Some(f.horizon),
+                status: Some(status_name(f.status).to_string()),
+                variables: Some(f.variables),
+                clauses: Some(f.clauses),
+                literals: Some(f.literals),
+                ..row(name, "cnf", sha, f.seconds)
+            });
+        }
+        if progress {
+            eprint!("\r{} instances", summary.instances);
+        }
+    }
+    if progress {
+        eprintln!();
+    }
+    summary.files = rows.len();
+    write_index(&args.output, plan.shard, &summary, &rows)?;
+    eprintln!(
+        "wrote {}: {} instances ({} files) of {} distinct draws; rejected {} duplicate and {} invalid draws; dropped {} unsolvable, {} at the time limit, {} out of the band",
+        args.output.display(),
+        summary.instances,
+        summary.files,
+        summary.distinct,
+        summary.duplicates,
+        summary.invalid,
+        summary.unsolvable,
+        summary.unknown,
+        summary.out_of_band
+    );
+    Ok(if summary.unknown > 0 { 3 } else { 0 })
+}
+
+/// Writes the index, the summary and (for a whole family) the hardness histogram.
+pub fn write_index(
+    dir: &Path,
+    shard: Option<Shard>,
+    summary: &Summary,
+    rows: &[IndexRow],
+) -> Result<(), Failure> {
+    let suffix = shard.map_or(String::new(), |s| format!("-{}-of-{}", s.index, s.count));
+    let paths = [
+        dir.join(format!("index{suffix}.csv")),
+        dir.join(format!("index{suffix}.jsonl")),
+        dir.join(format!("summary{suffix}.json")),
+        dir.join("hardness.svg"),
+    ];
+    let chart = paths[3].as_path();
+    let [csv, jsonl, summary_out, svg] = output::claim([
+        Some(paths[0].as_path()),
+        Some(paths[1].as_path()),
+        Some(paths[2].as_path()),
+        shard.is_none().then_some(chart),
+    ])?;
+    let texts = [
+        index::to_csv(rows),
+        index::to_jsonl(rows),
+        index::summary_json(summary),
+    ];
+    let mut outs = [csv, jsonl, summary_out];
+    for (out, text) in outs.iter_mut().zip(&texts) {
+        if let Some(out) = out {
+            out.write_with(|w| w.write_all(text.as_bytes()))?;
+        }
+    }
+    let svg = match svg {
+        Some(mut out) => hardness_chart(rows, &mut out)?.then_some(out),
+        None => None,
+    };
+    let [a, b, c] = outs;
+    output::commit([a, b, c, svg])?;
+    Ok(())
+}
+
+/// Draws the histogram of the UNSAT proofs' solve times into `out`;
+/// false (nothing drawn) when no instance has such a proof.
+fn hardness_chart(rows: &[IndexRow], out: &mut output::Output) -> Result<bool, Failure> {
+    let seconds = index::unsat_proof_seconds(rows);
+    if seconds.is_empty() {
+        return Ok(false);
+    }
+    let bars = index::hardness_bins(&seconds)
+        .into_iter()
+        .map(|(label, n)| (label, n as f64, "instances".to_string()))
+        .collect();
+    let chart = BarChart {
+        title: format!(
+            "Hardness: CaDiCaL time of the UNSAT proof at T*-1 ({} instances)",
+            seconds.len()
+        ),
+        value_label: "instances".to_string(),
+        bars,
+        log: Some(false),
+    };
+    out.write_with(|w| chart::bar_chart(&chart, ChartFormat::Svg, w))?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encoding_lists_keep_options_with_their_encoding() {
+        assert_eq!(
+            split_encodings("direct,amo=pairwise,body=block,direct"),
+            ["direct,amo=pairwise,body=block", "direct"]
+        );
+    }
+
+    #[test]
+    fn horizons_are_relative_to_t_star_or_absolute() {
+        let h = |t: &str| Horizon::parse(t).ok();
+        assert_eq!(h("T*").and_then(|h| h.at(7)), Some(7));
+        assert_eq!(h("T*-1").and_then(|h| h.at(7)), Some(6));
+        assert_eq!(h("T*+2").and_then(|h| h.at(7)), Some(9));
+        assert_eq!(h("T*-7").and_then(|h| h.at(7)), None);
+        assert_eq!(h("12").and_then(|h| h.at(7)), Some(12));
+        assert!(h("T").is_none() && h("T*-x").is_none());
+    }
+}

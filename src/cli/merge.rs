@@ -1,0 +1,149 @@
+//! `snakesat merge`: joins the outputs of the shards of a sweep into those of
+//! one run. Folders of `generate --shard I/K` (each holding
+//! `summary-I-of-K.json` and `index-I-of-K.jsonl`, several shards may share a
+//! folder) give one family folder with `index.csv`, `index.jsonl`,
+//! `summary.json` and `hardness.svg`, every file copied and its SHA-256
+//! checked; CSV tables of `bench --shard` or `bench game --shard`, given in
+//! shard order 1/K..K/K, give one table.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use snakesat::family::index::{self, Shard, Summary};
+
+use snakesat::output;
+
+use super::generate::{write_file, write_index};
+use super::{Failure, bad_input, read_file};
+
+#[derive(Args)]
+#[command(
+    after_help = "The merged files equal those of one run of the same command without \
+--shard, except the timing columns (index: solve_seconds; bench: seconds and peak_memory_kb; \
+bench game: its time columns) and the hardness chart drawn from them.\n\n\
+Exit codes: 0 merged; 2 bad input (a shard missing or repeated, shards of different commands, \
+a file that does not match its index)."
+)]
+pub struct MergeArgs {
+    /// Shard outputs: folders of `generate --shard`, or CSV files of `bench`/`bench game --shard` in shard order.
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// The merged family folder (created if missing), or the merged CSV file.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+}
+
+pub fn run(args: MergeArgs) -> Result<u8, Failure> {
+    let dirs = args.inputs.iter().filter(|p| p.is_dir()).count();
+    if dirs == args.inputs.len() {
+        merge_families(&args.inputs, &args.output)
+    } else if dirs == 0 {
+        merge_csv(&args.inputs, &args.output)
+    } else {
+        Err(bad_input(
+            "give either folders of `generate --shard` or CSV files, not both",
+        ))
+    }
+}
+
+fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
+    let tables = inputs
+        .iter()
+        .map(|p| read_file(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let merged = index::merge_tables(&tables).map_err(bad_input)?;
+    let mut out = output::claim_one(output)?;
+    out.write_with(|w| std::io::Write::write_all(w, merged.as_bytes()))?;
+    output::commit([Some(out)])?;
+    eprintln!(
+        "wrote {}: {} rows from {} shards",
+        output.display(),
+        merged.lines().count().saturating_sub(1),
+        inputs.len()
+    );
+    Ok(0)
+}
+
+/// The shard outputs of a folder: `(shard, folder)` per `summary-I-of-K.json`.
+fn shards_in(dir: &Path) -> Result<Vec<(Shard, PathBuf)>, Failure> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| bad_input(format!("cannot read {}: {e}", dir.display())))?;
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(middle) = name
+            .strip_prefix("summary-")
+            .and_then(|n| n.strip_suffix(".json"))
+        else {
+            continue;
+        };
+        if let Some(shard) = middle
+            .split_once("-of-")
+            .and_then(|(i, k)| Shard::parse(&format!("{i}/{k}")).ok())
+        {
+            out.push((shard, dir.to_path_buf()));
+        }
+    }
+    Ok(out)
+}
+
+fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
+    let mut found = Vec::new();
+    let mut seen_dirs = Vec::new();
+    for dir in inputs {
+        let canonical = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+        if seen_dirs.contains(&canonical) {
+            continue;
+        }
+        seen_dirs.push(canonical);
+        found.extend(shards_in(dir)?);
+    }
+    if found.is_empty() {
+        return Err(bad_input(
+            "no summary-I-of-K.json in the folders: are they outputs of `generate --shard`?",
+        ));
+    }
+    let mut shards = Vec::new();
+    let mut sources = Vec::new();
+    for (shard, dir) in &found {
+        let suffix = format!("{}-of-{}", shard.index, shard.count);
+        let summary_path = dir.join(format!("summary-{suffix}.json"));
+        let summary: Summary = serde_json::from_str(&read_file(&summary_path)?)
+            .map_err(|e| bad_input(format!("{}: {e}", summary_path.display())))?;
+        let index_path = dir.join(format!("index-{suffix}.jsonl"));
+        let rows = index::from_jsonl(&read_file(&index_path)?)
+            .map_err(|e| bad_input(format!("{}: {e}", index_path.display())))?;
+        for r in &rows {
+            sources.push((r.file.clone(), dir.join(&r.file), r.sha256.clone()));
+        }
+        shards.push((summary, rows));
+    }
+    let (summary, rows) = index::merge(shards).map_err(bad_input)?;
+    std::fs::create_dir_all(output)
+        .map_err(|e| bad_input(format!("cannot create {}: {e}", output.display())))?;
+    for (name, source, sha) in &sources {
+        let bytes = std::fs::read(source)
+            .map_err(|e| bad_input(format!("cannot read {}: {e}", source.display())))?;
+        if index::sha256_hex(&bytes) != *sha {
+            return Err(bad_input(format!(
+                "{} does not match the SHA-256 of its index",
+                source.display()
+            )));
+        }
+        let target = output.join(name);
+        let same = target.canonicalize().ok() == source.canonicalize().ok();
+        if !same {
+            write_file(output, name, &bytes)?;
+        }
+    }
+    write_index(output, None, &summary, &rows)?;
+    eprintln!(
+        "wrote {}: {} instances, {} files from {} shards",
+        output.display(),
+        summary.instances,
+        summary.files,
+        found.len()
+    );
+    Ok(0)
+}

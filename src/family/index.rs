@@ -1,0 +1,521 @@
+//! The index of a family folder and how shards of a sweep are merged.
+//!
+//! `index.csv` and `index.jsonl` hold one [`IndexRow`] per file (instance
+//! JSON, PDDL problem, CNF); `summary.json` holds the [`Summary`] (the
+//! command that regenerates the family, what sampling rejected). Every column
+//! is a function of the command line except those named in
+//! [`TIMING_COLUMNS`], so two runs of one command — on one machine, or as
+//! shards merged by [`merge`] — give files that are identical once those
+//! columns are blanked ([`without_timing`]).
+//!
+//! A shard `I/K` (1-based, as `bench game --shard`) handles the positions
+//! `p` (0-based) with `p % K == I − 1`; [`merge_tables`] interleaves the
+//! tables of shards `1/K … K/K` back into the order of a single run.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use thiserror::Error;
+
+/// One file of a family.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IndexRow {
+    /// The instance's id in the family (`i0007`), zero-padded so that ids sort.
+    pub id: String,
+    /// The file's name in the family folder.
+    pub file: String,
+    /// `instance` (JSON), `pddl` (IPC-2018 problem) or `cnf` (DIMACS).
+    pub kind: String,
+    /// Board width.
+    pub width: usize,
+    /// Board height.
+    pub height: usize,
+    /// Number of walls.
+    pub walls: usize,
+    /// `free` or `body`.
+    pub start: String,
+    /// Snake length at `t = 0`.
+    pub length: usize,
+    /// Number of apples.
+    pub apples: usize,
+    /// Apples visible at once.
+    pub visible: usize,
+    /// Tail rule: `follow` or `strict`.
+    pub tail: String,
+    /// The snake grows when it eats.
+    pub grow: bool,
+    /// The least number of moves of a plan (proven).
+    pub t_star: usize,
+    /// The lower bound the planner starts from.
+    pub lower_bound: usize,
+    /// The encoding of a CNF file.
+    pub encoding: Option<String>,
+    /// The horizon of a CNF file.
+    pub horizon: Option<usize>,
+    /// The answer for a CNF file: `sat` or `unsat` (`unknown` at a limit).
+    pub status: Option<String>,
+    /// Variables of a CNF file.
+    pub variables: Option<u64>,
+    /// Clauses of a CNF file.
+    pub clauses: Option<u64>,
+    /// Literals of a CNF file.
+    pub literals: Option<u64>,
+    /// SHA-256 of the file's bytes, in hex.
+    pub sha256: String,
+    /// `snakesat <version>`.
+    pub generator: String,
+    /// The family's seed.
+    pub seed: u64,
+    /// The command that regenerates the family (without `-o` and `--shard`).
+    pub command: String,
+    /// CaDiCaL's time on the file (CNF), or the least-horizon search's
+    /// (instance and PDDL rows), in seconds. Not reproducible.
+    pub solve_seconds: f64,
+}
+
+/// The columns whose values differ from run to run.
+pub const TIMING_COLUMNS: [&str; 1] = ["solve_seconds"];
+
+/// What a family (or one shard of it) holds and what was rejected.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// `snakesat <version>`.
+    pub generator: String,
+    /// The command that regenerates the family.
+    pub command: String,
+    /// The seed.
+    pub seed: u64,
+    /// `sample` or `all`.
+    pub mode: String,
+    /// Distinct instances drawn (or enumerated).
+    pub distinct: usize,
+    /// Draws made.
+    pub draws: usize,
+    /// Draws rejected because their class was already drawn.
+    pub duplicates: usize,
+    /// Draws that were not valid instances.
+    pub invalid: usize,
+    /// Instances kept (written).
+    pub instances: usize,
+    /// Instances without any plan within the largest horizon (dropped).
+    pub unsolvable: usize,
+    /// Instances dropped because a solve reached the time limit.
+    pub unknown: usize,
+    /// Instances dropped by `--solve-seconds` (depends on timing).
+    pub out_of_band: usize,
+    /// Files listed in the index.
+    pub files: usize,
+    /// `I/K` for one shard's summary; absent once merged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+}
+
+/// Why shard outputs cannot be merged.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum MergeError {
+    /// A shard text that is not `I/K` with `1 <= I <= K`.
+    #[error("shard must be I/K with 1 <= I <= K, not {0:?}")]
+    BadShard(String),
+    /// Shards of different sweeps.
+    #[error("the shards come from different commands: {0:?} and {1:?}")]
+    DifferentCommands(String, String),
+    /// A shard missing or given twice.
+    #[error("expected shards 1/{count}..{count}/{count} once each, got {got}")]
+    WrongShards {
+        /// K.
+        count: usize,
+        /// The shards given.
+        got: String,
+    },
+    /// Tables with different headers.
+    #[error("table {0} does not have the header of the first table")]
+    DifferentHeaders(usize),
+    /// Row counts that no split `p % K` gives.
+    #[error("row counts {0:?} are not those of shards 1/K..K/K given in order")]
+    Uneven(Vec<usize>),
+    /// A table without a header line.
+    #[error("table {0} is empty (no header)")]
+    Empty(usize),
+}
+
+/// A shard `I/K` of a sweep (1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// I, in `1..=K`.
+    pub index: usize,
+    /// K.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `I/K` with `1 <= I <= K`.
+    pub fn parse(text: &str) -> Result<Shard, MergeError> {
+        let bad = || MergeError::BadShard(text.to_string());
+        let (i, k) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = k.trim().parse().map_err(|_| bad())?;
+        if count == 0 || !(1..=count).contains(&index) {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// True when position `p` (0-based) belongs to this shard.
+    pub fn owns(&self, p: usize) -> bool {
+        p % self.count == self.index - 1
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The SHA-256 of `bytes` in lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The rows as CSV with a header line.
+pub fn to_csv(rows: &[IndexRow]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    if rows.is_empty() {
+        // The csv crate writes the header with the first row; write it alone.
+        w.write_record(header()).expect("writing to memory");
+    }
+    for r in rows {
+        w.serialize(r).expect("rows serialise");
+    }
+    String::from_utf8(w.into_inner().expect("writing to memory")).expect("CSV of UTF-8 fields")
+}
+
+/// The CSV header of [`IndexRow`].
+fn header() -> Vec<&'static str> {
+    vec![
+        "id",
+        "file",
+        "kind",
+        "width",
+        "height",
+        "walls",
+        "start",
+        "length",
+        "apples",
+        "visible",
+        "tail",
+        "grow",
+        "t_star",
+        "lower_bound",
+        "encoding",
+        "horizon",
+        "status",
+        "variables",
+        "clauses",
+        "literals",
+        "sha256",
+        "generator",
+        "seed",
+        "command",
+        "solve_seconds",
+    ]
+}
+
+/// The rows as JSON lines.
+pub fn to_jsonl(rows: &[IndexRow]) -> String {
+    rows.iter()
+        .map(|r| serde_json::to_string(r).expect("rows serialise") + "\n")
+        .collect()
+}
+
+/// Reads the rows of `index.jsonl`.
+pub fn from_jsonl(text: &str) -> Result<Vec<IndexRow>, serde_json::Error> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(serde_json::from_str)
+        .collect()
+}
+
+/// The summary as pretty JSON with a final newline.
+pub fn summary_json(summary: &Summary) -> String {
+    serde_json::to_string_pretty(summary).expect("summary serialises") + "\n"
+}
+
+/// The rows with every timing column set to zero, for comparing runs.
+pub fn without_timing(rows: &[IndexRow]) -> Vec<IndexRow> {
+    rows.iter()
+        .map(|r| IndexRow {
+            solve_seconds: 0.0,
+            ..r.clone()
+        })
+        .collect()
+}
+
+/// Joins the summaries and rows of shards `1/K..K/K` (in any order) into
+/// those of one run: rows sorted by id (each shard's order kept within an
+/// id), counts of kept and dropped instances summed.
+pub fn merge(
+    shards: Vec<(Summary, Vec<IndexRow>)>,
+) -> Result<(Summary, Vec<IndexRow>), MergeError> {
+    let first = shards.first().map(|s| s.0.clone()).unwrap_or_default();
+    let mut seen = Vec::new();
+    for (s, _) in &shards {
+        if s.command != first.command {
+            return Err(MergeError::DifferentCommands(
+                first.command.clone(),
+                s.command.clone(),
+            ));
+        }
+        seen.push(s.shard.as_deref().map(Shard::parse).transpose()?);
+    }
+    let count = shards.len();
+    let mut indices: Vec<usize> = seen
+        .iter()
+        .filter_map(|s| s.filter(|s| s.count == count).map(|s| s.index))
+        .collect();
+    indices.sort_unstable();
+    if indices != (1..=count).collect::<Vec<_>>() {
+        let got: Vec<String> = seen
+            .iter()
+            .map(|s| s.map_or("unsharded".to_string(), |s| s.to_string()))
+            .collect();
+        return Err(MergeError::WrongShards {
+            count,
+            got: got.join(", "),
+        });
+    }
+    let mut summary = Summary {
+        shard: None,
+        instances: 0,
+        unsolvable: 0,
+        unknown: 0,
+        out_of_band: 0,
+        files: 0,
+        ..first
+    };
+    let mut rows = Vec::new();
+    for (s, r) in shards {
+        summary.instances += s.instances;
+        summary.unsolvable += s.unsolvable;
+        summary.unknown += s.unknown;
+        summary.out_of_band += s.out_of_band;
+        summary.files += s.files;
+        rows.extend(r);
+    }
+    rows.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok((summary, rows))
+}
+
+/// Interleaves the CSV tables of shards `1/K..K/K` (given in that order,
+/// each with the same header) into the table of a single run: row `j` of
+/// shard `i` (0-based) goes to position `j·K + i`.
+pub fn merge_tables(tables: &[String]) -> Result<String, MergeError> {
+    let mut split = Vec::with_capacity(tables.len());
+    for (i, t) in tables.iter().enumerate() {
+        let mut lines = t.lines();
+        let header = lines.next().ok_or(MergeError::Empty(i + 1))?;
+        split.push((header, lines.collect::<Vec<&str>>()));
+    }
+    let Some(&(header, _)) = split.first() else {
+        return Ok(String::new());
+    };
+    if let Some(i) = split.iter().position(|(h, _)| *h != header) {
+        return Err(MergeError::DifferentHeaders(i + 1));
+    }
+    let counts: Vec<usize> = split.iter().map(|(_, rows)| rows.len()).collect();
+    let total: usize = counts.iter().sum();
+    let k = counts.len();
+    let expected: Vec<usize> = (0..k).map(|i| (total + k - 1 - i) / k).collect();
+    if counts != expected {
+        return Err(MergeError::Uneven(counts));
+    }
+    let mut out = String::with_capacity(tables.iter().map(String::len).sum());
+    out.push_str(header);
+    out.push('\n');
+    for p in 0..total {
+        out.push_str(split[p % k].1[p / k]);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Per instance (in row order), the solve time of its first CNF at
+/// `T* − 1`: the UNSAT proof that no shorter plan exists.
+pub fn unsat_proof_seconds(rows: &[IndexRow]) -> Vec<f64> {
+    let mut out = Vec::new();
+    let mut last: Option<&str> = None;
+    for r in rows {
+        if r.kind == "cnf" && r.horizon.is_some_and(|h| h + 1 == r.t_star) && last != Some(&r.id) {
+            out.push(r.solve_seconds);
+            last = Some(&r.id);
+        }
+    }
+    out
+}
+
+/// The hardness histogram: how many of `seconds` fall in each decade bin
+/// (`< 1 ms`, `1–10 ms`, …, `≥ 100 s`), as `(label, count)` in order.
+pub fn hardness_bins(seconds: &[f64]) -> Vec<(String, usize)> {
+    const EDGES: [f64; 5] = [0.001, 0.01, 0.1, 1.0, 10.0];
+    const LABELS: [&str; 6] = [
+        "< 1 ms",
+        "1-10 ms",
+        "10-100 ms",
+        "0.1-1 s",
+        "1-10 s",
+        ">= 10 s",
+    ];
+    let mut counts = [0usize; 6];
+    for &s in seconds {
+        counts[EDGES.iter().filter(|&&e| s >= e).count()] += 1;
+    }
+    LABELS
+        .iter()
+        .zip(counts)
+        .map(|(l, c)| (l.to_string(), c))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: &str, seconds: f64) -> IndexRow {
+        IndexRow {
+            id: id.into(),
+            file: format!("{id}.json"),
+            kind: "instance".into(),
+            width: 4,
+            height: 4,
+            walls: 0,
+            start: "free".into(),
+            length: 3,
+            apples: 2,
+            visible: 1,
+            tail: "follow".into(),
+            grow: true,
+            t_star: 7,
+            lower_bound: 5,
+            encoding: None,
+            horizon: None,
+            status: None,
+            variables: None,
+            clauses: None,
+            literals: None,
+            sha256: sha256_hex(id.as_bytes()),
+            generator: "snakesat 0".into(),
+            seed: 9,
+            command: "snakesat generate".into(),
+            solve_seconds: seconds,
+        }
+    }
+
+    fn summary(shard: Option<&str>, instances: usize) -> Summary {
+        Summary {
+            command: "snakesat generate".into(),
+            instances,
+            files: instances,
+            shard: shard.map(String::from),
+            ..Summary::default()
+        }
+    }
+
+    #[test]
+    fn sha256_matches_the_standard_vector() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn rows_round_trip_and_csv_has_one_line_per_row() {
+        let rows = vec![row("i0000", 0.5), row("i0001", 1.5)];
+        assert_eq!(from_jsonl(&to_jsonl(&rows)).unwrap(), rows);
+        let csv = to_csv(&rows);
+        assert_eq!(csv.lines().count(), 3);
+        assert_eq!(csv.lines().next().unwrap(), header().join(","));
+        assert_eq!(to_csv(&[]).trim_end(), header().join(","));
+    }
+
+    #[test]
+    fn merged_shards_equal_one_run_except_timing() {
+        let single = vec![row("i0000", 0.1), row("i0001", 0.2), row("i0002", 0.3)];
+        let shards = vec![
+            (summary(Some("2/2"), 1), vec![row("i0001", 9.0)]),
+            (
+                summary(Some("1/2"), 2),
+                vec![row("i0000", 8.0), row("i0002", 7.0)],
+            ),
+        ];
+        let (s, rows) = merge(shards.clone()).unwrap();
+        assert_eq!(s, summary(None, 3));
+        assert_eq!(without_timing(&rows), without_timing(&single));
+        assert_ne!(rows, single);
+        // A shard missing, or a shard of another split.
+        assert!(matches!(
+            merge(shards[..1].to_vec()),
+            Err(MergeError::WrongShards { .. })
+        ));
+        let mut other = shards.clone();
+        other[1].0.command = "snakesat generate --seed 2".into();
+        assert!(matches!(
+            merge(other),
+            Err(MergeError::DifferentCommands(..))
+        ));
+    }
+
+    #[test]
+    fn tables_interleave_back_in_order() {
+        let single = "h\nr0\nr1\nr2\nr3\nr4\n";
+        let shard = |i: usize| -> String {
+            let s = Shard { index: i, count: 3 };
+            let rows: String = (0..5)
+                .filter(|&p| s.owns(p))
+                .map(|p| format!("r{p}\n"))
+                .collect();
+            format!("h\n{rows}")
+        };
+        let tables: Vec<String> = (1..=3).map(shard).collect();
+        assert_eq!(merge_tables(&tables).unwrap(), single);
+        let swapped = vec![tables[2].clone(), tables[0].clone(), tables[1].clone()];
+        assert!(matches!(merge_tables(&swapped), Err(MergeError::Uneven(_))));
+        let bad = vec![tables[0].clone(), "x\nr1\n".to_string()];
+        assert_eq!(merge_tables(&bad), Err(MergeError::DifferentHeaders(2)));
+    }
+
+    #[test]
+    fn shards_parse_and_split_positions() {
+        let s = Shard::parse("2/3").unwrap();
+        assert_eq!((0..7).filter(|&p| s.owns(p)).collect::<Vec<_>>(), [1, 4]);
+        for bad in ["0/3", "4/3", "1/0", "x", "1-3"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_unsat_proof_is_the_first_cnf_below_t_star() {
+        let cnf = |id: &str, horizon: usize, seconds: f64| IndexRow {
+            kind: "cnf".into(),
+            horizon: Some(horizon),
+            ..row(id, seconds)
+        };
+        let rows = vec![
+            row("i0000", 9.0),
+            cnf("i0000", 7, 1.0),
+            cnf("i0000", 6, 2.0),
+            cnf("i0000", 6, 3.0),
+            cnf("i0001", 7, 4.0),
+        ];
+        assert_eq!(unsat_proof_seconds(&rows), [2.0]);
+    }
+
+    #[test]
+    fn hardness_bins_count_by_decade() {
+        let bins = hardness_bins(&[0.0001, 0.002, 0.005, 0.5, 20.0]);
+        let counts: Vec<usize> = bins.iter().map(|b| b.1).collect();
+        assert_eq!(counts, [1, 2, 0, 1, 0, 1]);
+    }
+}

@@ -1,0 +1,491 @@
+//! Benchmark families: many distinct instances of a parameter range, each
+//! labelled with its least horizon `T*`, for SAT and planning research.
+//!
+//! A family is either *sampled* ([`sample`]: seeded ChaCha8 draws, like
+//! [`crate::instance::random`]) or *enumerated* ([`enumerate`]: every class
+//! of a small setting, [`crate::symmetry::enumerate`]). Every instance is
+//! reduced to its canonical representative ([`crate::symmetry::canonical`]),
+//! and a draw whose class is already in the family is rejected and counted,
+//! so a family never holds two instances related by a symmetry.
+//!
+//! The draws depend only on the [`FamilySpec`], so every machine (and every
+//! shard of a sweep) computes the same list; [`index`] describes the files
+//! written for it and how shards are merged.
+
+pub mod index;
+
+use std::collections::HashSet;
+
+use rand::rngs::ChaCha8Rng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use thiserror::Error;
+
+use crate::instance::{Instance, MAX_SIDE, Pos, Start, TailRule};
+use crate::symmetry::{self, EnumerateError, Setting};
+
+/// An inclusive range of whole numbers, written `A..B` (or `A` alone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// The least value.
+    pub lo: usize,
+    /// The greatest value.
+    pub hi: usize,
+}
+
+impl Span {
+    /// The range of one value.
+    pub fn one(v: usize) -> Span {
+        Span { lo: v, hi: v }
+    }
+
+    /// Parses `A..B` (inclusive, `A <= B`) or `A`.
+    pub fn parse(text: &str) -> Result<Span, FamilyError> {
+        let bad = || FamilyError::BadRange(text.to_string());
+        let number = |s: &str| s.trim().parse::<usize>().map_err(|_| bad());
+        let span = match text.split_once("..") {
+            Some((a, b)) => Span {
+                lo: number(a)?,
+                hi: number(b.strip_prefix('=').unwrap_or(b))?,
+            },
+            None => Span::one(number(text)?),
+        };
+        if span.lo > span.hi {
+            return Err(bad());
+        }
+        Ok(span)
+    }
+
+    /// The single value of a one-value range.
+    pub fn single(&self) -> Option<usize> {
+        (self.lo == self.hi).then_some(self.lo)
+    }
+
+    fn draw(&self, rng: &mut ChaCha8Rng) -> usize {
+        rng.random_range(self.lo..=self.hi)
+    }
+}
+
+impl std::fmt::Display for Span {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.single() {
+            Some(v) => write!(f, "{v}"),
+            None => write!(f, "{}..{}", self.lo, self.hi),
+        }
+    }
+}
+
+/// Board sizes: widths and heights, written `N`, `A..B` (squares),
+/// `WxH` or `WxH..WxH` (every width and height in between).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeSpan {
+    /// The widths.
+    pub width: Span,
+    /// The heights.
+    pub height: Span,
+    /// Only squares (`A..B`): the height is the width.
+    pub square: bool,
+}
+
+impl SizeSpan {
+    /// Parses `N`, `A..B`, `WxH` or `WxH..WxH`; every side in `1..=MAX_SIDE`.
+    pub fn parse(text: &str) -> Result<SizeSpan, FamilyError> {
+        let bad = || FamilyError::BadSize(text.to_string());
+        let side = |s: &str| -> Result<(usize, usize, bool), FamilyError> {
+            let number = |s: &str| s.trim().parse::<usize>().map_err(|_| bad());
+            match s.split_once(['x', 'X']) {
+                Some((w, h)) => Ok((number(w)?, number(h)?, false)),
+                None => number(s).map(|n| (n, n, true)),
+            }
+        };
+        let (a, b) = match text.split_once("..") {
+            Some((a, b)) => (side(a)?, side(b)?),
+            None => (side(text)?, side(text)?),
+        };
+        if a.2 != b.2 || a.0 > b.0 || a.1 > b.1 {
+            return Err(bad());
+        }
+        if [a.0, a.1, b.0, b.1].iter().any(|&s| s == 0 || s > MAX_SIDE) {
+            return Err(bad());
+        }
+        Ok(SizeSpan {
+            width: Span { lo: a.0, hi: b.0 },
+            height: Span { lo: a.1, hi: b.1 },
+            square: a.2,
+        })
+    }
+
+    /// Every size of the span, widths first.
+    pub fn sizes(&self) -> Vec<(usize, usize)> {
+        if self.square {
+            return (self.width.lo..=self.width.hi).map(|n| (n, n)).collect();
+        }
+        (self.width.lo..=self.width.hi)
+            .flat_map(|w| (self.height.lo..=self.height.hi).map(move |h| (w, h)))
+            .collect()
+    }
+}
+
+impl std::fmt::Display for SizeSpan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.square {
+            return write!(f, "{}", self.width);
+        }
+        let (a, b) = (
+            (self.width.lo, self.height.lo),
+            (self.width.hi, self.height.hi),
+        );
+        if a == b {
+            write!(f, "{}x{}", a.0, a.1)
+        } else {
+            write!(f, "{}x{}..{}x{}", a.0, a.1, b.0, b.1)
+        }
+    }
+}
+
+/// How many apples an instance has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AppleCount {
+    /// A number drawn from the range.
+    Count(Span),
+    /// IPC-style: the snake covers this percentage of the board once every
+    /// apple is eaten (apples = round(percent × cells / 100) − length).
+    Fill(Span),
+}
+
+/// The parameters of a family.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FamilySpec {
+    /// Board sizes.
+    pub size: SizeSpan,
+    /// Apples per instance.
+    pub apples: AppleCount,
+    /// Snake length at `t = 0`.
+    pub length: Span,
+    /// Walls per instance.
+    pub walls: Span,
+    /// Apples visible at once (`None`: all of them).
+    pub visible: Option<Span>,
+    /// The tail rule of every instance.
+    pub tail: TailRule,
+    /// The snake grows when it eats.
+    pub grow: bool,
+    /// An explicit body (random placement) instead of a free start.
+    pub body: bool,
+    /// Instances to draw (distinct up to symmetry).
+    pub count: usize,
+    /// The seed of the ChaCha8 generator.
+    pub seed: u64,
+}
+
+/// The most instances a family may ask for.
+pub const MAX_COUNT: usize = 1_000_000;
+
+/// Draws rejected in a row (duplicates or invalid) before sampling gives up.
+pub const MAX_REJECTED_IN_A_ROW: usize = 100_000;
+
+/// Why a family cannot be built.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum FamilyError {
+    /// A range that is not `A..B` with `A <= B`.
+    #[error("{0:?} is not a range A..B of whole numbers with A <= B (or one number)")]
+    BadRange(String),
+    /// A size range that is not `N`, `A..B`, `WxH` or `WxH..WxH`.
+    #[error(
+        "{0:?} is not a size range: N, A..B, WxH or WxH..WxH with sides 1..={MAX_SIDE}, increasing"
+    )]
+    BadSize(String),
+    /// Too many instances asked for.
+    #[error("--count {0} is larger than the limit {MAX_COUNT}")]
+    TooMany(usize),
+    /// Sampling stopped finding new classes.
+    #[error(
+        "only {found} distinct instances after {draws} draws ({rejected} rejected in a row): the setting may have fewer than {count} classes (try --all)"
+    )]
+    Exhausted {
+        /// Instances found.
+        found: usize,
+        /// Draws made.
+        draws: usize,
+        /// Rejected draws in a row at the end.
+        rejected: usize,
+        /// Instances asked for.
+        count: usize,
+    },
+    /// `--all` needs one value per parameter.
+    #[error("--all enumerates one setting: give a single value for {0}")]
+    NotSingle(&'static str),
+    /// The setting is too large to enumerate.
+    #[error(transparent)]
+    Enumerate(#[from] EnumerateError),
+}
+
+/// The instances of a family and what sampling rejected.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sample {
+    /// Canonical instances, in the order they were drawn.
+    pub instances: Vec<Instance>,
+    /// Draws made.
+    pub draws: usize,
+    /// Draws whose class was already in the family.
+    pub duplicates: usize,
+    /// Draws that are not a valid instance (too crowded, no room for the body).
+    pub invalid: usize,
+}
+
+/// Draws `spec.count` instances, no two related by a symmetry, each in its
+/// canonical form. Deterministic: the same spec gives the same sample.
+pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
+    if spec.count > MAX_COUNT {
+        return Err(FamilyError::TooMany(spec.count));
+    }
+    let sizes = spec.size.sizes();
+    let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
+    let mut seen = HashSet::new();
+    let mut out = Sample {
+        instances: Vec::with_capacity(spec.count),
+        ..Sample::default()
+    };
+    let mut in_a_row = 0;
+    while out.instances.len() < spec.count {
+        if in_a_row == MAX_REJECTED_IN_A_ROW {
+            return Err(FamilyError::Exhausted {
+                found: out.instances.len(),
+                draws: out.draws,
+                rejected: in_a_row,
+                count: spec.count,
+            });
+        }
+        out.draws += 1;
+        let Some(instance) = draw(spec, &sizes, &mut rng) else {
+            out.invalid += 1;
+            in_a_row += 1;
+            continue;
+        };
+        let canonical = symmetry::canonical(&instance);
+        if seen.insert(symmetry::key(&canonical)) {
+            out.instances.push(canonical);
+            in_a_row = 0;
+        } else {
+            out.duplicates += 1;
+            in_a_row += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// One random instance of the spec, or `None` when the draw is not valid.
+fn draw(spec: &FamilySpec, sizes: &[(usize, usize)], rng: &mut ChaCha8Rng) -> Option<Instance> {
+    let (width, height) = sizes[rng.random_range(0..sizes.len())];
+    let cells = width * height;
+    let length = spec.length.draw(rng);
+    let walls = spec.walls.draw(rng);
+    let apples = match spec.apples {
+        AppleCount::Count(span) => span.draw(rng),
+        AppleCount::Fill(percent) => {
+            let covered = (percent.draw(rng) * cells + 50) / 100;
+            covered.checked_sub(length).filter(|&a| a > 0)?
+        }
+    };
+    let visible = match spec.visible {
+        Some(span) => span.draw(rng).min(apples),
+        None => apples,
+    };
+    if length == 0 || walls + apples + length > cells {
+        return None;
+    }
+    let mut order: Vec<Pos> = (0..cells).map(|i| (i % width, i / width)).collect();
+    order.shuffle(rng);
+    let wall_cells = order[..walls].to_vec();
+    let (start, rest) = if spec.body {
+        let body = snake_body(&order[walls..], length, width, height, rng)?;
+        let rest: Vec<Pos> = order[walls..]
+            .iter()
+            .filter(|c| !body.contains(c))
+            .copied()
+            .collect();
+        (Start::Body(body), rest)
+    } else {
+        (Start::Free { length }, order[walls..].to_vec())
+    };
+    let instance = Instance {
+        width,
+        height,
+        walls: wall_cells,
+        start,
+        apples: rest[..apples].to_vec(),
+        visible,
+        grow: spec.grow,
+        tail: spec.tail,
+        horizon: None,
+    };
+    instance.validate().ok().map(|()| instance)
+}
+
+/// A random self-avoiding body of `length` cells on `open` (head first),
+/// or `None` when the walk from the drawn head gets stuck.
+fn snake_body(
+    open: &[Pos],
+    length: usize,
+    width: usize,
+    height: usize,
+    rng: &mut ChaCha8Rng,
+) -> Option<Vec<Pos>> {
+    let free: HashSet<Pos> = open.iter().copied().collect();
+    let mut body = vec![*open.first()?];
+    while body.len() < length {
+        let (x, y) = *body.last().expect("a body has a head");
+        let mut next: Vec<Pos> = [
+            (x + 1, y),
+            (x, y + 1),
+            (x.wrapping_sub(1), y),
+            (x, y.wrapping_sub(1)),
+        ]
+        .into_iter()
+        .filter(|&(a, b)| a < width && b < height)
+        .filter(|c| free.contains(c) && !body.contains(c))
+        .collect();
+        if next.is_empty() {
+            return None;
+        }
+        next.shuffle(rng);
+        body.push(next[0]);
+    }
+    Some(body)
+}
+
+/// Every canonical instance of the spec's single setting (each parameter a
+/// single value), in the order of [`symmetry::key`].
+pub fn enumerate(spec: &FamilySpec) -> Result<Sample, FamilyError> {
+    let one = |span: Span, what| span.single().ok_or(FamilyError::NotSingle(what));
+    let width = one(spec.size.width, "--size")?;
+    let height = one(spec.size.height, "--size")?;
+    let apples = match spec.apples {
+        AppleCount::Count(span) => one(span, "--apples")?,
+        AppleCount::Fill(_) => return Err(FamilyError::NotSingle("--apples (not --fill)")),
+    };
+    let visible = match spec.visible {
+        Some(span) => one(span, "--visible")?.min(apples),
+        None => apples,
+    };
+    let setting = Setting {
+        rules: Instance {
+            width,
+            height,
+            walls: vec![],
+            start: Start::Free { length: 1 },
+            apples: vec![],
+            visible,
+            grow: spec.grow,
+            tail: spec.tail,
+            horizon: None,
+        },
+        walls: one(spec.walls, "--walls")?,
+        length: one(spec.length, "--length")?,
+        explicit: spec.body,
+        apples,
+    };
+    let instances = symmetry::enumerate(&setting)?;
+    Ok(Sample {
+        draws: instances.len(),
+        instances,
+        duplicates: 0,
+        invalid: 0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(count: usize) -> FamilySpec {
+        FamilySpec {
+            size: SizeSpan::parse("4..5").unwrap(),
+            apples: AppleCount::Count(Span::parse("2..3").unwrap()),
+            length: Span::one(2),
+            walls: Span::parse("0..1").unwrap(),
+            visible: Some(Span::one(1)),
+            tail: TailRule::Follow,
+            grow: true,
+            body: true,
+            count,
+            seed: 9,
+        }
+    }
+
+    #[test]
+    fn ranges_parse_and_print_back() {
+        assert_eq!(Span::parse("3..7").unwrap(), Span { lo: 3, hi: 7 });
+        assert_eq!(Span::parse("4").unwrap(), Span::one(4));
+        assert_eq!(Span::parse("3..=7").unwrap().to_string(), "3..7");
+        for bad in ["7..3", "a", "1..", ""] {
+            assert!(Span::parse(bad).is_err(), "{bad}");
+        }
+        let s = SizeSpan::parse("6x4..7x5").unwrap();
+        assert_eq!(s.sizes(), [(6, 4), (6, 5), (7, 4), (7, 5)]);
+        assert_eq!(s.to_string(), "6x4..7x5");
+        assert_eq!(
+            SizeSpan::parse("4..6").unwrap().sizes(),
+            [(4, 4), (5, 5), (6, 6)]
+        );
+        for bad in ["0..3", "6x4..5", "8x6..6x8", "4..2000"] {
+            assert!(SizeSpan::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn samples_are_deterministic_canonical_and_distinct() {
+        let a = sample(&spec(60)).unwrap();
+        assert_eq!(a, sample(&spec(60)).unwrap());
+        assert_eq!(a.instances.len(), 60);
+        assert_eq!(a.draws, 60 + a.duplicates + a.invalid);
+        let mut keys = HashSet::new();
+        for i in &a.instances {
+            assert!(symmetry::is_canonical(i));
+            assert!(i.validate().is_ok());
+            assert!(keys.insert(symmetry::key(i)), "two instances of a class");
+        }
+        let other = sample(&FamilySpec {
+            seed: 10,
+            ..spec(60)
+        })
+        .unwrap();
+        assert_ne!(a.instances, other.instances);
+    }
+
+    #[test]
+    fn a_small_setting_runs_out_of_classes() {
+        // 2×2, one apple, a one-cell snake: 12 placements, 2 classes
+        // (apple beside the snake, apple across the diagonal).
+        let tiny = FamilySpec {
+            size: SizeSpan::parse("2").unwrap(),
+            apples: AppleCount::Count(Span::one(1)),
+            length: Span::one(1),
+            walls: Span::one(0),
+            count: 4,
+            ..spec(4)
+        };
+        assert!(matches!(
+            sample(&tiny),
+            Err(FamilyError::Exhausted { found: 2, .. })
+        ));
+        assert_eq!(enumerate(&tiny).unwrap().instances.len(), 2);
+        let both = sample(&FamilySpec { count: 2, ..tiny }).unwrap();
+        assert_eq!(both.instances.len(), 2);
+    }
+
+    #[test]
+    fn fill_sets_the_apples_from_the_covered_share() {
+        let s = FamilySpec {
+            size: SizeSpan::parse("5").unwrap(),
+            apples: AppleCount::Fill(Span::one(40)),
+            length: Span::one(2),
+            walls: Span::one(0),
+            count: 5,
+            ..spec(5)
+        };
+        for i in sample(&s).unwrap().instances {
+            assert_eq!(i.apples.len(), 8, "40% of 25 cells minus the snake");
+        }
+    }
+}

@@ -1,0 +1,498 @@
+//! `snakesat generate` and `snakesat merge` as a user runs them: families
+//! free of symmetric duplicates, `--all` against Burnside's lemma (counted
+//! here by brute force), labels checked by minisat and by a breadth-first
+//! search, reproducible indexes, and shards merged into the single run.
+
+#[path = "support/bfs.rs"]
+mod bfs;
+#[path = "support/cli.rs"]
+mod support;
+use bfs::least_moves;
+use support::{assert_bad_input, snakesat, temp_dir};
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::Command;
+
+use snakesat::family::index::{IndexRow, Summary, from_jsonl, sha256_hex, without_timing};
+use snakesat::instance::json::from_json;
+use snakesat::symmetry::canonical;
+
+type Pos = (usize, usize);
+
+fn rows(dir: &Path, name: &str) -> Vec<IndexRow> {
+    from_jsonl(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+}
+
+fn summary(dir: &Path, name: &str) -> Summary {
+    serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+}
+
+fn generate(dir: &Path, args: &[&str]) {
+    let mut all = vec!["generate", "-o", dir.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let run = snakesat(&all);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+/// The 8 maps of a square `n × n` board, written out one by one.
+fn square_symmetries(n: usize) -> Vec<Box<dyn Fn(Pos) -> Pos>> {
+    let m = n - 1;
+    vec![
+        Box::new(|p| p),
+        Box::new(move |(x, y)| (m - x, y)),
+        Box::new(move |(x, y)| (x, m - y)),
+        Box::new(move |(x, y)| (m - x, m - y)),
+        Box::new(|(x, y)| (y, x)),
+        Box::new(move |(x, y)| (m - y, m - x)),
+        Box::new(move |(x, y)| (m - y, x)),
+        Box::new(move |(x, y)| (y, m - x)),
+    ]
+}
+
+/// Burnside's lemma by brute force on an `n × n` board: placements of a
+/// snake body of `length` cells (head first) and `apples` ordered apples
+/// (one visible at a time), averaged fixed points over the 8 symmetries.
+fn burnside(n: usize, length: usize, apples: usize) -> usize {
+    let cells: Vec<Pos> = (0..n).flat_map(|x| (0..n).map(move |y| (x, y))).collect();
+    let mut bodies: Vec<Vec<Pos>> = cells.iter().map(|&c| vec![c]).collect();
+    for _ in 1..length {
+        bodies = bodies
+            .into_iter()
+            .flat_map(|b| {
+                let (x, y) = *b.last().unwrap();
+                cells
+                    .iter()
+                    .filter(|&&c| x.abs_diff(c.0) + y.abs_diff(c.1) == 1 && !b.contains(&c))
+                    .map(|&c| {
+                        let mut next = b.clone();
+                        next.push(c);
+                        next
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+    }
+    let mut placements: Vec<Vec<Pos>> = bodies;
+    for _ in 0..apples {
+        placements = placements
+            .into_iter()
+            .flat_map(|p| {
+                cells
+                    .iter()
+                    .filter(|c| !p.contains(c))
+                    .map(|&c| {
+                        let mut next = p.clone();
+                        next.push(c);
+                        next
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+    }
+    let group = square_symmetries(n);
+    let fixed: usize = group
+        .iter()
+        .map(|g| {
+            placements
+                .iter()
+                .filter(|p| p.iter().map(|&c| g(c)).collect::<Vec<_>>() == **p)
+                .count()
+        })
+        .sum();
+    assert_eq!(fixed % 8, 0);
+    fixed / 8
+}
+
+#[test]
+fn all_enumerates_one_instance_per_class_as_burnside_counts() {
+    // A 3×3 board, a two-cell snake, one apple: 22 classes (by hand: 168
+    // placements, 8 fixed by the two mid-line mirrors, (168 + 8) / 8).
+    assert_eq!(burnside(3, 2, 1), 22);
+    for (length, apples) in [(2, 1), (1, 2)] {
+        let dir = temp_dir(&format!("all-{length}-{apples}"));
+        let (l, a) = (length.to_string(), apples.to_string());
+        generate(
+            &dir,
+            &[
+                "--all",
+                "--size",
+                "3",
+                "--length",
+                &l,
+                "--apples",
+                &a,
+                "--start",
+                "body",
+                "--horizons",
+                "T*",
+            ],
+        );
+        let expected = burnside(3, length, apples);
+        let s = summary(&dir, "summary.json");
+        assert_eq!(
+            (s.distinct, s.duplicates, s.mode.as_str()),
+            (expected, 0, "all")
+        );
+        assert_eq!(s.instances + s.unsolvable, expected);
+        let instances: Vec<IndexRow> = rows(&dir, "index.jsonl")
+            .into_iter()
+            .filter(|r| r.kind == "instance")
+            .collect();
+        assert_eq!(instances.len(), s.instances);
+        assert_no_symmetric_pair(&dir, &instances);
+    }
+}
+
+fn assert_no_symmetric_pair(dir: &Path, instances: &[IndexRow]) {
+    let mut classes = HashSet::new();
+    for r in instances {
+        let text = std::fs::read_to_string(dir.join(&r.file)).unwrap();
+        let instance = from_json(&text).unwrap();
+        assert_eq!(canonical(&instance), instance, "{} is canonical", r.file);
+        assert!(
+            classes.insert(format!("{:?}", canonical(&instance))),
+            "{} repeats a class",
+            r.file
+        );
+    }
+}
+
+#[test]
+fn a_family_is_labelled_checked_and_reproducible() {
+    let dir = temp_dir("family");
+    let args = [
+        "--size", "3x3..4x4", "--apples", "1..3", "--length", "1..3", "--count", "12", "--seed",
+        "4",
+    ];
+    generate(&dir, &args);
+    let index = rows(&dir, "index.jsonl");
+    let s = summary(&dir, "summary.json");
+    assert_eq!(s.distinct, 12);
+    assert_eq!(s.draws, 12 + s.duplicates + s.invalid);
+    assert_eq!(s.instances + s.unsolvable, 12);
+    assert_eq!(s.files, index.len());
+    let instances: Vec<IndexRow> = index
+        .iter()
+        .filter(|r| r.kind == "instance")
+        .cloned()
+        .collect();
+    assert_eq!(instances.len(), s.instances);
+    assert_no_symmetric_pair(&dir, &instances);
+    // The CSV lists the same files.
+    let csv = std::fs::read_to_string(dir.join("index.csv")).unwrap();
+    assert_eq!(csv.lines().count(), index.len() + 1);
+    for r in &instances {
+        // T* from an independent breadth-first search.
+        let instance = from_json(&std::fs::read_to_string(dir.join(&r.file)).unwrap()).unwrap();
+        assert_eq!(least_moves(&instance, 40), Some(r.t_star), "{}", r.file);
+        assert!(r.lower_bound <= r.t_star);
+        assert!(
+            r.command
+                .starts_with("snakesat generate --size 3x3..4x4 --apples 1..3")
+        );
+    }
+    for r in &index {
+        let bytes = std::fs::read(dir.join(&r.file)).unwrap();
+        assert_eq!(sha256_hex(&bytes), r.sha256, "{}", r.file);
+        if r.kind == "cnf" {
+            let h = r.horizon.unwrap();
+            let expected = if h == r.t_star { "sat" } else { "unsat" };
+            assert_eq!(r.status.as_deref(), Some(expected), "{}", r.file);
+            assert!(h == r.t_star || h + 1 == r.t_star);
+            let text = String::from_utf8(bytes).unwrap();
+            assert!(text.contains(&format!("c status {expected}\n")));
+            assert!(text.contains(&format!(
+                "p cnf {} {}\n",
+                r.variables.unwrap(),
+                r.clauses.unwrap()
+            )));
+        }
+    }
+    // Every CNF has its T* and T*-1 file (T* = 1 has no T*-1 = 0 file).
+    for r in &instances {
+        let cnfs = index
+            .iter()
+            .filter(|c| c.id == r.id && c.kind == "cnf")
+            .count();
+        assert_eq!(cnfs, if r.t_star == 1 { 1 } else { 2 }, "{}", r.id);
+    }
+    // The same command, again: the same bytes, timing aside.
+    let again = temp_dir("family-again");
+    generate(&again, &args);
+    assert_eq!(
+        without_timing(&rows(&again, "index.jsonl")),
+        without_timing(&index)
+    );
+    assert_eq!(summary(&again, "summary.json"), s);
+    agree_with_minisat(&dir, &index);
+}
+
+/// Every CNF label against an independent solver (CI installs minisat).
+fn agree_with_minisat(dir: &Path, index: &[IndexRow]) {
+    if Command::new("minisat").arg("--help").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "minisat is required in CI (.ci/run installs it)"
+        );
+        eprintln!("minisat not installed: labels not cross-checked");
+        return;
+    }
+    let mut checked = 0;
+    for r in index.iter().filter(|r| r.kind == "cnf") {
+        let out = Command::new("minisat")
+            .arg(dir.join(&r.file))
+            .output()
+            .unwrap();
+        let code = match r.status.as_deref() {
+            Some("sat") => 10,
+            Some("unsat") => 20,
+            other => panic!("label {other:?}"),
+        };
+        assert_eq!(out.status.code(), Some(code), "minisat on {}", r.file);
+        checked += 1;
+    }
+    assert!(checked >= 12);
+}
+
+#[test]
+fn shards_merge_into_the_single_run() {
+    let single = temp_dir("single");
+    let shards = temp_dir("shards");
+    let merged = temp_dir("merged");
+    let args = [
+        "--size", "4", "--apples", "2..3", "--count", "7", "--seed", "2",
+    ];
+    generate(&single, &args);
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let mut a = args.to_vec();
+        a.extend(["--shard", &shard]);
+        generate(&shards, &a);
+    }
+    assert!(!shards.join("index.csv").exists());
+    // A shard missing is refused.
+    let partial = temp_dir("partial");
+    for f in ["summary-1-of-3.json", "index-1-of-3.jsonl"] {
+        std::fs::copy(shards.join(f), partial.join(f)).unwrap();
+    }
+    let run = snakesat(&[
+        "merge",
+        "-o",
+        merged.to_str().unwrap(),
+        partial.to_str().unwrap(),
+    ]);
+    assert_bad_input(&run, "shards 1/1..1/1");
+    let run = snakesat(&[
+        "merge",
+        "-o",
+        merged.to_str().unwrap(),
+        shards.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let strip = |dir: &Path| -> Vec<String> {
+        std::fs::read_to_string(dir.join("index.csv"))
+            .unwrap()
+            .lines()
+            .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+            .collect()
+    };
+    assert_eq!(strip(&merged), strip(&single));
+    assert_eq!(
+        std::fs::read(merged.join("summary.json")).unwrap(),
+        std::fs::read(single.join("summary.json")).unwrap()
+    );
+    for r in rows(&single, "index.jsonl") {
+        assert_eq!(
+            std::fs::read(merged.join(&r.file)).unwrap(),
+            std::fs::read(single.join(&r.file)).unwrap(),
+            "{}",
+            r.file
+        );
+    }
+    assert!(merged.join("hardness.svg").exists());
+}
+
+#[test]
+fn pddl_problems_read_back_and_solve_to_t_star() {
+    let dir = temp_dir("pddl");
+    generate(
+        &dir,
+        &[
+            "--format",
+            "pddl",
+            "--size",
+            "4x3..5x4",
+            "--fill",
+            "50..60",
+            "--count",
+            "3",
+            "--horizons",
+            "T*",
+        ],
+    );
+    let index = rows(&dir, "index.jsonl");
+    let problems: Vec<&IndexRow> = index.iter().filter(|r| r.kind == "pddl").collect();
+    assert_eq!(problems.len(), summary(&dir, "summary.json").instances);
+    assert!(!problems.is_empty());
+    for r in problems {
+        assert_eq!(
+            (r.tail.as_str(), r.start.as_str(), r.length),
+            ("strict", "body", 2)
+        );
+        let file = dir.join(&r.file);
+        let run = snakesat(&["solve", file.to_str().unwrap(), "--json"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let report: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        assert_eq!(report["horizon"], r.t_star, "{}", r.file);
+    }
+}
+
+#[test]
+fn bad_parameters_are_one_line_errors() {
+    let dir = temp_dir("bad");
+    let out = dir.to_str().unwrap();
+    let cases: [(&[&str], &str); 7] = [
+        (&["--max-horizon", "0"], "--max-horizon must be"),
+        (&["--size", "5..3"], "size range"),
+        (&["--apples", "3..x"], "--apples"),
+        (&["--count", "2000000"], "larger than the limit"),
+        (&["--encoding", "notebook-mvp1"], "approximate"),
+        (&["--format", "pddl", "--tail", "follow"], "IPC-2018"),
+        (&["--all", "--size", "3..4"], "single value for --size"),
+    ];
+    for (args, needle) in cases {
+        let mut all = vec!["generate", "-o", out];
+        all.extend_from_slice(args);
+        assert_bad_input(&snakesat(&all), needle);
+    }
+    let run = snakesat(&[
+        "generate", "-o", out, "--size", "2", "--apples", "1", "--length", "1", "--count", "5",
+    ]);
+    assert_bad_input(&run, "fewer than 5 classes");
+}
+
+/// The CSV without the given (0-based) columns; no field holds a comma.
+fn drop_columns(text: &str, timing: &[usize]) -> Vec<String> {
+    text.lines()
+        .map(|l| {
+            let fields: Vec<&str> = l
+                .split(',')
+                .enumerate()
+                .filter(|(i, _)| !timing.contains(i))
+                .map(|(_, f)| f)
+                .collect();
+            fields.join(",")
+        })
+        .collect()
+}
+
+#[test]
+fn bench_shards_merge_into_the_single_table() {
+    let dir = temp_dir("bench-shards");
+    let d = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    // bench game: seconds, build_seconds and solve_seconds are the timing columns.
+    let game = [
+        "bench",
+        "game",
+        "--sizes",
+        "4,5",
+        "--games",
+        "2",
+        "--reuse",
+        "clauses,fresh",
+    ];
+    let mut single = game.to_vec();
+    let all = d("game-all.csv");
+    single.extend(["--csv", &all]);
+    assert_eq!(snakesat(&single).code, 0);
+    let mut shards = Vec::new();
+    for i in 1..=3 {
+        let (shard, csv) = (format!("{i}/3"), d(&format!("game-{i}.csv")));
+        let mut a = game.to_vec();
+        a.extend(["--shard", &shard, "--csv", &csv]);
+        assert_eq!(snakesat(&a).code, 0);
+        shards.push(csv);
+    }
+    let merged = d("game-merged.csv");
+    let mut m = vec!["merge", "-o", &merged];
+    m.extend(shards.iter().map(String::as_str));
+    assert_eq!(snakesat(&m).code, 0);
+    let read = |p: &str| std::fs::read_to_string(p).unwrap();
+    assert_eq!(read(&merged).lines().count(), 9);
+    assert_eq!(
+        drop_columns(&read(&merged), &[6, 7, 8]),
+        drop_columns(&read(&all), &[6, 7, 8])
+    );
+    // Shards in the wrong order cannot be interleaved back.
+    let mut wrong = vec!["merge", "-o", &merged];
+    wrong.extend([&shards[2], &shards[0], &shards[1]].map(String::as_str));
+    assert_bad_input(&snakesat(&wrong), "row counts");
+
+    // bench on IPC problems (a generated PDDL family): seconds and peak memory vary.
+    let problems = dir.join("problems");
+    generate(
+        &problems,
+        &[
+            "--format",
+            "pddl",
+            "--size",
+            "3x3..4x3",
+            "--fill",
+            "50",
+            "--count",
+            "3",
+            "--horizons",
+            "T*",
+        ],
+    );
+    for f in std::fs::read_dir(&problems).unwrap().flatten() {
+        if !f.file_name().to_string_lossy().ends_with(".pddl") {
+            std::fs::remove_file(f.path()).unwrap();
+        }
+    }
+    let p = problems.to_str().unwrap();
+    let all = d("ipc-all.csv");
+    assert_eq!(snakesat(&["bench", p, "--csv", &all]).code, 0);
+    let (one, two) = (d("ipc-1.csv"), d("ipc-2.csv"));
+    assert_eq!(
+        snakesat(&["bench", p, "--shard", "1/2", "--csv", &one]).code,
+        0
+    );
+    assert_eq!(
+        snakesat(&["bench", p, "--shard", "2/2", "--csv", &two]).code,
+        0
+    );
+    let merged = d("ipc-merged.csv");
+    assert_eq!(snakesat(&["merge", "-o", &merged, &one, &two]).code, 0);
+    assert_eq!(read(&merged).lines().count(), 4);
+    assert_eq!(
+        drop_columns(&read(&merged), &[7, 10]),
+        drop_columns(&read(&all), &[7, 10])
+    );
+}
+
+#[test]
+fn hardness_bands_keep_what_the_timeout_allows() {
+    let dir = temp_dir("band");
+    let args = [
+        "--size", "4", "--apples", "2", "--count", "4", "--seed", "3",
+    ];
+    // Every solve ends within --timeout 60, so a band from 0 to 60 s keeps
+    // every instance and a band from 61 s keeps none.
+    for (band, kept) in [("0..60", 4), ("61..100", 0)] {
+        let mut a = args.to_vec();
+        a.extend(["--solve-seconds", band]);
+        generate(&dir, &a);
+        let s = summary(&dir, "summary.json");
+        assert_eq!((s.instances, s.out_of_band), (kept, 4 - kept), "{band}");
+        assert!(s.command.ends_with(&format!(
+            "--solve-seconds {band} --timeout 60 --max-horizon 300"
+        )));
+    }
+    let mut a = args.to_vec();
+    a.extend(["--solve-seconds", "0..60", "--horizons", "T*"]);
+    let mut all = vec!["generate", "-o", dir.to_str().unwrap()];
+    all.extend(a);
+    assert_bad_input(&snakesat(&all), "T*-1 among --horizons");
+}

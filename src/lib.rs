@@ -52,6 +52,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod cnf;
 pub mod encode;
 pub mod excerpt;

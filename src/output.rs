@@ -39,6 +39,7 @@ use thiserror::Error;
 pub struct OutputError {
     /// The path as the user gave it.
     pub path: String,
+    /// What is wrong with it.
     pub reason: String,
 }
 

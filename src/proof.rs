@@ -58,27 +58,40 @@ pub const FORMAT: &str = "drat-binary";
 pub enum ProofError {
     /// A proof path that C cannot name.
     #[error("proof path {path} has a NUL byte")]
-    NulPath { path: String },
+    NulPath {
+        /// The path.
+        path: String,
+    },
     /// A directory that cannot be created.
     #[error("cannot create {path}")]
     Create {
+        /// The directory.
         path: String,
+        /// Why.
         #[source]
         source: std::io::Error,
     },
     /// A file that cannot be written.
     #[error("cannot write {path}")]
     Write {
+        /// The file.
         path: String,
+        /// Why.
         #[source]
         source: std::io::Error,
     },
     /// CaDiCaL refused to trace a proof.
     #[error("CaDiCaL cannot trace a proof to {path}")]
-    Trace { path: String },
+    Trace {
+        /// The proof file.
+        path: String,
+    },
     /// A standalone re-solve found a model where the search found none.
     #[error("horizon {horizon} is satisfiable on a standalone re-solve, against the search")]
-    Satisfiable { horizon: usize },
+    Satisfiable {
+        /// The horizon.
+        horizon: usize,
+    },
     /// The encoding failed.
     #[error(transparent)]
     Encode(#[from] EncodeError),
@@ -178,27 +191,36 @@ pub enum Reason {
 /// One claim "no plan of `horizon` moves" and its certificate.
 #[derive(Clone, Debug, Serialize)]
 pub struct Certificate {
+    /// The horizon (moves) claimed to have no plan.
     pub horizon: usize,
+    /// Why it is claimed.
     pub reason: Reason,
-    /// File names inside the proof folder.
+    /// The CNF's file name inside the proof folder.
     pub cnf: String,
+    /// The proof's file name inside the proof folder.
     pub proof: String,
+    /// The proof format ([`FORMAT`]).
     pub format: &'static str,
     /// True when CaDiCaL refuted the standalone CNF (the proof is complete);
     /// false when the deadline passed first.
     pub refuted: bool,
+    /// The proof's size.
     pub proof_bytes: u64,
+    /// Time to encode, write and refute it.
     pub seconds: f64,
 }
 
 /// The manifest written as `manifest.json`.
 #[derive(Clone, Debug, Serialize)]
 pub struct Manifest {
+    /// The encoding of every CNF, as `--encoding` accepts it.
     pub encoding: String,
+    /// The proven lower bound the answer starts from (absent for a fixed horizon).
     pub lower_bound: Option<usize>,
     /// How horizons below the lower bound are excluded (absent for a fixed horizon).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub below_lower_bound: Option<&'static str>,
+    /// Every claim, by horizon.
     pub claims: Vec<Certificate>,
 }
 
@@ -215,8 +237,11 @@ impl Manifest {
 /// What `solve --json` adds about certificates.
 #[derive(Clone, Debug, Serialize)]
 pub struct Certification {
+    /// Every refuted horizon has a complete proof.
     pub certified: bool,
+    /// The folder the certificates are in.
     pub proof_dir: String,
+    /// The claims and their files.
     pub certificates: Vec<Certificate>,
 }
 

@@ -12,38 +12,62 @@ use crate::instance::MAX_HORIZON;
 pub enum DecodeError {
     /// A horizon read from a file is 0 or above [`MAX_HORIZON`].
     #[error("horizon {horizon} is out of range (1..={MAX_HORIZON})")]
-    HorizonOutOfRange { horizon: usize },
+    HorizonOutOfRange {
+        /// The horizon read.
+        horizon: usize,
+    },
     /// A horizon larger than the formula's variable count.
     #[error("horizon {horizon} is inconsistent with the {num_vars} variables of the `p cnf` line")]
-    HorizonExceedsVariables { horizon: usize, num_vars: usize },
+    HorizonExceedsVariables {
+        /// The horizon read.
+        horizon: usize,
+        /// The variables the `p cnf` line declares.
+        num_vars: usize,
+    },
     /// A path length above [`MAX_HORIZON`].
     #[error("horizon {moves} is beyond the limit {MAX_HORIZON}")]
-    BeyondLimit { moves: usize },
+    BeyondLimit {
+        /// The moves asked for.
+        moves: usize,
+    },
     /// A head variable (named `name`) at a time after the horizon.
     #[error("{name} variable at time {t} beyond the horizon {moves}")]
     TimeBeyondHorizon {
+        /// The variable kind's name.
         name: &'static str,
+        /// Its time.
         t: usize,
+        /// The horizon.
         moves: usize,
     },
     /// Two values of one axis at one time.
     #[error("model puts the head on two {name} values at time {t}: {first} and {second}")]
     TwoAxisValues {
+        /// The axis variable kind's name (`head-x` or `head-y`).
         name: &'static str,
+        /// The time.
         t: usize,
+        /// One value set true.
         first: usize,
+        /// Another value set true.
         second: usize,
     },
     /// Two head cells at one time.
     #[error("model puts the head on two cells at time {t}: {first:?} and {second:?}")]
     TwoCells {
+        /// The time.
         t: usize,
+        /// One cell `(x, y)` set true.
         first: (usize, usize),
+        /// Another cell set true.
         second: (usize, usize),
     },
     /// No head cell at a time.
     #[error("model puts the head nowhere at time {t}")]
-    Nowhere { t: usize },
+    Nowhere {
+        /// The time.
+        t: usize,
+    },
 }
 
 /// Checks a horizon read from a file (a CNF's `c horizon` line) before

@@ -26,7 +26,9 @@ const SELECTORS: i32 = 1 << 14;
 /// A query's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// A path and its certificate.
     Found(Found),
+    /// No legal path of this length has a certificate.
     Unsat,
     /// The deadline passed first.
     Unknown,

@@ -39,23 +39,29 @@ pub const MAX_SIDE: usize = 64;
 /// A rectangular board without walls; cells are numbered row by row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grid {
+    /// Columns.
     pub width: usize,
+    /// Rows.
     pub height: usize,
 }
 
 impl Grid {
+    /// A `width × height` board.
     pub fn new(width: usize, height: usize) -> Self {
         Grid { width, height }
     }
 
+    /// Number of cells.
     pub fn cells(&self) -> usize {
         self.width * self.height
     }
 
+    /// The number of cell `(x, y)`: `y * width + x`.
     pub fn index(&self, (x, y): Pos) -> usize {
         y * self.width + x
     }
 
+    /// The cell `(x, y)` numbered `cell`.
     pub fn pos(&self, cell: usize) -> Pos {
         (cell % self.width, cell / self.width)
     }
@@ -77,6 +83,7 @@ impl Grid {
         .enumerate()
     }
 
+    /// The neighbours of `cell` on the board.
     pub fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> + use<> {
         self.neighbours_by_direction(cell).filter_map(|(_, n)| n)
     }
@@ -91,6 +98,7 @@ impl Grid {
         }
     }
 
+    /// True when `a` and `b` share a side.
     pub fn adjacent(&self, a: usize, b: usize) -> bool {
         self.distance(a, b) == 1
     }
@@ -127,6 +135,7 @@ pub enum Reuse {
 }
 
 impl Reuse {
+    /// Every strategy, in the order tables list them.
     pub const ALL: [Reuse; 5] = [
         Reuse::Fresh,
         Reuse::Clauses,
@@ -135,6 +144,7 @@ impl Reuse {
         Reuse::Nogoods,
     ];
 
+    /// The name `--reuse` accepts.
     pub fn name(self) -> &'static str {
         match self {
             Reuse::Fresh => "fresh",
@@ -149,9 +159,13 @@ impl Reuse {
 /// One game to play.
 #[derive(Clone, Copy, Debug)]
 pub struct GameConfig {
+    /// Board columns.
     pub width: usize,
+    /// Board rows.
     pub height: usize,
+    /// Seed of the apples' ChaCha8 generator: the same seed gives the same game.
     pub seed: u64,
+    /// How the solver is reused from one query to the next.
     pub reuse: Reuse,
     /// Time for the solver per apple; past it the snake follows its last cycle.
     pub timeout_per_apple: Option<Duration>,
@@ -200,12 +214,15 @@ pub enum Method {
 pub struct Breakdown {
     /// Apples eaten on a shortest path (no legal plan is shorter).
     pub shortest_apples: usize,
+    /// Moves spent on those apples.
     pub shortest_steps: usize,
     /// Apples eaten on a longer certified path.
     pub route_apples: usize,
+    /// Moves spent on those apples.
     pub route_steps: usize,
     /// Apples eaten by following the (edited) cycle.
     pub cycle_apples: usize,
+    /// Moves spent on those apples.
     pub cycle_steps: usize,
 }
 
@@ -226,6 +243,7 @@ impl Breakdown {
 pub struct AppleRecord {
     /// 0 for the first apple.
     pub index: usize,
+    /// Where it appeared.
     pub cell: Pos,
     /// The snake's length when the apple appeared.
     pub length: usize,
@@ -233,12 +251,15 @@ pub struct AppleRecord {
     pub steps: usize,
     /// The moving snake's shortest path to it, ignoring safety: no legal plan is shorter.
     pub lower_bound: usize,
+    /// How it was reached.
     pub method: Method,
     /// No safe plan is shorter: every shorter length was refuted (always true
     /// when `steps == lower_bound`). Safe means: a Hamiltonian cycle follows
     /// (see the module documentation); plans are simple paths.
     pub least: bool,
+    /// Time spent planning it.
     pub seconds: f64,
+    /// Solver work spent on it.
     #[serde(flatten)]
     pub work: Work,
 }
@@ -246,28 +267,39 @@ pub struct AppleRecord {
 /// A finished game.
 #[derive(Clone, Debug, Serialize)]
 pub struct GameRecord {
+    /// Board columns.
     pub width: usize,
+    /// Board rows.
     pub height: usize,
+    /// The apples' seed.
     pub seed: u64,
+    /// The solver reuse strategy.
     pub reuse: Reuse,
+    /// The snake filled the board (all cells but at most one on odd boards).
     pub won: bool,
     /// Why the game was lost, with the state.
     pub loss: Option<String>,
+    /// The snake's length at the end.
     pub final_length: usize,
+    /// Cells of the board.
     pub cells: usize,
     /// Apples eaten.
     pub eaten: usize,
+    /// Moves in the whole game.
     pub steps: usize,
     /// Apples eaten in exactly `lower_bound` steps.
     pub shortest_possible: usize,
     /// Apples eaten by a plan proven to be the least safe one.
     pub least_safe: usize,
+    /// Apples and moves by how each apple was reached.
     #[serde(flatten)]
     pub breakdown: Breakdown,
+    /// Time for the whole game.
     pub seconds: f64,
     /// Solver work over the game, the first cycle included.
     #[serde(flatten)]
     pub work: Work,
+    /// Every apple, in order.
     pub apples: Vec<AppleRecord>,
     /// The head at every time point, the start first.
     #[serde(skip)]
@@ -290,10 +322,17 @@ impl GameRecord {
 /// Why a game could not be played.
 #[derive(Debug, Error)]
 pub enum GameError {
+    /// A board side outside `1..=MAX_SIDE` (width, height).
     #[error("board size {0}x{1} is out of range (each side must be 1..={MAX_SIDE})")]
     BadSize(usize, usize),
+    /// The independent simulator refused the moves planned for an apple (a bug).
     #[error("internal error: the simulator rejects the plan for apple {apple}: {reason}")]
-    Rejected { apple: usize, reason: String },
+    Rejected {
+        /// The apple's number in the game, from 0.
+        apple: usize,
+        /// The simulator's words.
+        reason: String,
+    },
 }
 
 /// A plan for one apple.
@@ -497,7 +536,15 @@ fn plan_apple(
             walk(cycle, head, apple).map(|m| m.len())
         }
     };
-    let upper = along(&mut cycle, snake[0], snake.len())?;
+    // On a board with an odd number of cells the cycle skips one cell; an
+    // apple there is off the cycle, and only the joint search reaches it.
+    let on_cycle = along(&mut cycle, snake[0], snake.len());
+    let upper = on_cycle.unwrap_or(grid.cells() + 1);
+    let lengths = if on_cycle.is_some() {
+        effort.lengths
+    } else {
+        u32::MAX
+    };
     // 1. The candidates: shortest paths, each with a certificate for the body
     // it leaves: the first found, then the one that follows the edited cycle most.
     let aligned = lower.filter(|_| effort.lengths == 0).and_then(|_| {
@@ -553,7 +600,7 @@ fn plan_apple(
     let mut refuted = true;
     let mut unknowns = 0;
     let mut asked = 0;
-    while k < upper && asked < effort.lengths && deadline.is_none_or(|d| Instant::now() < d) {
+    while k < upper && asked < lengths && deadline.is_none_or(|d| Instant::now() < d) {
         asked += 1;
         match solver.plan(snake, apple, k, deadline) {
             Outcome::Found(f) => return Some(found(f, refuted)),
@@ -569,6 +616,7 @@ fn plan_apple(
         }
     }
     let least = refuted && k >= upper;
+    on_cycle?;
     // 3. Along the cycle (safe at every step), edited at every step, trying
     // from each cell the shortest path from there, certified, while that saves moves.
     let mut moves = Vec::new();

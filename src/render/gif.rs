@@ -53,13 +53,21 @@ use crate::sim::{State, Violation, states};
 pub enum GifError {
     /// Cells smaller than 4 pixels.
     #[error("cell size {cell} is too small (at least 4 pixels)")]
-    CellTooSmall { cell: u16 },
+    CellTooSmall {
+        /// The cell size asked for, in pixels.
+        cell: u16,
+    },
     /// The path breaks a rule of the game.
     #[error("the path breaks the rules")]
     Illegal(#[source] Violation),
     /// An image beyond GIF's 65535 × 65535 pixels.
     #[error("the image would be {width}x{height} pixels, more than a GIF allows (65535)")]
-    TooLarge { width: usize, height: usize },
+    TooLarge {
+        /// The image width, in pixels.
+        width: usize,
+        /// The image height, in pixels.
+        height: usize,
+    },
     /// The GIF encoder failed.
     #[error(transparent)]
     Encoding(#[from] gif::EncodingError),
@@ -88,13 +96,21 @@ pub const STRIP: u8 = 7;
 /// of [`BODY_RGBS`] has index `BODY + k`.
 pub const BODY: u8 = 8;
 
+/// The board's background.
 pub const BACKGROUND_RGB: [u8; 3] = [245, 245, 235];
+/// The lines between cells.
 pub const GRID_RGB: [u8; 3] = [205, 205, 195];
+/// Walls.
 pub const WALL_RGB: [u8; 3] = [70, 70, 70];
+/// The apples on the board.
 pub const APPLE_RGB: [u8; 3] = [220, 30, 30];
+/// The next apple to be revealed.
 pub const NEXT_APPLE_RGB: [u8; 3] = [245, 180, 180];
+/// The snake's head.
 pub const HEAD_RGB: [u8; 3] = [20, 40, 140];
+/// The counter's text.
 pub const TEXT_RGB: [u8; 3] = [30, 30, 30];
+/// The strip under the board that holds the counter.
 pub const STRIP_RGB: [u8; 3] = [225, 225, 215];
 /// Body shades, from the cell next to the head (dark) to the tail (light).
 pub const BODY_RGBS: [[u8; 3]; 8] = [

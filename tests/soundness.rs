@@ -2,17 +2,21 @@
 //! (`tests/support/bfs.rs`) on thousands of random tiny instances: the least
 //! horizon found by SAT must equal the BFS's least number of moves, every SAT
 //! plan must pass the simulator, and "no plan up to the maximum" must agree.
+//! The instances come from `tests/support/tiny.rs`, shared with tests/exact.rs.
 
 #[path = "support/bfs.rs"]
 mod bfs;
+#[path = "support/tiny.rs"]
+mod tiny;
+use tiny::{env_number, random_full_board, random_instance};
 
+use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use rand::{RngExt, SeedableRng};
 
 use snakesat::encode::by_name;
 use snakesat::encode::prune::lower_bound;
 use snakesat::instance::json::to_json;
-use snakesat::instance::{Instance, Pos, Start, TailRule};
+use snakesat::instance::{Instance, Pos};
 use snakesat::planner::{Method, Outcome, Planner, Search as Question, Verdict};
 use snakesat::sim::simulate;
 use snakesat::solve::Status;
@@ -87,120 +91,6 @@ const INCREMENTAL: &[&str] = &[
     "direct,position=onehot",
     "direct,position=axis",
 ];
-
-fn random_cell(rng: &mut ChaCha8Rng, width: usize, height: usize) -> Pos {
-    (rng.random_range(0..width), rng.random_range(0..height))
-}
-
-/// A random self-avoiding walk of up to `length` cells off the walls, head
-/// first; shorter if it gets stuck, `None` if it cannot start.
-fn random_body(
-    rng: &mut ChaCha8Rng,
-    width: usize,
-    height: usize,
-    walls: &[Pos],
-    length: usize,
-) -> Option<Vec<Pos>> {
-    let head = random_cell(rng, width, height);
-    if walls.contains(&head) {
-        return None;
-    }
-    let mut body = vec![head];
-    while body.len() < length {
-        let (x, y) = *body.last().unwrap();
-        let mut options: Vec<Pos> = [
-            (x.wrapping_sub(1), y),
-            (x + 1, y),
-            (x, y.wrapping_sub(1)),
-            (x, y + 1),
-        ]
-        .into_iter()
-        .filter(|&(a, b)| a < width && b < height)
-        .filter(|p| !walls.contains(p) && !body.contains(p))
-        .collect();
-        if options.is_empty() {
-            break;
-        }
-        let k = rng.random_range(0..options.len());
-        body.push(options.swap_remove(k));
-    }
-    Some(body)
-}
-
-/// A random instance; it may be invalid (the caller skips those).
-fn random_instance(rng: &mut ChaCha8Rng) -> Option<Instance> {
-    let width = rng.random_range(1..=5);
-    // Mostly two-dimensional grids; corridors (one row) now and then.
-    let low = if rng.random_bool(0.2) { 1 } else { 2 };
-    let height = rng.random_range(low..=5);
-    let walls: Vec<Pos> = (0..rng.random_range(0..=3))
-        .map(|_| random_cell(rng, width, height))
-        .collect();
-    let start = if rng.random_bool(0.5) {
-        let length = rng.random_range(1..=4);
-        Start::Body(random_body(rng, width, height, &walls, length)?)
-    } else {
-        Start::Free {
-            length: rng.random_range(1..=4),
-        }
-    };
-    // Few apple-less instances: they are all solved in one move.
-    let n = if rng.random_bool(0.1) {
-        0
-    } else {
-        rng.random_range(1..=4)
-    };
-    let visible = match rng.random_range(0..3) {
-        0 => 1,
-        1 => 2,
-        _ => n,
-    };
-    // Draw apples off the walls, the visible ones off the body, and distinct
-    // unless they are ordered (visible = 1 allows repeats); give up after a few tries.
-    let body: &[Pos] = match &start {
-        Start::Body(b) => b,
-        Start::Free { .. } => &[],
-    };
-    let mut apples: Vec<Pos> = Vec::new();
-    for i in 0..n {
-        // Ordered apples sometimes repeat a cell on purpose (eaten, then back).
-        if visible == 1 && i > 0 && rng.random_bool(0.2) {
-            let k = rng.random_range(0..i);
-            apples.push(apples[k]);
-            continue;
-        }
-        let mut cell = random_cell(rng, width, height);
-        for _ in 0..20 {
-            let clash = walls.contains(&cell)
-                || (i < visible && body.contains(&cell))
-                || (visible > 1 && apples.contains(&cell));
-            if !clash {
-                break;
-            }
-            cell = random_cell(rng, width, height);
-        }
-        apples.push(cell);
-    }
-    let tail = if rng.random_bool(0.5) {
-        TailRule::Follow
-    } else {
-        TailRule::Strict
-    };
-    let mut walls = walls;
-    walls.sort();
-    walls.dedup();
-    Some(Instance {
-        width,
-        height,
-        walls,
-        start,
-        apples,
-        visible,
-        grow: rng.random_bool(0.5),
-        tail,
-        horizon: None,
-    })
-}
 
 /// Checks one instance against the oracle; returns the BFS answer.
 fn check(inst: &Instance) -> Option<usize> {
@@ -284,13 +174,6 @@ fn check(inst: &Instance) -> Option<usize> {
     expected
 }
 
-fn env_number(name: &str) -> Option<usize> {
-    std::env::var(name).ok().map(|v| {
-        v.parse()
-            .unwrap_or_else(|_| panic!("{name} must be a number, not {v:?}"))
-    })
-}
-
 #[test]
 fn direct_encoding_agrees_with_bfs_on_random_tiny_instances() {
     // `SNAKESAT_SOUNDNESS_INSTANCES` and `SNAKESAT_SOUNDNESS_SEED` widen the search.
@@ -319,49 +202,6 @@ fn direct_encoding_agrees_with_bfs_on_random_tiny_instances() {
         solvable >= instances / 4 && solvable <= instances * 9 / 10,
         "{solvable} of {checked} instances solvable"
     );
-}
-
-/// A random instance whose apples fill every free cell off the initial body
-/// (strict tail, growth): eating the last apple ends the game with a full
-/// board, where the incremental search adds its full-board assumptions.
-fn random_full_board(rng: &mut ChaCha8Rng) -> Option<Instance> {
-    let width = rng.random_range(1..=4);
-    let height = rng.random_range(1..=3);
-    let walls: Vec<Pos> = (0..rng.random_range(0..=2))
-        .map(|_| random_cell(rng, width, height))
-        .collect();
-    let length = rng.random_range(1..=3);
-    let body = random_body(rng, width, height, &walls, length)?;
-    let mut apples: Vec<Pos> = (0..width)
-        .flat_map(|x| (0..height).map(move |y| (x, y)))
-        .filter(|p| !walls.contains(p) && !body.contains(p))
-        .collect();
-    if apples.is_empty() || apples.len() > 7 {
-        return None;
-    }
-    for i in (1..apples.len()).rev() {
-        apples.swap(i, rng.random_range(0..=i));
-    }
-    let n = apples.len();
-    let visible = match rng.random_range(0..3) {
-        0 => 1,
-        1 => 2.min(n),
-        _ => n,
-    };
-    let mut walls = walls;
-    walls.sort();
-    walls.dedup();
-    Some(Instance {
-        width,
-        height,
-        walls,
-        start: Start::Body(body),
-        apples,
-        visible,
-        grow: true,
-        tail: TailRule::Strict,
-        horizon: None,
-    })
 }
 
 #[test]

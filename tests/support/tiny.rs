@@ -4,7 +4,7 @@
 //! starts of length 1–4, 0–4 apples (visible 1, 2 or all; ordered apples may
 //! repeat a cell), both tail rules, growth on or off; and full-board
 //! instances (strict tail, growth, apples on every free cell off the body).
-//! The same shapes as tests/soundness.rs.
+//! Also the instances of tests/soundness.rs.
 
 #![allow(dead_code)]
 

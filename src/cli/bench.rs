@@ -13,13 +13,12 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use snakesat::family::index::Shard;
 use snakesat::output;
 use snakesat::pddl;
 use snakesat::sim;
 
 use super::bench_game::{self, BenchGameArgs};
-use super::{Failure, bad_input, read_file, seconds};
+use super::{Failure, bad_input, read_file, seconds, shard_flag};
 
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -354,12 +353,7 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         std::fs::create_dir_all(dir)
             .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))?;
     }
-    let shard = args
-        .shard
-        .as_deref()
-        .map(Shard::parse)
-        .transpose()
-        .map_err(bad_input)?;
+    let shard = shard_flag(args.shard.as_deref())?;
     let files: Vec<PathBuf> = problems(&args.dirs)?
         .into_iter()
         .enumerate()

@@ -14,6 +14,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
+use snakesat::family::index::Shard;
 use snakesat::game::cycle::Work;
 use snakesat::game::{self, Breakdown, GameError, GameRecord, Reuse};
 use snakesat::output::{self, Output};
@@ -21,7 +22,7 @@ use snakesat::render::chart::{LineChart, Series};
 
 use super::charts::{chart_format, write_line_chart};
 use super::play::{PlayerArgs, game_failure, parse_size};
-use super::{Failure, bad_input, seconds};
+use super::{Failure, bad_input, seconds, shard_flag};
 
 #[derive(Args)]
 #[command(
@@ -76,7 +77,7 @@ struct Settings {
     reuses: Vec<Reuse>,
     timeout: Duration,
     /// `(I, K)`, 1-based.
-    shard: Option<(usize, usize)>,
+    shard: Option<Shard>,
     jobs: usize,
 }
 
@@ -214,23 +215,6 @@ fn parse_reuses(text: &str) -> Result<Vec<Reuse>, Failure> {
     Ok(reuses)
 }
 
-/// `--shard I/K` with `1 <= I <= K`.
-fn parse_shard(text: &str) -> Result<(usize, usize), Failure> {
-    let bad = || {
-        bad_input(format!(
-            "--shard must be I/K with 1 <= I <= K, not '{text}'"
-        ))
-    };
-    let (i, k) = text.split_once('/').ok_or_else(bad)?;
-    let i: usize = i.trim().parse().map_err(|_| bad())?;
-    let k: usize = k.trim().parse().map_err(|_| bad())?;
-    if k >= 1 && (1..=k).contains(&i) {
-        Ok((i, k))
-    } else {
-        Err(bad())
-    }
-}
-
 fn settings(args: &BenchGameArgs) -> Result<Settings, Failure> {
     let sizes = parse_sizes(&args.sizes)?;
     let reuses = parse_reuses(&args.reuse)?;
@@ -240,7 +224,7 @@ fn settings(args: &BenchGameArgs) -> Result<Settings, Failure> {
     if args.jobs == 0 {
         return Err(bad_input("--jobs must be at least 1"));
     }
-    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    let shard = shard_flag(args.shard.as_deref())?;
     for file in [&args.plot_steps, &args.plot_time].into_iter().flatten() {
         chart_format(file)?;
     }
@@ -269,10 +253,10 @@ fn jobs(args: &BenchGameArgs, settings: &Settings) -> Vec<Job> {
         }
     }
     match settings.shard {
-        Some((i, k)) => all
+        Some(shard) => all
             .into_iter()
             .enumerate()
-            .filter(|(p, _)| p % k == i - 1)
+            .filter(|(p, _)| shard.owns(*p))
             .map(|(_, job)| job)
             .collect(),
         None => all,
@@ -512,7 +496,7 @@ fn json(args: &BenchGameArgs, settings: &Settings, rows: &[Row], games: &[GameSu
             timeout_per_apple: settings.timeout.as_secs_f64(),
             player: args.player,
             jobs: settings.jobs,
-            shard: settings.shard.map(|(i, k)| format!("{i}/{k}")),
+            shard: settings.shard.map(|s| s.to_string()),
         },
         rows,
         games,

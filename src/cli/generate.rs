@@ -25,7 +25,7 @@ use snakesat::solve::Status;
 use snakesat::output;
 
 use super::instance_args::parse_tail;
-use super::{Failure, bad_input, seconds};
+use super::{Failure, bad_input, seconds, shard_flag};
 
 #[derive(Args)]
 #[command(
@@ -278,12 +278,7 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
         ));
     }
     let timeout = seconds(&args.timeout).map_err(|e| bad_input(format!("--timeout: {e}")))?;
-    let shard = args
-        .shard
-        .as_deref()
-        .map(Shard::parse)
-        .transpose()
-        .map_err(bad_input)?;
+    let shard = shard_flag(args.shard.as_deref())?;
     let spec = FamilySpec {
         size,
         apples,

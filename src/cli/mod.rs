@@ -179,6 +179,13 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The `--shard I/K` flag of `generate`, `bench` and `bench game`.
+pub fn shard_flag(text: Option<&str>) -> Result<Option<snakesat::family::index::Shard>, Failure> {
+    text.map(snakesat::family::index::Shard::parse)
+        .transpose()
+        .map_err(|e| bad_input(format!("--{e}")))
+}
+
 pub fn read_file(path: &Path) -> Result<String, Failure> {
     std::fs::read_to_string(path)
         .map_err(|e| bad_input(format!("cannot read {}: {e}", path.display())))

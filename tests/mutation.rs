@@ -3,7 +3,10 @@
 //! nesting) of valid samples of each format must give errors, never panics
 //! (library readers), and through the binary an exit code 0–3 with a
 //! one-line error (CLI). `SNAKESAT_MUTATIONS=N` sets the count per reader
-//! (default 1000 in the library, a tenth of it, at most 300, via the CLI).
+//! in the library (default 1000); `SNAKESAT_CLI_MUTATIONS=N` the count per
+//! reader through the binary (default a tenth of the library count, at most
+//! 100), so a full campaign is
+//! `SNAKESAT_MUTATIONS=10000 SNAKESAT_CLI_MUTATIONS=10000 cargo test --release --test mutation`.
 
 #[path = "support/cli.rs"]
 mod support;
@@ -16,7 +19,7 @@ use rand::{RngExt, SeedableRng};
 
 use snakesat::cnf::dimacs;
 use snakesat::instance::json;
-use snakesat::pddl;
+use snakesat::pddl::{self, validate};
 use support::{snakesat, temp_dir};
 
 const JSON: &str = r#"{"width":5,"height":5,"walls":[[2,2]],"snake":[[4,0],[3,0]],"apples":[[0,4],[3,1],[1,3]],"visible":1,"grow":true,"tail":"follow","horizon":20}"#;
@@ -46,12 +49,30 @@ p cnf 1 1
 
 const MODEL: &str = "c comment\ns SATISFIABLE\nv 1 -2 3\nv 0\n";
 
-/// Mutations per reader: `SNAKESAT_MUTATIONS`, else 1000.
+/// An IPC problem with a plain move available, and plans for it (the first
+/// legal and winning, the second breaking a precondition).
+const PLAN_PROBLEM: &str = include_str!("data/tiny-3x2.pddl");
+const PLAN: &str = include_str!("data/tiny-3x2-valid.plan");
+const PLAN_BAD: &str = include_str!("data/tiny-3x2-invalid.plan");
+
+/// A plan in the JSON of `solve --json`, for `render`.
+const PLAN_JSON: &str = r#"{"status":"sat","horizon":2,"path":[[4,0],[4,1],[3,1]]}"#;
+
+/// Mutations per reader in the library: `SNAKESAT_MUTATIONS`, else 1000.
 fn count() -> usize {
     std::env::var("SNAKESAT_MUTATIONS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1000)
+}
+
+/// Mutations per reader through the binary: `SNAKESAT_CLI_MUTATIONS`, else a
+/// tenth of [`count`], at most 100.
+fn cli_count() -> usize {
+    std::env::var("SNAKESAT_CLI_MUTATIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or((count() / 10).min(100))
 }
 
 /// One seeded mutation of `samples[..]` (a few edits stacked).
@@ -144,6 +165,15 @@ fn dimacs_reader_never_panics() {
 }
 
 #[test]
+fn plan_reader_never_panics() {
+    no_panics("plan", &[PLAN, PLAN_BAD], |t| {
+        if let Ok(actions) = validate::read_plan(t) {
+            let _ = validate::validate(&pddl::from_pddl(PLAN_PROBLEM).unwrap(), &actions);
+        }
+    });
+}
+
+#[test]
 fn model_reader_never_panics() {
     no_panics("model", &[MODEL, "SAT\n1 -2 3 0\n", "UNSAT\n"], |t| {
         let _ = dimacs::parse_model(t, 3);
@@ -173,21 +203,41 @@ fn check_cli(args: &[&str], what: &str) {
 #[test]
 fn cli_survives_mutated_files() {
     let dir = temp_dir("mutants");
-    let n = (count() / 10).min(300);
+    let n = cli_count();
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
     let started = Instant::now();
-    let model = dir.join("model.out");
-    std::fs::write(&model, MODEL).unwrap();
-    let model = model.to_string_lossy().into_owned();
-    for i in 0..n {
-        let (ext, sample) = [("json", JSON), ("pddl", PDDL), ("cnf", CNF)][i % 3];
-        let data = mutate(&mut rng, &[sample]);
+    let keep = |name: &str, text: &str| {
+        let file = dir.join(name);
+        std::fs::write(&file, text).unwrap();
+        file.to_string_lossy().into_owned()
+    };
+    let model = keep("model.out", MODEL);
+    let problem = keep("problem.pddl", PLAN_PROBLEM);
+    let instance = keep("instance.json", JSON);
+    let cnf = keep("formula.cnf", CNF);
+    // Every reader the binary has, `n` mutants each.
+    let readers: [(&str, &[&str]); 6] = [
+        ("json", &[JSON]),
+        ("pddl", &[PDDL]),
+        ("cnf", &[CNF]),
+        ("model", &[MODEL]),
+        ("plan", &[PLAN, PLAN_BAD]),
+        ("plan.json", &[PLAN_JSON]),
+    ];
+    for i in 0..n * readers.len() {
+        let (ext, samples) = readers[i % readers.len()];
+        let data = mutate(&mut rng, samples);
         let file = dir.join(format!("m{i}.{ext}"));
         std::fs::write(&file, &data).unwrap();
         let file = file.to_string_lossy().into_owned();
         let what = format!("mutant {i} ({ext})");
+        let gif = dir.join(format!("m{i}.gif")).to_string_lossy().into_owned();
         match ext {
             "cnf" => check_cli(&["decode", &file, &model], &what),
+            "model" => check_cli(&["decode", &cnf, &file], &what),
+            "plan" if i % 2 == 0 => check_cli(&["check", &problem, &file], &what),
+            "plan" => check_cli(&["render", &problem, &file, "--gif", &gif], &what),
+            "plan.json" => check_cli(&["render", &instance, &file, "--gif", &gif], &what),
             _ if i % 2 == 0 => check_cli(&["solve", &file, "--timeout", "2"], &what),
             _ => {
                 let out = dir.join(format!("m{i}.out.cnf"));
@@ -197,7 +247,7 @@ fn cli_survives_mutated_files() {
         }
     }
     assert!(
-        started.elapsed() < Duration::from_secs(20 * n as u64 + 60),
+        started.elapsed() < Duration::from_secs(20 * (n * readers.len()) as u64 + 60),
         "gross hang"
     );
 }
@@ -207,6 +257,9 @@ fn samples_are_valid() {
     assert!(json::from_json(JSON).is_ok());
     assert_eq!(pddl::from_pddl(PDDL).unwrap().apples.len(), 2);
     assert_eq!(dimacs::parse(CNF).unwrap().num_vars, 1);
+    let problem = pddl::from_pddl(PLAN_PROBLEM).unwrap();
+    assert!(validate::validate(&problem, &validate::read_plan(PLAN).unwrap()).is_ok());
+    assert!(validate::validate(&problem, &validate::read_plan(PLAN_BAD).unwrap()).is_err());
     assert!(matches!(
         dimacs::parse_model(MODEL, 3),
         Ok(dimacs::ModelFile::Sat(_))

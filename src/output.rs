@@ -141,6 +141,18 @@ fn watch_signals() -> Result<(), String> {
         .clone()
 }
 
+/// Ends the process with exit code `code` after removing every live
+/// temporary (for a last-resort time limit: no half-written file is left and
+/// none is renamed into place afterwards).
+pub fn abandon_and_exit(code: i32) -> ! {
+    let files = live();
+    for file in files.iter() {
+        let _ = fs::remove_file(file);
+    }
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    std::process::exit(code)
+}
+
 /// A validated path: where it lands and the permissions to keep.
 struct Resolved {
     target: PathBuf,

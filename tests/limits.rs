@@ -140,3 +140,41 @@ fn deep_pddl_nesting_is_refused() {
     assert_bad_input(&run, "not \"snake\"");
     assert!(run.stderr.len() < 300, "{} bytes", run.stderr.len());
 }
+
+#[test]
+fn the_timeout_bounds_building_and_loading_a_huge_formula() {
+    // Tens of millions of clauses: encoding and loading them alone take far
+    // longer than the limit.
+    let dir = temp_dir("huge-timeout");
+    let plan = dir.join("plan.gif").to_string_lossy().into_owned();
+    let started = Instant::now();
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "30",
+        "--length",
+        "50",
+        "--apples",
+        "20",
+        "--horizon",
+        "2000",
+        "--timeout",
+        "1",
+        "--json",
+        "--gif",
+        &plan,
+    ]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(r#""status":"unknown""#),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("--timeout 1 s"), "{}", run.stderr);
+    assert!(started.elapsed() < Duration::from_secs(40), "gross hang");
+    assert!(
+        std::fs::read_dir(&dir).unwrap().next().is_none(),
+        "a file was left"
+    );
+}

@@ -18,6 +18,7 @@ mod play;
 mod render;
 mod sizes;
 mod solve;
+mod watchdog;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -13,6 +13,7 @@ use snakesat::report::PlanReport;
 use snakesat::solve::{self, Status};
 
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
+use super::watchdog;
 use super::{
     Failure, GifLook, bad_input, encode_failure, finite, illegal_model, note_no_gif, print_plan,
     seconds, write_gif_file,
@@ -130,6 +131,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Some(SearchMode::Incremental) => Method::Incremental,
         Some(SearchMode::Fresh) => Method::Fresh,
     };
+    let watchdog = watchdog::arm(timeout, args.json);
     let outcome: Outcome = Planner::new(&*encoding)
         .search(search)
         .method(method)
@@ -149,6 +151,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         })
         .plan(&instance)
         .map_err(plan_failure)?;
+    drop(watchdog);
     let horizon = match &outcome.verdict {
         Verdict::Plan(plan) => plan.horizon,
         Verdict::IllegalModel { horizon, .. } => *horizon,
@@ -182,7 +185,10 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         cadical_config: args.cadical_config.is_some().then(|| used_config.name()),
         certification: None,
     };
-    if let Some(dir) = &args.proof {
+    // A model the simulator rejected is an error, not an answer: nothing to certify.
+    if let Some(dir) = &args.proof
+        && !matches!(outcome.verdict, Verdict::IllegalModel { .. })
+    {
         report.certification = Some(certify::write(
             dir, &instance, &*encoding, &outcome, timeout,
         )?);

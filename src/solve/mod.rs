@@ -84,7 +84,12 @@ pub(crate) fn run_cadical(
 ) -> (Status, Option<Vec<bool>>) {
     let mut solver: cadical::Solver<Deadline> = config.solver();
     solver.reserve(cnf.num_vars() as i32);
-    for clause in cnf.clauses() {
+    // Loading tens of millions of clauses takes seconds: the deadline is
+    // checked every 2^16 clauses.
+    for (i, clause) in cnf.clauses().enumerate() {
+        if i % (1 << 16) == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            return (Status::Unknown, None);
+        }
         solver.add_clause(clause.iter().copied());
     }
     solver.set_callbacks(Some(Deadline(deadline)));

@@ -59,6 +59,7 @@ pub mod encode;
 pub mod excerpt;
 pub mod family;
 pub mod game;
+pub mod geometry;
 pub mod instance;
 pub mod output;
 pub mod pddl;

@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start};
 use crate::proof::Certification;
 use crate::sim::Replay;
@@ -37,21 +38,11 @@ pub struct PlanReport {
     pub certification: Option<Certification>,
 }
 
-/// One letter per move: `R`ight (x+1), `L`eft, `D`own (y+1), `U`p.
+/// One letter per move ([`Direction::letter`]): `R`ight (x+1), `L`eft,
+/// `D`own (y+1), `U`p; `?` between cells that are not adjacent.
 pub fn moves_string(path: &[Pos]) -> String {
     path.windows(2)
-        .map(|w| {
-            match (
-                w[1].0 as isize - w[0].0 as isize,
-                w[1].1 as isize - w[0].1 as isize,
-            ) {
-                (1, 0) => 'R',
-                (-1, 0) => 'L',
-                (0, 1) => 'D',
-                (0, -1) => 'U',
-                _ => '?',
-            }
-        })
+        .map(|w| Direction::from_to(w[0], w[1]).map_or('?', Direction::letter))
         .collect()
 }
 

@@ -8,6 +8,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 
+use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start, TailRule};
 
 /// A legal replay: which apple was eaten at which time, in eating order.
@@ -168,7 +169,7 @@ fn run(
         if walls[instance.index(next)] {
             return fail(step, next, Rule::Wall);
         }
-        if head.0.abs_diff(next.0) + head.1.abs_diff(next.1) != 1 {
+        if Direction::from_to(head, next).is_none() {
             return fail(step, next, Rule::NotAdjacent);
         }
         let apple = (0..revealed).find(|&i| !eaten_flags[i] && instance.apples[i] == next);

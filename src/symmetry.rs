@@ -11,6 +11,7 @@
 //! instance's *normal form* sorts those sets; its canonical form is the least
 //! normal form (compared by [`key`]) over the grid's symmetries.
 
+use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start};
 
 /// One symmetry of a `width × height` board: an optional transpose
@@ -285,7 +286,7 @@ fn bodies(open: &[Pos], length: usize) -> Vec<Vec<Pos>> {
         }
         let &(x, y) = current.last().expect("a body has a head");
         for &c in open {
-            if x.abs_diff(c.0) + y.abs_diff(c.1) == 1 && !current.contains(&c) {
+            if Direction::from_to((x, y), c).is_some() && !current.contains(&c) {
                 current.push(c);
                 go(open, length, current, out);
                 current.pop();

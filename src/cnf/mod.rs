@@ -92,7 +92,7 @@ var_kinds! {
     /// The head is in row `y` at `t` (projection of the one-hot position).
     Row = "row", row { y: "Row.", t: "Time." }
     /// The move from `t` to `t + 1` goes in direction `dir`.
-    Move = "move", step { dir: "Direction.", t: "Time the move starts." }
+    Move = "move", step { dir: "Direction: 0 right, 1 left, 2 down, 3 up (the format's own numbering, not `geometry::Direction::ALL`'s order).", t: "Time the move starts." }
     /// The move from `t` to `t + 1` is horizontal.
     MovedX = "moved-x", moved_x { t: "Time the move starts." }
     /// Apple `apple` has been eaten by `t`.
@@ -108,7 +108,7 @@ var_kinds! {
     /// The tail is still on cell `cell` of the initial body at `t`.
     TailPhantom = "tail-phantom", tail_phantom { cell: "Index in the initial body.", t: "Time." }
     /// The tail moves in direction `dir` at `t`.
-    TailMove = "tail-move", tail_move { dir: "Direction.", t: "Time." }
+    TailMove = "tail-move", tail_move { dir: "Direction, numbered as in `move`.", t: "Time." }
     /// Cell (`x`, `y`) holds the body at `t`.
     Occupied = "occupied", occupied { x: "Column.", y: "Row.", t: "Time." }
     /// The head is in the same column at `s` and at the earlier `tau`.

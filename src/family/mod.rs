@@ -21,6 +21,7 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use thiserror::Error;
 
+use crate::geometry::{Direction, Grid};
 use crate::instance::{Instance, MAX_SIDE, Pos, Start, TailRule};
 use crate::symmetry::{self, EnumerateError, Setting};
 
@@ -331,18 +332,21 @@ fn snake_body(
     height: usize,
     rng: &mut ChaCha8Rng,
 ) -> Option<Vec<Pos>> {
+    let grid = Grid::new(width, height);
     let free: HashSet<Pos> = open.iter().copied().collect();
     let mut body = vec![*open.first()?];
     while body.len() < length {
         let (x, y) = *body.last().expect("a body has a head");
+        // Right, down, left, up: the order the seeded shuffle has always
+        // started from, so that a seed keeps drawing the same family.
         let mut next: Vec<Pos> = [
-            (x + 1, y),
-            (x, y + 1),
-            (x.wrapping_sub(1), y),
-            (x, y.wrapping_sub(1)),
+            Direction::Right,
+            Direction::Down,
+            Direction::Left,
+            Direction::Up,
         ]
         .into_iter()
-        .filter(|&(a, b)| a < width && b < height)
+        .filter_map(|d| grid.step((x, y), d))
         .filter(|c| free.contains(c) && !body.contains(c))
         .collect();
         if next.is_empty() {

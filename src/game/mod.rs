@@ -33,82 +33,10 @@ use thiserror::Error;
 use crate::instance::{Instance, Pos, Start, TailRule};
 use cycle::{CycleSolver, Outcome, Work};
 
+pub use crate::geometry::Grid;
+
 /// The largest board side `play` accepts.
 pub const MAX_SIDE: usize = 64;
-
-/// A rectangular board without walls; cells are numbered row by row.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Grid {
-    /// Columns.
-    pub width: usize,
-    /// Rows.
-    pub height: usize,
-}
-
-impl Grid {
-    /// A `width × height` board.
-    pub fn new(width: usize, height: usize) -> Self {
-        Grid { width, height }
-    }
-
-    /// Number of cells.
-    pub fn cells(&self) -> usize {
-        self.width * self.height
-    }
-
-    /// The number of cell `(x, y)`: `y * width + x`.
-    pub fn index(&self, (x, y): Pos) -> usize {
-        y * self.width + x
-    }
-
-    /// The cell `(x, y)` numbered `cell`.
-    pub fn pos(&self, cell: usize) -> Pos {
-        (cell % self.width, cell / self.width)
-    }
-
-    /// The neighbour in each direction (left, right, up, down), if on the board.
-    pub fn neighbours_by_direction(
-        &self,
-        cell: usize,
-    ) -> impl Iterator<Item = (usize, Option<usize>)> + use<> {
-        let (x, y) = self.pos(cell);
-        let (w, h) = (self.width, self.height);
-        [
-            (x > 0).then(|| cell - 1),
-            (x + 1 < w).then(|| cell + 1),
-            (y > 0).then(|| cell - w),
-            (y + 1 < h).then(|| cell + w),
-        ]
-        .into_iter()
-        .enumerate()
-    }
-
-    /// The neighbours of `cell` on the board.
-    pub fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> + use<> {
-        self.neighbours_by_direction(cell).filter_map(|(_, n)| n)
-    }
-
-    /// The direction (as in [`Grid::neighbours_by_direction`]) from `from` to its neighbour `to`.
-    pub fn direction(&self, from: usize, to: usize) -> usize {
-        match to as isize - from as isize {
-            -1 => 0,
-            1 => 1,
-            d if d < 0 => 2,
-            _ => 3,
-        }
-    }
-
-    /// True when `a` and `b` share a side.
-    pub fn adjacent(&self, a: usize, b: usize) -> bool {
-        self.distance(a, b) == 1
-    }
-
-    /// Manhattan distance.
-    pub fn distance(&self, a: usize, b: usize) -> usize {
-        let ((ax, ay), (bx, by)) = (self.pos(a), self.pos(b));
-        ax.abs_diff(bx) + ay.abs_diff(by)
-    }
-}
 
 /// How the solver is reused from one apple to the next (the slides' five
 /// multi-shot designs, in CaDiCaL terms). They differ in how a query's facts

@@ -12,8 +12,8 @@ use std::collections::HashSet;
 
 use thiserror::Error;
 
-/// A cell as `(x, y)`: column then row, both from 0.
-pub type Pos = (usize, usize);
+pub use crate::geometry::Pos;
+use crate::geometry::{Direction, Grid};
 
 /// The largest grid side accepted; beyond it the CNF would not fit in memory.
 pub const MAX_SIDE: usize = 1000;
@@ -190,24 +190,29 @@ pub const MAX_HORIZON: usize = 100_000;
 pub const MAX_APPLES: usize = MAX_HORIZON;
 
 impl Instance {
+    /// The board's geometry: cell numbering, neighbours, directions.
+    pub fn grid(&self) -> Grid {
+        Grid::new(self.width, self.height)
+    }
+
     /// Number of cells `width * height`.
     pub fn cells(&self) -> usize {
-        self.width * self.height
+        self.grid().cells()
     }
 
-    /// Index of a cell in row-major order (`y * width + x`).
+    /// Index of a cell in row-major order (`y * width + x`), as [`Grid::index`].
     pub fn index(&self, p: Pos) -> usize {
-        p.1 * self.width + p.0
+        self.grid().index(p)
     }
 
-    /// Cell of an index.
+    /// Cell of an index, as [`Grid::pos`].
     pub fn pos(&self, index: usize) -> Pos {
-        (index % self.width, index / self.width)
+        self.grid().pos(index)
     }
 
     /// Whether `p` lies inside the `width` x `height` grid.
     pub fn on_grid(&self, p: Pos) -> bool {
-        p.0 < self.width && p.1 < self.height
+        self.grid().on_grid(p)
     }
 
     /// A bitmap of walls indexed by [`Instance::index`].
@@ -221,16 +226,10 @@ impl Instance {
         map
     }
 
-    /// The 4-neighbours of a cell on the grid (walls included).
-    pub fn neighbours(&self, p: Pos) -> impl Iterator<Item = Pos> + '_ {
-        let (x, y) = p;
-        let candidates = [
-            (x.wrapping_sub(1), y),
-            (x + 1, y),
-            (x, y.wrapping_sub(1)),
-            (x, y + 1),
-        ];
-        candidates.into_iter().filter(move |&q| self.on_grid(q))
+    /// The 4-neighbours of a cell on the grid (walls included), in
+    /// [`Direction::ALL`] order (as [`Grid::neighbours_of`]).
+    pub fn neighbours(&self, p: Pos) -> impl Iterator<Item = Pos> + use<> {
+        self.grid().neighbours_of(p)
     }
 
     /// The snake's length at `t = 0`.
@@ -296,7 +295,7 @@ impl Instance {
                 }
                 for (i, pair) in body.windows(2).enumerate() {
                     let (a, b) = (pair[0], pair[1]);
-                    if a.0.abs_diff(b.0) + a.1.abs_diff(b.1) != 1 {
+                    if Direction::from_to(a, b).is_none() {
                         return Err(InstanceError::BodyNotAdjacent {
                             i,
                             j: i + 1,

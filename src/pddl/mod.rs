@@ -24,6 +24,7 @@ use std::path::Path;
 use thiserror::Error;
 
 use crate::excerpt::excerpt;
+use crate::geometry::Direction;
 use crate::instance::{Instance, InstanceError, Pos, Start, TailRule};
 
 /// The deepest nesting of parentheses a problem file may have.
@@ -498,7 +499,7 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
     // the links must be exactly the grid's between open cells.
     let mut linked: HashSet<Pos> = HashSet::new();
     for &(a, b) in &links {
-        if a.0.abs_diff(b.0) + a.1.abs_diff(b.1) != 1 {
+        if Direction::from_to(a, b).is_none() {
             fail!(
                 "ISADJACENT graph is not a grid with walls: {} and {} are linked but not neighbours",
                 object_name(a),

@@ -20,6 +20,7 @@ use std::collections::{HashSet, VecDeque};
 use thiserror::Error;
 
 use super::{DUMMY, object_name, parse_object};
+use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start};
 
 /// The domain's actions.
@@ -223,9 +224,8 @@ impl State<'_> {
         if cell(0) != Some(head) {
             return Some(format!("(headsnake {a0})"));
         }
-        let adjacent = cell(1).is_some_and(|n| {
-            self.instance.on_grid(n) && n.0.abs_diff(head.0) + n.1.abs_diff(head.1) == 1
-        });
+        let adjacent = cell(1)
+            .is_some_and(|n| self.instance.on_grid(n) && Direction::from_to(head, n).is_some());
         if !adjacent {
             return Some(format!("(ISADJACENT {a0} {a1})"));
         }

@@ -12,6 +12,7 @@ use std::fmt::Write;
 use thiserror::Error;
 
 use super::{DUMMY, object_name};
+use crate::geometry::Direction;
 use crate::instance::{Instance, Start, TailRule};
 
 /// Why an instance has no IPC-2018 problem file.
@@ -58,14 +59,18 @@ pub fn to_pddl(instance: &Instance, name: &str) -> Result<String, WriteError> {
             if wall((x, y)) {
                 continue;
             }
-            let neighbours = [
-                (x + 1, y),
-                (x, y + 1),
-                (x.wrapping_sub(1), y),
-                (x, y.wrapping_sub(1)),
+            // Right, down, left, up: the order the facts have always been written in.
+            let order = [
+                Direction::Right,
+                Direction::Down,
+                Direction::Left,
+                Direction::Up,
             ];
-            for n in neighbours {
-                if n.0 < w && n.1 < h && !wall(n) {
+            for n in order
+                .into_iter()
+                .filter_map(|d| instance.grid().step((x, y), d))
+            {
+                if !wall(n) {
                     let _ = writeln!(
                         out,
                         "    (ISADJACENT {} {})",

@@ -17,6 +17,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::time::Instant;
 
+use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start, TailRule};
 
 /// Free cells (not body) at or below which the search goes move by move.
@@ -216,15 +217,19 @@ impl Search<'_> {
     fn by_moves(&mut self, state: &State, idle: usize) -> Option<Vec<Pos>> {
         let inst = self.instance;
         let none = vec![false; inst.cells()];
-        let (x, y) = state.body[0];
-        let mut moves: Vec<(usize, Pos, State)> = [(0i64, 1i64), (1, 0), (0, -1), (-1, 0)]
+        let head = state.body[0];
+        // Down, right, up, left: ties between equally near moves have always
+        // been broken in this order, so the plans found stay the same.
+        let order = [
+            Direction::Down,
+            Direction::Right,
+            Direction::Up,
+            Direction::Left,
+        ];
+        let mut moves: Vec<(usize, Pos, State)> = order
             .iter()
-            .filter_map(|&(dx, dy)| {
-                let p = (x as i64 + dx, y as i64 + dy);
-                if p.0 < 0 || p.1 < 0 {
-                    return None;
-                }
-                let p = (p.0 as usize, p.1 as usize);
+            .filter_map(|&d| {
+                let p = inst.grid().step(head, d)?;
                 let next = state.step(inst, &self.walls, p)?;
                 if next.eaten() == inst.apples.len() {
                     return Some((0, p, next));

@@ -34,6 +34,7 @@
 
 use crate::cnf::{FALSE, Lit, TRUE, VarKind};
 use crate::encode::amo::AmoOf;
+use crate::geometry::Direction;
 use crate::instance::{Instance, Start, TailRule};
 
 use super::{Builder, Position};
@@ -406,16 +407,20 @@ fn sliding_at_most_one(
     }
 }
 
-/// Direction `d` as a step: right, left, down, up.
-const STEPS: [(isize, isize); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+/// The direction of index `d` in `move d t` and `tail-move d t`: right,
+/// left, down, up (docs/FORMATS.md). This numbering predates
+/// [`Direction::ALL`]'s order and is kept, mapped here explicitly, so that
+/// the variables and clauses of `body=tail` keep their numbers and order.
+const STEPS: [Direction; 4] = [
+    Direction::Right,
+    Direction::Left,
+    Direction::Down,
+    Direction::Up,
+];
 
 fn step(inst: &Instance, c: usize, d: usize) -> Option<usize> {
-    let (x, y) = inst.pos(c);
-    let (nx, ny) = (x as isize + STEPS[d].0, y as isize + STEPS[d].1);
-    if nx < 0 || ny < 0 || nx as usize >= inst.width || ny as usize >= inst.height {
-        return None;
-    }
-    Some(inst.index((nx as usize, ny as usize)))
+    let grid = inst.grid();
+    grid.step(grid.pos(c), STEPS[d]).map(|p| grid.index(p))
 }
 
 /// Whether the tail can be on `c` at `t`: the tail is where the head was at
@@ -494,13 +499,8 @@ fn tail(b: &mut Builder) {
         }
         let i = (-tau) as usize;
         let (from, to) = (*body.get(i)?, body[i - 1]);
-        let mut dirs = [FALSE; 4];
-        for (d, s) in STEPS.iter().enumerate() {
-            if (from.0 as isize + s.0, from.1 as isize + s.1) == (to.0 as isize, to.1 as isize) {
-                dirs[d] = TRUE;
-            }
-        }
-        Some(dirs)
+        let dir = Direction::from_to(from, to);
+        Some(STEPS.map(|s| if Some(s) == dir { TRUE } else { FALSE }))
     };
 
     // The tail's move into step t + 1: the head's move at tailtime(t) = t - L0 + 1 - k(t).

@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use snakesat::cnf::dimacs;
-use snakesat::instance::json;
+use snakesat::cnf::header;
 use snakesat::output::{self, Output};
 
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
@@ -38,13 +37,7 @@ pub fn run(args: ExportArgs) -> Result<u8, Failure> {
     let cnf = encoding
         .encode(&instance, horizon)
         .map_err(encode_failure)?;
-    let meta = [
-        ("instance", json::to_json(&instance)),
-        ("encoding", encoding.name()),
-        ("horizon", horizon.to_string()),
-        ("approximate", encoding.approximate().to_string()),
-    ];
-    out.write_with(|w| dimacs::write(&cnf, &meta, w))?;
+    out.write_with(|w| header::write(&cnf, &instance, &*encoding, horizon, None, w))?;
     let name = out.name();
     output::commit([Some(out)])?;
     let size = cnf.size();

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use snakesat::cnf::dimacs;
+use snakesat::cnf::header;
 use snakesat::encode::{self, Encoding};
 use snakesat::family::index::{self, IndexRow, Shard, Summary};
 use snakesat::family::{self, AppleCount, FamilySpec, SizeSpan, Span};
@@ -434,15 +434,16 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
                     ),
                 });
             }
-            let meta = [
-                ("instance", json::to_json(&at)),
-                ("encoding", encoding.name()),
-                ("horizon", h.to_string()),
-                ("approximate", encoding.approximate().to_string()),
-                ("status", status_name(status).to_string()),
-            ];
             let mut bytes = Vec::new();
-            dimacs::write(&cnf, &meta, &mut bytes).map_err(bad_input)?;
+            header::write(
+                &cnf,
+                &at,
+                &**encoding,
+                h,
+                Some(status_name(status)),
+                &mut bytes,
+            )
+            .map_err(bad_input)?;
             let size = cnf.size();
             files.push(Labelled {
                 encoding: encoding.name(),

@@ -165,9 +165,9 @@ pub fn main() -> ExitCode {
         Command::Merge(args) => merge::run(args),
     };
     if std::env::var_os("SNAKESAT_REPORT_MEMORY").is_some()
-        && let Some(kb) = bench::peak_memory_kb()
+        && let Some(kb) = snakesat::bench::ipc::peak_memory_kb()
     {
-        eprintln!("peak-memory-kb: {kb}");
+        eprintln!("{}{kb}", snakesat::bench::ipc::MEMORY_LINE);
     }
     match result {
         Ok(code) => ExitCode::from(code),

@@ -8,6 +8,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::instance_args::size_sides;
 use super::{Failure, GifLook, bad_input, seconds, write_gif_file};
+use snakesat::bench::game::{
+    DEFAULT_CONFLICTS, DEFAULT_DETOURS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED, Player,
+};
 use snakesat::game::{self, GameConfig, GameRecord, Reuse};
 use snakesat::output;
 
@@ -47,7 +50,7 @@ pub struct PlayArgs {
 }
 
 /// How hard the player searches for each apple (shared by `play` and `bench game`).
-#[derive(Args, Clone, Copy, Debug, serde::Serialize)]
+#[derive(Args, Clone, Copy, Debug)]
 pub struct PlayerArgs {
     /// Conflicts per solver call before a query counts as undecided (then the
     /// snake takes the best certified route found so far); 0 for no limit.
@@ -76,46 +79,16 @@ pub struct PlayerArgs {
 }
 
 impl PlayerArgs {
-    /// The configuration of one game.
-    pub fn config(
-        &self,
-        (width, height): (usize, usize),
-        seed: u64,
-        reuse: Reuse,
-        timeout_per_apple: Duration,
-    ) -> GameConfig {
-        GameConfig {
-            width,
-            height,
-            seed,
-            reuse,
-            timeout_per_apple: Some(timeout_per_apple),
-            conflicts: conflict_limit(self.conflicts),
+    /// The player these flags describe.
+    pub fn player(&self) -> Player {
+        Player {
+            conflicts: self.conflicts,
             rounds: self.rounds,
             undecided_per_apple: self.undecided_per_apple,
-            lengths_per_apple: self
-                .lengths_per_apple
-                .unwrap_or_else(|| game::default_lengths_per_apple(width * height)),
+            lengths_per_apple: self.lengths_per_apple,
             detours_per_apple: self.detours_per_apple,
         }
     }
-}
-
-/// The default of `--conflicts`.
-pub const DEFAULT_CONFLICTS: u32 = 1000;
-
-/// The default of `--rounds`.
-pub const DEFAULT_ROUNDS: u32 = 10;
-
-/// The default of `--undecided-per-apple`.
-pub const DEFAULT_UNDECIDED: u32 = 16;
-
-/// The default of `--detours-per-apple`.
-pub const DEFAULT_DETOURS: u32 = 0;
-
-/// `--conflicts`: 0 means no limit.
-pub fn conflict_limit(conflicts: u32) -> Option<i32> {
-    (conflicts > 0).then(|| i32::try_from(conflicts).unwrap_or(i32::MAX))
 }
 
 /// `N` or `WxH`.
@@ -178,7 +151,7 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
     let bar = apple_bar();
     let mut all_won = true;
     for i in 0..args.games {
-        let config = args.player.config(
+        let config = args.player.player().config(
             args.size,
             args.seed.wrapping_add(i),
             args.reuse,

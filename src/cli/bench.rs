@@ -1,7 +1,7 @@
 //! `snakesat bench DIR…`: the flags and the printing of
 //! [`snakesat::bench::ipc`] (every `.pddl` problem of the folders solved by a
-//! child process of this binary, every plan checked); a table on stdout,
-//! optionally JSON and CSV files. `snakesat bench game` (full games) lives in
+//! child process of this binary, every plan checked); a Markdown table (or
+//! with `--json` the rows as JSON) on stdout, optionally JSON and CSV files. `snakesat bench game` (full games) lives in
 //! [`super::bench_game`].
 
 use std::io::Write;
@@ -9,38 +9,40 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use snakesat::bench::ipc::{self, Settings};
 use snakesat::output;
 
 use super::bench_game::{self, BenchGameArgs};
-use super::{Failure, bad_input, seconds, shard_flag};
+use super::{Failure, bad_input, print_report, progress_bar, seconds, shard_flag};
 
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct BenchArgs {
     #[command(subcommand)]
     pub command: Option<BenchCommand>,
-    /// Folders holding IPC-2018 snake problem files (`*.pddl`, `domain.pddl` skipped;
-    /// a folder named `game` is given as `./game`).
-    #[arg(required = true)]
+    /// Folders holding IPC-2018 snake problem files (`*.pddl`, `domain.pddl` skipped).
+    /// `bench game` is always the subcommand: give a folder named `game` as `./game`.
+    #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
-    /// Time limit per instance in seconds (every phase, the first plan too).
+    /// Time limit per problem in seconds (every phase, the first plan too).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
-    pub timeout_per_instance: Duration,
+    pub timeout: Duration,
     /// Passed to `solve`: a plan fast, then shorter ones.
     #[arg(long)]
     pub satisficing: bool,
     /// Passed to `solve --encoding`.
     #[arg(long, default_value = "direct")]
     pub encoding: String,
-    /// Write the table as JSON.
+    /// Print the rows as JSON on stdout instead of the Markdown table.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the rows as JSON to FILE (`-`: stdout).
     #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Write the table as CSV.
+    pub json_out: Option<PathBuf>,
+    /// Write the rows as CSV to FILE (`-`: stdout).
     #[arg(long, value_name = "FILE")]
-    pub csv: Option<PathBuf>,
+    pub csv_out: Option<PathBuf>,
     /// Problems solved at once (each in its own child process).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub jobs: usize,
@@ -75,6 +77,17 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         std::fs::create_dir_all(dir)
             .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))?;
     }
+    if args.json
+        && let Some(file) = args
+            .dirs
+            .iter()
+            .find(|d| d.extension().is_some_and(|e| e == "json") && !d.is_dir())
+    {
+        return Err(bad_input(format!(
+            "{} is not a folder: --json prints JSON on stdout and takes no file; write it with --json-out FILE",
+            file.display()
+        )));
+    }
     let shard = shard_flag(args.shard.as_deref())?;
     let files: Vec<PathBuf> = ipc::problems(&args.dirs)
         .map_err(bad_input)?
@@ -83,15 +96,12 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         .filter(|(p, _)| shard.is_none_or(|s| s.owns(*p)))
         .map(|(_, f)| f)
         .collect();
-    let [mut json_out, mut csv_out] = output::claim([args.json.as_deref(), args.csv.as_deref()])?;
-    let bar = ProgressBar::new(files.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let [mut json_out, mut csv_out] =
+        output::claim([args.json_out.as_deref(), args.csv_out.as_deref()])?;
+    let bar = progress_bar(files.len() as u64, "{bar:30} {pos}/{len} {elapsed} {msg}");
     let settings = Settings {
         solver: std::env::current_exe().unwrap_or_else(|_| PathBuf::from("snakesat")),
-        timeout: args.timeout_per_instance,
+        timeout: args.timeout,
         satisficing: args.satisficing,
         encoding: args.encoding.clone(),
         plans: args.plans.clone(),
@@ -113,10 +123,11 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         out.write_with(|w| w.write_all(ipc::rows_table(&rows).to_csv().as_bytes()))?;
     }
     output::commit([json_out, csv_out])?;
-    print!(
-        "{}",
-        ipc::summary_table(&rows, args.proof.is_some()).to_markdown()
-    );
+    if args.json {
+        print_report(&(ipc::rows_table(&rows).to_json() + "\n"));
+    } else {
+        print_report(&ipc::summary_table(&rows, args.proof.is_some()).to_markdown());
+    }
     let all_ok = rows.iter().all(|r| r.status == "sat");
     Ok(if all_ok { 0 } else { 3 })
 }

@@ -9,7 +9,6 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use snakesat::bench::game::{GameSummary, Row, Sweep, games_table, per_apple_series, rows_table};
 use snakesat::game::Reuse;
@@ -18,7 +17,7 @@ use snakesat::render::chart::LineChart;
 
 use super::charts::{chart_format, write_line_chart};
 use super::play::{PlayerArgs, game_failure, parse_size};
-use super::{Failure, bad_input, seconds, shard_flag};
+use super::{Failure, bad_input, print_report, progress_bar, seconds, shard_flag};
 
 #[derive(Args)]
 #[command(
@@ -40,7 +39,7 @@ pub struct BenchGameArgs {
     /// Solver time per apple in seconds; past it the snake follows its last
     /// certified cycle (always safe, maybe longer).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
-    pub timeout_per_apple: Duration,
+    pub timeout: Duration,
     /// Reuse strategies, comma-separated (fresh, clauses, activation,
     /// assumptions, nogoods), or `all` for the five.
     #[arg(long, value_name = "LIST", default_value = "clauses")]
@@ -53,12 +52,16 @@ pub struct BenchGameArgs {
     /// Play only shard I of K (1 <= I <= K) of the game list.
     #[arg(long, value_name = "I/K")]
     pub shard: Option<String>,
-    /// Write the table rows and every game's summary as JSON.
+    /// Print the settings, the table rows and every game's summary as JSON on
+    /// stdout instead of the Markdown table.
+    #[arg(long)]
+    pub json: bool,
+    /// Write that JSON to FILE (`-`: stdout).
     #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Write one line per game as CSV (with a header).
+    pub json_out: Option<PathBuf>,
+    /// Write one line per game as CSV (with a header) to FILE (`-`: stdout).
     #[arg(long, value_name = "FILE")]
-    pub csv: Option<PathBuf>,
+    pub csv_out: Option<PathBuf>,
     /// Chart the mean steps per apple, one line per size and strategy (.svg or .png).
     #[arg(long, value_name = "FILE")]
     pub plot_steps: Option<PathBuf>,
@@ -125,7 +128,7 @@ fn settings(args: &BenchGameArgs) -> Result<Sweep, Failure> {
         reuses,
         games: args.games,
         seed: args.seed,
-        timeout_per_apple: args.timeout_per_apple,
+        timeout_per_apple: args.timeout,
         player: args.player.player(),
         jobs: args.jobs,
         shard,
@@ -155,17 +158,15 @@ fn per_apple_chart(
 pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
     let sweep = settings(&args)?;
     let [mut json_out, mut csv_out, mut steps_out, mut time_out] = output::claim([
-        args.json.as_deref(),
-        args.csv.as_deref(),
+        args.json_out.as_deref(),
+        args.csv_out.as_deref(),
         args.plot_steps.as_deref(),
         args.plot_time.as_deref(),
     ])?;
     let jobs = sweep.jobs();
-    let bar = ProgressBar::new(jobs.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} games, ETA {eta} {msg}")
-            .expect("a valid template")
-            .progress_chars("=> "),
+    let bar = progress_bar(
+        jobs.len() as u64,
+        "{elapsed:>4} [{bar:30}] {pos}/{len} games, ETA {eta} {msg}",
     );
     let played = sweep.play(
         &jobs,
@@ -182,9 +183,9 @@ pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
     })?;
     let groups = sweep.groups(&games);
     let rows: Vec<Row> = groups.iter().map(|g| Row::of(g)).collect();
+    let json = sweep.json(&rows, &games);
     if let Some(out) = &mut json_out {
-        let text = sweep.json(&rows, &games);
-        out.write_with(|w| w.write_all(text.as_bytes()))?;
+        out.write_with(|w| w.write_all(json.as_bytes()))?;
     }
     if let Some(out) = &mut csv_out {
         out.write_with(|w| w.write_all(games_table(&games).to_csv().as_bytes()))?;
@@ -210,6 +211,10 @@ pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
         )?;
     }
     output::commit([json_out, csv_out, steps_out, time_out])?;
-    print!("{}", rows_table(&rows).to_markdown());
+    if args.json {
+        print_report(&(json + "\n"));
+    } else {
+        print_report(&rows_table(&rows).to_markdown());
+    }
     Ok(if games.iter().all(|g| g.won) { 0 } else { 1 })
 }

@@ -18,9 +18,10 @@ use super::{
 
 #[derive(Args)]
 pub struct DecodeArgs {
-    /// A CNF written by `snakesat export`.
+    /// A CNF written by `snakesat export` (`-`: stdin).
     pub cnf: PathBuf,
-    /// The solver's output: SAT-competition form (`s`/`v` lines) or MiniSat's result file.
+    /// The solver's output: SAT-competition form (`s`/`v` lines) or MiniSat's
+    /// result file (`-`: stdin, e.g. `cadical f.cnf | snakesat decode f.cnf -`).
     pub model: PathBuf,
     /// Print the plan as JSON.
     #[arg(long)]
@@ -98,7 +99,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     };
     output::commit([gif])?;
     if let Some(note) = note {
-        eprintln!("{note}");
+        note!("{note}");
     }
     report.status = Status::Sat;
     report.optimal = Some(horizon) == report.lower_bound;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use snakesat::cnf::header;
-use snakesat::output::{self, Output};
+use snakesat::output;
 
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
 use super::{Failure, bad_input, encode_failure};
@@ -22,11 +22,7 @@ pub struct ExportArgs {
 }
 
 pub fn run(args: ExportArgs) -> Result<u8, Failure> {
-    let mut out = if args.output.as_os_str() == "-" {
-        Output::stdout()
-    } else {
-        output::claim_one(&args.output)?
-    };
+    let mut out = output::claim_one(&args.output)?;
     let instance = load_instance(&args.instance)?;
     let encoding = load_encoding(&args.encoding.encoding)?;
     let Some(horizon) = instance.horizon else {
@@ -41,7 +37,7 @@ pub fn run(args: ExportArgs) -> Result<u8, Failure> {
     let name = out.name();
     output::commit([Some(out)])?;
     let size = cnf.size();
-    eprintln!(
+    note!(
         "wrote {name}: {} variables, {} clauses, {} literals (encoding {}, T={horizon})",
         size.variables,
         size.clauses,

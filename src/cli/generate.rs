@@ -531,7 +531,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
         shard: plan.shard.map(|s| s.to_string()),
         ..Summary::default()
     };
-    let progress = std::io::stderr().is_terminal();
+    let progress = std::io::stderr().is_terminal() && !super::quiet();
     let mut rows = Vec::new();
     for (p, instance) in sample.instances.iter().enumerate() {
         if plan.shard.is_some_and(|s| !s.owns(p)) {
@@ -643,7 +643,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
     }
     summary.files = rows.len();
     write_index(&args.output, plan.shard, &summary, &rows)?;
-    eprintln!(
+    note!(
         "wrote {}: {} instances ({} files) of {} distinct draws; rejected {} duplicate and {} invalid draws; dropped {} unsolvable, {} at the time limit, {} out of the band",
         args.output.display(),
         summary.instances,

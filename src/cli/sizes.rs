@@ -20,7 +20,7 @@ use snakesat::output::{self, Output};
 use snakesat::render::chart::{self, ChartFormat};
 
 use super::instance_args::{InstanceArgs, load_instance};
-use super::{Failure, bad_input, seconds};
+use super::{Failure, bad_input, print_report, seconds};
 
 #[derive(Args)]
 pub struct SizesArgs {
@@ -53,9 +53,10 @@ pub struct SizesArgs {
     /// Vary a parameter: `size=A..B[:STEP]` (square grids) or `horizon=A..B[:STEP]` (inclusive).
     #[arg(long, value_name = "PARAM=A..B[:STEP]")]
     pub sweep: Option<String>,
-    /// Draw a chart of the clause counts (.svg or .png).
-    #[arg(long, value_name = "FILE")]
-    pub plot: Option<PathBuf>,
+    /// Chart the clause counts (.svg or .png): bars per encoding, or with
+    /// --sweep a line per encoding.
+    #[arg(long, value_name = "FILE", help_heading = "Charts")]
+    pub plot_clauses: Option<PathBuf>,
 }
 
 /// The horizon to measure at (see [`horizon_for`]), its search shown on a terminal.
@@ -124,18 +125,18 @@ fn finish(
         let name = plot.name();
         output::commit([Some(plot)])?;
         if std::io::stderr().is_terminal() {
-            eprintln!("wrote {name}");
+            note!("wrote {name}");
         }
     }
-    let _ = std::io::stdout().write_all(text);
+    print_report(&String::from_utf8_lossy(text));
     Ok(0)
 }
 
 pub fn run(args: SizesArgs) -> Result<u8, Failure> {
-    if let Some(p) = &args.plot {
+    if let Some(p) = &args.plot_clauses {
         ChartFormat::of(p).map_err(bad_input)?;
     }
-    let [plot] = output::claim([args.plot.as_deref()])?;
+    let [plot] = output::claim([args.plot_clauses.as_deref()])?;
     let sweep = args
         .sweep
         .as_deref()
@@ -145,7 +146,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
     let encodings = sizes::encodings(args.encodings.as_deref()).map_err(bad_input)?;
     let timeout = args.timeout;
     let solve_timeout = args.solve.then_some(timeout);
-    let verbose = std::io::stderr().is_terminal();
+    let verbose = std::io::stderr().is_terminal() && !super::quiet();
     // Printed once the chart is written.
     let mut out: Vec<u8> = Vec::new();
 
@@ -160,7 +161,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
                 serde_json::to_string_pretty(&measures).expect("serialises")
             );
             if searched {
-                eprintln!("T={moves}: the least horizon found with the default encoding");
+                note!("T={moves}: the least horizon found with the default encoding");
             }
         } else {
             let how = if searched {

@@ -23,7 +23,7 @@ pub struct BenchArgs {
     pub command: Option<BenchCommand>,
     /// Folders holding IPC-2018 snake problem files (`*.pddl`, `domain.pddl` skipped).
     /// `bench game` is always the subcommand: give a folder named `game` as `./game`.
-    #[arg(required = true, value_name = "DIR")]
+    #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Time limit per problem in seconds (every phase, the first plan too).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]

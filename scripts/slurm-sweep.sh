@@ -58,7 +58,7 @@ job="$out/logs/job.sh"
   if [ "$kind" = generate ]; then
     printf 'cmd+=(--shard "$shard" -o %q)\n' "$out/shards"
   else
-    printf 'cmd+=(--shard "$shard" --csv %q/shard-"$((SLURM_ARRAY_TASK_ID + 1))".csv)\n' "$out/shards"
+    printf 'cmd+=(--shard "$shard" --csv-out %q/shard-"$((SLURM_ARRAY_TASK_ID + 1))".csv)\n' "$out/shards"
   fi
   echo '"${cmd[@]}"'
   echo 'code=$?'

@@ -54,6 +54,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod cnf;
 pub mod encode;
 pub mod excerpt;
@@ -70,3 +71,4 @@ pub mod report;
 pub mod sim;
 pub mod solve;
 pub mod symmetry;
+pub mod table;

@@ -19,8 +19,10 @@
 //! On SIGINT, SIGTERM or SIGHUP, the live temporaries are removed and the
 //! process dies of the signal as it would have without them.
 //!
-//! [`Output::stdout`] writes to standard output instead (`export -o -`); it
-//! cannot be undone, so it is meant for single-output commands.
+//! The path `-` names standard output ([`Output::stdout`], e.g. `export -o -`,
+//! `bench --csv-out -`): it is written as it comes and cannot be undone, at
+//! most one output of a command can be `-`, and the command then prints
+//! nothing else on standard output ([`stdout_taken`]).
 
 use std::fs::{self, Permissions};
 use std::io::{self, BufWriter, Stdout, Write};
@@ -226,12 +228,35 @@ fn resolve(path: &Path) -> Result<Resolved, OutputError> {
     }
 }
 
-/// Validates every given path, then creates their temporaries; `None`s stay `None`.
+/// Set once an output is standard output (see [`stdout_taken`]).
+static STDOUT_TAKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// True once a claimed output is `-` (standard output): the command then
+/// prints nothing else there, so that the file written is all it holds.
+pub fn stdout_taken() -> bool {
+    STDOUT_TAKEN.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// True for the path `-`, which names standard output.
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Validates every given path, then creates their temporaries; `None`s stay
+/// `None`. The path `-` is standard output ([`Output::stdout`]); at most one
+/// output of a command can be `-`.
 pub fn claim<const N: usize>(
     paths: [Option<&Path>; N],
 ) -> Result<[Option<Output>; N], OutputError> {
     let mut resolved = Vec::new();
-    for path in paths.iter().flatten() {
+    let dashes = paths.iter().flatten().filter(|p| is_stdout(p)).count();
+    if dashes > 1 {
+        return Err(OutputError::new(
+            Path::new("-"),
+            "only one output of a command can be standard output",
+        ));
+    }
+    for path in paths.iter().flatten().filter(|p| !is_stdout(p)) {
         let r = resolve(path)?;
         if resolved
             .iter()
@@ -250,7 +275,10 @@ pub fn claim<const N: usize>(
     let mut outputs: [Option<Output>; N] = std::array::from_fn(|_| None);
     let mut resolved = resolved.into_iter();
     for (slot, path) in outputs.iter_mut().zip(paths) {
-        if path.is_some() {
+        if path.is_some_and(is_stdout) {
+            STDOUT_TAKEN.store(true, std::sync::atomic::Ordering::Relaxed);
+            *slot = Some(Output::stdout());
+        } else if path.is_some() {
             let (given, r) = resolved.next().expect("one resolved path per given path");
             *slot = Some(create(given, r)?);
         }

@@ -25,9 +25,9 @@ use std::time::Instant;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::cnf::{Cnf, dimacs};
+use crate::cnf::{Cnf, header};
 use crate::encode::{EncodeError, Encoding};
-use crate::instance::{Instance, json};
+use crate::instance::Instance;
 use crate::planner::Outcome;
 use crate::solve::{Attempt, Status};
 
@@ -331,24 +331,9 @@ fn write_cnf(
     cnf: &Cnf,
     path: &Path,
 ) -> Result<(), ProofError> {
-    let meta = [
-        (
-            "instance",
-            json::to_json(&Instance {
-                horizon: Some(horizon),
-                ..instance.clone()
-            }),
-        ),
-        ("encoding", encoding.name()),
-        ("horizon", horizon.to_string()),
-        (
-            "approximate",
-            encoding.capabilities().approximate.to_string(),
-        ),
-    ];
     let file = std::fs::File::create(path).map_err(|e| ProofError::write(path, e))?;
     let mut out = std::io::BufWriter::new(file);
-    dimacs::write(cnf, &meta, &mut out)
+    header::write(cnf, instance, encoding, horizon, None, &mut out)
         .and_then(|()| out.flush())
         .map_err(|e| ProofError::write(path, e))
 }

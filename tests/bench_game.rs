@@ -58,9 +58,9 @@ fn all_strategies_write_table_json_csv_and_chart() {
         "3",
         "--reuse",
         "all",
-        "--json",
+        "--json-out",
         &json,
-        "--csv",
+        "--csv-out",
         &csv,
         "--plot-steps",
         &plot,
@@ -124,7 +124,7 @@ fn shards_together_are_the_whole_sweep() {
     let run_csv = |name: &str, extra: &[&str]| {
         let file = path(&dir, name);
         let mut args = sweep.to_vec();
-        args.extend_from_slice(&["--csv", &file]);
+        args.extend_from_slice(&["--csv-out", &file]);
         args.extend_from_slice(extra);
         bench_game(&args);
         csv_lines(&file)
@@ -159,7 +159,7 @@ fn threads_change_no_game() {
             "assumptions,clauses",
             "--jobs",
             jobs,
-            "--csv",
+            "--csv-out",
             &file,
         ]);
         csv_lines(&file)
@@ -205,8 +205,8 @@ fn bad_flags_are_refused_with_one_line_before_any_game() {
         (&["--jobs", "0"], "--jobs must be at least 1"),
         (&["--games", "0"], "--games must be at least 1"),
         (&["--reuse", "bogus"], "unknown --reuse 'bogus'"),
-        (&["--timeout-per-apple", "0"], "--timeout-per-apple"),
-        (&["--csv", &missing], "cannot write"),
+        (&["--timeout", "0"], "--timeout"),
+        (&["--csv-out", &missing], "cannot write"),
         (&["--plot-steps", "steps.gif"], ".svg or .png"),
     ];
     for (flags, needle) in cases {
@@ -241,7 +241,7 @@ fn bench_folders_still_parse_beside_the_subcommand() {
         "no .pddl problem files",
     );
     assert_bad_input(
-        &snakesat(&["bench", "no-such-folder", "--timeout-per-instance", "5"]),
+        &snakesat(&["bench", "no-such-folder", "--timeout", "5"]),
         "cannot read no-such-folder",
     );
     // Folders and the subcommand do not mix; no folder at all is a usage error.
@@ -255,7 +255,14 @@ fn a_lost_game_exits_1_and_a_one_cell_board_is_won_at_once() {
     let dir = temp_dir("lost");
     let csv = path(&dir, "g.csv");
     let run = snakesat(&[
-        "bench", "game", "--sizes", "1,1x3", "--games", "2", "--csv", &csv,
+        "bench",
+        "game",
+        "--sizes",
+        "1,1x3",
+        "--games",
+        "2",
+        "--csv-out",
+        &csv,
     ]);
     assert_eq!(run.code, 1, "stderr: {}", run.stderr);
     assert!(run.stdout.contains("| 1x1 | clauses | 2 | 2 |"));

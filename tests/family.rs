@@ -404,13 +404,13 @@ fn bench_shards_merge_into_the_single_table() {
     ];
     let mut single = game.to_vec();
     let all = d("game-all.csv");
-    single.extend(["--csv", &all]);
+    single.extend(["--csv-out", &all]);
     assert_eq!(snakesat(&single).code, 0);
     let mut shards = Vec::new();
     for i in 1..=3 {
         let (shard, csv) = (format!("{i}/3"), d(&format!("game-{i}.csv")));
         let mut a = game.to_vec();
-        a.extend(["--shard", &shard, "--csv", &csv]);
+        a.extend(["--shard", &shard, "--csv-out", &csv]);
         assert_eq!(snakesat(&a).code, 0);
         shards.push(csv);
     }
@@ -453,14 +453,14 @@ fn bench_shards_merge_into_the_single_table() {
     }
     let p = problems.to_str().unwrap();
     let all = d("ipc-all.csv");
-    assert_eq!(snakesat(&["bench", p, "--csv", &all]).code, 0);
+    assert_eq!(snakesat(&["bench", p, "--csv-out", &all]).code, 0);
     let (one, two) = (d("ipc-1.csv"), d("ipc-2.csv"));
     assert_eq!(
-        snakesat(&["bench", p, "--shard", "1/2", "--csv", &one]).code,
+        snakesat(&["bench", p, "--shard", "1/2", "--csv-out", &one]).code,
         0
     );
     assert_eq!(
-        snakesat(&["bench", p, "--shard", "2/2", "--csv", &two]).code,
+        snakesat(&["bench", p, "--shard", "2/2", "--csv-out", &two]).code,
         0
     );
     let merged = d("ipc-merged.csv");

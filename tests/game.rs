@@ -178,14 +178,8 @@ fn play_refuses_bad_input() {
         (vec!["--size", "65"], "out of range"),
         (vec!["--size", "4x"], "not a board side"),
         (vec!["--size", "axb"], "not a board side"),
-        (
-            vec!["--timeout-per-apple", "0"],
-            "positive number of seconds",
-        ),
-        (
-            vec!["--timeout-per-apple", "nan"],
-            "positive number of seconds",
-        ),
+        (vec!["--timeout", "0"], "positive number of seconds"),
+        (vec!["--timeout", "nan"], "positive number of seconds"),
         (vec!["--games", "0"], "--games"),
         (vec!["--reuse", "sometimes"], "sometimes"),
         (vec!["--gif", "/no/such/dir/g.gif"], "no directory"),

@@ -578,7 +578,7 @@ fn bench_keeps_every_plan_with_two_jobs() {
         "2",
         "--plans",
         plans.to_str().unwrap(),
-        "--timeout-per-instance",
+        "--timeout",
         "60",
     ]);
     assert_eq!(

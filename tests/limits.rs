@@ -41,9 +41,9 @@ fn every_timeout_flag_refuses_absurd_values() {
         for args in [
             vec!["solve", "--size", "4", &flag("--timeout")],
             vec!["sizes", "--size", "4", "--solve", &flag("--timeout")],
-            vec!["bench", &flag("--timeout-per-instance"), "no-such-dir"],
-            vec!["play", "--size", "4", &flag("--timeout-per-apple")],
-            vec!["bench", "game", &flag("--timeout-per-apple")],
+            vec!["bench", &flag("--timeout"), "no-such-dir"],
+            vec!["play", "--size", "4", &flag("--timeout")],
+            vec!["bench", "game", &flag("--timeout")],
         ] {
             let run = snakesat(&args);
             assert_bad_input(&run, "positive number of seconds");

@@ -132,7 +132,7 @@ fn a_refused_output_leaves_every_other_output_unwritten() {
     ]);
     refused(&run, "named by two outputs", &dir);
     // sizes and play refuse before printing.
-    let run = snakesat(&["sizes", s(&pddl), "--plot", s(&missing)]);
+    let run = snakesat(&["sizes", s(&pddl), "--plot-clauses", s(&missing)]);
     refused(&run, "no directory", &dir);
     let run = snakesat(&["play", "--size", "4", "--gif", s(&blocked)]);
     refused(&run, "a directory", &dir);
@@ -144,9 +144,9 @@ fn a_refused_output_leaves_every_other_output_unwritten() {
         "4",
         "--games",
         "1",
-        "--json",
+        "--json-out",
         s(&dir.join("g.json")),
-        "--csv",
+        "--csv-out",
         s(&blocked),
     ]);
     refused(&run, "a directory", &dir);

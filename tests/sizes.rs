@@ -191,7 +191,7 @@ fn plot_writes_png_and_svg() {
             "12",
             "--encodings",
             "direct,direct,amo=pairwise,notebook-ordered",
-            "--plot",
+            "--plot-clauses",
             path.to_str().unwrap(),
         ]);
         assert_eq!(run.code, 0, "{}", run.stderr);
@@ -217,7 +217,7 @@ fn plot_writes_png_and_svg() {
         "2",
         "--encodings",
         "direct,notebook-ordered",
-        "--plot",
+        "--plot-clauses",
         path.to_str().unwrap(),
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -292,7 +292,7 @@ fn bad_input_is_one_line_and_exit_2() {
         "nope",
     );
     assert_bad_input(
-        &snakesat(&["sizes", "--horizon", "20", "--plot", "chart.gif"]),
+        &snakesat(&["sizes", "--horizon", "20", "--plot-clauses", "chart.gif"]),
         ".svg or .png",
     );
     assert_bad_input(

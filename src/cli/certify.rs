@@ -40,7 +40,7 @@ pub fn write(
             message: format!("certificates: {:#}", anyhow::Error::from(e)),
         })?;
     let certified = manifest.certified();
-    eprintln!(
+    note!(
         "proof: {} certificate(s) in {}; {}",
         manifest.claims.len(),
         dir.display(),

@@ -5,13 +5,12 @@ use std::path::PathBuf;
 use clap::Args;
 
 use snakesat::cnf::dimacs;
+use snakesat::cnf::header::Header;
 use snakesat::encode;
-use snakesat::instance::json;
 use snakesat::output;
 use snakesat::report::PlanReport;
 use snakesat::solve::{self, Stats, Status};
 
-use super::instance_args::load_encoding;
 use super::{
     Failure, GifLook, bad_input, checked_report, finite, note_no_gif, print_plan, read_file,
     write_gif_file,
@@ -19,9 +18,10 @@ use super::{
 
 #[derive(Args)]
 pub struct DecodeArgs {
-    /// A CNF written by `snakesat export`.
+    /// A CNF written by `snakesat export` (`-`: stdin).
     pub cnf: PathBuf,
-    /// The solver's output: SAT-competition form (`s`/`v` lines) or MiniSat's result file.
+    /// The solver's output: SAT-competition form (`s`/`v` lines) or MiniSat's
+    /// result file (`-`: stdin, e.g. `cadical f.cnf | snakesat decode f.cnf -`).
     pub model: PathBuf,
     /// Print the plan as JSON.
     #[arg(long)]
@@ -38,30 +38,11 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     let cnf_text = read_file(&args.cnf)?;
     let parsed =
         dimacs::parse(&cnf_text).map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
-    let meta = |key: &str| {
-        parsed.meta.get(key).ok_or_else(|| {
-            bad_input(format!(
-                "{}: no `c {key}` line (not written by snakesat export)",
-                args.cnf.display()
-            ))
-        })
-    };
-    let instance = json::from_json(meta("instance")?)
-        .map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
-    let encoding = load_encoding(meta("encoding")?)?;
-    let horizon: usize = meta("horizon")?
-        .parse()
-        .map_err(|_| bad_input(format!("{}: bad `c horizon` line", args.cnf.display())))?;
-    encode::decode::check_horizon(horizon)
-        .map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
-    if let Some(h) = instance.horizon
-        && h != horizon
-    {
-        return Err(bad_input(format!(
-            "{}: `c horizon {horizon}` disagrees with the instance's horizon {h}",
-            args.cnf.display()
-        )));
-    }
+    let Header {
+        instance,
+        encoding,
+        horizon,
+    } = Header::read(&parsed).map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
     let model_text = read_file(&args.model)?;
     let model = dimacs::parse_model(&model_text, parsed.num_vars)
         .map_err(|e| bad_input(format!("{}: {e}", args.model.display())))?;
@@ -118,7 +99,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     };
     output::commit([gif])?;
     if let Some(note) = note {
-        eprintln!("{note}");
+        note!("{note}");
     }
     report.status = Status::Sat;
     report.optimal = Some(horizon) == report.lower_bound;

@@ -4,9 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use snakesat::cnf::dimacs;
-use snakesat::instance::json;
-use snakesat::output::{self, Output};
+use snakesat::cnf::header;
+use snakesat::output;
 
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
 use super::{Failure, bad_input, encode_failure};
@@ -23,11 +22,7 @@ pub struct ExportArgs {
 }
 
 pub fn run(args: ExportArgs) -> Result<u8, Failure> {
-    let mut out = if args.output.as_os_str() == "-" {
-        Output::stdout()
-    } else {
-        output::claim_one(&args.output)?
-    };
+    let mut out = output::claim_one(&args.output)?;
     let instance = load_instance(&args.instance)?;
     let encoding = load_encoding(&args.encoding.encoding)?;
     let Some(horizon) = instance.horizon else {
@@ -38,17 +33,11 @@ pub fn run(args: ExportArgs) -> Result<u8, Failure> {
     let cnf = encoding
         .encode(&instance, horizon)
         .map_err(encode_failure)?;
-    let meta = [
-        ("instance", json::to_json(&instance)),
-        ("encoding", encoding.name()),
-        ("horizon", horizon.to_string()),
-        ("approximate", encoding.approximate().to_string()),
-    ];
-    out.write_with(|w| dimacs::write(&cnf, &meta, w))?;
+    out.write_with(|w| header::write(&cnf, &instance, &*encoding, horizon, None, w))?;
     let name = out.name();
     output::commit([Some(out)])?;
     let size = cnf.size();
-    eprintln!(
+    note!(
         "wrote {name}: {} variables, {} clauses, {} literals (encoding {}, T={horizon})",
         size.variables,
         size.clauses,

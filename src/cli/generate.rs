@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use snakesat::cnf::dimacs;
+use snakesat::cnf::header;
 use snakesat::encode::{self, Encoding};
 use snakesat::family::index::{self, IndexRow, Shard, Summary};
 use snakesat::family::{self, AppleCount, FamilySpec, SizeSpan, Span};
@@ -434,15 +434,16 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
                     ),
                 });
             }
-            let meta = [
-                ("instance", json::to_json(&at)),
-                ("encoding", encoding.name()),
-                ("horizon", h.to_string()),
-                ("approximate", encoding.approximate().to_string()),
-                ("status", status_name(status).to_string()),
-            ];
             let mut bytes = Vec::new();
-            dimacs::write(&cnf, &meta, &mut bytes).map_err(bad_input)?;
+            header::write(
+                &cnf,
+                &at,
+                &**encoding,
+                h,
+                Some(status_name(status)),
+                &mut bytes,
+            )
+            .map_err(bad_input)?;
             let size = cnf.size();
             files.push(Labelled {
                 encoding: encoding.name(),
@@ -530,7 +531,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
         shard: plan.shard.map(|s| s.to_string()),
         ..Summary::default()
     };
-    let progress = std::io::stderr().is_terminal();
+    let progress = std::io::stderr().is_terminal() && !super::quiet();
     let mut rows = Vec::new();
     for (p, instance) in sample.instances.iter().enumerate() {
         if plan.shard.is_some_and(|s| !s.owns(p)) {
@@ -642,7 +643,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
     }
     summary.files = rows.len();
     write_index(&args.output, plan.shard, &summary, &rows)?;
-    eprintln!(
+    note!(
         "wrote {}: {} instances ({} files) of {} distinct draws; rejected {} duplicate and {} invalid draws; dropped {} unsolvable, {} at the time limit, {} out of the band",
         args.output.display(),
         summary.instances,

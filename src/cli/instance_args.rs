@@ -15,7 +15,8 @@ use super::{Failure, bad_input, read_file};
 /// Where the instance comes from: a file, or seeded random parameters.
 #[derive(Args, Clone)]
 pub struct InstanceArgs {
-    /// Instance file (.json, or IPC-2018 snake problem .pddl); without it a random instance is drawn from the flags below.
+    /// Instance file (.json, or IPC-2018 snake problem .pddl; `-`: stdin, either format);
+    /// without it a random instance is drawn from the flags below.
     pub instance: Option<PathBuf>,
     /// Random instance: grid size, `N` or `WxH` [default: 10].
     #[arg(long, value_name = "N|WxH")]
@@ -41,7 +42,8 @@ pub struct InstanceArgs {
     /// Random instance: the snake does not grow when it eats.
     #[arg(long)]
     pub no_grow: bool,
-    /// Number of moves T (overrides the instance's); without it the least T is searched.
+    /// Number of moves T (overrides the instance's). Without it (and without a
+    /// `horizon` in the instance) solve and sizes search the least T; export needs it.
     #[arg(long)]
     pub horizon: Option<usize>,
 }
@@ -141,10 +143,17 @@ pub fn load_instance(args: &InstanceArgs) -> Result<Instance, Failure> {
     Ok(instance)
 }
 
-/// The instance of a file: IPC-2018 PDDL when it ends in `.pddl`, else JSON.
+/// True for the text of an IPC-2018 PDDL problem rather than JSON (for `-`).
+fn looks_like_pddl(text: &str) -> bool {
+    text.trim_start().starts_with(['(', ';'])
+}
+
+/// The instance of a file: IPC-2018 PDDL when it ends in `.pddl` (or, for
+/// `-`, standard input, when it starts like PDDL), else JSON.
 pub fn load_instance_file(path: &Path) -> Result<Instance, Failure> {
     let text = read_file(path)?;
-    let parsed = if pddl::is_pddl_path(path) {
+    let pddl_text = pddl::is_pddl_path(path) || (path.as_os_str() == "-" && looks_like_pddl(&text));
+    let parsed = if pddl_text {
         pddl::from_pddl(&text).map_err(|e| e.to_string())
     } else {
         json::from_json(&text).map_err(|e| e.to_string())
@@ -153,9 +162,12 @@ pub fn load_instance_file(path: &Path) -> Result<Instance, Failure> {
 }
 
 impl InstanceArgs {
-    /// True when the instance is read from an IPC-2018 PDDL problem file.
+    /// True when the instance is read from an IPC-2018 PDDL problem file
+    /// (or from stdin, where [`load_instance_file`] tells by the text).
     pub fn is_pddl(&self) -> bool {
-        self.instance.as_ref().is_some_and(pddl::is_pddl_path)
+        self.instance
+            .as_ref()
+            .is_some_and(|p| pddl::is_pddl_path(p) || p.as_os_str() == "-")
     }
 }
 

@@ -29,7 +29,7 @@ pub struct MergeArgs {
     /// Shard outputs: folders of `generate --shard`, or CSV files of `bench`/`bench game --shard` in shard order.
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
-    /// The merged family folder (created if missing), or the merged CSV file.
+    /// The merged family folder (created if missing), or the merged CSV file (`-`: stdout).
     #[arg(short, long, value_name = "OUT")]
     pub output: PathBuf,
 }
@@ -56,7 +56,7 @@ fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
     let mut out = output::claim_one(output)?;
     out.write_with(|w| std::io::Write::write_all(w, merged.as_bytes()))?;
     output::commit([Some(out)])?;
-    eprintln!(
+    note!(
         "wrote {}: {} rows from {} shards",
         output.display(),
         merged.lines().count().saturating_sub(1),
@@ -138,7 +138,7 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
         }
     }
     write_index(output, None, &summary, &rows)?;
-    eprintln!(
+    note!(
         "wrote {}: {} instances, {} files from {} shards",
         output.display(),
         summary.instances,

@@ -3,6 +3,21 @@
 //!
 //! Exit codes: 0 a plan, 1 proven no plan within the horizon, 2 bad input or
 //! usage, 3 a limit reached or an illegal plan from an approximate encoding.
+//!
+//! One grammar across commands: `--json` prints JSON on standard output;
+//! `--json-out FILE`, `--csv-out FILE` and every other file flag write files,
+//! `-` naming standard output; an input file `-` is standard input (read
+//! once); `--timeout SECONDS` limits the unit of work the command repeats;
+//! `--plot-WHAT FILE` draws charts; `--quiet` silences notes and progress.
+
+/// Prints a note on stderr (a file written, a horizon found) unless `--quiet`.
+macro_rules! note {
+    ($($arg:tt)*) => {
+        if !$crate::cli::quiet() {
+            eprintln!($($arg)*);
+        }
+    };
+}
 
 mod bench;
 mod bench_game;
@@ -20,12 +35,14 @@ mod sizes;
 mod solve;
 mod watchdog;
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
 
 use snakesat::encode::{EncodeError, Encoding};
 use snakesat::instance::{Instance, Pos};
@@ -49,6 +66,9 @@ use snakesat::solve::Status;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// No notes or progress on stderr (errors and answers are still printed).
+    #[arg(short, long, global = true)]
+    quiet: bool,
 }
 
 #[derive(Subcommand)]
@@ -88,6 +108,49 @@ on error nothing is written."
     /// Join the outputs of the shards of a sweep (`generate`, `bench`, `bench game`
     /// with --shard) into those of one run.
     Merge(merge::MergeArgs),
+    /// Print a completion script for SHELL on stdout, e.g.
+    /// `snakesat completions bash > /etc/bash_completion.d/snakesat`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Set by `--quiet`.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// True with `--quiet`: no notes, no progress.
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
+/// A progress bar on stderr with `template`: drawn only when stderr is a
+/// terminal (indicatif hides it otherwise) and without `--quiet`.
+pub fn progress_bar(len: u64, template: &str) -> ProgressBar {
+    if quiet() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(template)
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+/// The hint for a file after `--json` or `--csv` (their old meaning in `bench`).
+fn old_spelling_hint() -> Option<&'static str> {
+    let args: Vec<String> = std::env::args().collect();
+    args.windows(2)
+        .any(|w| {
+            (w[0] == "--json" || w[0] == "--csv")
+                && (w[1].ends_with(".json") || w[1].ends_with(".csv"))
+        })
+        .then_some(
+            "; --json prints JSON on stdout and takes no file: write files with --json-out FILE and --csv-out FILE",
+        )
 }
 
 /// A lower bound for reports: `None` when it is infinite (an apple can never be reached).
@@ -149,10 +212,11 @@ pub fn main() -> ExitCode {
                 .take_while(|l| !l.trim().is_empty())
                 .map(str::trim)
                 .collect();
-            eprintln!("{}", message.join(" "));
+            eprintln!("{}{}", message.join(" "), old_spelling_hint().unwrap_or(""));
             return ExitCode::from(2);
         }
     };
+    QUIET.store(cli.quiet, Ordering::Relaxed);
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Export(args) => export::run(args),
@@ -164,11 +228,20 @@ pub fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "snakesat",
+                &mut std::io::stdout(),
+            );
+            Ok(0)
+        }
     };
     if std::env::var_os("SNAKESAT_REPORT_MEMORY").is_some()
-        && let Some(kb) = bench::peak_memory_kb()
+        && let Some(kb) = snakesat::bench::ipc::peak_memory_kb()
     {
-        eprintln!("peak-memory-kb: {kb}");
+        eprintln!("{}{kb}", snakesat::bench::ipc::MEMORY_LINE);
     }
     match result {
         Ok(code) => ExitCode::from(code),
@@ -187,9 +260,32 @@ pub fn shard_flag(text: Option<&str>) -> Result<Option<snakesat::family::index::
         .map_err(|e| bad_input(format!("--{e}")))
 }
 
+/// Set once standard input has been read (as the file `-`).
+static STDIN_READ: AtomicBool = AtomicBool::new(false);
+
+/// The text of an input file; `-` reads standard input (once per run).
 pub fn read_file(path: &Path) -> Result<String, Failure> {
+    if path.as_os_str() == "-" {
+        if STDIN_READ.swap(true, Ordering::Relaxed) {
+            return Err(bad_input(
+                "standard input can be read once: only one input can be `-`",
+            ));
+        }
+        let mut text = String::new();
+        return std::io::stdin()
+            .read_to_string(&mut text)
+            .map(|_| text)
+            .map_err(|e| bad_input(format!("cannot read standard input: {e}")));
+    }
     std::fs::read_to_string(path)
         .map_err(|e| bad_input(format!("cannot read {}: {e}", path.display())))
+}
+
+/// Prints a command's report on stdout, unless an output file took stdout (`-`).
+pub fn print_report(text: &str) {
+    if !snakesat::output::stdout_taken() {
+        let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    }
 }
 
 /// Replays a solver's path; on success the report, else the exit-3 failure.
@@ -235,6 +331,9 @@ pub fn print_plan(
     replay: Option<&sim::Replay>,
     as_json: bool,
 ) {
+    if snakesat::output::stdout_taken() {
+        return;
+    }
     let mut out = std::io::stdout().lock();
     if as_json {
         let _ = writeln!(
@@ -309,10 +408,11 @@ pub struct GifLook {
         requires = "gif"
     )]
     pub pause: u16,
-    /// GIF: draw only every N-th time point (always keeping the last), for long plans.
-    #[arg(long, value_name = "N", default_value_t = 1,
+    /// GIF: draw only every N-th time point (always keeping the last), for long plans
+    /// [default: every time point; play: as few skipped as keep a game under about 1000 frames].
+    #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..), help_heading = "GIF", requires = "gif")]
-    pub skip: u64,
+    pub skip: Option<u64>,
 }
 
 impl GifLook {
@@ -322,7 +422,7 @@ impl GifLook {
             delay_cs: self.delay,
             pause_frames: 0,
             last_frame_delay_cs: self.pause,
-            skip: usize::try_from(self.skip).unwrap_or(usize::MAX),
+            skip: usize::try_from(self.skip.unwrap_or(1)).unwrap_or(usize::MAX),
         }
     }
 }
@@ -354,7 +454,7 @@ pub fn note_no_gif(file: Option<&PathBuf>, status: Status) {
             Status::Unsat => "unsat",
             Status::Unknown => "unknown",
         };
-        eprintln!(
+        note!(
             "no GIF written to {}: no plan (status {status})",
             file.display()
         );

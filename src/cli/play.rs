@@ -4,10 +4,13 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
 use super::instance_args::size_sides;
-use super::{Failure, GifLook, bad_input, seconds, write_gif_file};
+use super::{Failure, GifLook, bad_input, print_report, progress_bar, seconds, write_gif_file};
+use snakesat::bench::game::{
+    DEFAULT_CONFLICTS, DEFAULT_DETOURS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED, Player,
+};
 use snakesat::game::{self, GameConfig, GameRecord, Reuse};
 use snakesat::output;
 
@@ -17,8 +20,8 @@ use snakesat::output;
 plan; the state is printed); 2 bad input; 3 internal error (the simulator rejected a plan)."
 )]
 pub struct PlayArgs {
-    /// Board size: N (square) or WxH, each side 1..=64.
-    #[arg(long, value_name = "N|WxH", default_value = "6", value_parser = parse_size)]
+    /// Board size: N (square) or WxH, each side 1..=64 (the default is `solve`'s too).
+    #[arg(long, value_name = "N|WxH", default_value = "10", value_parser = parse_size)]
     pub size: (usize, usize),
     /// Seed of the first game's apples; game i uses seed + i.
     #[arg(long, default_value_t = 1)]
@@ -32,14 +35,14 @@ pub struct PlayArgs {
     /// Solver time per apple in seconds; past it the snake follows its last
     /// certified cycle (always safe, maybe longer).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
-    pub timeout_per_apple: Duration,
+    pub timeout: Duration,
     #[command(flatten)]
     pub player: PlayerArgs,
     /// Print each game as JSON (one object per line, with every apple).
     #[arg(long)]
     pub json: bool,
-    /// Write an animation of the (first) game; long games skip frames to stay
-    /// under about 1000 frames unless --skip is given.
+    /// Write an animation of the (first) game (`-`: stdout); long games skip
+    /// frames to stay under about 1000 frames unless --skip is given.
     #[arg(long, value_name = "FILE")]
     pub gif: Option<PathBuf>,
     #[command(flatten)]
@@ -47,7 +50,7 @@ pub struct PlayArgs {
 }
 
 /// How hard the player searches for each apple (shared by `play` and `bench game`).
-#[derive(Args, Clone, Copy, Debug, serde::Serialize)]
+#[derive(Args, Clone, Copy, Debug)]
 pub struct PlayerArgs {
     /// Conflicts per solver call before a query counts as undecided (then the
     /// snake takes the best certified route found so far); 0 for no limit.
@@ -76,46 +79,16 @@ pub struct PlayerArgs {
 }
 
 impl PlayerArgs {
-    /// The configuration of one game.
-    pub fn config(
-        &self,
-        (width, height): (usize, usize),
-        seed: u64,
-        reuse: Reuse,
-        timeout_per_apple: Duration,
-    ) -> GameConfig {
-        GameConfig {
-            width,
-            height,
-            seed,
-            reuse,
-            timeout_per_apple: Some(timeout_per_apple),
-            conflicts: conflict_limit(self.conflicts),
+    /// The player these flags describe.
+    pub fn player(&self) -> Player {
+        Player {
+            conflicts: self.conflicts,
             rounds: self.rounds,
             undecided_per_apple: self.undecided_per_apple,
-            lengths_per_apple: self
-                .lengths_per_apple
-                .unwrap_or_else(|| game::default_lengths_per_apple(width * height)),
+            lengths_per_apple: self.lengths_per_apple,
             detours_per_apple: self.detours_per_apple,
         }
     }
-}
-
-/// The default of `--conflicts`.
-pub const DEFAULT_CONFLICTS: u32 = 1000;
-
-/// The default of `--rounds`.
-pub const DEFAULT_ROUNDS: u32 = 10;
-
-/// The default of `--undecided-per-apple`.
-pub const DEFAULT_UNDECIDED: u32 = 16;
-
-/// The default of `--detours-per-apple`.
-pub const DEFAULT_DETOURS: u32 = 0;
-
-/// `--conflicts`: 0 means no limit.
-pub fn conflict_limit(conflicts: u32) -> Option<i32> {
-    (conflicts > 0).then(|| i32::try_from(conflicts).unwrap_or(i32::MAX))
 }
 
 /// `N` or `WxH`.
@@ -161,28 +134,17 @@ pub fn game_failure(e: game::GameError) -> Failure {
     }
 }
 
-/// A bar counting apples: `[bar] eaten/cells message`.
-fn apple_bar() -> ProgressBar {
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} apples {msg}")
-            .expect("a valid template")
-            .progress_chars("=> "),
-    );
-    bar
-}
-
 pub fn run(args: PlayArgs) -> Result<u8, Failure> {
     let [mut gif] = output::claim([args.gif.as_deref()])?;
     let mut note = None;
-    let bar = apple_bar();
+    let bar = progress_bar(0, "{elapsed:>4} [{bar:30}] {pos}/{len} apples {msg}");
     let mut all_won = true;
     for i in 0..args.games {
-        let config = args.player.config(
+        let config = args.player.player().config(
             args.size,
             args.seed.wrapping_add(i),
             args.reuse,
-            args.timeout_per_apple,
+            args.timeout,
         );
         let record = play_one(&config, &bar)?;
         bar.suspend(|| print_game(&record, args.json));
@@ -191,8 +153,8 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
             && let Some(out) = &mut gif
         {
             let mut look = args.look.clone();
-            if look.skip == 1 {
-                look.skip = (record.steps as u64).div_ceil(1000).max(1);
+            if look.skip.is_none() {
+                look.skip = Some((record.steps as u64).div_ceil(1000).max(1));
             }
             note = Some(write_gif_file(
                 &record.instance(),
@@ -205,21 +167,18 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
     bar.finish_and_clear();
     output::commit([gif])?;
     if let Some(note) = note {
-        eprintln!("{note}");
+        note!("{note}");
     }
     Ok(if all_won { 0 } else { 1 })
 }
 
 fn print_game(record: &GameRecord, json: bool) {
     if json {
-        println!(
-            "{}",
-            serde_json::to_string(record).expect("a game serialises")
-        );
+        print_report(&(serde_json::to_string(record).expect("a game serialises") + "\n"));
         return;
     }
     let outcome = if record.won { "won" } else { "lost" };
-    println!(
+    let mut text = format!(
         "{}x{} seed {} ({}): {outcome} with length {}/{}, {} apples in {} steps ({} by a shortest path, {} by a least safe plan; \
 apples / steps on a shortest path {} / {}, on a longer certified path {} / {}, following the cycle {} / {}), \
 {:.3} s (build {:.3} s, solve {:.3} s, {} solver calls, {} cuts); every move checked by the simulator",
@@ -246,6 +205,8 @@ apples / steps on a shortest path {} / {}, on a longer certified path {} / {}, f
         record.work.cuts,
     );
     if let Some(loss) = &record.loss {
-        println!("  lost: {loss}");
+        text += &format!("\n  lost: {loss}");
     }
+    text.push('\n');
+    print_report(&text);
 }

@@ -19,10 +19,10 @@ use super::{Failure, GifLook, bad_input, read_file, write_gif_file};
 #[derive(Args)]
 #[command(group(clap::ArgGroup::new("outputs").required(true).multiple(true).args(["gif", "html"])))]
 pub struct RenderArgs {
-    /// The instance the plan was made for (.json, or an IPC-2018 .pddl problem).
+    /// The instance the plan was made for (.json, or an IPC-2018 .pddl problem; `-`: stdin).
     pub instance: PathBuf,
     /// The plan: the JSON of `snakesat solve --json`, or, for a .pddl problem,
-    /// an IPC plan file (one action per line, from any planner).
+    /// an IPC plan file (one action per line, from any planner); `-`: stdin.
     pub plan: PathBuf,
     /// Write a GIF animation.
     #[arg(
@@ -57,7 +57,8 @@ pub enum PlanProblem {
 
 /// True when the plan text is an IPC plan rather than the JSON of `solve --json`.
 fn is_ipc_plan(problem: &Path, text: &str) -> bool {
-    pddl::is_pddl_path(problem) && !text.trim_start().starts_with('{')
+    (pddl::is_pddl_path(problem) || problem.as_os_str() == "-")
+        && !text.trim_start().starts_with('{')
 }
 
 /// The head path of the plan file at `plan` for `instance` (read from

@@ -1,11 +1,12 @@
 //! `snakesat solve`: a checked plan at a horizon, or at the least horizon; the
 //! flags become [`Planner`] options, and the outcome is printed.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
+use indicatif::ProgressBar;
 
 use snakesat::output;
 use snakesat::planner::{CadicalConfig, Method, Outcome, PlanError, Planner, Search, Verdict};
@@ -16,7 +17,7 @@ use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_insta
 use super::watchdog;
 use super::{
     Failure, GifLook, bad_input, encode_failure, finite, illegal_model, note_no_gif, print_plan,
-    seconds, write_gif_file,
+    progress_bar, seconds, write_gif_file,
 };
 use super::{certify, charts};
 
@@ -39,7 +40,8 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 300)]
     pub max_horizon: usize,
     /// Give up after this many seconds (status `unknown`, exit 3); with
-    /// `--satisficing`, the best plan found by then (the first plan included).
+    /// `--satisficing`, the best plan found by then (the first plan included)
+    /// [default: no limit].
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub timeout: Option<Duration>,
     /// Print the plan as JSON.
@@ -119,8 +121,16 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         args.plot_timeline.as_deref(),
     ])?;
     let timeout = args.timeout;
-    let verbose =
-        std::io::stderr().is_terminal() || std::env::var_os("SNAKESAT_PROGRESS").is_some();
+    // Each horizon tried: a line per attempt with SNAKESAT_PROGRESS (logs),
+    // else a spinner on a terminal (hidden otherwise, and with --quiet).
+    let lines = std::env::var_os("SNAKESAT_PROGRESS").is_some() && !super::quiet();
+    let bar = if lines {
+        ProgressBar::hidden()
+    } else {
+        progress_bar(0, "{spinner} {elapsed:>4} {msg}")
+    };
+    bar.set_message(format!("solving {}", encoding.name()));
+    bar.enable_steady_tick(Duration::from_millis(200));
     let search = match (args.satisficing, instance.horizon) {
         (true, _) => Search::Satisficing,
         (false, Some(t)) => Search::FixedHorizon(t),
@@ -132,35 +142,38 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Some(SearchMode::Fresh) => Method::Fresh,
     };
     let watchdog = watchdog::arm(timeout, args.json);
-    let outcome: Outcome = Planner::new(&*encoding)
+    let outcome = Planner::new(&*encoding)
         .search(search)
         .method(method)
         .max_horizon(instance.horizon.unwrap_or(args.max_horizon))
         .timeout(timeout)
         .cadical_config(config)
         .on_attempt(|a: &solve::Attempt| {
-            if verbose {
-                eprintln!(
-                    "T={}: {:?} ({} clauses, {:.2} s)",
-                    a.horizon,
-                    a.status,
-                    a.stats.clauses,
-                    a.stats.build_seconds + a.stats.solve_seconds
-                );
+            let line = format!(
+                "T={}: {:?} ({} clauses, {:.2} s)",
+                a.horizon,
+                a.status,
+                a.stats.clauses,
+                a.stats.build_seconds + a.stats.solve_seconds
+            );
+            if lines {
+                eprintln!("{line}");
             }
+            bar.set_message(line);
         })
-        .plan(&instance)
-        .map_err(plan_failure)?;
+        .plan(&instance);
     drop(watchdog);
+    bar.finish_and_clear();
+    let outcome: Outcome = outcome.map_err(plan_failure)?;
     let horizon = match &outcome.verdict {
         Verdict::Plan(plan) => plan.horizon,
         Verdict::IllegalModel { horizon, .. } => *horizon,
         Verdict::NoPlan { within } if outcome.attempts.is_empty() => {
             // Proven without solving: the bound exceeds every horizon allowed.
             if outcome.lower_bound == usize::MAX {
-                eprintln!("no plan: some apple can never be reached from the start");
+                note!("no plan: some apple can never be reached from the start");
             } else {
-                eprintln!(
+                note!(
                     "no plan: at least {} moves are needed, more than {within}",
                     outcome.lower_bound
                 );
@@ -223,7 +236,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             }
             output::commit([plan_out, gif_out, horizon_out, timeline_out])?;
             if let Some(note) = gif_note {
-                eprintln!("{note}");
+                note!("{note}");
             }
             report.path = path;
             report.eaten = replay.eaten.clone();

@@ -9,6 +9,7 @@
 //! their DIMACS names and back.
 
 pub mod dimacs;
+pub mod header;
 
 /// A DIMACS literal. [`TRUE`] and [`FALSE`] stand for constants: a clause
 /// containing `TRUE` is dropped, `FALSE` literals are left out.

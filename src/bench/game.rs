@@ -1,0 +1,602 @@
+//! Full-game sweeps (`snakesat bench game`): the list of games (size ×
+//! reuse strategy × seed, optionally one shard of it), playing them in
+//! threads, each game's summary, the aggregates per (size, strategy), and
+//! the reports: a Markdown table, a per-game CSV table, a JSON document and
+//! the per-apple series of the charts.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::family::index::Shard;
+use crate::game::cycle::Work;
+use crate::game::{self, Breakdown, GameConfig, GameError, GameRecord, Reuse};
+use crate::render::chart::Series;
+use crate::table::{Align, Cell, Table};
+
+/// The default of `--conflicts`.
+pub const DEFAULT_CONFLICTS: u32 = 1000;
+/// The default of `--rounds`.
+pub const DEFAULT_ROUNDS: u32 = 10;
+/// The default of `--undecided-per-apple`.
+pub const DEFAULT_UNDECIDED: u32 = 16;
+/// The default of `--detours-per-apple`.
+pub const DEFAULT_DETOURS: u32 = 0;
+
+/// How hard the player searches for each apple (shared by `play` and `bench game`).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Player {
+    /// Conflicts per solver call before a query counts as undecided; 0 for no limit.
+    pub conflicts: u32,
+    /// Solver calls per query before it counts as undecided.
+    pub rounds: u32,
+    /// Lengths left undecided per apple before the snake settles for its cycle.
+    pub undecided_per_apple: u32,
+    /// Lengths asked per apple in the joint search (`None`: the size's default).
+    pub lengths_per_apple: Option<u32>,
+    /// Certificates asked per apple for detours from the old cycle.
+    pub detours_per_apple: u32,
+}
+
+impl Player {
+    /// The configuration of one game.
+    pub fn config(
+        &self,
+        (width, height): (usize, usize),
+        seed: u64,
+        reuse: Reuse,
+        timeout_per_apple: Duration,
+    ) -> GameConfig {
+        GameConfig {
+            width,
+            height,
+            seed,
+            reuse,
+            timeout_per_apple: Some(timeout_per_apple),
+            conflicts: (self.conflicts > 0)
+                .then(|| i32::try_from(self.conflicts).unwrap_or(i32::MAX)),
+            rounds: self.rounds,
+            undecided_per_apple: self.undecided_per_apple,
+            lengths_per_apple: self
+                .lengths_per_apple
+                .unwrap_or_else(|| game::default_lengths_per_apple(width * height)),
+            detours_per_apple: self.detours_per_apple,
+        }
+    }
+}
+
+/// A sweep of games.
+#[derive(Clone, Debug)]
+pub struct Sweep {
+    /// Board sizes `(width, height)`, in order.
+    pub sizes: Vec<(usize, usize)>,
+    /// Reuse strategies, in order.
+    pub reuses: Vec<Reuse>,
+    /// Games per size and strategy.
+    pub games: u64,
+    /// Seed of the first game of each size and strategy.
+    pub seed: u64,
+    /// Solver time per apple.
+    pub timeout_per_apple: Duration,
+    /// The player's limits.
+    pub player: Player,
+    /// Games played at once.
+    pub jobs: usize,
+    /// The shard played, or `None` for all.
+    pub shard: Option<Shard>,
+}
+
+/// One game to play.
+#[derive(Clone, Copy, Debug)]
+pub struct Job {
+    /// Board columns.
+    pub width: usize,
+    /// Board rows.
+    pub height: usize,
+    /// The strategy.
+    pub reuse: Reuse,
+    /// The apples' seed.
+    pub seed: u64,
+}
+
+impl std::fmt::Display for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}x{} {} seed {}",
+            self.width,
+            self.height,
+            self.reuse.name(),
+            self.seed
+        )
+    }
+}
+
+/// A finished game without its apples (those it keeps only for the charts).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameSummary {
+    /// `WxH`.
+    pub grid: String,
+    /// Board columns.
+    pub width: usize,
+    /// Board rows.
+    pub height: usize,
+    /// The strategy.
+    pub reuse: Reuse,
+    /// The apples' seed.
+    pub seed: u64,
+    /// The board was filled.
+    pub won: bool,
+    /// Why the game was lost.
+    pub loss: Option<String>,
+    /// The snake's length at the end.
+    pub final_length: usize,
+    /// The board's cells.
+    pub cells: usize,
+    /// Apples eaten.
+    pub eaten: usize,
+    /// Moves made.
+    pub steps: usize,
+    /// Apples eaten in the fewest moves possible.
+    pub shortest_possible: usize,
+    /// Apples eaten by the least safe plan.
+    pub least_safe: usize,
+    /// Where the moves went.
+    #[serde(flatten)]
+    pub breakdown: Breakdown,
+    /// Wall-clock seconds of the game.
+    pub seconds: f64,
+    /// The solver's work.
+    #[serde(flatten)]
+    pub work: Work,
+    /// Moves for each apple eaten.
+    #[serde(skip)]
+    pub apple_steps: Vec<usize>,
+    /// Seconds for each apple eaten.
+    #[serde(skip)]
+    pub apple_seconds: Vec<f64>,
+}
+
+impl GameSummary {
+    /// The summary of a played game.
+    pub fn new(record: GameRecord) -> Self {
+        let eaten = &record.apples[..record.eaten.min(record.apples.len())];
+        GameSummary {
+            grid: format!("{}x{}", record.width, record.height),
+            width: record.width,
+            height: record.height,
+            reuse: record.reuse,
+            seed: record.seed,
+            won: record.won,
+            final_length: record.final_length,
+            cells: record.cells,
+            eaten: record.eaten,
+            steps: record.steps,
+            shortest_possible: record.shortest_possible,
+            least_safe: record.least_safe,
+            breakdown: record.breakdown,
+            seconds: record.seconds,
+            work: record.work,
+            apple_steps: eaten.iter().map(|a| a.steps).collect(),
+            apple_seconds: eaten.iter().map(|a| a.seconds).collect(),
+            loss: record.loss,
+        }
+    }
+}
+
+/// The aggregates of one (size, strategy).
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// `WxH`.
+    pub grid: String,
+    /// Board columns.
+    pub width: usize,
+    /// Board rows.
+    pub height: usize,
+    /// The strategy.
+    pub reuse: Reuse,
+    /// Games played.
+    pub games: usize,
+    /// Games won.
+    pub won: usize,
+    /// Mean moves per game.
+    pub mean_steps: f64,
+    /// Median moves per game.
+    pub median_steps: f64,
+    /// Mean seconds per game.
+    pub mean_seconds: f64,
+    /// Median seconds per game.
+    pub median_seconds: f64,
+    /// Mean seconds building formulas.
+    pub mean_build_seconds: f64,
+    /// Mean seconds solving.
+    pub mean_solve_seconds: f64,
+    /// Mean over the games with an apple eaten of the share of apples eaten
+    /// in the fewest steps possible, in percent.
+    pub mean_shortest_percent: Option<f64>,
+    /// The same for apples eaten by the least safe plan.
+    pub mean_least_safe_percent: Option<f64>,
+    /// Mean steps per game spent on apples eaten on a shortest path.
+    pub mean_shortest_steps: f64,
+    /// … on a longer certified path.
+    pub mean_route_steps: f64,
+    /// … by following the cycle.
+    pub mean_cycle_steps: f64,
+    /// Mean apples per game eaten on a shortest path.
+    pub mean_shortest_apples: f64,
+    /// … on a longer certified path.
+    pub mean_route_apples: f64,
+    /// … by following the cycle.
+    pub mean_cycle_apples: f64,
+}
+
+impl Sweep {
+    /// Every game of the sweep in order (size, strategy, seed), then this shard's.
+    pub fn jobs(&self) -> Vec<Job> {
+        let mut all = Vec::new();
+        for &(width, height) in &self.sizes {
+            for &reuse in &self.reuses {
+                for i in 0..self.games {
+                    all.push(Job {
+                        width,
+                        height,
+                        reuse,
+                        seed: self.seed.wrapping_add(i),
+                    });
+                }
+            }
+        }
+        match self.shard {
+            Some(shard) => all
+                .into_iter()
+                .enumerate()
+                .filter(|(p, _)| shard.owns(*p))
+                .map(|(_, job)| job)
+                .collect(),
+            None => all,
+        }
+    }
+
+    /// Plays `jobs` in [`Sweep::jobs`] threads taking the next game from a
+    /// shared index; `started` is called as a game begins, `done` as it ends.
+    /// The summaries come in the order of `jobs`; the first game that fails
+    /// stops the sweep and is returned with its error.
+    pub fn play(
+        &self,
+        jobs: &[Job],
+        started: impl Fn(&Job) + Sync,
+        done: impl Fn(&Job) + Sync,
+    ) -> Result<Vec<GameSummary>, (Job, GameError)> {
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let results: Mutex<Vec<Option<Result<GameSummary, GameError>>>> =
+            Mutex::new((0..jobs.len()).map(|_| None).collect());
+        std::thread::scope(|scope| {
+            for _ in 0..self.jobs.clamp(1, jobs.len().max(1)) {
+                scope.spawn(|| {
+                    while !stop.load(Ordering::Relaxed) {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else {
+                            break;
+                        };
+                        started(job);
+                        let config = self.player.config(
+                            (job.width, job.height),
+                            job.seed,
+                            job.reuse,
+                            self.timeout_per_apple,
+                        );
+                        let outcome = game::play(&config, |_| {}).map(GameSummary::new);
+                        if outcome.is_err() {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        results.lock().expect("no thread panicked")[i] = Some(outcome);
+                        done(job);
+                    }
+                });
+            }
+        });
+        let results = results.into_inner().expect("no thread panicked");
+        let mut games = Vec::with_capacity(results.len());
+        for (job, outcome) in jobs.iter().zip(results) {
+            match outcome {
+                // Not played: another game failed first.
+                None => {}
+                Some(Ok(summary)) => games.push(summary),
+                Some(Err(e)) => return Err((*job, e)),
+            }
+        }
+        Ok(games)
+    }
+
+    /// The games of each (size, strategy), in the order of the rows.
+    pub fn groups<'a>(&self, games: &'a [GameSummary]) -> Vec<Vec<&'a GameSummary>> {
+        let mut out = Vec::new();
+        for &(width, height) in &self.sizes {
+            for &reuse in &self.reuses {
+                let group: Vec<&GameSummary> = games
+                    .iter()
+                    .filter(|g| g.width == width && g.height == height && g.reuse == reuse)
+                    .collect();
+                if !group.is_empty() {
+                    out.push(group);
+                }
+            }
+        }
+        out
+    }
+
+    /// The JSON document: the settings, the rows and every game's summary.
+    pub fn json(&self, rows: &[Row], games: &[GameSummary]) -> String {
+        let report = JsonReport {
+            settings: JsonSettings {
+                sizes: self.sizes.iter().map(|(w, h)| format!("{w}x{h}")).collect(),
+                reuse: self.reuses.clone(),
+                games: self.games,
+                seed: self.seed,
+                timeout_per_apple: self.timeout_per_apple.as_secs_f64(),
+                player: self.player,
+                jobs: self.jobs,
+                shard: self.shard.map(|s| s.to_string()),
+            },
+            rows,
+            games,
+        };
+        serde_json::to_string_pretty(&report).expect("the summaries serialise")
+    }
+}
+
+/// The flags of a run, as the JSON document records them.
+#[derive(Serialize)]
+struct JsonSettings {
+    sizes: Vec<String>,
+    reuse: Vec<Reuse>,
+    games: u64,
+    seed: u64,
+    timeout_per_apple: f64,
+    #[serde(flatten)]
+    player: Player,
+    jobs: usize,
+    /// `I/K`, or `null` for the whole sweep.
+    shard: Option<String>,
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    settings: JsonSettings,
+    rows: &'a [Row],
+    games: &'a [GameSummary],
+}
+
+/// The mean, 0 for no values.
+pub fn mean(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        0.0
+    } else {
+        values.iter().sum::<f64>() / values.len() as f64
+    }
+}
+
+/// The median, 0 for no values.
+pub fn median(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+impl Row {
+    /// The aggregates of a non-empty group of games of one (size, strategy).
+    pub fn of(group: &[&GameSummary]) -> Row {
+        let first = group[0];
+        let of = |f: fn(&GameSummary) -> f64| group.iter().map(|g| f(g)).collect::<Vec<f64>>();
+        let steps = of(|g| g.steps as f64);
+        let seconds = of(|g| g.seconds);
+        let percent = |count: fn(&GameSummary) -> usize| -> Option<f64> {
+            let shares: Vec<f64> = group
+                .iter()
+                .filter(|g| g.eaten > 0)
+                .map(|g| 100.0 * count(g) as f64 / g.eaten as f64)
+                .collect();
+            (!shares.is_empty()).then(|| mean(&shares))
+        };
+        Row {
+            grid: first.grid.clone(),
+            width: first.width,
+            height: first.height,
+            reuse: first.reuse,
+            games: group.len(),
+            won: group.iter().filter(|g| g.won).count(),
+            mean_steps: mean(&steps),
+            median_steps: median(&steps),
+            mean_seconds: mean(&seconds),
+            median_seconds: median(&seconds),
+            mean_build_seconds: mean(&of(|g| g.work.build_seconds)),
+            mean_solve_seconds: mean(&of(|g| g.work.solve_seconds)),
+            mean_shortest_percent: percent(|g| g.shortest_possible),
+            mean_least_safe_percent: percent(|g| g.least_safe),
+            mean_shortest_steps: mean(&of(|g| g.breakdown.shortest_steps as f64)),
+            mean_route_steps: mean(&of(|g| g.breakdown.route_steps as f64)),
+            mean_cycle_steps: mean(&of(|g| g.breakdown.cycle_steps as f64)),
+            mean_shortest_apples: mean(&of(|g| g.breakdown.shortest_apples as f64)),
+            mean_route_apples: mean(&of(|g| g.breakdown.route_apples as f64)),
+            mean_cycle_apples: mean(&of(|g| g.breakdown.cycle_apples as f64)),
+        }
+    }
+}
+
+/// The table of the aggregates, one row per (size, strategy) (printed as Markdown).
+pub fn rows_table(rows: &[Row]) -> Table {
+    let mut table = Table::new(
+        [
+            "grid",
+            "reuse",
+            "games",
+            "won",
+            "mean steps",
+            "median steps",
+            "mean time (s)",
+            "median time (s)",
+            "mean build (s)",
+            "mean solve (s)",
+            "apples in shortest possible (%)",
+            "apples by least safe plan (%)",
+            "apples: shortest / longer / cycle",
+            "steps: shortest / longer / cycle",
+        ]
+        .map(|n| (n, Align::Left)),
+    );
+    let percent = |p: Option<f64>| p.map_or("-".to_string(), |p| format!("{p:.1}"));
+    for r in rows {
+        table.push(vec![
+            r.grid.clone().into(),
+            r.reuse.name().into(),
+            Cell::count(Some(r.games)),
+            Cell::count(Some(r.won)),
+            Cell::Float(r.mean_steps, 1),
+            Cell::Float(r.median_steps, 1),
+            Cell::Float(r.mean_seconds, 3),
+            Cell::Float(r.median_seconds, 3),
+            Cell::Float(r.mean_build_seconds, 3),
+            Cell::Float(r.mean_solve_seconds, 3),
+            percent(r.mean_shortest_percent).into(),
+            percent(r.mean_least_safe_percent).into(),
+            format!(
+                "{:.1} / {:.1} / {:.1}",
+                r.mean_shortest_apples, r.mean_route_apples, r.mean_cycle_apples
+            )
+            .into(),
+            format!(
+                "{:.0} / {:.0} / {:.0}",
+                r.mean_shortest_steps, r.mean_route_steps, r.mean_cycle_steps
+            )
+            .into(),
+        ]);
+    }
+    table
+}
+
+/// The table of the games, one row per game (written as CSV).
+pub fn games_table(games: &[GameSummary]) -> Table {
+    let mut table = Table::new([
+        ("size", Align::Left),
+        ("reuse", Align::Left),
+        ("seed", Align::Right),
+        ("won", Align::Left),
+        ("steps", Align::Right),
+        ("eaten", Align::Right),
+        ("seconds", Align::Right),
+        ("build_seconds", Align::Right),
+        ("solve_seconds", Align::Right),
+        ("solver_calls", Align::Right),
+        ("cuts", Align::Right),
+        ("shortest_possible", Align::Right),
+        ("least_safe", Align::Right),
+    ]);
+    for g in games {
+        table.push(vec![
+            g.grid.clone().into(),
+            g.reuse.name().into(),
+            Cell::Int(g.seed),
+            Cell::Bool(g.won),
+            Cell::count(Some(g.steps)),
+            Cell::count(Some(g.eaten)),
+            Cell::Float(g.seconds, 6),
+            Cell::Float(g.work.build_seconds, 6),
+            Cell::Float(g.work.solve_seconds, 6),
+            Cell::Int(g.work.solver_calls),
+            Cell::Int(g.work.cuts),
+            Cell::count(Some(g.shortest_possible)),
+            Cell::count(Some(g.least_safe)),
+        ]);
+    }
+    table
+}
+
+/// One line per (size, strategy): x = apple 1.., y = the mean of `value`
+/// over the games that ate that apple; and how many games each line has
+/// (`N games per line` or `N games`), for the chart's title.
+pub fn per_apple_series(
+    groups: &[Vec<&GameSummary>],
+    value: fn(&GameSummary, usize) -> f64,
+) -> (Vec<Series>, String) {
+    let series = groups
+        .iter()
+        .map(|group| {
+            let apples = group.iter().map(|g| g.apple_steps.len()).max().unwrap_or(0);
+            let points = (0..apples)
+                .filter_map(|a| {
+                    let values: Vec<f64> = group
+                        .iter()
+                        .filter(|g| g.apple_steps.len() > a)
+                        .map(|g| value(g, a))
+                        .collect();
+                    (!values.is_empty()).then(|| ((a + 1) as f64, mean(&values)))
+                })
+                .collect();
+            Series {
+                name: format!("{} {}", group[0].grid, group[0].reuse.name()),
+                points,
+            }
+        })
+        .collect();
+    let counts: Vec<usize> = groups.iter().map(Vec::len).collect();
+    let games = if counts.windows(2).all(|w| w[0] == w[1]) {
+        format!("{} games per line", counts.first().copied().unwrap_or(0))
+    } else {
+        format!("{} games", counts.iter().sum::<usize>())
+    };
+    (series, games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians_and_means() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(&[]), 0.0);
+        assert_eq!(mean(&[1.0, 2.0]), 1.5);
+    }
+
+    #[test]
+    fn shards_split_the_job_list() {
+        let sweep = Sweep {
+            sizes: vec![(4, 4), (5, 5)],
+            reuses: vec![Reuse::Clauses, Reuse::Fresh],
+            games: 3,
+            seed: 7,
+            timeout_per_apple: Duration::from_secs(1),
+            player: Player {
+                conflicts: DEFAULT_CONFLICTS,
+                rounds: DEFAULT_ROUNDS,
+                undecided_per_apple: DEFAULT_UNDECIDED,
+                lengths_per_apple: None,
+                detours_per_apple: DEFAULT_DETOURS,
+            },
+            jobs: 1,
+            shard: None,
+        };
+        let all = sweep.jobs();
+        assert_eq!(all.len(), 12);
+        assert_eq!(all[0].to_string(), "4x4 clauses seed 7");
+        let mut seen = 0;
+        for i in 1..=3 {
+            let shard = Shard::parse(&format!("{i}/3")).unwrap();
+            seen += Sweep {
+                shard: Some(shard),
+                ..sweep.clone()
+            }
+            .jobs()
+            .len();
+        }
+        assert_eq!(seen, all.len());
+    }
+}

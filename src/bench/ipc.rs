@@ -1,0 +1,438 @@
+//! IPC-2018 benchmarks (`snakesat bench DIR…`): the problem files of
+//! folders, each solved by a child process of the `snakesat` binary (so that
+//! its peak memory is its own, reported on its stderr), every plan checked by
+//! the simulator and turned into an IPC plan, and the rows as tables.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::pddl;
+use crate::sim;
+use crate::table::{Align, Cell, Table};
+
+/// The stderr line of a child run with `SNAKESAT_REPORT_MEMORY` set.
+pub const MEMORY_LINE: &str = "peak-memory-kb: ";
+
+/// How each problem is solved.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The `snakesat` binary run for each problem (`solve FILE --json`).
+    pub solver: PathBuf,
+    /// Time limit per problem (`solve --timeout`).
+    pub timeout: Duration,
+    /// `solve --satisficing`.
+    pub satisficing: bool,
+    /// `solve --encoding`.
+    pub encoding: String,
+    /// Keep every checked IPC plan in this folder, as `FOLDER-instance-K.plan`.
+    pub plans: Option<PathBuf>,
+    /// `solve --proof DIR/<problem name>`.
+    pub proof: Option<PathBuf>,
+}
+
+/// One row of the table.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// `FOLDER/FILE.pddl`.
+    pub instance: String,
+    /// `WxH`.
+    pub grid: String,
+    /// Apples of the problem.
+    pub apples: usize,
+    /// `sat`, `unsat`, `unknown`, `timeout`, `invalid` or `error`.
+    pub status: String,
+    /// Moves of the checked plan.
+    pub plan_length: Option<usize>,
+    /// The plan is proven shortest.
+    pub optimal: bool,
+    /// The lower bound on the moves.
+    pub lower_bound: Option<usize>,
+    /// Wall-clock seconds of the child.
+    pub seconds: f64,
+    /// Variables of the last formula.
+    pub variables: Option<u64>,
+    /// Clauses of the last formula.
+    pub clauses: Option<u64>,
+    /// The child's peak resident memory.
+    pub peak_memory_kb: Option<u64>,
+    /// With `proof`: whether every refuted horizon has a proof.
+    pub certified: Option<bool>,
+    /// With `proof`: how many certificates (refuted and below-bound).
+    pub certificates: Option<usize>,
+    /// With `proof`: the proofs' total size.
+    pub proof_bytes: Option<u64>,
+}
+
+/// Why the problems cannot be listed.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// A folder cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The folder.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// No problem file at all.
+    #[error("no .pddl problem files in the folders given")]
+    NoProblems,
+}
+
+/// The `.pddl` problem files of the folders (not `domain.pddl`), each
+/// folder's in numeric order (`instance-2` before `instance-10`).
+pub fn problems(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, BenchError> {
+    let mut files = Vec::new();
+    for dir in dirs {
+        let entries = std::fs::read_dir(dir).map_err(|source| BenchError::Read {
+            path: dir.display().to_string(),
+            source,
+        })?;
+        let mut here: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| pddl::is_pddl_path(p))
+            .filter(|p| {
+                p.file_name()
+                    .is_none_or(|n| !n.eq_ignore_ascii_case("domain.pddl"))
+            })
+            .collect();
+        here.sort_by_key(|p| {
+            let name = p
+                .file_stem()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let digits: String = name.chars().filter(|c| c.is_ascii_digit()).collect();
+            (digits.parse::<u64>().unwrap_or(u64::MAX), name)
+        });
+        files.extend(here);
+    }
+    if files.is_empty() {
+        return Err(BenchError::NoProblems);
+    }
+    Ok(files)
+}
+
+/// Peak resident memory of this process (`VmHWM`), in kB.
+pub fn peak_memory_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// Solves `files` in `jobs` threads (each problem in its own child process);
+/// `started` and `done` are called around each. The rows keep the files' order.
+pub fn solve_all(
+    files: &[PathBuf],
+    settings: &Settings,
+    jobs: usize,
+    started: impl Fn(&Path) + Sync,
+    done: impl Fn(&Path) + Sync,
+) -> Vec<Row> {
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<Row>>> = files.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, files.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(file) = files.get(i) else { break };
+                    started(file);
+                    let row = solve_one(file, settings);
+                    *slots[i].lock().expect("unpoisoned") = Some(row);
+                    done(file);
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .filter_map(|m| m.into_inner().expect("unpoisoned"))
+        .collect()
+}
+
+/// Solves one problem file in a child process and checks its plan.
+pub fn solve_one(file: &Path, settings: &Settings) -> Row {
+    let label = file
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|d| format!("{}/", d.to_string_lossy()))
+        .unwrap_or_default()
+        + &file.file_name().unwrap_or_default().to_string_lossy();
+    let mut row = Row {
+        instance: label,
+        grid: String::new(),
+        apples: 0,
+        status: "error".into(),
+        plan_length: None,
+        optimal: false,
+        lower_bound: None,
+        seconds: 0.0,
+        variables: None,
+        clauses: None,
+        peak_memory_kb: None,
+        certified: None,
+        certificates: None,
+        proof_bytes: None,
+    };
+    let Some(instance) = std::fs::read_to_string(file)
+        .ok()
+        .and_then(|t| pddl::from_pddl(&t).ok())
+    else {
+        return row;
+    };
+    row.grid = format!("{}x{}", instance.width, instance.height);
+    row.apples = instance.apples.len();
+    let mut cmd = Command::new(&settings.solver);
+    cmd.arg("solve")
+        .arg(file)
+        .arg("--json")
+        .arg("--encoding")
+        .arg(&settings.encoding)
+        .arg("--timeout")
+        .arg(settings.timeout.as_secs_f64().to_string())
+        .env("SNAKESAT_REPORT_MEMORY", "1")
+        .env_remove("SNAKESAT_PROGRESS")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if settings.satisficing {
+        cmd.arg("--satisficing");
+    }
+    if let Some(dir) = &settings.proof {
+        cmd.arg("--proof")
+            .arg(dir.join(file.file_stem().unwrap_or_default()));
+    }
+    let started = Instant::now();
+    let Ok(mut child) = cmd.spawn() else {
+        return row;
+    };
+    // A hard stop well after the limit (which bounds every phase of the search).
+    let hard = Duration::from_secs_f64(settings.timeout.as_secs_f64() * 5.0 + 30.0);
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let mut killed = false;
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if started.elapsed() > hard => {
+                let _ = child.kill();
+                let _ = child.wait();
+                killed = true;
+                break;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(_) => break,
+        }
+    }
+    row.seconds = started.elapsed().as_secs_f64();
+    let out = out_reader.join().unwrap_or_default();
+    let err = err_reader.join().unwrap_or_default();
+    row.peak_memory_kb = err
+        .lines()
+        .find_map(|l| l.strip_prefix(MEMORY_LINE))
+        .and_then(|v| v.trim().parse().ok());
+    if killed {
+        row.status = "timeout".into();
+        return row;
+    }
+    let Some(report) = out
+        .lines()
+        .find_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+    else {
+        return row;
+    };
+    row.status = report["status"].as_str().unwrap_or("error").to_string();
+    row.optimal = report["optimal"].as_bool().unwrap_or(false);
+    row.lower_bound = report["lower_bound"].as_u64().map(|v| v as usize);
+    row.variables = report["stats"]["variables"].as_u64();
+    row.clauses = report["stats"]["clauses"].as_u64();
+    if let Some(certificates) = report["certificates"].as_array() {
+        row.certified = report["certified"].as_bool();
+        row.certificates = Some(certificates.len());
+        row.proof_bytes = Some(
+            certificates
+                .iter()
+                .filter_map(|c| c["proof_bytes"].as_u64())
+                .sum(),
+        );
+    }
+    if row.status == "sat" {
+        let path: Option<Vec<(usize, usize)>> = serde_json::from_value(report["path"].clone()).ok();
+        let valid = path.as_ref().is_some_and(|p| {
+            sim::simulate(&instance, p).is_ok_and(|r| r.eaten.len() == instance.apples.len())
+                && pddl::plan::ipc_plan(&instance, p).is_ok()
+        });
+        if valid {
+            if let (Some(dir), Some(p)) = (&settings.plans, &path) {
+                let name = row.instance.replace('/', "-").replace(".pddl", ".plan");
+                let text = pddl::plan::ipc_plan(&instance, p).unwrap_or_default();
+                if std::fs::write(dir.join(name), text).is_err() {
+                    row.status = "error".into();
+                    return row;
+                }
+            }
+            row.plan_length = path.map(|p| p.len() - 1);
+        } else {
+            row.status = "invalid".into();
+            row.optimal = false;
+        }
+    } else {
+        row.optimal = false;
+    }
+    row
+}
+
+/// The table printed (as Markdown): plan length or status, sizes in MB;
+/// with `proofs` the certification columns too.
+pub fn summary_table(rows: &[Row], proofs: bool) -> Table {
+    let mut columns = vec![
+        "instance",
+        "grid",
+        "apples",
+        "plan length",
+        "optimal",
+        "lower bound",
+        "time (s)",
+        "variables",
+        "clauses",
+        "peak memory (MB)",
+    ];
+    if proofs {
+        columns.extend(["certified", "certificates", "proofs (MB)"]);
+    }
+    let mut table = Table::new(columns.into_iter().map(|c| (c, Align::Left)));
+    let opt = |v: Option<u64>| Cell::from(v.map_or("-".to_string(), |v| v.to_string()));
+    let megabytes = |v: Option<u64>, unit: f64, decimals: usize| {
+        Cell::from(v.map_or("-".to_string(), |v| {
+            format!("{:.decimals$}", v as f64 / unit)
+        }))
+    };
+    for r in rows {
+        let mut row = vec![
+            r.instance.clone().into(),
+            r.grid.clone().into(),
+            Cell::count(Some(r.apples)),
+            r.plan_length
+                .map_or(r.status.clone(), |l| l.to_string())
+                .into(),
+            if r.optimal { "yes" } else { "no" }.into(),
+            opt(r.lower_bound.map(|v| v as u64)),
+            Cell::Float(r.seconds, 2),
+            opt(r.variables),
+            opt(r.clauses),
+            megabytes(r.peak_memory_kb, 1024.0, 1),
+        ];
+        if proofs {
+            row.extend([
+                match r.certified {
+                    Some(true) => "yes",
+                    Some(false) => "no",
+                    None => "-",
+                }
+                .into(),
+                opt(r.certificates.map(|c| c as u64)),
+                megabytes(r.proof_bytes, 1e6, 2),
+            ]);
+        }
+        table.push(row);
+    }
+    table
+}
+
+/// Every field of every row (written as CSV, or as JSON with full-precision seconds).
+pub fn rows_table(rows: &[Row]) -> Table {
+    let mut table = Table::new([
+        ("instance", Align::Left),
+        ("grid", Align::Left),
+        ("apples", Align::Right),
+        ("status", Align::Left),
+        ("plan_length", Align::Right),
+        ("optimal", Align::Left),
+        ("lower_bound", Align::Right),
+        ("seconds", Align::Right),
+        ("variables", Align::Right),
+        ("clauses", Align::Right),
+        ("peak_memory_kb", Align::Right),
+        ("certified", Align::Left),
+        ("certificates", Align::Right),
+        ("proof_bytes", Align::Right),
+    ]);
+    for r in rows {
+        table.push(vec![
+            r.instance.clone().into(),
+            r.grid.clone().into(),
+            Cell::count(Some(r.apples)),
+            r.status.clone().into(),
+            Cell::count(r.plan_length),
+            Cell::Bool(r.optimal),
+            Cell::count(r.lower_bound),
+            Cell::Float(r.seconds, 3),
+            Cell::int(r.variables),
+            Cell::int(r.clauses),
+            Cell::int(r.peak_memory_kb),
+            r.certified.map_or(Cell::Empty, Cell::Bool),
+            Cell::count(r.certificates),
+            Cell::int(r.proof_bytes),
+        ]);
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row() -> Row {
+        Row {
+            instance: "optimal/instance-1.pddl".into(),
+            grid: "5x5".into(),
+            apples: 3,
+            status: "sat".into(),
+            plan_length: Some(12),
+            optimal: true,
+            lower_bound: Some(12),
+            seconds: 1.23456,
+            variables: Some(100),
+            clauses: None,
+            peak_memory_kb: Some(2048),
+            certified: None,
+            certificates: None,
+            proof_bytes: None,
+        }
+    }
+
+    #[test]
+    fn csv_json_and_markdown_of_the_same_rows() {
+        let rows = [row()];
+        assert_eq!(
+            rows_table(&rows).to_csv(),
+            "instance,grid,apples,status,plan_length,optimal,lower_bound,seconds,variables,clauses,peak_memory_kb,certified,certificates,proof_bytes\n\
+             optimal/instance-1.pddl,5x5,3,sat,12,true,12,1.235,100,,2048,,,\n"
+        );
+        let json: serde_json::Value = serde_json::from_str(&rows_table(&rows).to_json()).unwrap();
+        assert_eq!(json, serde_json::to_value(&rows).unwrap());
+        assert_eq!(
+            summary_table(&rows, false).to_markdown().lines().nth(2),
+            Some("| optimal/instance-1.pddl | 5x5 | 3 | 12 | yes | 12 | 1.23 | 100 | - | 2.0 |")
+        );
+    }
+}

@@ -1,0 +1,537 @@
+//! Encoding sizes (`snakesat sizes`): the default list of encodings to
+//! compare, encoding lists with options, sweeps over grid sizes or horizons,
+//! each encoding measured (variables, clauses, literals per clause family)
+//! and optionally solved on one instance, and the results as tables.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde::ser::SerializeMap;
+
+use crate::cnf::Size;
+use crate::encode::amo::Amo;
+use crate::encode::direct::{Body, Direct, DirectOptions, Growth, Position};
+use crate::encode::notebook::Notebook;
+use crate::encode::{self, Encoding};
+use crate::instance::{Instance, Start, TailRule};
+use crate::planner::{Method, Outcome, PlanError, Planner};
+use crate::render::chart::{Series, SizeRow};
+use crate::solve::{Attempt, Status};
+use crate::table::{Align, Cell, Table};
+
+/// The parameter a sweep varies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param {
+    /// Square grids of side N.
+    Size,
+    /// The horizon T.
+    Horizon,
+}
+
+impl Param {
+    /// `size` or `horizon`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Param::Size => "size",
+            Param::Horizon => "horizon",
+        }
+    }
+}
+
+/// Parses `size=6..16`, `horizon=40..100:10` (inclusive) into the values swept.
+pub fn parse_sweep(text: &str) -> Result<(Param, Vec<usize>), String> {
+    let bad = |why: &str| {
+        format!("--sweep must be size=A..B[:STEP] or horizon=A..B[:STEP] ({why}), not {text:?}")
+    };
+    let (key, range) = text.split_once('=').ok_or_else(|| bad("no `=`"))?;
+    let param = match key.trim() {
+        "size" => Param::Size,
+        "horizon" => Param::Horizon,
+        _ => return Err(bad("unknown parameter")),
+    };
+    let (range, step) = match range.split_once(':') {
+        Some((r, s)) => (r, s.trim().parse::<usize>().map_err(|_| bad("bad step"))?),
+        None => (range, 1),
+    };
+    let (a, b) = range.split_once("..").ok_or_else(|| bad("no `..`"))?;
+    let b = b.strip_prefix('=').unwrap_or(b);
+    let a: usize = a.trim().parse().map_err(|_| bad("bad start"))?;
+    let b: usize = b.trim().parse().map_err(|_| bad("bad end"))?;
+    if step == 0 {
+        return Err(bad("step must be positive"));
+    }
+    if a > b {
+        return Err(bad("start above end"));
+    }
+    if param == Param::Size && a == 0 {
+        return Err(bad("sizes start at 1"));
+    }
+    let values: Vec<usize> = (a..=b).step_by(step).collect();
+    if values.len() > 1000 {
+        return Err(bad("more than 1000 values"));
+    }
+    Ok((param, values))
+}
+
+/// The default list: every meaningful option of `direct`, then the notebook's four.
+pub fn default_encodings() -> Vec<String> {
+    let base = DirectOptions::default();
+    let mut options = vec![base.clone()];
+    for amo in Amo::ALL {
+        if amo != base.amo {
+            options.push(DirectOptions {
+                amo,
+                ..base.clone()
+            });
+        }
+    }
+    for body in Body::ALL {
+        if body != base.body {
+            options.push(DirectOptions {
+                body,
+                ..base.clone()
+            });
+        }
+    }
+    for position in [Position::OneHot, Position::Axis] {
+        options.push(DirectOptions {
+            position,
+            ..base.clone()
+        });
+    }
+    options.push(DirectOptions {
+        growth: Growth::Counter,
+        ..base.clone()
+    });
+    options.push(DirectOptions {
+        prune: false,
+        ..base.clone()
+    });
+    let mut names: Vec<String> = options.iter().map(DirectOptions::name).collect();
+    names.dedup();
+    names.extend(Notebook::ALL.iter().map(|nb| nb.as_str().to_string()));
+    names
+}
+
+/// Splits a comma-separated list into encoding names: `key=value` items
+/// belong to the `direct` (or `key=value` run) before them.
+pub fn split_list(list: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut open_direct = false;
+    for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        if item.contains('=') && open_direct {
+            let last = names.last_mut().expect("an open direct exists");
+            last.push(',');
+            last.push_str(item);
+        } else {
+            open_direct = item == "direct" || item.contains('=');
+            names.push(item.to_string());
+        }
+    }
+    names
+}
+
+/// The encodings of a list (`None`: [`default_encodings`]), checked.
+pub fn encodings(list: Option<&str>) -> Result<Vec<Box<dyn Encoding>>, String> {
+    let names = match list {
+        Some(l) => split_list(l),
+        None => default_encodings(),
+    };
+    if names.is_empty() {
+        return Err("--encodings lists no encoding".to_string());
+    }
+    names.iter().map(|n| encode::by_name(n)).collect()
+}
+
+/// A clause family's name and size, serialised as a JSON map in order.
+pub struct Families(pub Vec<(String, Size)>);
+
+impl Serialize for Families {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (name, size) in &self.0 {
+            map.serialize_entry(name, size)?;
+        }
+        map.end()
+    }
+}
+
+/// One encoding measured (and perhaps solved) on one instance.
+#[derive(Serialize)]
+pub struct Measure {
+    /// The encoding's name.
+    pub encoding: String,
+    /// It is the default encoding.
+    pub default: bool,
+    /// It only approximates the game.
+    pub approximate: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Why the encoding does not model the instance.
+    pub refused: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Variables of the formula.
+    pub variables: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Clauses of the formula.
+    pub clauses: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Literals of the formula.
+    pub literals: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The sizes per clause family.
+    pub families: Option<Families>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Seconds to build the formula.
+    pub build_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Seconds to solve it.
+    pub solve_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The solver's answer.
+    pub status: Option<Status>,
+    /// With `--solve` and `sat`: whether the simulator accepts the model's plan.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal_plan: Option<bool>,
+}
+
+/// Measures `encoding` on `instance` at `moves`; with `solve_timeout`, solves it too.
+pub fn measure(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    moves: usize,
+    solve_timeout: Option<Duration>,
+) -> Measure {
+    let name = encoding.name();
+    let mut m = Measure {
+        default: name == DirectOptions::default().name(),
+        encoding: name,
+        approximate: encoding.approximate(),
+        refused: None,
+        variables: None,
+        clauses: None,
+        literals: None,
+        families: None,
+        build_seconds: None,
+        solve_seconds: None,
+        status: None,
+        legal_plan: None,
+    };
+    let started = Instant::now();
+    let cnf = match encoding.encode(instance, moves) {
+        Ok(cnf) => cnf,
+        Err(e) => {
+            m.refused = Some(match e {
+                encode::EncodeError::Unsupported { reason, .. } => reason,
+                other => other.to_string(),
+            });
+            return m;
+        }
+    };
+    m.build_seconds = Some(started.elapsed().as_secs_f64());
+    let size = cnf.size();
+    m.variables = Some(size.variables);
+    m.clauses = Some(size.clauses);
+    m.literals = Some(size.literals);
+    m.families = Some(Families(
+        cnf.families()
+            .map(|(n, s)| (n.to_string(), s.clone()))
+            .collect(),
+    ));
+    if let Some(timeout) = solve_timeout {
+        let solving = Instant::now();
+        let (status, path) = Planner::new(encoding)
+            .timeout(Some(timeout))
+            .solve_formula(instance, &cnf, moves);
+        m.solve_seconds = Some(solving.elapsed().as_secs_f64());
+        m.status = Some(status);
+        if status == Status::Sat {
+            let legal = path.is_some_and(|path| crate::sim::simulate(instance, &path).is_ok());
+            m.legal_plan = Some(legal);
+        }
+    }
+    m
+}
+
+/// One line about an instance: size, walls, apples, start, tail rule, growth.
+pub fn describe(instance: &Instance) -> String {
+    let start = match &instance.start {
+        Start::Free { length } => format!("free start, length {length}"),
+        Start::Body(body) => format!("fixed start, length {}", body.len()),
+    };
+    let visible = if instance.visible >= instance.apples.len() {
+        "all visible".to_string()
+    } else {
+        format!("{} visible", instance.visible)
+    };
+    format!(
+        "{}x{}, {} walls, {} apples ({visible}), {start}, tail {}, {}",
+        instance.width,
+        instance.height,
+        instance.walls.len(),
+        instance.apples.len(),
+        match instance.tail {
+            TailRule::Follow => "follow",
+            TailRule::Strict => "strict",
+        },
+        if instance.grow { "grows" } else { "no growth" }
+    )
+}
+
+/// Why no least horizon could be found to measure at.
+#[derive(Debug, thiserror::Error)]
+pub enum HorizonError {
+    /// The lower bound exceeds the largest horizon allowed.
+    #[error("--max-horizon {max_horizon} is below the lower bound {lower} on the moves needed")]
+    BelowBound {
+        /// The largest horizon allowed.
+        max_horizon: usize,
+        /// The lower bound.
+        lower: usize,
+    },
+    /// The planner refused.
+    #[error("{0}")]
+    Plan(#[from] PlanError),
+    /// The search ended without a plan.
+    #[error(
+        "no least horizon found with {encoding} (status {status:?} after {attempts} attempts, up to T={last}); give --horizon"
+    )]
+    NotFound {
+        /// The encoding searched with.
+        encoding: String,
+        /// How the search ended.
+        status: Status,
+        /// Horizons tried.
+        attempts: usize,
+        /// The last horizon tried.
+        last: usize,
+    },
+}
+
+/// The horizon to measure at: the instance's (`false`), or the least one the
+/// default encoding finds (`true`); `on_attempt` sees each horizon tried.
+pub fn horizon_for(
+    instance: &Instance,
+    timeout: Duration,
+    max_horizon: usize,
+    on_attempt: impl FnMut(&Attempt),
+) -> Result<(usize, bool), HorizonError> {
+    if let Some(t) = instance.horizon {
+        return Ok((t, false));
+    }
+    let lower = encode::prune::lower_bound(instance);
+    if lower > max_horizon {
+        return Err(HorizonError::BelowBound { max_horizon, lower });
+    }
+    let direct = Direct::default();
+    let outcome: Outcome = Planner::new(&direct)
+        .method(Method::Fresh)
+        .max_horizon(max_horizon)
+        .timeout(Some(timeout))
+        .on_attempt(on_attempt)
+        .plan(instance)?;
+    match outcome.plan() {
+        Some(plan) => Ok((plan.horizon, true)),
+        None => Err(HorizonError::NotFound {
+            encoding: direct.name(),
+            status: outcome.status(),
+            attempts: outcome.attempts.len(),
+            last: outcome.attempts.last().map_or(lower, |a| a.horizon),
+        }),
+    }
+}
+
+fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Sat => "sat",
+        Status::Unsat => "unsat",
+        Status::Unknown => "unknown",
+    }
+}
+
+/// One row per encoding (and with `families` one per clause family beneath
+/// it); with `solved` the solve time and status. `markdown` marks names up.
+pub fn sizes_table(measures: &[Measure], families: bool, solved: bool, markdown: bool) -> Table {
+    let mut columns = vec![
+        ("encoding", Align::Left),
+        ("approximate", Align::Left),
+        ("variables", Align::Right),
+        ("clauses", Align::Right),
+        ("literals", Align::Right),
+    ];
+    if solved {
+        columns.extend([("solve s", Align::Right), ("status", Align::Left)]);
+    }
+    let mut table = Table::new(columns);
+    for m in measures {
+        let name = if m.default && !markdown {
+            format!("{} (default)", m.encoding)
+        } else if m.default {
+            format!("**{}** (default)", m.encoding)
+        } else if markdown {
+            format!("`{}`", m.encoding)
+        } else {
+            m.encoding.clone()
+        };
+        let approx = if m.approximate { "yes" } else { "no" };
+        if let Some(reason) = &m.refused {
+            table.push(vec![
+                name.into(),
+                approx.into(),
+                format!("refused: {reason}").into(),
+            ]);
+            continue;
+        }
+        let mut row = vec![
+            name.into(),
+            approx.into(),
+            Cell::int(m.variables),
+            Cell::int(m.clauses),
+            Cell::int(m.literals),
+        ];
+        if solved {
+            row.push(m.solve_seconds.map_or(Cell::Empty, |s| Cell::Float(s, 2)));
+            let mut status = m
+                .status
+                .map_or(String::new(), |s| status_name(s).to_string());
+            if m.legal_plan == Some(false) {
+                status.push_str(" (illegal plan)");
+            }
+            row.push(status.into());
+        }
+        table.push(row);
+        if families && let Some(Families(fams)) = &m.families {
+            for (f, s) in fams {
+                let mut row = vec![
+                    format!("  {f}").into(),
+                    Cell::Empty,
+                    Cell::Int(s.variables),
+                    Cell::Int(s.clauses),
+                    Cell::Int(s.literals),
+                ];
+                if solved {
+                    row.extend([Cell::Empty, Cell::Empty]);
+                }
+                table.push(row);
+            }
+        }
+    }
+    table
+}
+
+/// One point of a sweep: the value, the horizon, the measures.
+pub type Point = (usize, usize, Vec<Measure>);
+
+/// The clauses of each encoding at each value of a sweep (`refused` where
+/// an encoding does not model the instance); `markdown` marks names up.
+pub fn sweep_table(
+    param: Param,
+    encodings: &[Box<dyn Encoding>],
+    points: &[Point],
+    markdown: bool,
+) -> Table {
+    let mut columns = vec![(param.name().to_string(), Align::Right)];
+    if param == Param::Size {
+        columns.push(("T".to_string(), Align::Right));
+    }
+    for e in encodings {
+        let name = if markdown {
+            format!("`{}`", e.name())
+        } else {
+            e.name()
+        };
+        columns.push((name, Align::Right));
+    }
+    let mut table = Table::new(columns);
+    for (v, moves, measures) in points {
+        let mut row = vec![Cell::count(Some(*v))];
+        if param == Param::Size {
+            row.push(Cell::count(Some(*moves)));
+        }
+        row.extend(measures.iter().map(|m| match m.clauses {
+            Some(c) => Cell::Int(c),
+            None => "refused".into(),
+        }));
+        table.push(row);
+    }
+    table
+}
+
+/// The bars of the size chart: the encodings with a formula.
+pub fn size_rows(measures: &[Measure]) -> Vec<SizeRow> {
+    measures
+        .iter()
+        .filter_map(|m| {
+            Some(SizeRow {
+                encoding: m.encoding.clone(),
+                approximate: m.approximate,
+                clauses: m.clauses?,
+            })
+        })
+        .collect()
+}
+
+/// The lines of the sweep chart: clauses against the swept value, one per
+/// encoding with at least one formula.
+pub fn sweep_series(encodings: &[Box<dyn Encoding>], points: &[Point]) -> Vec<Series> {
+    encodings
+        .iter()
+        .enumerate()
+        .map(|(i, e)| Series {
+            name: e.name(),
+            points: points
+                .iter()
+                .filter_map(|(v, _, ms)| ms[i].clauses.map(|c| (*v as f64, c as f64)))
+                .collect(),
+        })
+        .filter(|s| !s.points.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_split_on_encodings_not_options() {
+        assert_eq!(
+            split_list("direct,direct,amo=pairwise,body=tail,notebook-ordered,prune=off"),
+            vec![
+                "direct",
+                "direct,amo=pairwise,body=tail",
+                "notebook-ordered",
+                "prune=off"
+            ]
+        );
+    }
+
+    #[test]
+    fn sweeps_parse() {
+        assert_eq!(
+            parse_sweep("size=6..8").ok().unwrap(),
+            (Param::Size, vec![6, 7, 8])
+        );
+        assert_eq!(
+            parse_sweep("horizon=40..60:10").ok().unwrap(),
+            (Param::Horizon, vec![40, 50, 60])
+        );
+        for bad in [
+            "size",
+            "size=6",
+            "width=1..2",
+            "size=8..6",
+            "size=1..3:0",
+            "size=a..b",
+        ] {
+            assert!(parse_sweep(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn default_names_are_accepted() {
+        let names = default_encodings();
+        assert_eq!(names[0], "direct");
+        for n in &names {
+            assert_eq!(&encode::by_name(n).unwrap().name(), n);
+        }
+    }
+}

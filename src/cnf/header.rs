@@ -1,0 +1,153 @@
+//! The header that makes an exported CNF self-describing: the `c instance`
+//! (the instance as one-line JSON, its horizon set), `c encoding`,
+//! `c horizon` and `c approximate` comment lines (docs/FORMATS.md), and an
+//! optional `c status` label (`generate`). [`Header::meta`] gives the lines
+//! for [`dimacs::write`]; [`Header::read`] takes them back from a parsed file
+//! and checks that they agree, so `decode` can rebuild the plan from the CNF
+//! alone.
+
+use thiserror::Error;
+
+use super::dimacs::{self, ParsedCnf};
+use crate::encode::decode::{DecodeError, check_horizon};
+use crate::encode::{self, Encoding};
+use crate::instance::{Instance, json};
+
+/// What an exported CNF says about itself.
+pub struct Header {
+    /// The instance, with `horizon` equal to [`Header::horizon`].
+    pub instance: Instance,
+    /// The encoding that wrote the formula.
+    pub encoding: Box<dyn Encoding>,
+    /// The number of moves the formula describes.
+    pub horizon: usize,
+}
+
+/// Why a CNF's header cannot be read.
+#[derive(Debug, Error)]
+pub enum HeaderError {
+    /// A `c KEY` line is missing.
+    #[error("no `c {0}` line (not written by snakesat export)")]
+    Missing(&'static str),
+    /// The `c instance` line is not an instance.
+    #[error("{0}")]
+    Instance(#[from] json::JsonError),
+    /// The `c encoding` line names no encoding.
+    #[error("{0}")]
+    Encoding(String),
+    /// The `c horizon` line is not a number.
+    #[error("bad `c horizon` line")]
+    BadHorizon,
+    /// The horizon is out of range.
+    #[error("{0}")]
+    Horizon(#[from] DecodeError),
+    /// The instance's own horizon differs from `c horizon`.
+    #[error("`c horizon {header}` disagrees with the instance's horizon {instance}")]
+    Disagree {
+        /// The `c horizon` value.
+        header: usize,
+        /// The instance's `horizon`.
+        instance: usize,
+    },
+}
+
+impl Header {
+    /// The `c KEY VALUE` lines of the header, in order; `status` adds a
+    /// `c status` label (`sat`, `unsat`) for benchmark families.
+    pub fn meta(
+        instance: &Instance,
+        encoding: &dyn Encoding,
+        horizon: usize,
+        status: Option<&str>,
+    ) -> Vec<(&'static str, String)> {
+        let at = Instance {
+            horizon: Some(horizon),
+            ..instance.clone()
+        };
+        let mut meta = vec![
+            ("instance", json::to_json(&at)),
+            ("encoding", encoding.name()),
+            ("horizon", horizon.to_string()),
+            ("approximate", encoding.approximate().to_string()),
+        ];
+        if let Some(status) = status {
+            meta.push(("status", status.to_string()));
+        }
+        meta
+    }
+
+    /// Reads and checks the header of a parsed CNF.
+    pub fn read(parsed: &ParsedCnf) -> Result<Header, HeaderError> {
+        let line = |key: &'static str| parsed.meta.get(key).ok_or(HeaderError::Missing(key));
+        let instance = json::from_json(line("instance")?)?;
+        let encoding = encode::by_name(line("encoding")?).map_err(HeaderError::Encoding)?;
+        let horizon: usize = line("horizon")?
+            .parse()
+            .map_err(|_| HeaderError::BadHorizon)?;
+        check_horizon(horizon)?;
+        if let Some(h) = instance.horizon
+            && h != horizon
+        {
+            return Err(HeaderError::Disagree {
+                header: horizon,
+                instance: h,
+            });
+        }
+        Ok(Header {
+            instance,
+            encoding,
+            horizon,
+        })
+    }
+}
+
+/// Writes `cnf` as DIMACS with the header of `instance` at `horizon`.
+pub fn write(
+    cnf: &super::Cnf,
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    horizon: usize,
+    status: Option<&str>,
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    dimacs::write(cnf, &Header::meta(instance, encoding, horizon, status), out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_written_header_reads_back_and_disagreement_is_refused() {
+        let instance = json::from_json(
+            r#"{"width": 3, "height": 3, "snake": [[0, 0], [1, 0], [2, 0]],
+                "apples": [[1, 1]], "visible": 1, "tail": "strict"}"#,
+        )
+        .unwrap();
+        let direct = encode::by_name("direct").unwrap();
+        let cnf = direct.encode(&instance, 4).unwrap();
+        let mut bytes = Vec::new();
+        write(&cnf, &instance, &*direct, 4, Some("sat"), &mut bytes).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        let parsed = dimacs::parse(&text).unwrap();
+        assert_eq!(parsed.meta["status"], "sat");
+        let header = Header::read(&parsed).unwrap();
+        assert_eq!(header.horizon, 4);
+        assert_eq!(header.instance.horizon, Some(4));
+        assert_eq!(header.encoding.name(), "direct");
+
+        let other = dimacs::parse(&text.replace("c horizon 4", "c horizon 5")).unwrap();
+        assert!(matches!(
+            Header::read(&other),
+            Err(HeaderError::Disagree {
+                header: 5,
+                instance: 4
+            })
+        ));
+        let none = dimacs::parse(&text.replace("c encoding", "c coding")).unwrap();
+        assert!(matches!(
+            Header::read(&none),
+            Err(HeaderError::Missing("encoding"))
+        ));
+    }
+}

@@ -140,17 +140,23 @@ pub fn progress_bar(len: u64, template: &str) -> ProgressBar {
     bar
 }
 
-/// The hint for a file after `--json` or `--csv` (their old meaning in `bench`).
-fn old_spelling_hint() -> Option<&'static str> {
+/// A hint for the old spellings of `bench` and `bench game` on the
+/// command line: a file after `--json` or `--csv`, and the per-unit timeouts.
+fn old_spelling_hint() -> String {
     let args: Vec<String> = std::env::args().collect();
-    args.windows(2)
-        .any(|w| {
-            (w[0] == "--json" || w[0] == "--csv")
-                && (w[1].ends_with(".json") || w[1].ends_with(".csv"))
-        })
-        .then_some(
-            "; --json prints JSON on stdout and takes no file: write files with --json-out FILE and --csv-out FILE",
-        )
+    let mut hint = String::new();
+    if args.windows(2).any(|w| {
+        (w[0] == "--json" || w[0] == "--csv") && (w[1].ends_with(".json") || w[1].ends_with(".csv"))
+    }) {
+        hint += "; --json prints JSON on stdout and takes no file: write files with --json-out FILE and --csv-out FILE";
+    }
+    if args
+        .iter()
+        .any(|a| a.starts_with("--timeout-per-instance") || a.starts_with("--timeout-per-apple"))
+    {
+        hint += "; the time limit of every command is --timeout SECONDS";
+    }
+    hint
 }
 
 /// A lower bound for reports: `None` when it is infinite (an apple can never be reached).
@@ -212,7 +218,7 @@ pub fn main() -> ExitCode {
                 .take_while(|l| !l.trim().is_empty())
                 .map(str::trim)
                 .collect();
-            eprintln!("{}{}", message.join(" "), old_spelling_hint().unwrap_or(""));
+            eprintln!("{}{}", message.join(" "), old_spelling_hint());
             return ExitCode::from(2);
         }
     };

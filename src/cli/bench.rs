@@ -26,7 +26,8 @@ pub struct BenchArgs {
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Time limit per problem in seconds (every phase, the first plan too).
-    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds,
+          alias = "timeout-per-instance")]
     pub timeout: Duration,
     /// Passed to `solve`: a plan fast, then shorter ones.
     #[arg(long)]

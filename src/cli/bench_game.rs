@@ -38,7 +38,8 @@ pub struct BenchGameArgs {
     pub seed: u64,
     /// Solver time per apple in seconds; past it the snake follows its last
     /// certified cycle (always safe, maybe longer).
-    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds,
+          alias = "timeout-per-apple")]
     pub timeout: Duration,
     /// Reuse strategies, comma-separated (fresh, clauses, activation,
     /// assumptions, nogoods), or `all` for the five.

@@ -141,7 +141,7 @@ pub fn progress_bar(len: u64, template: &str) -> ProgressBar {
 }
 
 /// A hint for the old spellings of `bench` and `bench game` on the
-/// command line: a file after `--json` or `--csv`, and the per-unit timeouts.
+/// command line: a file after `--json` or `--csv`.
 fn old_spelling_hint() -> String {
     let args: Vec<String> = std::env::args().collect();
     let mut hint = String::new();
@@ -149,12 +149,6 @@ fn old_spelling_hint() -> String {
         (w[0] == "--json" || w[0] == "--csv") && (w[1].ends_with(".json") || w[1].ends_with(".csv"))
     }) {
         hint += "; --json prints JSON on stdout and takes no file: write files with --json-out FILE and --csv-out FILE";
-    }
-    if args
-        .iter()
-        .any(|a| a.starts_with("--timeout-per-instance") || a.starts_with("--timeout-per-apple"))
-    {
-        hint += "; the time limit of every command is --timeout SECONDS";
     }
     hint
 }
@@ -167,8 +161,8 @@ pub fn finite(bound: usize) -> Option<usize> {
 /// The longest time limit a flag accepts, in seconds (about 11.6 days).
 pub const MAX_TIMEOUT_SECONDS: f64 = 1e6;
 
-/// The one parser of every time-limit flag (`--timeout`,
-/// `--timeout-per-instance`, `--timeout-per-apple`): a finite number of
+/// The one parser of every time-limit flag (`--timeout`, also spelt
+/// `--timeout-per-instance` / `--timeout-per-apple`): a finite number of
 /// seconds above zero and at most [`MAX_TIMEOUT_SECONDS`]. Negative, zero,
 /// NaN, infinite and larger values are refused (exit 2), never saturated.
 pub fn seconds(text: &str) -> Result<Duration, String> {

@@ -34,7 +34,8 @@ pub struct PlayArgs {
     pub reuse: Reuse,
     /// Solver time per apple in seconds; past it the snake follows its last
     /// certified cycle (always safe, maybe longer).
-    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds,
+          alias = "timeout-per-apple")]
     pub timeout: Duration,
     #[command(flatten)]
     pub player: PlayerArgs,

@@ -18,7 +18,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use thiserror::Error;
 
-const FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+use super::FONT;
 const FAMILY: &str = "sans-serif";
 
 /// Why a chart could not be written.

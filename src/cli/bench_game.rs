@@ -529,7 +529,7 @@ fn per_apple_chart(
                 })
                 .collect();
             Series {
-                name: format!("{} {}", group[0].grid, group[0].reuse.name()),
+                name: format!("{}, reuse={}", group[0].grid, group[0].reuse.name()),
                 points,
             }
         })

@@ -37,42 +37,34 @@ fn main() {
 
     println!("| animation | options | frames | ms (median of {RUNS}) | bytes |");
     println!("|---|---|---|---|---|");
+    let fixed = |cell: u16, skip: usize| GifOptions {
+        cell: Some(cell),
+        skip: Some(skip),
+        ..GifOptions::default()
+    };
     let variants = [
-        ("defaults (cell 24)", GifOptions::default()),
         (
-            "cell 12",
-            GifOptions {
-                cell: 12,
-                ..GifOptions::default()
-            },
+            "defaults (cell 25, skip 2, both automatic)",
+            GifOptions::default(),
         ),
-        (
-            "cell 48",
-            GifOptions {
-                cell: 48,
-                ..GifOptions::default()
-            },
-        ),
-        (
-            "skip 5",
-            GifOptions {
-                skip: 5,
-                ..GifOptions::default()
-            },
-        ),
+        ("cell 24, skip 1", fixed(24, 1)),
+        ("cell 12, skip 1", fixed(12, 1)),
+        ("cell 48, skip 1", fixed(48, 1)),
+        ("cell 24, skip 5", fixed(24, 5)),
     ];
     for (label, options) in variants {
         let mut times: Vec<Duration> = Vec::with_capacity(RUNS);
-        let mut size = 0;
+        let (mut size, mut frames) = (0, 0);
         for _ in 0..RUNS {
             let mut bytes = Vec::with_capacity(1 << 20);
             let start = Instant::now();
-            write_gif(&instance, &path, &options, &mut bytes).expect("renders");
+            frames = write_gif(&instance, &path, &options, &mut bytes)
+                .expect("renders")
+                .frames;
             times.push(start.elapsed());
             size = bytes.len();
         }
         times.sort();
-        let frames = snakesat::render::gif::frame_times(moves, options.skip).len();
         println!(
             "| 16x16 T={moves} | {label} | {frames} | {:.1} | {size} |",
             times[RUNS / 2].as_secs_f64() * 1e3

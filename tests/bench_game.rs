@@ -107,7 +107,7 @@ fn all_strategies_write_table_json_csv_and_chart() {
 
     let svg = std::fs::read_to_string(&plot).unwrap();
     assert!(svg.contains("<svg"));
-    assert!(svg.contains("4x4 nogoods"), "one line per strategy");
+    assert!(svg.contains("4x4, reuse=nogoods"), "one line per strategy");
 }
 
 #[test]

@@ -7,9 +7,10 @@ use cycle::cycle16;
 use gif::{ColorOutput, DecodeOptions, Repeat};
 use snakesat::instance::{Instance, Pos, Start, TailRule};
 use snakesat::render::gif::{
-    APPLE_RGB, BODY_RGBS, HEAD_RGB, NEXT_APPLE_RGB, PALETTE, WALL_RGB, cell_centre,
+    APPLE_RGB, BACKGROUND_RGB, BODY_RGBS, EYE_RGB, GRID_RGB, HEAD_RGB, NEXT_APPLE_RGB, PALETTE,
+    TEXT_RGB, WALL_RGB, cell_centre,
 };
-use snakesat::render::{GifOptions, write_gif};
+use snakesat::render::{GifOptions, GifSummary, write_gif};
 use snakesat::sim::{simulate, states};
 
 /// 5×5, a wall, a 2-cell snake at the top left, two ordered apples.
@@ -34,6 +35,7 @@ fn small() -> (Instance, Vec<Pos>) {
 /// indices, with what the file says about frames and looping.
 struct Decoded {
     width: usize,
+    height: usize,
     palette: Vec<u8>,
     canvases: Vec<Vec<u8>>,
     delays: Vec<u16>,
@@ -74,6 +76,7 @@ fn decode(bytes: &[u8]) -> Decoded {
     }
     Decoded {
         width,
+        height,
         palette,
         canvases,
         delays,
@@ -82,10 +85,74 @@ fn decode(bytes: &[u8]) -> Decoded {
     }
 }
 
-fn render(instance: &Instance, path: &[Pos], options: &GifOptions) -> Vec<u8> {
+fn render(instance: &Instance, path: &[Pos], options: &GifOptions) -> (Vec<u8>, GifSummary) {
     let mut bytes = Vec::new();
-    write_gif(instance, path, options, &mut bytes).expect("a legal plan renders");
-    bytes
+    let summary = write_gif(instance, path, options, &mut bytes).expect("a legal plan renders");
+    (bytes, summary)
+}
+
+/// Whether a colour belongs to the snake (head or body).
+fn snake_rgb(rgb: [u8; 3]) -> bool {
+    rgb == HEAD_RGB || BODY_RGBS.contains(&rgb)
+}
+
+/// Checks the band property on frame `frame` showing `body` (head first):
+/// between two grid-adjacent body cells, the line joining their centres is
+/// snake-coloured when they are consecutive in the body; otherwise the grid
+/// line between them and the pixel on either side of it are not (the line is
+/// grid-coloured, the others background). Returns how many
+/// (consecutive, non-consecutive) pairs it checked.
+fn check_band(d: &Decoded, frame: usize, cell: u16, body: &[Pos]) -> (usize, usize) {
+    let c = usize::from(cell);
+    let (mut joined, mut apart) = (0, 0);
+    for (i, &a) in body.iter().enumerate() {
+        for (j, &b) in body.iter().enumerate().skip(i + 1) {
+            if a.0.abs_diff(b.0) + a.1.abs_diff(b.1) != 1 {
+                continue;
+            }
+            let (ax, ay) = cell_centre(cell, a);
+            let (bx, by) = cell_centre(cell, b);
+            // The pixels from a's centre to b's, in order.
+            let line: Vec<(usize, usize)> = (0..=c)
+                .map(|k| {
+                    let step = |p: usize, q: usize| {
+                        if q > p {
+                            p + k
+                        } else if q < p {
+                            p - k
+                        } else {
+                            p
+                        }
+                    };
+                    (step(ax, bx), step(ay, by))
+                })
+                .collect();
+            if j == i + 1 {
+                joined += 1;
+                for &p in &line {
+                    assert!(
+                        snake_rgb(d.rgb(frame, p)),
+                        "frame {frame}: {a:?}-{b:?} consecutive, pixel {p:?} is {:?}",
+                        d.rgb(frame, p)
+                    );
+                }
+            } else {
+                apart += 1;
+                // The grid line lies c - c/2 pixels from a's centre towards b
+                // when b is right or below, c/2 when left or above.
+                let on_line = if bx > ax || by > ay { c - c / 2 } else { c / 2 };
+                let gap = &line[on_line - 1..=on_line + 1];
+                for (&p, want) in gap.iter().zip([BACKGROUND_RGB, GRID_RGB, BACKGROUND_RGB]) {
+                    assert_eq!(
+                        d.rgb(frame, p),
+                        want,
+                        "frame {frame}: {a:?}-{b:?} not consecutive, pixel {p:?}"
+                    );
+                }
+            }
+        }
+    }
+    (joined, apart)
 }
 
 #[test]
@@ -115,8 +182,11 @@ fn states_follow_the_plan() {
 fn frames_show_the_plan() {
     let (instance, path) = small();
     let options = GifOptions::default();
-    let d = decode(&render(&instance, &path, &options));
+    let (bytes, summary) = render(&instance, &path, &options);
+    let d = decode(&bytes);
     let t = path.len() - 1;
+    assert_eq!(summary.frames, t + 1);
+    assert_eq!(summary.skip, 1);
     assert_eq!(d.canvases.len(), t + 1);
     assert_eq!(d.repeat, Repeat::Infinite);
     assert_eq!(d.palette.len(), PALETTE.len() * 3);
@@ -125,7 +195,7 @@ fn frames_show_the_plan() {
     // Later frames are deltas, smaller than the first.
     assert!(d.areas[1..].iter().all(|&a| a < d.areas[0]));
 
-    let at = |frame, p| d.rgb(frame, cell_centre(options.cell, p));
+    let at = |frame, p| d.rgb(frame, cell_centre(summary.cell, p));
     for (time, &p) in path.iter().enumerate() {
         assert_eq!(at(time, p), HEAD_RGB, "head at t = {time}");
         assert_eq!(at(time, (0, 4)), WALL_RGB);
@@ -155,7 +225,7 @@ fn pause_frames_repeat_the_last_picture() {
         pause_frames: 2,
         ..GifOptions::default()
     };
-    let d = decode(&render(&instance, &path, &options));
+    let d = decode(&render(&instance, &path, &options).0);
     let t = path.len() - 1;
     assert_eq!(d.canvases.len(), t + 1 + 2);
     assert_eq!(d.canvases[t], d.canvases[t + 1]);
@@ -178,8 +248,8 @@ fn illegal_plans_are_refused() {
     }
 }
 
-#[test]
-fn long_animation_stays_small() {
+/// A snake of length 3 going round a Hamiltonian cycle of 16×16 for 300 moves.
+fn long_cycle() -> (Instance, Vec<Pos>) {
     let cycle = cycle16();
     assert_eq!(cycle.len(), 256);
     let instance = Instance {
@@ -195,10 +265,166 @@ fn long_animation_stays_small() {
     };
     let path: Vec<Pos> = (0..=300).map(|k| cycle[(k + 2) % cycle.len()]).collect();
     simulate(&instance, &path).expect("the zig-zag is legal");
-    let bytes = render(&instance, &path, &GifOptions::default());
+    (instance, path)
+}
+
+#[test]
+fn long_animation_stays_small() {
+    let (instance, path) = long_cycle();
+    let options = GifOptions {
+        cell: Some(24),
+        skip: Some(1),
+        ..GifOptions::default()
+    };
+    let (bytes, summary) = render(&instance, &path, &options);
     assert!(bytes.len() < 5_000_000, "{} bytes", bytes.len());
     let d = decode(&bytes);
     assert_eq!(d.canvases.len(), 301);
+    assert_eq!(summary.frames, 301);
     let at = |frame, p| d.rgb(frame, cell_centre(24, p));
     assert_eq!(at(300, path[300]), HEAD_RGB);
+}
+
+#[test]
+fn long_plans_skip_time_points_by_themselves() {
+    let (instance, path) = long_cycle();
+    // 301 frames at 15 cs would last 45.15 s: every other time point.
+    let (bytes, summary) = render(&instance, &path, &GifOptions::default());
+    assert_eq!(summary.skip, 2);
+    assert_eq!(summary.frames, 151);
+    let d = decode(&bytes);
+    assert_eq!(d.canvases.len(), 151);
+    let at = |frame, p| d.rgb(frame, cell_centre(summary.cell, p));
+    assert_eq!(at(1, path[2]), HEAD_RGB);
+    assert_eq!(at(150, path[300]), HEAD_RGB);
+    // A faster animation keeps every time point; --skip overrides.
+    let fast = GifOptions {
+        delay_cs: 10,
+        ..GifOptions::default()
+    };
+    assert_eq!(render(&instance, &path, &fast).1.frames, 301);
+    let every_fifth = GifOptions {
+        skip: Some(5),
+        ..GifOptions::default()
+    };
+    assert_eq!(render(&instance, &path, &every_fifth).1.frames, 61);
+}
+
+#[test]
+fn default_images_are_about_400_pixels() {
+    for side in [5, 10, 16, 30] {
+        let instance = Instance {
+            width: side,
+            height: side,
+            walls: vec![],
+            start: Start::Body(vec![(1, 0), (0, 0)]),
+            apples: vec![],
+            visible: 0,
+            grow: true,
+            tail: TailRule::Follow,
+            horizon: None,
+        };
+        let path = vec![(1, 0), (2, 0), (2, 1)];
+        let (bytes, summary) = render(&instance, &path, &GifOptions::default());
+        let d = decode(&bytes);
+        assert!(
+            (400..=480).contains(&d.width),
+            "{side}x{side}: {} wide",
+            d.width
+        );
+        assert!(d.height > d.width, "{side}x{side}: a strip under the board");
+        assert_eq!(
+            (d.width, d.height),
+            (usize::from(summary.width), usize::from(summary.height))
+        );
+        // The counter's text is drawn in the strip under the board.
+        let strip = usize::from(summary.cell) * side + 1;
+        let text = (strip * d.width..d.height * d.width)
+            .filter(|&i| d.rgb(0, (i % d.width, i / d.width)) == TEXT_RGB)
+            .count();
+        assert!(text > 100, "{side}x{side}: {text} text pixels");
+    }
+}
+
+/// 5×5 with a body of 9 folded into three rows (head at (2, 2)), then two
+/// moves right and down.
+fn folded() -> (Instance, Vec<Pos>) {
+    let body = vec![
+        (2, 2),
+        (1, 2),
+        (0, 2),
+        (0, 1),
+        (1, 1),
+        (2, 1),
+        (2, 0),
+        (1, 0),
+        (0, 0),
+    ];
+    let instance = Instance {
+        width: 5,
+        height: 5,
+        walls: vec![],
+        start: Start::Body(body),
+        apples: vec![(4, 4)],
+        visible: 1,
+        grow: true,
+        tail: TailRule::Follow,
+        horizon: None,
+    };
+    let path = vec![(2, 2), (3, 2), (3, 3), (3, 4), (4, 4)];
+    simulate(&instance, &path).expect("the plan is legal");
+    (instance, path)
+}
+
+#[test]
+fn a_folded_body_is_one_band() {
+    let (instance, path) = folded();
+    let all = states(&instance, &path).unwrap();
+    for cell in [None, Some(12), Some(25)] {
+        let options = GifOptions {
+            cell,
+            ..GifOptions::default()
+        };
+        let (bytes, summary) = render(&instance, &path, &options);
+        let d = decode(&bytes);
+        assert_eq!(d.canvases.len(), all.len());
+        let (mut joined, mut apart) = (0, 0);
+        for (frame, state) in all.iter().enumerate() {
+            let (j, a) = check_band(&d, frame, summary.cell, &state.body);
+            joined += j;
+            apart += a;
+        }
+        // Frame 0 alone has 8 joined pairs and 4 apart: (2,2)-(2,1),
+        // (1,2)-(1,1), (0,1)-(0,0) and (1,1)-(1,0).
+        assert!(joined >= 8 * all.len(), "{joined}");
+        assert!(apart >= 4, "{apart}");
+    }
+}
+
+#[test]
+fn the_head_looks_where_it_goes() {
+    let (instance, path) = folded();
+    let (bytes, summary) = render(&instance, &path, &GifOptions::default());
+    let d = decode(&bytes);
+    let c = usize::from(summary.cell);
+    // Time 1: moved right; time 2: moved down.
+    for (time, dir) in [(1, (1i64, 0i64)), (2, (0, 1))] {
+        let head = path[time];
+        let (cx, cy) = cell_centre(summary.cell, head);
+        let mut eyes = 0;
+        for y in head.1 * c + 1..(head.1 + 1) * c {
+            for x in head.0 * c + 1..(head.0 + 1) * c {
+                if d.rgb(time, (x, y)) == EYE_RGB {
+                    eyes += 1;
+                    let ahead = (x as i64 - cx as i64) * dir.0 + (y as i64 - cy as i64) * dir.1;
+                    assert!(
+                        ahead > 0,
+                        "t = {time}: an eye pixel at {:?} behind the centre",
+                        (x, y)
+                    );
+                }
+            }
+        }
+        assert!(eyes >= 2, "t = {time}: {eyes} eye pixels");
+    }
 }

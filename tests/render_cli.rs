@@ -284,3 +284,23 @@ fn decode_gif_animates_the_model_or_says_there_is_none() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(frames(&gif), 13);
 }
+
+#[test]
+fn gif_help_states_the_automatic_defaults() {
+    for command in ["solve", "decode", "render", "play"] {
+        let run = snakesat(&[command, "--help"]);
+        assert_eq!(run.code, 0, "{command}");
+        // The text of one flag: from its name to the next flag.
+        let section = |flag: &str| {
+            let start = run.stdout.find(&format!("{flag} <")).expect(flag);
+            let rest = &run.stdout[start + flag.len()..];
+            rest[..rest.find("\n      -").unwrap_or(rest.len())].to_string()
+        };
+        let skip = section("--skip");
+        assert!(skip.contains("45 s"), "{command}: {skip}");
+        assert!(!skip.contains("[default: 1]"), "{command}: {skip}");
+        let cell = section("--cell");
+        assert!(cell.contains("400 pixels"), "{command}: {cell}");
+        assert!(!cell.contains("[default: 24]"), "{command}: {cell}");
+    }
+}

@@ -540,7 +540,7 @@ pub fn per_apple_series(
                 })
                 .collect();
             Series {
-                name: format!("{} {}", group[0].grid, group[0].reuse.name()),
+                name: format!("{}, reuse={}", group[0].grid, group[0].reuse.name()),
                 points,
             }
         })

@@ -1,5 +1,6 @@
 //! Charts `solve` can draw besides the plan: size and solve time against
-//! the horizon (`--plot-horizon`), and a plan's timeline (`--plot-timeline`).
+//! the horizon (`--plot-horizon`, two panels: clauses above, milliseconds
+//! below), and a plan's timeline (`--plot-timeline`).
 
 use std::path::Path;
 use std::time::Duration;
@@ -8,7 +9,7 @@ use snakesat::encode::Encoding;
 use snakesat::instance::{Instance, Pos};
 use snakesat::output::Output;
 use snakesat::planner::{Planner, Search};
-use snakesat::render::chart::{self, ChartFormat, LineChart, Series};
+use snakesat::render::chart::{self, ChartFormat, LineChart, Panel, PanelChart, Series};
 use snakesat::sim;
 use snakesat::solve::Status;
 
@@ -31,8 +32,9 @@ pub fn write_line_chart(line: &LineChart, out: &mut Output) -> Result<(), Failur
     Ok(())
 }
 
-/// Solves every horizon from `from` to `to` and charts clauses and solve
-/// time against it; SAT and UNSAT horizons are separate series.
+/// Solves every horizon from `from` to `to` and charts clauses (top panel)
+/// and build + solve time (bottom panel) against it; SAT and UNSAT horizons
+/// are separate series of the time panel.
 pub fn plot_horizon(
     instance: &Instance,
     encoding: &dyn Encoding,
@@ -62,23 +64,20 @@ pub fn plot_horizon(
             Status::Unknown => unknown.push((x, ms.max(1e-3))),
         }
     }
-    let mut series = vec![Series {
-        name: "clauses (count)".into(),
-        points: clauses,
-    }];
+    let mut times = Vec::new();
     for (name, points) in [
-        ("build + solve time, SAT (ms)", sat),
-        ("build + solve time, UNSAT (ms)", unsat),
-        ("build + solve time, limit reached (ms)", unknown),
+        ("SAT horizon", sat),
+        ("UNSAT horizon", unsat),
+        ("limit reached", unknown),
     ] {
         if !points.is_empty() {
-            series.push(Series {
+            times.push(Series {
                 name: name.into(),
                 points,
             });
         }
     }
-    let line = LineChart {
+    let chart = PanelChart {
         title: format!(
             "{} against the horizon ({}x{}, {} apples)",
             encoding.name(),
@@ -87,11 +86,25 @@ pub fn plot_horizon(
             instance.apples.len()
         ),
         x_label: "horizon T (moves)".into(),
-        y_label: "clauses / milliseconds (log scale)".into(),
-        series,
-        log_y: Some(true),
+        panels: vec![
+            Panel {
+                y_label: "clauses (count)".into(),
+                series: vec![Series {
+                    name: "clauses".into(),
+                    points: clauses,
+                }],
+                log_y: None,
+            },
+            Panel {
+                y_label: "build + solve time (ms, log scale)".into(),
+                series: times,
+                log_y: Some(true),
+            },
+        ],
     };
-    write_line_chart(&line, out)
+    let format = chart_format(out.path())?;
+    out.write_with(|w| chart::panel_chart(&chart, format, w))?;
+    Ok(())
 }
 
 /// Charts apples eaten and the snake's length at every time of a legal path.

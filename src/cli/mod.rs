@@ -48,7 +48,7 @@ use snakesat::encode::{EncodeError, Encoding};
 use snakesat::instance::{Instance, Pos};
 use snakesat::output::{Output, OutputError};
 use snakesat::render::GifOptions;
-use snakesat::render::gif::{frame_times, write_gif};
+use snakesat::render::gif::write_gif;
 use snakesat::report::{PlanReport, picture};
 use snakesat::sim;
 use snakesat::solve::Status;
@@ -386,10 +386,11 @@ pub fn print_plan(
 /// needs `--gif`, which every command that flattens this struct defines.
 #[derive(Args, Clone)]
 pub struct GifLook {
-    /// GIF: pixels per cell (at least 4).
-    #[arg(long, value_name = "PIXELS", default_value_t = 24,
+    /// GIF: pixels per cell, at least 4 [default: about 400 pixels across
+    /// the board's longer side, e.g. 40 on 10x10, 25 on 16x16]
+    #[arg(long, value_name = "PIXELS",
           value_parser = clap::value_parser!(u16).range(4..), help_heading = "GIF", requires = "gif")]
-    pub cell: u16,
+    pub cell: Option<u16>,
     /// GIF: delay of each frame, in centiseconds.
     #[arg(
         long,
@@ -408,8 +409,9 @@ pub struct GifLook {
         requires = "gif"
     )]
     pub pause: u16,
-    /// GIF: draw only every N-th time point (always keeping the last), for long plans
-    /// [default: every time point; play: as few skipped as keep a game under about 1000 frames].
+    /// GIF: draw only every N-th time point (always keeping the last) [default:
+    /// every one if the animation lasts at most 45 s at --delay, else the least
+    /// N that keeps it under 45 s]
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..), help_heading = "GIF", requires = "gif")]
     pub skip: Option<u64>,
@@ -422,7 +424,7 @@ impl GifLook {
             delay_cs: self.delay,
             pause_frames: 0,
             last_frame_delay_cs: self.pause,
-            skip: usize::try_from(self.skip.unwrap_or(1)).unwrap_or(usize::MAX),
+            skip: self.skip.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
         }
     }
 }
@@ -436,13 +438,20 @@ pub fn write_gif_file(
     look: &GifLook,
 ) -> Result<String, Failure> {
     let options = look.options();
-    out.write_with(|w| write_gif(instance, path, &options, w))?;
-    let frames =
-        frame_times(path.len().saturating_sub(1), options.skip).len() + options.pause_frames;
+    let mut summary = None;
+    out.write_with(|w| write_gif(instance, path, &options, w).map(|s| summary = Some(s)))?;
+    let summary = summary.expect("written above");
     let bytes = out.written_bytes();
+    let every = match summary.skip {
+        1 => String::new(),
+        n => format!(", every {n}th time point"),
+    };
     Ok(format!(
-        "wrote {}: {frames} frames, {bytes} bytes",
-        out.name()
+        "wrote {}: {}x{} pixels, {} frames{every}, {bytes} bytes",
+        out.name(),
+        summary.width,
+        summary.height,
+        summary.frames,
     ))
 }
 

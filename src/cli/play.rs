@@ -43,7 +43,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub json: bool,
     /// Write an animation of the (first) game (`-`: stdout); long games skip
-    /// frames to stay under about 1000 frames unless --skip is given.
+    /// time points to last at most about 45 s unless --skip is given.
     #[arg(long, value_name = "FILE")]
     pub gif: Option<PathBuf>,
     #[command(flatten)]
@@ -153,15 +153,11 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
         if i == 0
             && let Some(out) = &mut gif
         {
-            let mut look = args.look.clone();
-            if look.skip.is_none() {
-                look.skip = Some((record.steps as u64).div_ceil(1000).max(1));
-            }
             note = Some(write_gif_file(
                 &record.instance(),
                 &record.path,
                 out,
-                &look,
+                &args.look,
             )?);
         }
     }

@@ -1,9 +1,14 @@
 //! Charts drawn with plotters in memory and written as `.svg` or `.png`
 //! to any writer (the format is picked by [`ChartFormat::of`] from a file
-//! name's extension): line charts (one series per name over a numeric x axis) and
-//! horizontal bar charts (one bar per label), with a title, axis
-//! descriptions and a legend. The y axis (bars: the value axis) turns
-//! logarithmic when the values span more than two orders of magnitude.
+//! name's extension): line charts (one series per name over a numeric x axis),
+//! stacked panels of line charts sharing their x axis (one quantity per y
+//! axis, [`PanelChart`]) and horizontal bar charts (one bar per label, no
+//! empty slot), with a title, axis descriptions and a legend beside the plot.
+//! The y axis (bars: the value axis) turns logarithmic when the values span
+//! more than two orders of magnitude. Series `i` is drawn in colour
+//! `i mod 20` of a fixed palette with marker shape `i mod 5` (circle, square,
+//! triangle, diamond, cross), so up to 20 series have distinct colours and
+//! neighbours in the legend differ in shape too.
 //!
 //! Text is drawn with DejaVu Sans, embedded in the binary (see
 //! `assets/DejaVuSans-LICENSE.txt`), so PNGs need no system fonts.
@@ -18,7 +23,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use thiserror::Error;
 
-const FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+use super::FONT;
 const FAMILY: &str = "sans-serif";
 
 /// Why a chart could not be written.
@@ -45,6 +50,29 @@ pub struct Series {
     pub name: String,
     /// `(x, y)` points; drawn in x order.
     pub points: Vec<(f64, f64)>,
+}
+
+/// One panel of a [`PanelChart`]: one quantity on its y axis.
+#[derive(Clone, Debug)]
+pub struct Panel {
+    /// The y axis description, with its unit.
+    pub y_label: String,
+    /// The lines, one per series.
+    pub series: Vec<Series>,
+    /// Logarithmic y axis: `None` decides from the data's range.
+    pub log_y: Option<bool>,
+}
+
+/// Panels stacked top to bottom over one x axis, with one legend for all
+/// their series (numbered across panels for colours and markers).
+#[derive(Clone, Debug)]
+pub struct PanelChart {
+    /// The chart's title.
+    pub title: String,
+    /// The x axis description, with its unit (drawn under the last panel).
+    pub x_label: String,
+    /// The panels, top first.
+    pub panels: Vec<Panel>,
 }
 
 /// A line chart: one line (with point markers) per series.
@@ -160,27 +188,76 @@ macro_rules! with_area {
     }};
 }
 
-/// A readable palette (Tableau 10 and darker variants), cycled.
+/// Distinct series colours: Tableau 10, then ten darker hues.
+const COLOURS: [(u8, u8, u8); 20] = [
+    (31, 119, 180),
+    (255, 127, 14),
+    (44, 160, 44),
+    (214, 39, 40),
+    (148, 103, 189),
+    (140, 86, 75),
+    (227, 119, 194),
+    (127, 127, 127),
+    (188, 189, 34),
+    (23, 190, 207),
+    (20, 50, 100),
+    (170, 80, 0),
+    (20, 100, 30),
+    (130, 10, 20),
+    (80, 40, 130),
+    (60, 60, 60),
+    (160, 20, 110),
+    (100, 100, 0),
+    (0, 110, 120),
+    (0, 0, 0),
+];
+
+/// Number of marker shapes ([`draw_marker`]).
+const MARKERS: usize = 5;
+
+/// The colour of series (or bar group) `i`, cycled.
 fn colour(i: usize) -> RGBColor {
-    const PALETTE: [(u8, u8, u8); 15] = [
-        (31, 119, 180),
-        (255, 127, 14),
-        (44, 160, 44),
-        (214, 39, 40),
-        (148, 103, 189),
-        (140, 86, 75),
-        (227, 119, 194),
-        (127, 127, 127),
-        (188, 189, 34),
-        (23, 190, 207),
-        (0, 63, 92),
-        (122, 81, 149),
-        (188, 80, 144),
-        (255, 99, 97),
-        (88, 80, 141),
-    ];
-    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    let (r, g, b) = COLOURS[i % COLOURS.len()];
     RGBColor(r, g, b)
+}
+
+/// Draws marker shape `kind` (circle, square, triangle, diamond, cross) of
+/// series colour `c` centred on pixel `(x, y)` of `area`.
+fn draw_marker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    kind: usize,
+    (x, y): (i32, i32),
+    c: RGBColor,
+) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| e.to_string();
+    let r = 5;
+    match kind % MARKERS {
+        0 => area.draw(&Circle::new((x, y), r - 1, c.filled())),
+        1 => area.draw(&Rectangle::new(
+            [(x - r + 1, y - r + 1), (x + r - 1, y + r - 1)],
+            c.filled(),
+        )),
+        2 => area.draw(&Polygon::new(
+            vec![(x, y - r), (x + r, y + r - 1), (x - r, y + r - 1)],
+            c.filled(),
+        )),
+        3 => area.draw(&Polygon::new(
+            vec![(x, y - r - 1), (x + r, y), (x, y + r + 1), (x - r, y)],
+            c.filled(),
+        )),
+        _ => area
+            .draw(&PathElement::new(
+                vec![(x - r, y - r), (x + r, y + r)],
+                c.stroke_width(2),
+            ))
+            .and_then(|()| {
+                area.draw(&PathElement::new(
+                    vec![(x - r, y + r), (x + r, y - r)],
+                    c.stroke_width(2),
+                ))
+            }),
+    }
+    .map_err(|e| err(&e))
 }
 
 fn wants_log(lo: f64, hi: f64, forced: Option<bool>) -> bool {
@@ -239,40 +316,136 @@ pub fn line_chart(
     format: ChartFormat,
     out: impl Write,
 ) -> Result<(), ChartError> {
-    let points = || chart.series.iter().flat_map(|s| s.points.iter());
-    if points().next().is_none() {
+    let panels = PanelChart {
+        title: chart.title.clone(),
+        x_label: chart.x_label.clone(),
+        panels: vec![Panel {
+            y_label: chart.y_label.clone(),
+            series: chart.series.clone(),
+            log_y: chart.log_y,
+        }],
+    };
+    panel_chart(&panels, format, out)
+}
+
+/// Writes stacked panels in `format` to `out`; a panel without points is
+/// an error, like a chart without any.
+pub fn panel_chart(
+    chart: &PanelChart,
+    format: ChartFormat,
+    out: impl Write,
+) -> Result<(), ChartError> {
+    let points = || {
+        chart
+            .panels
+            .iter()
+            .flat_map(|p| p.series.iter().flat_map(|s| s.points.iter()))
+    };
+    if points().next().is_none()
+        || chart
+            .panels
+            .iter()
+            .any(|p| p.series.iter().all(|s| s.points.is_empty()))
+    {
         return Err(ChartError::Empty(format!(
             "no points for {:?}",
             chart.title
         )));
     }
     let (x_lo, x_hi) = points().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
-    let (y_lo, y_hi) = points().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
     let x_pad = ((x_hi - x_lo) * 0.03).max(0.5);
     let x_range = (x_lo - x_pad)..(x_hi + x_pad);
-    let log = wants_log(y_lo, y_hi, chart.log_y);
-    let (lo, hi) = bounds(y_lo, y_hi, log);
-    let size = (1200, 720);
-    if log {
-        with_area!(format, out, size, |root| draw_lines(
-            &root,
-            chart,
-            x_range.clone(),
-            (lo..hi).log_scale()
-        ))
-    } else {
-        with_area!(format, out, size, |root| draw_lines(
-            &root,
-            chart,
-            x_range.clone(),
-            lo..hi
-        ))
-    }
+    // 720 pixels for one panel, 360 more for each further one.
+    let size = (1200, 360 + 360 * chart.panels.len() as u32);
+    with_area!(format, out, size, |root| draw_panels(
+        &root,
+        chart,
+        x_range.clone()
+    ))
 }
 
-fn draw_lines<DB, Y>(
-    root: &DrawingArea<DB, Shift>,
-    chart: &LineChart,
+fn draw_panels<DB: DrawingBackend>(
+    whole: &DrawingArea<DB, Shift>,
+    chart: &PanelChart,
+    x_range: std::ops::Range<f64>,
+) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| e.to_string();
+    whole.fill(&WHITE).map_err(|e| err(&e))?;
+    let root = whole
+        .titled(&chart.title, (FAMILY, 26))
+        .map_err(|e| err(&e))?;
+    let all: Vec<&Series> = chart.panels.iter().flat_map(|p| &p.series).collect();
+    // The legend gets its own column on the right, so it never hides a line.
+    let longest = all
+        .iter()
+        .map(|s| s.name.chars().count())
+        .max()
+        .unwrap_or(0) as i32;
+    let legend_width = (60 + 8 * longest).min(root.dim_in_pixel().0 as i32 / 2);
+    let (plot, legend) = root.split_horizontally(root.dim_in_pixel().0 as i32 - legend_width);
+    let integral_x = all
+        .iter()
+        .flat_map(|s| s.points.iter())
+        .all(|p| p.0.fract() == 0.0);
+    let areas = plot.split_evenly((chart.panels.len(), 1));
+    let mut first = 0;
+    for (k, (panel, area)) in chart.panels.iter().zip(&areas).enumerate() {
+        let last = k + 1 == chart.panels.len();
+        let x_desc = if last { chart.x_label.as_str() } else { "" };
+        let points = || panel.series.iter().flat_map(|s| s.points.iter());
+        let (y_lo, y_hi) =
+            points().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+        let log = wants_log(y_lo, y_hi, panel.log_y);
+        let (lo, hi) = bounds(y_lo, y_hi, log);
+        let look = Look {
+            whole,
+            panel,
+            first,
+            x_desc,
+            integral_x,
+        };
+        if log {
+            draw_panel(area, &look, x_range.clone(), (lo..hi).log_scale())?;
+        } else {
+            draw_panel(area, &look, x_range.clone(), lo..hi)?;
+        }
+        first += panel.series.len();
+    }
+    let (lx, ly) = legend.get_base_pixel();
+    for (i, series) in all.iter().enumerate() {
+        let c = colour(i);
+        let y = 30 + 24 * i as i32;
+        legend
+            .draw(&PathElement::new(vec![(8, y), (36, y)], c.stroke_width(2)))
+            .map_err(|e| err(&e))?;
+        draw_marker(whole, i, (lx + 22, ly + y), c)?;
+        legend
+            .draw(&Text::new(
+                series.name.clone(),
+                (44, y),
+                TextStyle::from((FAMILY, 14).into_font()).pos(Pos::new(HPos::Left, VPos::Center)),
+            ))
+            .map_err(|e| err(&e))?;
+    }
+    Ok(())
+}
+
+/// What one panel draws besides its ranges.
+struct Look<'a, DB: DrawingBackend> {
+    /// The whole image, where markers are drawn in absolute pixels.
+    whole: &'a DrawingArea<DB, Shift>,
+    panel: &'a Panel,
+    /// The panel's first series' number across the chart.
+    first: usize,
+    /// The x axis description ("" above the last panel).
+    x_desc: &'a str,
+    /// Whether every x is an integer (no fractional tick labels then).
+    integral_x: bool,
+}
+
+fn draw_panel<DB, Y>(
+    area: &DrawingArea<DB, Shift>,
+    look: &Look<'_, DB>,
     x_range: std::ops::Range<f64>,
     y_range: Y,
 ) -> Result<(), String>
@@ -282,19 +455,7 @@ where
     Y::CoordDescType: ValueFormatter<f64>,
 {
     let err = |e: &dyn std::fmt::Display| e.to_string();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let root = root
-        .titled(&chart.title, (FAMILY, 26))
-        .map_err(|e| err(&e))?;
-    // The legend gets its own column on the right, so it never hides a line.
-    let longest = chart.series.iter().map(|s| s.name.len()).max().unwrap_or(0) as i32;
-    let legend_width = (60 + 8 * longest).min(root.dim_in_pixel().0 as i32 / 2);
-    let (plot, legend) = root.split_horizontally(root.dim_in_pixel().0 as i32 - legend_width);
-    let integral_x = chart
-        .series
-        .iter()
-        .flat_map(|s| s.points.iter())
-        .all(|p| p.0.fract() == 0.0);
+    let integral_x = look.integral_x;
     let x_format = |x: &f64| {
         if integral_x && x.fract().abs() > 1e-9 {
             String::new()
@@ -302,15 +463,15 @@ where
             short_number(*x)
         }
     };
-    let mut ctx = ChartBuilder::on(&plot)
+    let mut ctx = ChartBuilder::on(area)
         .margin(18)
         .x_label_area_size(55)
         .y_label_area_size(90)
         .build_cartesian_2d(x_range, y_range)
         .map_err(|e| err(&e))?;
     ctx.configure_mesh()
-        .x_desc(&chart.x_label)
-        .y_desc(&chart.y_label)
+        .x_desc(look.x_desc)
+        .y_desc(&look.panel.y_label)
         .axis_desc_style((FAMILY, 18))
         .label_style((FAMILY, 15))
         .x_label_formatter(&x_format)
@@ -318,28 +479,16 @@ where
         .light_line_style(RGBColor(235, 235, 235))
         .draw()
         .map_err(|e| err(&e))?;
-    for (i, series) in chart.series.iter().enumerate() {
+    for (k, series) in look.panel.series.iter().enumerate() {
+        let i = look.first + k;
         let c = colour(i);
         let mut pts = series.points.clone();
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
         ctx.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
             .map_err(|e| err(&e))?;
-        ctx.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))
-            .map_err(|e| err(&e))?;
-        let y = 30 + 24 * i as i32;
-        legend
-            .draw(&PathElement::new(vec![(8, y), (36, y)], c.stroke_width(3)))
-            .map_err(|e| err(&e))?;
-        legend
-            .draw(&Circle::new((22, y), 3, c.filled()))
-            .map_err(|e| err(&e))?;
-        legend
-            .draw(&Text::new(
-                series.name.clone(),
-                (44, y),
-                TextStyle::from((FAMILY, 14).into_font()).pos(Pos::new(HPos::Left, VPos::Center)),
-            ))
-            .map_err(|e| err(&e))?;
+        for &p in &pts {
+            draw_marker(look.whole, i, ctx.backend_coord(&p), c)?;
+        }
     }
     Ok(())
 }
@@ -353,7 +502,7 @@ pub fn bar_chart(chart: &BarChart, format: ChartFormat, out: impl Write) -> Resu
     let hi = chart.bars.iter().map(|b| b.1).fold(f64::MIN, f64::max);
     let log = wants_log(lo, hi, chart.log);
     let (lo, hi) = bounds(lo.min(if log { lo } else { 0.0 }), hi, log);
-    // Two empty rows on top hold the legend.
+    // A strip under the title holds the legend; every slot holds a bar.
     let size = (1100, 200 + 34 * chart.bars.len() as u32);
     if log {
         with_area!(format, out, size, |root| draw_bars(
@@ -385,14 +534,27 @@ where
 {
     let err = |e: &dyn std::fmt::Display| e.to_string();
     root.fill(&WHITE).map_err(|e| err(&e))?;
+    let root = root
+        .titled(&chart.title, (FAMILY, 24))
+        .map_err(|e| err(&e))?;
+    let (legend, plot) = root.split_vertically(34);
     let n = chart.bars.len();
-    let longest = chart.bars.iter().map(|b| b.0.len()).max().unwrap_or(0) as u32;
-    let mut ctx = ChartBuilder::on(root)
-        .caption(&chart.title, (FAMILY, 24))
+    let longest = chart
+        .bars
+        .iter()
+        .map(|b| b.0.chars().count())
+        .max()
+        .unwrap_or(0) as u32;
+    let label_area = 20 + 9 * longest;
+    let mut ctx = ChartBuilder::on(&plot)
         .margin(18)
+        .margin_top(4)
         .x_label_area_size(55)
-        .y_label_area_size(20 + 9 * longest)
-        .build_cartesian_2d(x_range, (0..n + 1).into_segmented())
+        .y_label_area_size(label_area)
+        // An integer range includes its end, and segmenting it adds one slot:
+        // 0..n - 1 gives exactly n slots (a single bar gets two, 0..0 being
+        // degenerate: the upper one stays empty).
+        .build_cartesian_2d(x_range, (0..(n - 1).max(1)).into_segmented())
         .map_err(|e| err(&e))?;
     let labels: Vec<String> = chart.bars.iter().map(|b| b.0.clone()).collect();
     let label_of = move |v: &SegmentValue<usize>| match v {
@@ -406,7 +568,7 @@ where
         .label_style((FAMILY, 15))
         .x_label_formatter(&|x| short_number(*x))
         .y_label_formatter(&label_of)
-        .y_labels(n + 1)
+        .y_labels(n.max(2))
         .disable_y_mesh()
         .light_line_style(RGBColor(235, 235, 235))
         .draw()
@@ -416,6 +578,22 @@ where
         if !groups.contains(&g.as_str()) {
             groups.push(g);
         }
+    }
+    // The legend, left to right above the plot, starting over the bars.
+    let mut x = 18 + label_area as i32;
+    for (gi, group) in groups.iter().enumerate() {
+        let c = colour(gi);
+        legend
+            .draw(&Rectangle::new([(x, 10), (x + 16, 24)], c.filled()))
+            .map_err(|e| err(&e))?;
+        legend
+            .draw(&Text::new(
+                group.to_string(),
+                (x + 22, 17),
+                TextStyle::from((FAMILY, 14).into_font()).pos(Pos::new(HPos::Left, VPos::Center)),
+            ))
+            .map_err(|e| err(&e))?;
+        x += 40 + 8 * group.chars().count() as i32;
     }
     for (gi, group) in groups.iter().enumerate() {
         let c = colour(gi);
@@ -437,10 +615,7 @@ where
                 r
             })
             .collect();
-        ctx.draw_series(rects)
-            .map_err(|e| err(&e))?
-            .label(*group)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 16, y + 6)], c.filled()));
+        ctx.draw_series(rects).map_err(|e| err(&e))?;
         let values = chart
             .bars
             .iter()
@@ -456,13 +631,6 @@ where
             });
         ctx.draw_series(values).map_err(|e| err(&e))?;
     }
-    ctx.configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.4))
-        .label_font((FAMILY, 14))
-        .draw()
-        .map_err(|e| err(&e))?;
     Ok(())
 }
 

@@ -1,4 +1,4 @@
-//! Animated GIFs of a plan, one frame per time point.
+//! Animated GIFs of a plan, one frame per drawn time point.
 //!
 //! # Picture
 //!
@@ -6,42 +6,62 @@
 //! the 1-pixel grid lines at pixel columns `x * cell` and `(x + 1) * cell`
 //! and rows `y * cell` and `(y + 1) * cell`; its centre pixel is
 //! [`cell_centre`]`(cell, (x, y))` = `(x * cell + cell / 2, y * cell + cell / 2)`.
-//! Under the grid a strip shows the counter `T t  A eaten/total` in a 3×5
-//! pixel font (scaled up with the cell size). The image is widened beyond the
-//! grid only when the counter would not fit otherwise.
+//! Without [`GifOptions::cell`] the cell size is [`default_cell`], which makes
+//! the board about [`TARGET_PIXELS`] = 400 pixels across. Under the grid a
+//! strip shows the counter `step 20/45 · apples 4/9 · length 7` in DejaVu Sans
+//! (the font the charts embed, rasterised with `ab_glyph`, the rasteriser
+//! plotters uses; two shades smooth its edges). The image is widened beyond
+//! the grid only when the counter would not fit otherwise.
 //!
 //! Each frame draws, in this order: background, grid lines, walls, the next
-//! apple of the ordered list not yet revealed (a small pale disc), the body
-//! (tail to head, a green gradient from dark at the neck to light at the tail),
-//! the head (dark blue, the whole cell), and the revealed apples not yet eaten
-//! (red discs; drawn last so that an apple waiting under the body stays
+//! apple of the ordered list not yet revealed (a pale ring around a dot), the
+//! body, the head, and the revealed apples not yet eaten (red discs with a
+//! highlight; drawn last so that an apple waiting under the body stays
 //! visible — the head itself is never on one, since entering it eats it).
+//!
+//! The body is one band: a disc of [`band_half_width`] around the centre of
+//! each body cell, and between two cells consecutive in the body a bar along
+//! the line joining their centres, across the grid line. Two adjacent cells
+//! that are not consecutive in the body are not joined: the band stays
+//! [`band_half_width`] from each centre, so the pixels next to the grid line
+//! between them keep the background. The last [`TAPER`] cells narrow towards
+//! the tail. The band's colour is a gradient of [`BODY_SHADES`] greens, dark
+//! at the neck and light at the tail. The head is a dark blue disc with two
+//! eyes (one bright pixel when cells are under 12 pixels) towards the
+//! direction of its last move.
+//!
 //! All shapes, including the head and the apples, cover their cell's centre
 //! pixel, so a decoder can read the board back from the centre pixels.
 //!
 //! # Palette
 //!
-//! One global palette of [`PALETTE`]`.len()` = 16 colours; no local palettes,
-//! no transparency. Index meanings: [`BACKGROUND`] 0, [`GRID`] 1, [`WALL`] 2,
-//! [`APPLE`] 3, [`NEXT_APPLE`] 4, [`HEAD`] 5, [`TEXT`] 6, [`STRIP`] 7, and
-//! `BODY + k` = 8 + k for the body shades `k = 0..8` ([`BODY_RGBS`], `k = 0`
-//! next to the head).
+//! One global palette of [`PALETTE`]`.len()` = 32 colours; no local palettes.
+//! Index meanings: [`BACKGROUND`] 0, [`GRID`] 1, [`WALL`] 2, [`APPLE`] 3,
+//! [`NEXT_APPLE`] 4, [`HEAD`] 5, [`TEXT`] 6, [`STRIP`] 7, [`EYE`] 8,
+//! [`SHINE`] 9, [`TEXT_SHADE`] 10 and 11 (the text's edges, light then
+//! dark), `BODY + k` = 12 + k for the body shades `k = 0..19` ([`BODY_RGBS`],
+//! `k = 0` next to the head), and [`TRANSPARENT`] 31, never drawn: the
+//! transparent index of the later frames.
 //!
 //! # Frames
 //!
-//! `T + 1` frames for a path of `T` moves (fewer with [`GifOptions::skip`]:
-//! one per time point of [`frame_times`]), plus [`GifOptions::pause_frames`]
-//! copies of the last one. Every frame waits [`GifOptions::delay_cs`] except
-//! the very last frame of the file, which waits
-//! [`GifOptions::last_frame_delay_cs`]: that longer delay is the pause before
-//! the animation loops (it loops forever), so by default there are exactly
-//! `T + 1` frames. The first frame covers the whole image; each later frame
-//! covers only the bounding rectangle of the pixels that changed since the
-//! previous frame (its `left` / `top` set, disposal "keep"), or a single
-//! unchanged pixel at `(0, 0)` when nothing changed.
+//! One frame per time point of [`frame_times`]`(T, skip)` for a path of `T`
+//! moves, plus [`GifOptions::pause_frames`] copies of the last one. Without
+//! [`GifOptions::skip`] the skip is [`auto_skip`]: every time point while the
+//! animation lasts at most about 45 s ([`TARGET_DURATION_CS`]), otherwise the
+//! least skip that keeps it under that. Every frame waits
+//! [`GifOptions::delay_cs`] except the very last frame of the file, which
+//! waits [`GifOptions::last_frame_delay_cs`]: that longer delay is the pause
+//! before the animation loops (it loops forever). The first frame covers the
+//! whole image; each later frame covers only the bounding rectangle of the
+//! pixels that changed since the previous frame (its `left` / `top` set,
+//! disposal "keep"), unchanged pixels inside it being [`TRANSPARENT`] (which
+//! compresses well), or a single transparent pixel at `(0, 0)` when nothing
+//! changed.
 
 use std::io::{BufWriter, Write};
 
+use ab_glyph::{Font, FontRef, GlyphId, PxScale, ScaleFont, point};
 use gif::{DisposalMethod, Encoder, Frame, Repeat};
 use thiserror::Error;
 
@@ -88,67 +108,110 @@ pub const APPLE: u8 = 3;
 pub const NEXT_APPLE: u8 = 4;
 /// Palette index of the head.
 pub const HEAD: u8 = 5;
-/// Palette index of the counter's digits and letters.
+/// Palette index of the counter's text.
 pub const TEXT: u8 = 6;
 /// Palette index of the counter strip's background.
 pub const STRIP: u8 = 7;
+/// Palette index of the head's eyes.
+pub const EYE: u8 = 8;
+/// Palette index of an apple's highlight.
+pub const SHINE: u8 = 9;
+/// Palette index of the lighter of the two shades on the text's edges (the
+/// darker one is `TEXT_SHADE + 1`).
+pub const TEXT_SHADE: u8 = 10;
 /// Palette index of the first body shade (next to the head); the shade `k`
 /// of [`BODY_RGBS`] has index `BODY + k`.
-pub const BODY: u8 = 8;
+pub const BODY: u8 = 12;
+/// Number of body shades.
+pub const BODY_SHADES: usize = 19;
+/// Palette index of the later frames' transparent pixels (never drawn).
+pub const TRANSPARENT: u8 = 31;
 
 /// The board's background.
 pub const BACKGROUND_RGB: [u8; 3] = [245, 245, 235];
 /// The lines between cells.
-pub const GRID_RGB: [u8; 3] = [205, 205, 195];
+pub const GRID_RGB: [u8; 3] = [214, 214, 204];
 /// Walls.
 pub const WALL_RGB: [u8; 3] = [70, 70, 70];
 /// The apples on the board.
 pub const APPLE_RGB: [u8; 3] = [220, 30, 30];
 /// The next apple to be revealed.
-pub const NEXT_APPLE_RGB: [u8; 3] = [245, 180, 180];
+pub const NEXT_APPLE_RGB: [u8; 3] = [240, 150, 150];
 /// The snake's head.
 pub const HEAD_RGB: [u8; 3] = [20, 40, 140];
 /// The counter's text.
 pub const TEXT_RGB: [u8; 3] = [30, 30, 30];
 /// The strip under the board that holds the counter.
 pub const STRIP_RGB: [u8; 3] = [225, 225, 215];
+/// The head's eyes.
+pub const EYE_RGB: [u8; 3] = [255, 255, 255];
+/// An apple's highlight.
+pub const SHINE_RGB: [u8; 3] = [250, 190, 180];
+/// The text's edges: a third and two thirds of the way from the strip to the
+/// text.
+pub const TEXT_SHADE_RGBS: [[u8; 3]; 2] = [[160, 160, 153], [95, 95, 92]];
+/// The transparent index's colour (never drawn).
+pub const TRANSPARENT_RGB: [u8; 3] = [255, 0, 255];
 /// Body shades, from the cell next to the head (dark) to the tail (light).
-pub const BODY_RGBS: [[u8; 3]; 8] = [
-    [20, 110, 40],
-    [38, 125, 57],
-    [57, 140, 71],
-    [75, 155, 86],
-    [94, 170, 100],
-    [112, 185, 114],
-    [131, 200, 129],
-    [150, 215, 143],
-];
+pub const BODY_RGBS: [[u8; 3]; BODY_SHADES] = body_shades();
+
+const fn body_shades() -> [[u8; 3]; BODY_SHADES] {
+    const NECK: [u8; 3] = [14, 96, 38];
+    const TAIL: [u8; 3] = [176, 224, 150];
+    let mut out = [[0; 3]; BODY_SHADES];
+    let last = BODY_SHADES - 1;
+    let mut k = 0;
+    while k < BODY_SHADES {
+        let mut c = 0;
+        while c < 3 {
+            let (a, b) = (NECK[c] as usize, TAIL[c] as usize);
+            out[k][c] = ((a * (last - k) + b * k) / last) as u8;
+            c += 1;
+        }
+        k += 1;
+    }
+    out
+}
+
+const fn palette() -> [[u8; 3]; 32] {
+    let mut p = [TRANSPARENT_RGB; 32];
+    p[BACKGROUND as usize] = BACKGROUND_RGB;
+    p[GRID as usize] = GRID_RGB;
+    p[WALL as usize] = WALL_RGB;
+    p[APPLE as usize] = APPLE_RGB;
+    p[NEXT_APPLE as usize] = NEXT_APPLE_RGB;
+    p[HEAD as usize] = HEAD_RGB;
+    p[TEXT as usize] = TEXT_RGB;
+    p[STRIP as usize] = STRIP_RGB;
+    p[EYE as usize] = EYE_RGB;
+    p[SHINE as usize] = SHINE_RGB;
+    p[TEXT_SHADE as usize] = TEXT_SHADE_RGBS[0];
+    p[TEXT_SHADE as usize + 1] = TEXT_SHADE_RGBS[1];
+    let mut k = 0;
+    while k < BODY_SHADES {
+        p[BODY as usize + k] = BODY_RGBS[k];
+        k += 1;
+    }
+    p
+}
 
 /// The global palette, indexed by the constants above.
-pub const PALETTE: [[u8; 3]; 16] = [
-    BACKGROUND_RGB,
-    GRID_RGB,
-    WALL_RGB,
-    APPLE_RGB,
-    NEXT_APPLE_RGB,
-    HEAD_RGB,
-    TEXT_RGB,
-    STRIP_RGB,
-    BODY_RGBS[0],
-    BODY_RGBS[1],
-    BODY_RGBS[2],
-    BODY_RGBS[3],
-    BODY_RGBS[4],
-    BODY_RGBS[5],
-    BODY_RGBS[6],
-    BODY_RGBS[7],
-];
+pub const PALETTE: [[u8; 3]; 32] = palette();
+
+/// The board's size in pixels that [`default_cell`] aims at (the longer side).
+pub const TARGET_PIXELS: usize = 400;
+/// The longest animation [`auto_skip`] keeps every time point for, in
+/// centiseconds (45 s).
+pub const TARGET_DURATION_CS: usize = 4500;
+/// How many cells at the tail end narrow towards it.
+pub const TAPER: usize = 3;
 
 /// How the animation looks and runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GifOptions {
-    /// Pixels per cell, grid line included (at least 4). Default 24.
-    pub cell: u16,
+    /// Pixels per cell, grid line included (at least 4); `None` (the
+    /// default) picks [`default_cell`].
+    pub cell: Option<u16>,
     /// Delay of each frame, in centiseconds. Default 15.
     pub delay_cs: u16,
     /// Extra copies of the last frame (each waits `delay_cs`, the very last
@@ -157,27 +220,65 @@ pub struct GifOptions {
     /// Delay of the very last frame, the pause before looping. Default 150.
     pub last_frame_delay_cs: u16,
     /// Draw only every `skip`-th time point (`0, skip, 2 skip, ...`), always
-    /// keeping the last one; 1 (the default) draws them all. See
-    /// [`frame_times`].
-    pub skip: usize,
+    /// keeping the last one (see [`frame_times`]); `None` (the default)
+    /// picks [`auto_skip`].
+    pub skip: Option<usize>,
 }
 
 impl Default for GifOptions {
     fn default() -> Self {
         GifOptions {
-            cell: 24,
+            cell: None,
             delay_cs: 15,
             pause_frames: 0,
             last_frame_delay_cs: 150,
-            skip: 1,
+            skip: None,
         }
     }
+}
+
+/// What [`write_gif`] wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GifSummary {
+    /// Image width, in pixels.
+    pub width: u16,
+    /// Image height, in pixels.
+    pub height: u16,
+    /// Pixels per cell.
+    pub cell: u16,
+    /// Every how many time points a frame was drawn.
+    pub skip: usize,
+    /// Frames in the file, pause frames included.
+    pub frames: usize,
+}
+
+/// The cell size that makes a `width` × `height` board about
+/// [`TARGET_PIXELS`] across its longer side: `⌈400 / side⌉`, at least 4 and
+/// at most 80 (40 on 10×10, 25 on 16×16, 14 on 30×30).
+pub fn default_cell(width: usize, height: usize) -> u16 {
+    let side = width.max(height).max(1);
+    TARGET_PIXELS.div_ceil(side).clamp(4, 80) as u16
+}
+
+/// The least skip that keeps an animation of a `moves`-move path, at
+/// `delay_cs` per frame, within about [`TARGET_DURATION_CS`]: 1 (every time
+/// point) when `moves + 1` frames fit, e.g. up to 299 moves at 15 cs.
+pub fn auto_skip(moves: usize, delay_cs: u16) -> usize {
+    let frames = (TARGET_DURATION_CS / usize::from(delay_cs.max(1))).max(2);
+    moves.div_ceil(frames - 1).max(1)
 }
 
 /// The centre pixel `(column, row)` of cell `p` with `cell` pixels per cell.
 pub fn cell_centre(cell: u16, p: Pos) -> (usize, usize) {
     let c = usize::from(cell);
     (p.0 * c + c / 2, p.1 * c + c / 2)
+}
+
+/// The half-width of the body's band at full width, in pixels: the band is
+/// `2 h + 1` pixels wide around the centre line, `7/20` of a cell on each
+/// side.
+pub fn band_half_width(cell: u16) -> usize {
+    (usize::from(cell) * 7 / 20).max(1)
 }
 
 /// The time points drawn for a path of `moves` moves, one frame each (before
@@ -200,26 +301,38 @@ pub fn write_gif(
     path: &[Pos],
     options: &GifOptions,
     out: impl Write,
-) -> Result<(), GifError> {
-    if options.cell < 4 {
-        return Err(GifError::CellTooSmall { cell: options.cell });
+) -> Result<GifSummary, GifError> {
+    let cell = options
+        .cell
+        .unwrap_or_else(|| default_cell(instance.width, instance.height));
+    if cell < 4 {
+        return Err(GifError::CellTooSmall { cell });
     }
     let states = states(instance, path).map_err(GifError::Illegal)?;
     let moves = states.len() - 1;
-    let layout = Layout::new(instance, options.cell, moves)?;
+    let skip = options
+        .skip
+        .unwrap_or_else(|| auto_skip(moves, options.delay_cs))
+        .max(1);
+    let layout = Layout::new(instance, cell, moves)?;
 
     let flat: Vec<u8> = PALETTE.iter().flatten().copied().collect();
     let mut encoder = Encoder::new(BufWriter::new(out), layout.width, layout.height, &flat)?;
     encoder.set_repeat(Repeat::Infinite)?;
 
-    let times = frame_times(moves, options.skip);
+    let times = frame_times(moves, skip);
     let total = times.len() + options.pause_frames;
     let mut previous: Option<Vec<u8>> = None;
     let mut canvas = vec![BACKGROUND; layout.pixels()];
     for k in 0..total {
         let time = times[k.min(times.len() - 1)];
-        let state = &states[time];
-        layout.draw(instance, state, time, &mut canvas);
+        layout.draw(
+            instance,
+            &states[time],
+            time,
+            heading(&states, time),
+            &mut canvas,
+        );
         let mut frame = match &previous {
             None => Frame::from_indexed_pixels(layout.width, layout.height, canvas.clone(), None),
             Some(prev) => layout.delta(prev, &canvas),
@@ -241,7 +354,29 @@ pub fn write_gif(
         .into_inner()
         .map_err(|e| e.into_error())?
         .flush()?;
-    Ok(())
+    Ok(GifSummary {
+        width: layout.width,
+        height: layout.height,
+        cell,
+        skip,
+        frames: total,
+    })
+}
+
+/// The direction `(dx, dy)` the head faces at `time`: its last move, else
+/// (at time 0) away from the neck, else its first move, else right.
+fn heading(states: &[State], time: usize) -> (i64, i64) {
+    let step = |from: Pos, to: Pos| (to.0 as i64 - from.0 as i64, to.1 as i64 - from.1 as i64);
+    let head = states[time].body[0];
+    if time > 0 {
+        step(states[time - 1].body[0], head)
+    } else if let Some(&neck) = states[0].body.get(1) {
+        step(neck, head)
+    } else if let Some(next) = states.get(1) {
+        step(head, next.body[0])
+    } else {
+        (1, 0)
+    }
 }
 
 /// Pixel geometry of the animation.
@@ -256,8 +391,11 @@ struct Layout {
     height: u16,
     /// First pixel row of the counter strip.
     strip_top: usize,
-    /// Font scale (pixels per font pixel) and the strip's padding.
-    scale: usize,
+    /// The path's number of moves, for the counter.
+    moves: usize,
+    /// The counter's font, its size in pixels and the strip's padding.
+    font: FontRef<'static>,
+    px: f32,
     pad: usize,
 }
 
@@ -266,16 +404,22 @@ impl Layout {
         let c = usize::from(cell);
         let grid_w = instance.width * c + 1;
         let grid_h = instance.height * c + 1;
+        let font = FontRef::try_from_slice(super::FONT).expect("the embedded font is valid");
         let n = instance.apples.len();
-        let widest = counter_text(moves, n, n).len();
-        let text_w = |scale: usize| widest * 4 * scale - scale;
-        let mut scale = (c / 8).max(1);
-        while scale > 1 && text_w(scale) + 4 * scale > grid_w {
-            scale -= 1;
+        // The widest counter: no length exceeds the number of cells.
+        let widest = counter_text(moves, moves, n, n, instance.width * instance.height);
+        let unit = text_width(&font, PxScale::from(1.0), &widest);
+        let mut px = (c as f32 * 0.55).clamp(16.0, 22.0);
+        let pad = |px: f32| (px / 3.0).ceil() as usize;
+        let room = |px: f32| grid_w.saturating_sub(2 * pad(px)) as f32;
+        if unit * px > room(px) {
+            px = (room(px) / unit).floor().max(10.0);
         }
-        let pad = 2 * scale;
-        let width = grid_w.max(text_w(scale) + 2 * pad);
-        let height = grid_h + 5 * scale + 2 * pad;
+        let text_w = (unit * px).ceil() as usize;
+        let scaled = font.as_scaled(PxScale::from(px));
+        let text_h = (scaled.ascent() - scaled.descent()).ceil() as usize;
+        let width = grid_w.max(text_w + 2 * pad(px));
+        let height = grid_h + text_h + 2 * pad(px);
         let (Ok(w), Ok(h)) = (u16::try_from(width), u16::try_from(height)) else {
             return Err(GifError::TooLarge { width, height });
         };
@@ -286,8 +430,10 @@ impl Layout {
             width: w,
             height: h,
             strip_top: grid_h,
-            scale,
-            pad,
+            moves,
+            font,
+            px,
+            pad: pad(px),
         })
     }
 
@@ -307,41 +453,83 @@ impl Layout {
         }
     }
 
-    /// The inside of a cell (grid lines excluded), inset by `inset` pixels.
-    fn cell_rect(&self, p: Pos, inset: usize) -> (usize, usize, usize, usize) {
+    /// The whole inside of a cell (grid lines excluded).
+    fn fill_cell(&self, canvas: &mut [u8], p: Pos, colour: u8) {
         let c = self.cell;
-        (
-            p.0 * c + 1 + inset,
-            p.1 * c + 1 + inset,
-            (p.0 + 1) * c - inset,
-            (p.1 + 1) * c - inset,
-        )
+        let (x0, y0) = (p.0 * c + 1, p.1 * c + 1);
+        self.fill(canvas, x0, y0, x0 + c - 1, y0 + c - 1, colour);
     }
 
-    fn fill_cell(&self, canvas: &mut [u8], p: Pos, inset: usize, colour: u8) {
-        let (x0, y0, x1, y1) = self.cell_rect(p, inset);
-        self.fill(canvas, x0, y0, x1, y1, colour);
-    }
-
-    /// A disc of radius `r` around the cell's centre (`r² + r` rounds its
-    /// edge), clipped to the cell.
-    fn disc(&self, canvas: &mut [u8], p: Pos, r: usize, colour: u8) {
-        let (x0, y0, x1, y1) = self.cell_rect(p, 0);
-        let (cx, cy) = cell_centre(self.cell as u16, p);
+    /// Sets the pixels `(x, y)` with `inside(dx, dy)`, where `(dx, dy)` is
+    /// the offset from `(cx, cy)`, for `|dx|, |dy| <= r`, clipped to the grid.
+    fn shape(
+        &self,
+        canvas: &mut [u8],
+        (cx, cy): (i64, i64),
+        r: i64,
+        colour: u8,
+        inside: impl Fn(i64, i64) -> bool,
+    ) {
         let w = self.stride();
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let (dx, dy) = (x.abs_diff(cx), y.abs_diff(cy));
-                if dx * dx + dy * dy <= r * r + r {
-                    canvas[y * w + x] = colour;
+        let (max_x, max_y) = ((self.cols * self.cell) as i64, self.strip_top as i64);
+        for y in (cy - r).max(0)..=(cy + r).min(max_y - 1) {
+            for x in (cx - r).max(0)..=(cx + r).min(max_x) {
+                if inside(x - cx, y - cy) {
+                    canvas[y as usize * w + x as usize] = colour;
                 }
             }
         }
     }
 
-    /// Draws the whole frame for `state` at time point `time`.
-    fn draw(&self, instance: &Instance, state: &State, time: usize, canvas: &mut [u8]) {
+    /// A disc of radius `r` around a pixel (`r² + r` rounds its edge).
+    fn disc(&self, canvas: &mut [u8], centre: (i64, i64), r: i64, colour: u8) {
+        self.shape(canvas, centre, r, colour, |dx, dy| {
+            dx * dx + dy * dy <= r * r + r
+        });
+    }
+
+    fn centre(&self, p: Pos) -> (i64, i64) {
+        let (x, y) = cell_centre(self.cell as u16, p);
+        (x as i64, y as i64)
+    }
+
+    /// The band between the centres of adjacent cells `a` and `b`: half-width
+    /// `wa` at `a` narrowing (or widening) linearly to `wb` at `b`, coloured
+    /// `ca` on `a`'s half and `cb` on `b`'s.
+    fn bar(
+        &self,
+        canvas: &mut [u8],
+        (a, b): (Pos, Pos),
+        (wa, wb): (usize, usize),
+        (ca, cb): (u8, u8),
+    ) {
+        let c = self.cell as i64;
+        let (ax, ay) = self.centre(a);
+        let (bx, by) = self.centre(b);
+        let (dx, dy) = ((bx - ax).signum(), (by - ay).signum());
+        for k in 0..=c {
+            let half = ((wa as i64) * (c - k) + (wb as i64) * k) / c;
+            let colour = if 2 * k < c { ca } else { cb };
+            let (x, y) = (ax + dx * k, ay + dy * k);
+            for s in -half..=half {
+                let (px, py) = (x + dy * s, y + dx * s);
+                canvas[py as usize * self.stride() + px as usize] = colour;
+            }
+        }
+    }
+
+    /// Draws the whole frame for `state` at time point `time`, the head
+    /// facing `heading`.
+    fn draw(
+        &self,
+        instance: &Instance,
+        state: &State,
+        time: usize,
+        heading: (i64, i64),
+        canvas: &mut [u8],
+    ) {
         let c = self.cell;
+        let ci = c as i64;
         let w = self.stride();
         let grid_w = self.cols * c + 1;
         canvas.fill(BACKGROUND);
@@ -356,28 +544,31 @@ impl Layout {
         }
         for &wall in &instance.walls {
             if instance.on_grid(wall) {
-                self.fill_cell(canvas, wall, 0, WALL);
+                self.fill_cell(canvas, wall, WALL);
             }
         }
-        // The next apple not yet revealed: every revealed apple is either
-        // eaten or still on the board.
+        let apple_r = (ci * 3 / 8).max(1);
+        // The next apple not yet revealed (every revealed apple is either
+        // eaten or still on the board): a ring around a dot.
         let next = state.eaten + state.apples_on_board.len();
         if let Some(&p) = instance.apples.get(next) {
-            self.disc(canvas, p, (c / 5).max(1), NEXT_APPLE);
+            let thick = (ci / 12).max(1);
+            let inner = apple_r - thick;
+            let dot = ci / 12;
+            self.shape(canvas, self.centre(p), apple_r, NEXT_APPLE, |dx, dy| {
+                let d = dx * dx + dy * dy;
+                (inner * inner + inner < d && d <= apple_r * apple_r + apple_r)
+                    || d <= dot * dot + dot
+            });
         }
-        // Body, tail first so that the head ends on top.
-        let inset = usize::from(c >= 8);
-        let shades = BODY_RGBS.len();
-        let span = state.length.saturating_sub(1).max(1);
-        for (i, &p) in state.body.iter().enumerate().skip(1).rev() {
-            let shade = ((i - 1) * shades / span).min(shades - 1);
-            self.fill_cell(canvas, p, inset, BODY + shade as u8);
-        }
-        if let Some(&head) = state.body.first() {
-            self.fill_cell(canvas, head, 0, HEAD);
-        }
+        self.draw_snake(canvas, &state.body, heading);
         for &(_, p) in &state.apples_on_board {
-            self.disc(canvas, p, (c * 3 / 8).max(1), APPLE);
+            let (x, y) = self.centre(p);
+            self.disc(canvas, (x, y), apple_r, APPLE);
+            if c >= 16 {
+                let off = apple_r / 3;
+                self.disc(canvas, (x - off, y - off), apple_r / 5, SHINE);
+            }
         }
         // Counter strip.
         self.fill(
@@ -388,24 +579,104 @@ impl Layout {
             usize::from(self.height),
             STRIP,
         );
-        let text = counter_text(time, state.eaten, instance.apples.len());
-        let s = self.scale;
-        let top = self.strip_top + self.pad;
-        for (k, ch) in text.bytes().enumerate() {
-            let left = self.pad + k * 4 * s;
-            for (row, bits) in glyph(ch).iter().enumerate() {
-                for col in 0..3 {
-                    if bits & (0b100 >> col) != 0 {
-                        let (x, y) = (left + col * s, top + row * s);
-                        self.fill(canvas, x, y, x + s, y + s, TEXT);
-                    }
-                }
+        let text = counter_text(
+            time,
+            self.moves,
+            state.eaten,
+            instance.apples.len(),
+            state.length,
+        );
+        self.draw_text(canvas, &text);
+    }
+
+    /// The body as one tapered band with a gradient, then the head with eyes.
+    fn draw_snake(&self, canvas: &mut [u8], body: &[Pos], heading: (i64, i64)) {
+        let n = body.len();
+        let full = band_half_width(self.cell as u16);
+        let half = |i: usize| full * (n - i).min(TAPER + 1) / (TAPER + 1);
+        let colour = |i: usize| match i {
+            0 => HEAD,
+            _ => BODY + ((i - 1) * BODY_SHADES / (n - 1)).min(BODY_SHADES - 1) as u8,
+        };
+        for i in (1..n).rev() {
+            self.bar(
+                canvas,
+                (body[i - 1], body[i]),
+                (half(i - 1), half(i)),
+                (colour(i - 1), colour(i)),
+            );
+            self.disc(canvas, self.centre(body[i]), half(i) as i64, colour(i));
+        }
+        let Some(&head) = body.first() else {
+            return;
+        };
+        let ci = self.cell as i64;
+        let (x, y) = self.centre(head);
+        let r = ci * 2 / 5;
+        self.disc(canvas, (x, y), r, HEAD);
+        let (dx, dy) = heading;
+        // Perpendicular to the heading.
+        let (px, py) = (-dy, dx);
+        if ci >= 12 {
+            let eye = (ci / 10).max(1);
+            let pupil = eye / 2;
+            for side in [-1, 1] {
+                let (ex, ey) = (
+                    x + dx * r / 3 + side * px * r / 2,
+                    y + dy * r / 3 + side * py * r / 2,
+                );
+                self.disc(canvas, (ex, ey), eye, EYE);
+                self.disc(
+                    canvas,
+                    (ex + dx * (eye - pupil), ey + dy * (eye - pupil)),
+                    pupil,
+                    TEXT,
+                );
             }
+        } else {
+            let off = (r / 2).max(1);
+            self.disc(canvas, (x + dx * off, y + dy * off), 0, EYE);
         }
     }
 
+    /// Draws `text` in the strip, anti-aliased with the two text shades.
+    fn draw_text(&self, canvas: &mut [u8], text: &str) {
+        let w = self.stride();
+        let h = usize::from(self.height);
+        let scale = PxScale::from(self.px);
+        let ascent = self.font.as_scaled(scale).ascent();
+        let baseline = (self.strip_top + self.pad) as f32 + ascent;
+        layout_text(&self.font, scale, text, |mut glyph| {
+            glyph.position = point(glyph.position.x + self.pad as f32, baseline);
+            let Some(outline) = self.font.outline_glyph(glyph) else {
+                return;
+            };
+            let bounds = outline.px_bounds();
+            outline.draw(|gx, gy, coverage| {
+                let x = bounds.min.x as i64 + i64::from(gx);
+                let y = bounds.min.y as i64 + i64::from(gy);
+                if x < 0 || y < 0 || x as usize >= w || y as usize >= h {
+                    return;
+                }
+                let index = y as usize * w + x as usize;
+                let level = (coverage * 3.0).round() as u8;
+                let colour = match level {
+                    0 => return,
+                    1 => TEXT_SHADE,
+                    2 => TEXT_SHADE + 1,
+                    _ => TEXT,
+                };
+                // Glyphs may touch: keep the darker shade.
+                if canvas[index] == STRIP || rank(canvas[index]) < rank(colour) {
+                    canvas[index] = colour;
+                }
+            });
+        });
+    }
+
     /// A frame holding the bounding rectangle of the pixels of `now` that
-    /// differ from `prev` (or one pixel at the origin if none do).
+    /// differ from `prev` (or one pixel at the origin if none do), the
+    /// unchanged ones transparent.
     fn delta(&self, prev: &[u8], now: &[u8]) -> Frame<'static> {
         let w = self.stride();
         let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
@@ -424,41 +695,67 @@ impl Layout {
         }
         let mut pixels = Vec::with_capacity((x1 - x0) * (y1 - y0));
         for y in y0..y1 {
-            pixels.extend_from_slice(&now[y * w + x0..y * w + x1]);
+            let row = y * w + x0..y * w + x1;
+            pixels.extend(
+                prev[row.clone()]
+                    .iter()
+                    .zip(&now[row])
+                    .map(|(&p, &q)| if p == q { TRANSPARENT } else { q }),
+            );
         }
         // The rectangle lies inside the image, whose sides fit in u16.
-        let mut frame =
-            Frame::from_indexed_pixels((x1 - x0) as u16, (y1 - y0) as u16, pixels, None);
+        let mut frame = Frame::from_indexed_pixels(
+            (x1 - x0) as u16,
+            (y1 - y0) as u16,
+            pixels,
+            Some(TRANSPARENT),
+        );
         frame.left = x0 as u16;
         frame.top = y0 as u16;
         frame
     }
 }
 
-/// The counter shown under the grid, e.g. `T 12  A 3/9`.
-fn counter_text(time: usize, eaten: usize, total: usize) -> String {
-    format!("T {time}  A {eaten}/{total}")
+/// How dark a text colour is (0 for anything else).
+fn rank(colour: u8) -> u8 {
+    match colour {
+        TEXT_SHADE => 1,
+        c if c == TEXT_SHADE + 1 => 2,
+        TEXT => 3,
+        _ => 0,
+    }
 }
 
-/// The 3×5 glyph of a character: five rows, three bits each (high bit left).
-/// Characters without a glyph are blank.
-fn glyph(ch: u8) -> [u8; 5] {
-    match ch {
-        b'0' => [0b111, 0b101, 0b101, 0b101, 0b111],
-        b'1' => [0b010, 0b110, 0b010, 0b010, 0b111],
-        b'2' => [0b111, 0b001, 0b111, 0b100, 0b111],
-        b'3' => [0b111, 0b001, 0b111, 0b001, 0b111],
-        b'4' => [0b101, 0b101, 0b111, 0b001, 0b001],
-        b'5' => [0b111, 0b100, 0b111, 0b001, 0b111],
-        b'6' => [0b111, 0b100, 0b111, 0b101, 0b111],
-        b'7' => [0b111, 0b001, 0b001, 0b001, 0b001],
-        b'8' => [0b111, 0b101, 0b111, 0b101, 0b111],
-        b'9' => [0b111, 0b101, 0b111, 0b001, 0b111],
-        b'T' => [0b111, 0b010, 0b010, 0b010, 0b010],
-        b'A' => [0b010, 0b101, 0b111, 0b101, 0b101],
-        b'/' => [0b001, 0b001, 0b010, 0b100, 0b100],
-        _ => [0; 5],
+/// Calls `place` with each glyph of `text` positioned from `x = 0` on the
+/// baseline `y = 0` (kerning applied); returns the text's advance width.
+fn layout_text(
+    font: &FontRef<'_>,
+    scale: PxScale,
+    text: &str,
+    mut place: impl FnMut(ab_glyph::Glyph),
+) -> f32 {
+    let scaled = font.as_scaled(scale);
+    let mut caret = 0.0;
+    let mut previous: Option<GlyphId> = None;
+    for ch in text.chars() {
+        let id = font.glyph_id(ch);
+        if let Some(p) = previous {
+            caret += scaled.kern(p, id);
+        }
+        place(id.with_scale_and_position(scale, point(caret, 0.0)));
+        caret += scaled.h_advance(id);
+        previous = Some(id);
     }
+    caret
+}
+
+fn text_width(font: &FontRef<'_>, scale: PxScale, text: &str) -> f32 {
+    layout_text(font, scale, text, |_| {})
+}
+
+/// The counter shown under the grid, e.g. `step 20/45 · apples 4/9 · length 7`.
+fn counter_text(time: usize, moves: usize, eaten: usize, total: usize, length: usize) -> String {
+    format!("step {time}/{moves} · apples {eaten}/{total} · length {length}")
 }
 
 #[cfg(test)]
@@ -469,9 +766,11 @@ mod tests {
     fn palette_indices_match_their_colours() {
         assert_eq!(PALETTE[usize::from(HEAD)], HEAD_RGB);
         assert_eq!(PALETTE[usize::from(APPLE)], APPLE_RGB);
+        assert_eq!(PALETTE[usize::from(TRANSPARENT)], TRANSPARENT_RGB);
         for (k, rgb) in BODY_RGBS.iter().enumerate() {
             assert_eq!(PALETTE[usize::from(BODY) + k], *rgb);
         }
+        assert_eq!(usize::from(BODY) + BODY_SHADES, usize::from(TRANSPARENT));
         // All colours distinct, so a pixel's colour names its role.
         for (i, a) in PALETTE.iter().enumerate() {
             assert!(!PALETTE[..i].contains(a), "colour {i} repeats");
@@ -489,9 +788,36 @@ mod tests {
     }
 
     #[test]
-    fn every_counter_character_has_a_glyph() {
-        for ch in counter_text(1234567890, 5, 9).bytes() {
-            assert!(ch == b' ' || glyph(ch) != [0; 5], "{}", ch as char);
+    fn automatic_skip_keeps_long_plans_watchable() {
+        assert_eq!(auto_skip(45, 15), 1);
+        assert_eq!(auto_skip(299, 15), 1);
+        assert_eq!(auto_skip(300, 15), 2);
+        for (moves, delay) in [(434, 15), (3000, 4), (50_000, 6), (10_000, 1)] {
+            let skip = auto_skip(moves, delay);
+            let seconds = frame_times(moves, skip).len() as f64 * f64::from(delay) / 100.0;
+            assert!(
+                (20.0..=46.0).contains(&seconds),
+                "{moves} at {delay}: {seconds} s"
+            );
+        }
+    }
+
+    #[test]
+    fn default_cells_make_boards_about_400_pixels() {
+        for side in [5, 8, 10, 16, 20, 30, 64] {
+            let cell = usize::from(default_cell(side, side));
+            let pixels = side * cell + 1;
+            assert!((400..=480).contains(&pixels), "{side}: {pixels}");
+        }
+        assert_eq!(default_cell(10, 10), 40);
+        assert_eq!(default_cell(200, 3), 4);
+    }
+
+    #[test]
+    fn the_counter_has_a_glyph_for_every_character() {
+        let font = FontRef::try_from_slice(super::super::FONT).unwrap();
+        for ch in counter_text(1234567890, 5, 6, 9, 7).chars() {
+            assert!(ch == ' ' || font.glyph_id(ch).0 != 0, "{ch}");
         }
     }
 }

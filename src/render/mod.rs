@@ -8,4 +8,8 @@ pub mod chart;
 pub mod gif;
 pub mod html;
 
-pub use self::gif::{GifError, GifOptions, write_gif};
+pub use self::gif::{GifError, GifOptions, GifSummary, write_gif};
+
+/// DejaVu Sans (see `assets/DejaVuSans-LICENSE.txt`): the charts' text and
+/// the GIF counter, embedded so that nothing depends on system fonts.
+const FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");

@@ -66,13 +66,14 @@ pub struct PlayerArgs {
     pub undecided_per_apple: u32,
     /// Lengths asked per apple in the joint "path of exactly k moves + cycle"
     /// search, after the shortest paths alone were not certified (0: skip it;
-    /// default: no limit up to 256 cells, 0 above).
+    /// default: no limit up to 196 cells, 0 above).
     #[arg(long, value_name = "N")]
     pub lengths_per_apple: Option<u32>,
-    /// Then, walking the old cycle, certificates asked per apple for the
-    /// shortest path from the cell reached (0: walk the cycle to the apple).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_DETOURS)]
-    pub detours_per_apple: u32,
+    /// Then, walking the edited cycle, the steps from which the candidate
+    /// paths to the apple are tried again (0: walk the cycle to the apple;
+    /// default: 0 up to 196 cells, where the joint search runs, 200 above).
+    #[arg(long, value_name = "N")]
+    pub detours_per_apple: Option<u32>,
 }
 
 impl PlayerArgs {
@@ -96,7 +97,9 @@ impl PlayerArgs {
             lengths_per_apple: self
                 .lengths_per_apple
                 .unwrap_or_else(|| game::default_lengths_per_apple(width * height)),
-            detours_per_apple: self.detours_per_apple,
+            detours_per_apple: self
+                .detours_per_apple
+                .unwrap_or_else(|| game::default_detours_per_apple(width * height)),
         }
     }
 }
@@ -109,9 +112,6 @@ pub const DEFAULT_ROUNDS: u32 = 10;
 
 /// The default of `--undecided-per-apple`.
 pub const DEFAULT_UNDECIDED: u32 = 16;
-
-/// The default of `--detours-per-apple`.
-pub const DEFAULT_DETOURS: u32 = 0;
 
 /// `--conflicts`: 0 means no limit.
 pub fn conflict_limit(conflicts: u32) -> Option<i32> {

@@ -567,9 +567,12 @@ fn plan_apple(
     // 1. The candidates: shortest paths and a few barely longer ones, each
     // with a certificate for the body it leaves, found near the edited cycle.
     // (With the joint search on, which finds a least plan itself, they are skipped.)
+    // Even one longer than the way along the edited cycle is taken: the
+    // cycle repaired around a shortest path serves the next apples better
+    // (16x16 seeds 1–5: 4,840 mean moves against 5,168).
     if effort.lengths == 0
         && let Some((moves, cycle)) =
-            certified_candidate(solver, snake, apple, &cycle, upper, deadline)
+            certified_candidate(solver, snake, apple, &cycle, usize::MAX, deadline)
     {
         return Some(Plan {
             method: if Some(moves.len()) == lower {

@@ -22,8 +22,6 @@ pub const DEFAULT_CONFLICTS: u32 = 1000;
 pub const DEFAULT_ROUNDS: u32 = 10;
 /// The default of `--undecided-per-apple`.
 pub const DEFAULT_UNDECIDED: u32 = 16;
-/// The default of `--detours-per-apple`.
-pub const DEFAULT_DETOURS: u32 = 0;
 
 /// How hard the player searches for each apple (shared by `play` and `bench game`).
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -36,8 +34,9 @@ pub struct Player {
     pub undecided_per_apple: u32,
     /// Lengths asked per apple in the joint search (`None`: the size's default).
     pub lengths_per_apple: Option<u32>,
-    /// Certificates asked per apple for detours from the old cycle.
-    pub detours_per_apple: u32,
+    /// Steps of the cycle walk from which the candidate paths are tried again
+    /// (`None`: the size's default).
+    pub detours_per_apple: Option<u32>,
 }
 
 impl Player {
@@ -62,7 +61,9 @@ impl Player {
             lengths_per_apple: self
                 .lengths_per_apple
                 .unwrap_or_else(|| game::default_lengths_per_apple(width * height)),
-            detours_per_apple: self.detours_per_apple,
+            detours_per_apple: self
+                .detours_per_apple
+                .unwrap_or_else(|| game::default_detours_per_apple(width * height)),
         }
     }
 }
@@ -579,7 +580,7 @@ mod tests {
                 rounds: DEFAULT_ROUNDS,
                 undecided_per_apple: DEFAULT_UNDECIDED,
                 lengths_per_apple: None,
-                detours_per_apple: DEFAULT_DETOURS,
+                detours_per_apple: None,
             },
             jobs: 1,
             shard: None,

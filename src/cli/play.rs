@@ -9,7 +9,7 @@ use indicatif::ProgressBar;
 use super::instance_args::size_sides;
 use super::{Failure, GifLook, bad_input, print_report, progress_bar, seconds, write_gif_file};
 use snakesat::bench::game::{
-    DEFAULT_CONFLICTS, DEFAULT_DETOURS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED, Player,
+    DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED, Player,
 };
 use snakesat::game::{self, GameConfig, GameRecord, Reuse};
 use snakesat::output;
@@ -70,13 +70,14 @@ pub struct PlayerArgs {
     pub undecided_per_apple: u32,
     /// Lengths asked per apple in the joint "path of exactly k moves + cycle"
     /// search, after the shortest paths alone were not certified (0: skip it;
-    /// default: no limit up to 256 cells, 0 above).
+    /// default: no limit up to 196 cells, 0 above).
     #[arg(long, value_name = "N")]
     pub lengths_per_apple: Option<u32>,
-    /// Then, walking the old cycle, certificates asked per apple for the
-    /// shortest path from the cell reached (0: walk the cycle to the apple).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_DETOURS)]
-    pub detours_per_apple: u32,
+    /// Then, walking the edited cycle, the steps from which the candidate
+    /// paths to the apple are tried again (0: walk the cycle to the apple;
+    /// default: 0 up to 196 cells, where the joint search runs, 200 above).
+    #[arg(long, value_name = "N")]
+    pub detours_per_apple: Option<u32>,
 }
 
 impl PlayerArgs {

@@ -245,7 +245,29 @@ impl CycleSolver {
     /// A Hamiltonian cycle (all but at most one cell on odd boards) that runs
     /// along `body` (head first) from its tail to its head.
     pub fn certify(&mut self, body: &[usize], deadline: Option<Instant>) -> Outcome {
-        self.query(body, None, deadline)
+        self.query(body, None, &[], deadline)
+    }
+
+    /// Like [`CycleSolver::certify`], but only the cells of `window` may
+    /// change: every arc `u → hint[u]` of the old cycle `hint` with both ends
+    /// outside the window is assumed. The answer is then close to `hint` and
+    /// quick to find (most arcs are fixed); [`Outcome::Unsat`] only means that
+    /// no cycle differs from `hint` inside the window alone.
+    pub fn certify_near(
+        &mut self,
+        body: &[usize],
+        hint: &[u32],
+        window: &[bool],
+        deadline: Option<Instant>,
+    ) -> Outcome {
+        let hinted: Vec<i32> = (0..self.grid.cells())
+            .filter(|&u| {
+                let v = hint[u] as usize;
+                !window[u] && v < window.len() && !window[v]
+            })
+            .map(|u| self.arc(u, hint[u] as usize))
+            .collect();
+        self.query(body, None, &hinted, deadline)
     }
 
     /// A legal path of exactly `k` moves from the head of `body` to `apple`
@@ -259,13 +281,14 @@ impl CycleSolver {
         k: usize,
         deadline: Option<Instant>,
     ) -> Outcome {
-        self.query(body, Some((apple, k)), deadline)
+        self.query(body, Some((apple, k)), &[], deadline)
     }
 
     fn query(
         &mut self,
         body: &[usize],
         bound: Option<(usize, usize)>,
+        hinted: &[i32],
         deadline: Option<Instant>,
     ) -> Outcome {
         if self.reuse == Reuse::Fresh {
@@ -296,7 +319,8 @@ impl CycleSolver {
             Some((apple, k)) => self.path_clauses(body, apple, k, &mut added),
             None => vec![],
         };
-        let mut assumptions: Vec<i32> = selector.into_iter().collect();
+        let mut assumptions: Vec<i32> =
+            selector.into_iter().chain(hinted.iter().copied()).collect();
         match self.reuse {
             Reuse::Fresh | Reuse::Clauses => {
                 for &f in &facts {
@@ -954,5 +978,58 @@ mod tests {
         check_cycle(grid, &merged, &[]);
         // The only square between them is b, c, g, f: with b–f fixed as body, no merge.
         assert_eq!(patch(grid, &successors, &[1, 5]), None);
+    }
+    /// 6x6: along the top row, snaking back over columns 1..5, up column 0.
+    fn serpentine(grid: Grid) -> Vec<u32> {
+        let mut order: Vec<usize> = (0..grid.width).collect();
+        for y in 1..grid.height {
+            let row: Vec<usize> = (1..grid.width).map(|x| grid.index((x, y))).collect();
+            if y % 2 == 1 {
+                order.extend(row.iter().rev());
+            } else {
+                order.extend(&row);
+            }
+        }
+        order.extend((1..grid.height).rev().map(|y| grid.index((0, y))));
+        let mut cycle = vec![0u32; grid.cells()];
+        for (i, &c) in order.iter().enumerate() {
+            cycle[c] = order[(i + 1) % order.len()] as u32;
+        }
+        cycle
+    }
+
+    #[test]
+    fn repairs_change_only_the_window() {
+        let grid = Grid::new(6, 6);
+        let hint = serpentine(grid);
+        check_cycle(grid, &hint, &[]);
+        for reuse in Reuse::ALL {
+            let mut solver = CycleSolver::new(grid, reuse);
+            // Head (1,1), then (2,1), tail (2,2): the hint runs (1,2) → (2,2)
+            // → (3,2), not up from (2,2), so it must change near the body.
+            let body = [7, 8, 14];
+            let near = |c: usize| grid.pos(c).1 <= 4 && grid.pos(c).0 <= 3;
+            let window: Vec<bool> = (0..36).map(near).collect();
+            let Outcome::Found(f) = solver.certify_near(&body, &hint, &window, None) else {
+                panic!("{reuse:?}: no repair");
+            };
+            check_cycle(grid, &f.cycle, &body);
+            for u in (0..36).filter(|&u| !near(u) && !near(hint[u] as usize)) {
+                assert_eq!(f.cycle[u], hint[u], "{reuse:?}: arc from {u} kept");
+            }
+            // Nothing may change: a body against the hint has no repair…
+            let nothing = vec![false; 36];
+            assert_eq!(
+                solver.certify_near(&body, &hint, &nothing, None),
+                Outcome::Unsat,
+                "{reuse:?}"
+            );
+            // …and one along it is certified by the hint itself.
+            let along = [2, 1, 0];
+            let Outcome::Found(f) = solver.certify_near(&along, &hint, &nothing, None) else {
+                panic!("{reuse:?}: the hint is a certificate");
+            };
+            assert_eq!(f.cycle, hint);
+        }
     }
 }

@@ -7,14 +7,17 @@
 //! so following it the snake can go on forever and reach any apple. Within
 //! safety the plan is as short as we can find, cheapest first: the last
 //! certified cycle is edited to bring the apple closer ([`cycle::shorten`],
-//! 2×2 splits and merges that keep the body's arcs); on large boards the
-//! moving snake's shortest paths ([`route::shortest`], a lower bound on
-//! every legal path) are certified one at a time
-//! ([`cycle::CycleSolver::certify`]); on small boards, for `k` going up two
-//! at a time from the lower bound, CaDiCaL looks for a legal path of `k`
-//! moves together with a cycle certifying the body it leaves
-//! ([`cycle::CycleSolver::plan`]). Failing those, the snake follows the
-//! edited cycle, edited again after every step, which always works.
+//! 2×2 splits and merges that keep the body's arcs); on large boards a few
+//! candidate paths (the moving snake's shortest paths and some two moves
+//! longer, [`route::candidates`]) are screened ([`route::plausible`]) and the
+//! first that passes is certified by repairing the edited cycle near the
+//! path ([`cycle::CycleSolver::certify_near`]: CaDiCaL may only change the
+//! cells close to it); on small boards, for `k` going up two at a time from
+//! the lower bound, CaDiCaL looks for a legal path of `k` moves together
+//! with a cycle certifying the body it leaves ([`cycle::CycleSolver::plan`]).
+//! Failing those, the snake follows the edited cycle, edited again after
+//! every step, which always works; on large boards the candidates are tried
+//! again from the cells on the way (detours).
 //!
 //! Each apple's moves are replayed by the simulator ([`crate::sim`]) before
 //! the snake makes them, and the whole game once more at the end.
@@ -105,17 +108,33 @@ pub struct GameConfig {
     pub undecided_per_apple: u32,
     /// Lengths asked per apple in the joint path + cycle search (0: none).
     pub lengths_per_apple: u32,
-    /// Certificates asked per apple for shortest paths from the cells along
-    /// the old cycle, once the joint search is over.
+    /// Steps along the edited cycle, per apple, from which the candidate
+    /// paths to the apple are tried again ([`route::candidates`], each
+    /// certified by repairing the cycle near the path), once the joint search is over.
     pub detours_per_apple: u32,
 }
 
-/// The joint search's lengths per apple unless told: on boards up to 16x16
-/// (256 cells) as many as the other limits allow; above, none (there its
-/// refutations cost minutes per game and the certified shortest paths plus
-/// the edited cycle give fewer moves, measured on 20x20 and 30x30).
+/// The largest board (in cells) on which the joint search runs unless told:
+/// 14x14. Above it the certified candidates and detours give about as few
+/// moves at a small part of the time (measured on 16x16: 4,780 mean moves
+/// over seeds 1–3 in 0.5 s of CPU per game, against 4,825 and about 43 s).
+pub const JOINT_SEARCH_CELLS: usize = 196;
+
+/// The joint search's lengths per apple unless told: up to
+/// [`JOINT_SEARCH_CELLS`] as many as the other limits allow; above, none.
 pub fn default_lengths_per_apple(cells: usize) -> u32 {
-    if cells <= 256 { u32::MAX } else { 0 }
+    if cells <= JOINT_SEARCH_CELLS {
+        u32::MAX
+    } else {
+        0
+    }
+}
+
+/// The detours per apple unless told: none where the joint search runs (it
+/// already asks every length up to the cycle's), 200 above (measured on
+/// 30x30: unlimited gave no fewer moves).
+pub fn default_detours_per_apple(cells: usize) -> u32 {
+    if cells <= JOINT_SEARCH_CELLS { 0 } else { 200 }
 }
 
 /// How much [`plan_apple`] may ask the solver for one apple.
@@ -473,32 +492,26 @@ fn plan_apple(
     } else {
         u32::MAX
     };
-    // 1. The candidates: shortest paths, each with a certificate for the body
-    // it leaves: the first found, then the one that follows the edited cycle most.
-    let aligned = lower.filter(|_| effort.lengths == 0).and_then(|_| {
-        route::shortest_preferring(grid, snake, apple, true, |from, to| {
-            cycle[from] as usize == to
-        })
-        .filter(|m| route::is_legal(grid, snake, m))
-    });
-    let candidates = [
-        shortest.as_ref(),
-        aligned.as_ref().filter(|&m| Some(m) != shortest.as_ref()),
-    ];
+    // 1. The candidates: shortest paths and a few barely longer ones, each
+    // with a certificate for the body it leaves, found near the edited cycle.
     // (With the joint search on, which finds a least plan itself, they are skipped.)
-    for moves in candidates
-        .into_iter()
-        .flatten()
-        .filter(|_| effort.lengths == 0)
+    // Even one longer than the way along the edited cycle is taken: the
+    // cycle repaired around a shortest path serves the next apples better
+    // (16x16 seeds 1–5: 4,840 mean moves against 5,168).
+    if effort.lengths == 0
+        && let Some((moves, cycle)) =
+            certified_candidate(solver, snake, apple, &cycle, usize::MAX, deadline)
     {
-        if let Outcome::Found(f) = solver.certify(&body_after(snake, moves), deadline) {
-            return Some(Plan {
-                moves: moves.clone(),
-                method: Method::Shortest,
-                cycle: Some(f.cycle),
-                least: true,
-            });
-        }
+        return Some(Plan {
+            method: if Some(moves.len()) == lower {
+                Method::Shortest
+            } else {
+                Method::Route
+            },
+            least: Some(moves.len()) == lower,
+            moves,
+            cycle: Some(cycle),
+        });
     }
     let Some(lower) = lower else {
         let moves = walk(&cycle, snake[0], apple)?;
@@ -546,47 +559,93 @@ fn plan_apple(
     let least = refuted && k >= upper;
     on_cycle?;
     // 3. Along the cycle (safe at every step), edited at every step, trying
-    // from each cell the shortest path from there, certified, while that saves moves.
+    // from each cell the candidates from there while that saves moves.
     let mut moves = Vec::new();
     let mut body: VecDeque<usize> = snake.iter().copied().collect();
     let mut tries = 0;
     let mut left = upper;
     loop {
         let head = body[0];
-        if tries < effort.detours && deadline.is_none_or(|d| Instant::now() < d) {
+        // (From the head itself the candidates were tried in step 1.)
+        let again = !moves.is_empty() || effort.lengths > 0;
+        if again && tries < effort.detours && deadline.is_none_or(|d| Instant::now() < d) {
+            tries += 1;
             let here = body.make_contiguous();
-            if let Some(path) = route::shortest(grid, here, apple, true)
-                .filter(|p| p.len() < left && route::is_legal(grid, here, p))
+            if let Some((path, certified)) =
+                certified_candidate(solver, here, apple, &cycle, left, deadline)
             {
-                tries += 1;
-                if let Outcome::Found(f) = solver.certify(&body_after(here, &path), deadline) {
-                    moves.extend(path);
-                    return Some(Plan {
-                        method: if moves.len() == lower {
-                            Method::Shortest
-                        } else {
-                            Method::Route
-                        },
-                        moves,
-                        cycle: Some(f.cycle),
-                        least: false,
-                    });
-                }
+                moves.extend(path);
+                return Some(Plan {
+                    method: if moves.len() == lower {
+                        Method::Shortest
+                    } else {
+                        Method::Route
+                    },
+                    moves,
+                    cycle: Some(certified),
+                    least: false,
+                });
             }
         }
         let cell = cycle[head] as usize;
         moves.push(cell);
         if cell == apple {
+            // (A walk as short as the lower bound is a shortest path.)
+            let shortest = moves.len() == lower;
             return Some(Plan {
-                method: Method::Cycle,
+                method: if shortest {
+                    Method::Shortest
+                } else {
+                    Method::Cycle
+                },
                 moves,
                 cycle: Some(cycle),
-                least,
+                least: least || shortest,
             });
         }
         body.pop_back();
         body.push_front(cell);
         left = along(&mut cycle, cell, body.len())?;
+    }
+}
+
+/// How far from the path a certificate may differ from the old cycle in
+/// [`certified_candidate`] (Manhattan distance; measured on 30x30, 2 gave
+/// fewer moves than 3 at less time).
+const REPAIR_RADIUS: usize = 2;
+
+/// The first candidate path ([`route::candidates`]) shorter than `limit`
+/// that passes [`route::plausible`], if the old cycle can be repaired around
+/// it: [`CycleSolver::certify_near`] with every arc of `cycle` farther than
+/// [`REPAIR_RADIUS`] from the path kept (on odd boards the whole board). One
+/// solver call at most. A
+/// certificate searched on the whole board would be an arbitrary cycle,
+/// which serves the next apples worse (measured on 30x30: more moves).
+fn certified_candidate(
+    solver: &mut CycleSolver,
+    snake: &[usize],
+    apple: usize,
+    cycle: &[u32],
+    limit: usize,
+    deadline: Option<Instant>,
+) -> Option<(Vec<usize>, Vec<u32>)> {
+    let grid = solver.grid();
+    let moves = route::candidates(&grid, snake, apple, cycle, limit)
+        .into_iter()
+        .take_while(|moves| moves.len() < limit)
+        .find(|moves| route::plausible(&grid, &body_after(snake, moves)))?;
+    let after = body_after(snake, &moves);
+    // (On a board with an odd number of cells the old cycle skips a cell
+    // that the repair might need: there the whole board may change.)
+    let outcome = if grid.cells().is_multiple_of(2) {
+        let window = route::band(&grid, snake[0], &moves, REPAIR_RADIUS);
+        solver.certify_near(&after, cycle, &window, deadline)
+    } else {
+        solver.certify(&after, deadline)
+    };
+    match outcome {
+        Outcome::Found(f) => Some((moves, f.cycle)),
+        _ => None,
     }
 }
 

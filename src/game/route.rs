@@ -105,6 +105,111 @@ pub fn is_legal(grid: &Grid, body: &[usize], path: &[usize]) -> bool {
     true
 }
 
+/// Paths to `target` worth certifying, shortest first (ties: in the order
+/// found): the moving snake's shortest path as [`shortest`] finds it, the
+/// one that follows `cycle` (successors) most, the one that keeps closest to
+/// walls and the body (leaving no narrow gaps), and the same two after each
+/// other first move (as long or two moves longer). Only legal paths, no
+/// duplicates; none if the shortest path is not shorter than `limit`.
+pub fn candidates(
+    grid: &Grid,
+    body: &[usize],
+    target: usize,
+    cycle: &[u32],
+    limit: usize,
+) -> Vec<Vec<usize>> {
+    let Some(first_found) = shortest(grid, body, target, true).filter(|p| p.len() < limit) else {
+        return vec![];
+    };
+    let mut blocked = vec![false; grid.cells()];
+    for &c in body {
+        blocked[c] = true;
+    }
+    let hugs = |_: usize, to: usize| {
+        grid.neighbours(to).count() < 4 || grid.neighbours(to).any(|n| blocked[n])
+    };
+    let along = |from: usize, to: usize| cycle.get(from).is_some_and(|&s| s as usize == to);
+    let mut found: Vec<Vec<usize>> = Vec::new();
+    let mut push = |path: Option<Vec<usize>>| {
+        if let Some(path) = path
+            && is_legal(grid, body, &path)
+            && !found.contains(&path)
+        {
+            found.push(path);
+        }
+    };
+    push(Some(first_found));
+    push(shortest_preferring(grid, body, target, true, along));
+    push(shortest_preferring(grid, body, target, true, hugs));
+    for first in grid.neighbours(body[0]) {
+        if first == target || !is_legal(grid, body, &[first]) {
+            continue;
+        }
+        let moved: Vec<usize> = std::iter::once(first)
+            .chain(body[..body.len() - 1].iter().copied())
+            .collect();
+        let then = |rest: Option<Vec<usize>>| {
+            rest.map(|rest| std::iter::once(first).chain(rest).collect::<Vec<_>>())
+        };
+        push(then(shortest_preferring(grid, &moved, target, true, along)));
+        push(then(shortest_preferring(grid, &moved, target, true, hugs)));
+    }
+    found.sort_by_key(Vec::len);
+    found
+}
+
+/// A quick necessary condition for a certificate of `body` (head first):
+/// the cells off the body (its head and tail count as off it) are
+/// connected, and each free cell has two neighbours among them. Always true
+/// on boards with an odd number of cells, where the certificate may skip a cell.
+pub fn plausible(grid: &Grid, body: &[usize]) -> bool {
+    let cells = grid.cells();
+    if cells % 2 == 1 || body.len() < 2 {
+        return true;
+    }
+    let mut open = vec![true; cells];
+    for &c in &body[1..body.len() - 1] {
+        open[c] = false;
+    }
+    let (head, tail) = (body[0], body[body.len() - 1]);
+    for c in 0..cells {
+        if open[c] && c != head && c != tail && grid.neighbours(c).filter(|&n| open[n]).count() < 2
+        {
+            return false;
+        }
+    }
+    let mut seen = vec![false; cells];
+    seen[head] = true;
+    let mut stack = vec![head];
+    let mut reached = 1;
+    while let Some(c) = stack.pop() {
+        for n in grid.neighbours(c) {
+            if open[n] && !seen[n] {
+                seen[n] = true;
+                reached += 1;
+                stack.push(n);
+            }
+        }
+    }
+    reached == cells + 2 - body.len()
+}
+
+/// The cells within Manhattan distance `radius` of `head` or of a cell of `path`.
+pub fn band(grid: &Grid, head: usize, path: &[usize], radius: usize) -> Vec<bool> {
+    let mut inside = vec![false; grid.cells()];
+    for &c in std::iter::once(&head).chain(path) {
+        let (x, y) = grid.pos(c);
+        for ny in y.saturating_sub(radius)..=(y + radius).min(grid.height - 1) {
+            let dy = ny.abs_diff(y);
+            let rx = radius - dy;
+            for nx in x.saturating_sub(rx)..=(x + rx).min(grid.width - 1) {
+                inside[grid.index((nx, ny))] = true;
+            }
+        }
+    }
+    inside
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,5 +258,55 @@ mod tests {
         assert!(!is_legal(&grid, &body, &[1]));
         assert!(!is_legal(&grid, &body, &[8]));
         assert!(is_legal(&grid, &body, &[5, 2]));
+    }
+    #[test]
+    fn candidates_are_legal_and_shortest_first() {
+        let grid = Grid::new(6, 6);
+        // A body along the bottom row, the head at (3,0).
+        let body = [3, 2, 1, 0];
+        let target = grid.index((3, 4));
+        let least = shortest(&grid, &body, target, true).unwrap().len();
+        let found = candidates(&grid, &body, target, &[], usize::MAX);
+        assert!(found.len() > 1, "{found:?}");
+        assert_eq!(found[0].len(), least);
+        assert!(found.windows(2).all(|w| w[0].len() <= w[1].len()));
+        for (i, path) in found.iter().enumerate() {
+            assert!(is_legal(&grid, &body, path));
+            assert_eq!(path.last(), Some(&target));
+            assert!(path.len() == least || path.len() == least + 2);
+            assert!(!found[..i].contains(path), "no duplicates");
+        }
+        // Nothing when the shortest path is not shorter than the limit.
+        assert!(candidates(&grid, &body, target, &[], least).is_empty());
+    }
+
+    #[test]
+    fn plausible_refuses_dead_ends_and_cut_off_regions() {
+        let grid = Grid::new(4, 4);
+        assert!(plausible(&grid, &[2, 1, 0]));
+        // Head (1,1), neck (1,0), tail (2,0): the corner (0,0) has one open neighbour.
+        assert!(!plausible(&grid, &[5, 1, 2]));
+        // On 6x6 a wall down column 2, head (3,0) and tail (3,5) right of it:
+        // columns 0 and 1 are cut off although every cell there has two open neighbours.
+        let grid = Grid::new(6, 6);
+        let mut wall = vec![grid.index((3, 0))];
+        wall.extend((0..6).map(|y| grid.index((2, y))));
+        wall.push(grid.index((3, 5)));
+        assert!(!plausible(&grid, &wall));
+        // Odd boards: always (their certificate may skip a cell).
+        assert!(plausible(&Grid::new(3, 3), &[4, 1, 0]));
+    }
+
+    #[test]
+    fn band_is_a_manhattan_ball_around_the_path() {
+        let grid = Grid::new(5, 5);
+        let count = |b: Vec<bool>| b.iter().filter(|&&x| x).count();
+        assert_eq!(count(band(&grid, 12, &[], 1)), 5);
+        assert_eq!(count(band(&grid, 12, &[], 2)), 13);
+        assert_eq!(count(band(&grid, 0, &[], 1)), 3);
+        // Head (0,0) and path (1,0) (2,0), radius 1: rows 0 and 1 of columns 0..3.
+        let b = band(&grid, 0, &[1, 2], 1);
+        assert_eq!(count(b.clone()), 7);
+        assert!(b[3] && b[7] && !b[8]);
     }
 }

@@ -1,4 +1,10 @@
-//! A first plan without SAT: eat the apples one at a time along shortest
+//! First plans without SAT. [`tour_plan`]: along a Hamiltonian cycle of a
+//! wall-free board (all cells but a corner on an odd board), with shortcuts
+//! that keep the body in the cycle's order, so the snake never gets stuck;
+//! it is built here rather than with the full game's certified cycles
+//! (`crate::game::cycle`) because those follow the game's rules (follow
+//! tail, one apple at a time), not the IPC's strict tail and spawn chain.
+//! [`construct`]: eat the apples one at a time along shortest
 //! paths that respect the moving body, keeping only moves after which the
 //! head can still reach its tail, with backtracking over the choices.
 //!
@@ -313,6 +319,321 @@ pub fn construct(
     Some(std::iter::once(body[0]).chain(rest).collect())
 }
 
+/// A cycle along which the snake can always go on: through every cell of a
+/// wall-free board with an even number of cells; on an odd board (no
+/// Hamiltonian cycle: one colour has a cell more) through all cells but a
+/// corner, with the alternative that trades the corner for its diagonal
+/// neighbour (both of the majority colour).
+#[derive(Clone)]
+struct Tour {
+    /// The successor of each cell, `usize::MAX` off the cycle.
+    next: Vec<usize>,
+    /// The place of each cell along the cycle, `usize::MAX` off the cycle.
+    ord: Vec<usize>,
+    /// Cells on the cycle.
+    len: usize,
+    /// Odd boards: `[a, on, b, off]` with `a → on → b` on the cycle and
+    /// `a → off → b` the alternative ([`Tour::swap`]).
+    alt: Option<[usize; 4]>,
+}
+
+/// The cycle of a `w × h` board in its canonical orientation, as cells in
+/// order, with the odd board's alternative `[a, on, b, off]`; `None` for a
+/// board with a side below 2.
+fn base_order(w: usize, h: usize) -> Option<(Vec<Pos>, Option<[Pos; 4]>)> {
+    if w < 2 || h < 2 {
+        return None;
+    }
+    if h.is_multiple_of(2) {
+        // Rows over columns 1.., boustrophedon, back up column 0.
+        let mut order = vec![(0, 0)];
+        for y in 0..h {
+            if y % 2 == 0 {
+                order.extend((1..w).map(|x| (x, y)));
+            } else {
+                order.extend((1..w).rev().map(|x| (x, y)));
+            }
+        }
+        order.extend((1..h).rev().map(|y| (0, y)));
+        return Some((order, None));
+    }
+    if w.is_multiple_of(2) {
+        let (order, _) = base_order(h, w)?;
+        return Some((order.into_iter().map(|(x, y)| (y, x)).collect(), None));
+    }
+    // Both odd: rows 1.. as above, row 0 (but the corner) folded into row 1.
+    let mut order = Vec::new();
+    for x in (1..w).step_by(2) {
+        order.extend([(x, 1), (x, 0), (x + 1, 0), (x + 1, 1)]);
+    }
+    for y in 2..h {
+        if y % 2 == 0 {
+            order.extend((1..w).rev().map(|x| (x, y)));
+        } else {
+            order.extend((1..w).map(|x| (x, y)));
+        }
+    }
+    order.extend((1..h).rev().map(|y| (0, y)));
+    Some((order, Some([(0, 1), (1, 1), (1, 0), (0, 0)])))
+}
+
+impl Tour {
+    /// The cycles of a wall-free `w × h` board: each symmetry of the board
+    /// applied to the canonical one, both directions.
+    fn all(w: usize, h: usize) -> Vec<Tour> {
+        let mut tours = Vec::new();
+        for symmetry in 0..8u8 {
+            let transpose = symmetry & 4 != 0;
+            let (bw, bh) = if transpose { (h, w) } else { (w, h) };
+            let Some((order, alt)) = base_order(bw, bh) else {
+                continue;
+            };
+            let map = |(x, y): Pos| {
+                let (x, y) = if transpose { (y, x) } else { (x, y) };
+                let x = if symmetry & 1 != 0 { w - 1 - x } else { x };
+                let y = if symmetry & 2 != 0 { h - 1 - y } else { y };
+                y * w + x
+            };
+            let cells: Vec<usize> = order.into_iter().map(map).collect();
+            let alt = alt.map(|a| a.map(map));
+            for reverse in [false, true] {
+                let mut cells = cells.clone();
+                let mut alt = alt;
+                if reverse {
+                    cells.reverse();
+                    alt = alt.map(|[a, on, b, off]| [b, on, a, off]);
+                }
+                let mut next = vec![usize::MAX; w * h];
+                let mut ord = vec![usize::MAX; w * h];
+                for (i, &c) in cells.iter().enumerate() {
+                    next[c] = cells[(i + 1) % cells.len()];
+                    ord[c] = i;
+                }
+                tours.push(Tour {
+                    next,
+                    ord,
+                    len: cells.len(),
+                    alt,
+                });
+            }
+        }
+        tours
+    }
+
+    /// Forward distance along the cycle from `a` to `b` (both on it).
+    fn ahead(&self, a: usize, b: usize) -> usize {
+        (self.ord[b] + self.len - self.ord[a]) % self.len
+    }
+
+    /// Odd boards: the corner and its diagonal neighbour trade places.
+    fn swap(&mut self) {
+        if let Some([a, on, b, off]) = self.alt {
+            self.next[a] = off;
+            self.next[off] = b;
+            self.next[on] = usize::MAX;
+            self.ord[off] = self.ord[on];
+            self.ord[on] = usize::MAX;
+            self.alt = Some([a, off, b, on]);
+        }
+    }
+
+    /// Cells from the tail to the head along the cycle, minus the body:
+    /// the free cells the body spans (0 when it lies along the cycle).
+    fn holes(&self, instance: &Instance, state: &State) -> usize {
+        let head = instance.index(state.body[0]);
+        let tail = instance.index(*state.body.back().expect("a body"));
+        self.ahead(tail, head) + 1 - state.body.len()
+    }
+}
+
+/// Follows a tour with shortcuts (see [`tour_plan`]).
+struct Follow<'a> {
+    instance: &'a Instance,
+    walls: Vec<bool>,
+    /// Stop when the free cells are this few (the odd board's end).
+    stop_free: usize,
+    free_cells: usize,
+}
+
+impl Follow<'_> {
+    fn done(&self, state: &State) -> bool {
+        state.eaten() == self.instance.apples.len()
+            || self.free_cells - state.body.len() <= self.stop_free
+    }
+
+    /// Following the tour without shortcuts from `state` never gets stuck
+    /// until the game or this phase is over or the body lies along the tour.
+    fn safe(&self, tour: &Tour, state: &State) -> bool {
+        let mut s = state.clone();
+        for _ in 0..4 * self.free_cells {
+            if self.done(&s) || tour.holes(self.instance, &s) == 0 {
+                return true;
+            }
+            let next = tour.next[self.instance.index(s.body[0])];
+            match s.step(self.instance, &self.walls, self.instance.pos(next)) {
+                Some(n) => s = n,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// The moves along `tour` from `state` until [`Follow::done`], with the
+    /// state reached; `None` if stuck or out of time.
+    fn run(
+        &self,
+        mut tour: Tour,
+        mut state: State,
+        deadline: Option<Instant>,
+    ) -> Option<(Vec<Pos>, State)> {
+        let inst = self.instance;
+        let mut path = Vec::new();
+        if !self.safe(&tour, &state) {
+            return None;
+        }
+        // Every lap of the tour eats an apple unless one waits off it.
+        let cap = (inst.apples.len() + 2) * 2 * self.free_cells;
+        while !self.done(&state) {
+            if path.len() > cap
+                || (path.len() % 64 == 0 && deadline.is_some_and(|d| Instant::now() >= d))
+            {
+                return None;
+            }
+            let in_body = |s: &State, c: usize| s.body.iter().any(|&b| inst.index(b) == c);
+            if let Some([_, on, _, off]) = tour.alt
+                && state.apple_at(inst, inst.pos(off)).is_some()
+                && !in_body(&state, on)
+                && !in_body(&state, off)
+            {
+                tour.swap();
+            }
+            let head = inst.index(state.body[0]);
+            let tail = inst.index(*state.body.back().expect("a body"));
+            let to_tail = tour.ahead(head, tail);
+            // Near an odd board's end game, no shortcuts: the body it
+            // starts from lies along the tour.
+            let calm = self.free_cells - state.body.len() <= self.stop_free + CALM_FREE;
+            let target = (0..state.revealed)
+                .filter(|&i| !state.taken[i])
+                .map(|i| inst.index(inst.apples[i]))
+                .filter(|&c| tour.ord[c] != usize::MAX && !in_body(&state, c))
+                .map(|c| tour.ahead(head, c))
+                .min()
+                .unwrap_or(1);
+            let mut moves: Vec<(usize, Pos)> = inst
+                .neighbours(state.body[0])
+                .filter(|&n| tour.ord[inst.index(n)] != usize::MAX)
+                .map(|n| (tour.ahead(head, inst.index(n)), n))
+                .filter(|&(d, _)| d >= 1 && d < to_tail && d <= target.max(1) && (d == 1 || !calm))
+                .collect();
+            moves.sort_unstable_by(|a, b| b.cmp(a));
+            let chosen = moves.into_iter().find_map(|(d, n)| {
+                let next = state.step(inst, &self.walls, n)?;
+                (d == 1 || self.safe(&tour, &next)).then_some((n, next))
+            });
+            let (n, next) = chosen?;
+            path.push(n);
+            state = next;
+        }
+        Some((path, state))
+    }
+}
+
+/// Free cells at which an odd board's end game begins, tried in turn.
+const ODD_STOPS: [usize; 8] = [0, 8, 12, 16, 20, 24, 28, 32];
+
+/// Search nodes of each end game's depth-first search.
+const ENDGAME_NODES: usize = 2_000;
+
+/// Free cells above an odd board's end game below which the tour is
+/// followed without shortcuts.
+const CALM_FREE: usize = 8;
+
+/// Plans along Hamiltonian cycles of a wall-free board (every symmetric
+/// variant, the shortest plan kept): the snake keeps its body in the
+/// cycle's order, so following the cycle is always possible, and takes a
+/// shortcut towards the nearest apple ahead when following the cycle from
+/// there still cannot get stuck (simulated). On an odd board an apple on
+/// the skipped corner is reached by trading the corner for its diagonal
+/// neighbour while both are free, and when the apples fill the board the
+/// last free cells are left to the depth-first search of [`construct`]
+/// (the end is a Hamiltonian path), from earlier states when that fails.
+/// `None` when the board has walls, the start is not a body, the rules are
+/// not the IPC's (strict tail, growth), or no variant gives a plan by the
+/// deadline. The caller checks the plan with the simulator.
+pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<Pos>> {
+    let Start::Body(body) = &instance.start else {
+        return None;
+    };
+    if !instance.walls.is_empty() || instance.tail != TailRule::Strict || !instance.grow {
+        return None;
+    }
+    let start = State {
+        body: body.iter().copied().collect(),
+        taken: vec![false; instance.apples.len()],
+        revealed: instance.visible_at_start(),
+    };
+    let free_cells = instance.cells();
+    let on_tour = |tour: &Tour| {
+        body.iter()
+            .all(|&c| tour.ord[instance.index(c)] != usize::MAX)
+    };
+    let tours: Vec<Tour> = Tour::all(instance.width, instance.height)
+        .into_iter()
+        .filter(on_tour)
+        .collect();
+    let odd = tours.first().is_some_and(|t| t.alt.is_some());
+    let stops: &[usize] = if odd { &ODD_STOPS } else { &[0] };
+    let mut found: Option<Vec<Pos>> = None;
+    let run = || {
+        for tour in tours {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            for &stop_free in stops {
+                let follow = Follow {
+                    instance,
+                    walls: instance.wall_map(),
+                    stop_free,
+                    free_cells,
+                };
+                let Some((path, state)) = follow.run(tour.clone(), start.clone(), deadline) else {
+                    continue;
+                };
+                let mut path: Vec<Pos> = std::iter::once(body[0]).chain(path).collect();
+                if state.eaten() < instance.apples.len() {
+                    let mut search = Search {
+                        instance,
+                        walls: instance.wall_map(),
+                        deadline,
+                        nodes: 0,
+                        budget: ENDGAME_NODES,
+                        dead: HashSet::new(),
+                        open: HashSet::new(),
+                    };
+                    match search.solve(&state, 0) {
+                        Some(rest) => path.extend(rest),
+                        None => continue,
+                    }
+                }
+                if found.as_ref().is_none_or(|b| path.len() < b.len()) {
+                    found = Some(path);
+                }
+                break;
+            }
+        }
+        found
+    };
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, run)
+            .ok()?
+            .join()
+            .ok()?
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,5 +701,82 @@ mod tests {
     fn gives_up_without_nodes() {
         let inst = instance(5, 5, vec![(0, 0), (1, 0)], vec![(4, 4)], 1);
         assert_eq!(construct(&inst, 0, None), None);
+    }
+
+    /// Every tour visits each cell once (all but one on an odd board), along
+    /// grid edges, and the odd board's trade gives such a cycle too.
+    #[test]
+    fn tours_are_cycles_through_the_board() {
+        fn check(tour: &Tour, w: usize, h: usize) {
+            let cells = w * h;
+            assert_eq!(
+                tour.len,
+                if cells.is_multiple_of(2) {
+                    cells
+                } else {
+                    cells - 1
+                }
+            );
+            let start = (0..cells).find(|&c| tour.next[c] != usize::MAX).unwrap();
+            let (mut c, mut seen) = (start, vec![false; cells]);
+            for _ in 0..tour.len {
+                assert!(!seen[c], "{w}x{h}: cell {c} twice");
+                seen[c] = true;
+                let n = tour.next[c];
+                let (a, b) = ((c % w, c / w), (n % w, n / w));
+                assert_eq!(
+                    a.0.abs_diff(b.0) + a.1.abs_diff(b.1),
+                    1,
+                    "{w}x{h}: {a:?}->{b:?}"
+                );
+                assert_eq!(tour.ord[n], (tour.ord[c] + 1) % tour.len);
+                c = n;
+            }
+            assert_eq!(c, start);
+        }
+        for w in 2..=7 {
+            for h in 2..=7 {
+                let tours = Tour::all(w, h);
+                assert_eq!(tours.len(), 16, "{w}x{h}");
+                for tour in tours {
+                    check(&tour, w, h);
+                    let mut traded = tour.clone();
+                    traded.swap();
+                    check(&traded, w, h);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tour_eats_every_apple_on_even_and_odd_boards() {
+        // The IPC's 6x6 full board and its 9x9 problem 19, and odd 5x5 full boards.
+        for text in [
+            include_str!("../../benchmarks/ipc2018-snake/satisficing/instance-4.pddl"),
+            include_str!("../../benchmarks/ipc2018-snake/satisficing/instance-19.pddl"),
+        ] {
+            let inst = crate::pddl::from_pddl(text).unwrap();
+            let plan = tour_plan(&inst, None).expect("a plan");
+            let length = inst.initial_length() + inst.apples.len();
+            assert_eq!(sim::simulate(&inst, &plan).unwrap().final_length, length);
+        }
+        let mut solved = 0;
+        for seed in 0..10u64 {
+            // All 23 free cells in a seeded order, 5 visible.
+            let mut apples: Vec<Pos> = (0..25).map(|c| (c % 5, c / 5)).skip(2).collect();
+            let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            for i in (1..apples.len()).rev() {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                apples.swap(i, (state >> 33) as usize % (i + 1));
+            }
+            let inst = instance(5, 5, vec![(0, 0), (1, 0)], apples, 5);
+            if let Some(plan) = tour_plan(&inst, None) {
+                assert_eq!(sim::simulate(&inst, &plan).unwrap().final_length, 25);
+                solved += 1;
+            }
+        }
+        assert!(solved >= 8, "{solved} of 10 odd full boards");
     }
 }

@@ -7,6 +7,7 @@
 pub(crate) mod construct;
 pub mod incremental;
 pub(crate) mod satisficing;
+pub(crate) mod window;
 
 use std::time::{Duration, Instant};
 

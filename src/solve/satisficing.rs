@@ -1,18 +1,22 @@
 //! A plan fast, then shorter ones.
 //!
-//! The first plan is constructed without SAT ([`construct`]: earliest-arrival
-//! paths to the apples, seconds at most); then, within a third of the time
-//! left, it is built apple by apple with SAT ([`greedy`]): from the current
-//! board, the least plan that eats the next few apples (those on the board
-//! and a few of the spawn chain: a safety lookahead) is found by the
-//! incremental search, and only its moves up to the first few apples are
-//! kept. The shorter of the two is kept (if both fail, one incremental
-//! session for a generous horizon is asked at that horizon instead). Then
-//! one session built for the best length improves it: first by jumps
-//! halfway to the lower bound, each within a slice of the time left, then
-//! asking every horizon below the best, downwards (a SAT answer is a shorter
-//! plan), until the lower bound (UNSAT everywhere below proves the best plan
-//! least) or the deadline, which bounds every phase.
+//! The first plan is constructed without SAT, within seconds: along
+//! Hamiltonian cycles of the board ([`tour_plan`]: the snake keeps its body
+//! in the cycle's order, so it cannot get stuck; with shortcuts) and by
+//! earliest-arrival paths to the apples ([`construct`]); the shorter is
+//! kept. Then, within a third of the time left, a plan is built apple by
+//! apple with SAT ([`greedy`]): from the current board, the least plan that
+//! eats the next few apples (those on the board and a few of the spawn
+//! chain: a safety lookahead) is found by the incremental search, and only
+//! its moves up to the first few apples are kept; the shorter plan is kept
+//! (if every one fails, one incremental session for a generous horizon is
+//! asked at that horizon instead). Within half of the time left, windows of
+//! the plan between apples are re-planned by small SAT calls
+//! ([`super::window`]). Then one session built for the best length improves
+//! it: first by jumps halfway to the lower bound, each within a slice of the
+//! time left, then asking every horizon below the best, downwards (a SAT
+//! answer is a shorter plan), until the lower bound (UNSAT everywhere below
+//! proves the best plan least) or the deadline, which bounds every phase.
 
 use std::time::Instant;
 
@@ -20,7 +24,7 @@ use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos};
 use crate::sim;
 
-use super::construct::construct;
+use super::construct::{construct, tour_plan};
 use super::incremental::{Session, least_horizon_incremental};
 use super::{Attempt, Budget, SearchResult, Status};
 use crate::encode::prune::lower_bound;
@@ -32,7 +36,7 @@ const LOOKAHEAD: usize = 3;
 const CONSTRUCT_NODES: usize = 200_000;
 /// Seconds of the constructive first plan (at most the deadline).
 const CONSTRUCT_SECONDS: std::time::Duration = std::time::Duration::from_secs(3);
-/// Seconds of the SAT greedy without a deadline, when a constructed plan exists.
+/// Seconds of the SAT greedy, and of the windows, without a deadline.
 const GREEDY_SECONDS: std::time::Duration = std::time::Duration::from_secs(20);
 /// Seconds of one jump of the improvement without a deadline.
 const JUMP_SECONDS: std::time::Duration = std::time::Duration::from_secs(10);
@@ -138,7 +142,7 @@ fn greedy(
 }
 
 /// The path cut after its last apple (a legal plan stays legal when cut).
-fn cut(instance: &Instance, path: Vec<Pos>) -> Vec<Pos> {
+pub(crate) fn cut(instance: &Instance, path: Vec<Pos>) -> Vec<Pos> {
     match sim::simulate(instance, &path) {
         Ok(replay) => {
             let last = replay
@@ -174,9 +178,16 @@ pub(crate) fn satisficing(
     let quick = Instant::now() + CONSTRUCT_SECONDS;
     let quick = deadline.map_or(quick, |d| d.min(quick));
     let valid = |p: &Vec<Pos>| sim::simulate(instance, p).is_ok();
+    let tour = tour_plan(instance, Some(quick))
+        .filter(valid)
+        .map(|p| cut(instance, p));
     let constructed = construct(instance, CONSTRUCT_NODES, Some(quick))
         .filter(valid)
         .map(|p| cut(instance, p));
+    let constructed = match (tour, constructed) {
+        (Some(a), Some(b)) => Some(if a.len() <= b.len() { a } else { b }),
+        (a, b) => a.or(b),
+    };
     // The SAT greedy, within a third of the time left (or GREEDY_SECONDS
     // without a deadline when a constructed plan exists): usually shorter.
     let now = Instant::now();
@@ -196,6 +207,16 @@ pub(crate) fn satisficing(
         (Some(c), Some(g)) => Some(if g.len() < c.len() { g } else { c }),
         (c, g) => c.or(g),
     };
+    let now = Instant::now();
+    let window_budget = Budget {
+        deadline: Some(match deadline {
+            Some(d) => now + d.saturating_duration_since(now) / 2,
+            None => now + GREEDY_SECONDS,
+        }),
+        config: budget.config,
+    };
+    let first_plan =
+        first_plan.map(|p| super::window::improve(instance, encoding, p, &window_budget));
     let best: Option<Attempt>;
     let mut session;
     if let Some(path) = first_plan {

@@ -1,0 +1,353 @@
+//! Shorter plans by re-planning windows: the moves between the eating of
+//! apple `i` and of apple `i + w` (in eating order) are asked again of a
+//! small SAT formula, from the board at the window's start, with fewer moves.
+//!
+//! The window's formula is the encoding of a sub-instance: the body at the
+//! window's start, the apples the window eats (those on the board first,
+//! then those the spawn chain reveals), and every other apple visible by
+//! the window's end made a wall (entering it would eat it). When the window
+//! does not end the plan, its new moves must also leave the rest of the plan
+//! legal: the head ends on the old window's last cell (so the window keeps
+//! the parity of its length, and shrinks two moves at a time), and no later
+//! move may enter a cell the new window's moves still occupy with the body
+//! (unit and binary clauses on the head variables). The same apples are
+//! eaten, so the lengths and the spawn chain after the window are unchanged.
+//! Every candidate plan is replayed by [`crate::sim`] before it is kept.
+
+use std::time::{Duration, Instant};
+
+use crate::cnf::{Cnf, Lit, VarKind};
+use crate::encode::Encoding;
+use crate::encode::prune::lower_bound;
+use crate::instance::{Instance, Pos, Start};
+use crate::sim;
+
+use super::{Budget, Status, path_of, run_cadical};
+
+/// Longest wall-clock time of one window's solver call.
+const CALL_SECONDS: Duration = Duration::from_secs(2);
+/// Apples per window, tried in turn (the next size after a pass without gain).
+const SIZES: [usize; 5] = [3, 5, 8, 12, 18];
+
+/// The literals meaning "the head is on `cell` at `t`": one `head`
+/// variable, or the pair of axis variables; empty when the encoding has no
+/// such variable (the head cannot be there at `t`).
+fn head_at(index: &HeadIndex, cell: Pos, t: usize) -> Vec<Lit> {
+    if let Some(&v) = index.cell.get(&(cell.0, cell.1, t)) {
+        return vec![v];
+    }
+    match (index.x.get(&(cell.0, t)), index.y.get(&(cell.1, t))) {
+        (Some(&x), Some(&y)) => vec![x, y],
+        _ => Vec::new(),
+    }
+}
+
+/// The head variables of a formula by meaning.
+struct HeadIndex {
+    cell: std::collections::HashMap<(usize, usize, usize), Lit>,
+    x: std::collections::HashMap<(usize, usize), Lit>,
+    y: std::collections::HashMap<(usize, usize), Lit>,
+}
+
+impl HeadIndex {
+    fn of(cnf: &Cnf) -> HeadIndex {
+        let mut index = HeadIndex {
+            cell: Default::default(),
+            x: Default::default(),
+            y: Default::default(),
+        };
+        for (i, kind) in cnf.names().iter().enumerate() {
+            let v = (i + 1) as Lit;
+            match *kind {
+                VarKind::Head { x, y, t } => {
+                    index.cell.insert((x as usize, y as usize, t as usize), v);
+                }
+                VarKind::HeadX { x, t } => {
+                    index.x.insert((x as usize, t as usize), v);
+                }
+                VarKind::HeadY { y, t } => {
+                    index.y.insert((y as usize, t as usize), v);
+                }
+                _ => {}
+            }
+        }
+        index
+    }
+}
+
+/// One window of a plan, ready to be asked at any horizon.
+struct Window {
+    /// Time of the window's first state in the plan.
+    a: usize,
+    /// Time of its last state.
+    b: usize,
+    sub: Instance,
+    /// The window ends the plan (no end condition).
+    last: bool,
+}
+
+/// The window of `path` from time `a` to time `b` (see the module doc);
+/// `None` when its board is not a valid start.
+fn window(instance: &Instance, states: &[sim::State], a: usize, b: usize) -> Option<Window> {
+    let start = &states[a];
+    let end = &states[b];
+    let eaten = end.eaten - start.eaten;
+    let on_board: Vec<(usize, Pos)> = start.apples_on_board.clone();
+    let left_at_end: Vec<usize> = end.apples_on_board.iter().map(|&(i, _)| i).collect();
+    let revealed_at_start = (instance.visible_at_start() + start.eaten).min(instance.apples.len());
+    let chain_end = (revealed_at_start + eaten).min(instance.apples.len());
+    let mut apples = Vec::new();
+    let mut visible = 0;
+    let mut walls = instance.walls.clone();
+    for &(i, p) in &on_board {
+        if left_at_end.contains(&i) {
+            walls.push(p);
+        } else {
+            apples.push(p);
+            visible += 1;
+        }
+    }
+    for i in revealed_at_start..chain_end {
+        let p = instance.apples[i];
+        if left_at_end.contains(&i) {
+            walls.push(p);
+        } else {
+            apples.push(p);
+        }
+    }
+    if apples.len() != eaten || visible == 0 {
+        return None;
+    }
+    let body = if a == 0 {
+        match &instance.start {
+            Start::Body(b) => b.clone(),
+            Start::Free { .. } => return None,
+        }
+    } else {
+        start.body.clone()
+    };
+    if walls.iter().any(|w| body.contains(w)) {
+        return None;
+    }
+    let sub = Instance {
+        start: Start::Body(body),
+        apples,
+        visible,
+        walls,
+        horizon: None,
+        ..instance.clone()
+    };
+    // A spawned apple may wait under the body, not under the head.
+    match sub.validate() {
+        Ok(()) => {}
+        Err(crate::instance::InstanceError::AppleOnBody { x, y, .. })
+            if start.body[0] != (x, y) => {}
+        Err(_) => return None,
+    }
+    Some(Window {
+        a,
+        b,
+        sub,
+        last: b + 1 == states.len(),
+    })
+}
+
+/// Asks the window at `h` moves; the new window's head cells on success.
+fn ask(
+    window: &Window,
+    path: &[Pos],
+    states: &[sim::State],
+    encoding: &dyn Encoding,
+    h: usize,
+    budget: &Budget,
+) -> Option<Vec<Pos>> {
+    let mut cnf = encoding.encode(&window.sub, h).ok()?;
+    if !window.last {
+        let index = HeadIndex::of(&cnf);
+        let start_head = path[window.a];
+        // The cell of the new plan's head `j` moves before the window's end.
+        let cell_before_end = |j: usize| -> Option<Pos> {
+            if j <= h {
+                None
+            } else {
+                // Before the window: the old plan's cells.
+                window.a.checked_sub(j - h).map(|t| path[t])
+            }
+        };
+        let force = |cnf: &mut Cnf, cell: Pos, t: usize| -> bool {
+            if t == 0 {
+                return start_head == cell;
+            }
+            let lits = head_at(&index, cell, t);
+            if lits.is_empty() {
+                return false;
+            }
+            for l in lits {
+                cnf.add(&[l]);
+            }
+            true
+        };
+        if !force(&mut cnf, path[window.b], h) {
+            return None;
+        }
+        // Move `s` after the window enters `path[b + s]`; the body before it
+        // holds the heads of the last `length(b + s - 1)` times.
+        for s in 1..path.len() - window.b {
+            let length = states[window.b + s - 1].length;
+            if length < s {
+                break;
+            }
+            let cell = path[window.b + s];
+            for j in 0..=length + 1 - s {
+                if j <= h {
+                    let t = h - j;
+                    if t == 0 {
+                        if start_head == cell {
+                            return None;
+                        }
+                        continue;
+                    }
+                    let lits = head_at(&index, cell, t);
+                    if !lits.is_empty() {
+                        cnf.add_iter(lits.iter().map(|&l| -l));
+                    }
+                } else if cell_before_end(j) == Some(cell) {
+                    return None;
+                }
+            }
+        }
+    }
+    let (status, values) = run_cadical(&cnf, budget.deadline, budget.config);
+    if status != Status::Sat {
+        return None;
+    }
+    path_of(&window.sub, &cnf, &values?, h).ok()
+}
+
+/// Re-plans windows of `path` (a legal plan of `instance`) until the
+/// deadline or a pass of the largest windows without gain; returns the
+/// shortest legal plan found (`path` itself when nothing is shorter).
+pub(crate) fn improve(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    mut path: Vec<Pos>,
+    budget: &Budget,
+) -> Vec<Pos> {
+    let deadline = budget.deadline;
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+    let mut size = 0;
+    while size < SIZES.len() && !out_of_time() {
+        let w = SIZES[size];
+        let mut gained = false;
+        let mut first = 0;
+        loop {
+            if out_of_time() {
+                return path;
+            }
+            let Ok(states) = sim::states(instance, &path) else {
+                return path;
+            };
+            let Ok(replay) = sim::simulate(instance, &path) else {
+                return path;
+            };
+            let mut anchors: Vec<usize> = vec![0];
+            anchors.extend(replay.eaten.iter().map(|&(_, t)| t));
+            anchors.dedup();
+            if first + 1 >= anchors.len() {
+                break;
+            }
+            let last = (first + w).min(anchors.len() - 1);
+            let (a, b) = (anchors[first], anchors[last]);
+            first += w.div_ceil(2);
+            let Some(win) = window(instance, &states, a, b) else {
+                continue;
+            };
+            let old = b - a;
+            let step = if win.last { 1 } else { 2 };
+            let lb = lower_bound(&win.sub);
+            let mut h = old.saturating_sub(step);
+            let mut better: Option<Vec<Pos>> = None;
+            while h >= lb.max(1) && !out_of_time() {
+                let call = Budget {
+                    deadline: Some(deadline.map_or(Instant::now() + CALL_SECONDS, |d| {
+                        d.min(Instant::now() + CALL_SECONDS)
+                    })),
+                    config: budget.config,
+                };
+                let Some(new) = ask(&win, &path, &states, encoding, h, &call) else {
+                    break;
+                };
+                let candidate: Vec<Pos> = path[..a]
+                    .iter()
+                    .chain(&new)
+                    .chain(&path[b + 1..])
+                    .copied()
+                    .collect();
+                if sim::simulate(instance, &candidate).is_err() {
+                    break;
+                }
+                better = Some(candidate);
+                h = h.saturating_sub(step);
+                if h == 0 {
+                    break;
+                }
+            }
+            if let Some(better) = better {
+                path = super::satisficing::cut(instance, better);
+                gained = true;
+            }
+        }
+        if !gained {
+            size += 1;
+        }
+    }
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::TailRule;
+
+    /// The cells from `from` along `moves` (`U` is `y + 1`).
+    fn walk(from: Pos, moves: &str) -> Vec<Pos> {
+        let mut path = vec![from];
+        for m in moves.chars() {
+            let (x, y) = *path.last().unwrap();
+            path.push(match m {
+                'U' => (x, y + 1),
+                'D' => (x, y - 1),
+                'R' => (x + 1, y),
+                _ => (x - 1, y),
+            });
+        }
+        path
+    }
+
+    #[test]
+    fn a_detour_inside_the_plan_is_cut_and_the_rest_kept_legal() {
+        let inst = Instance {
+            width: 6,
+            height: 6,
+            walls: vec![],
+            start: Start::Body(vec![(1, 0), (0, 0)]),
+            apples: vec![(5, 0), (5, 5), (0, 5), (0, 2)],
+            visible: 1,
+            grow: true,
+            tail: TailRule::Strict,
+            horizon: None,
+        };
+        // A detour of 10 moves to the first apple (4 suffice), then straight on.
+        let path = walk((1, 0), "UUURRRDDDRUUUUULLLLLDDD");
+        assert_eq!(sim::simulate(&inst, &path).unwrap().eaten.len(), 4);
+        let encoding = crate::encode::by_name("direct").unwrap();
+        let budget = Budget::default();
+        // The first window (three apples) does not end the plan: its end is constrained.
+        let states = sim::states(&inst, &path).unwrap();
+        let first = window(&inst, &states, 0, 20).expect("a window");
+        assert!(!first.last);
+        let better = improve(&inst, encoding.as_ref(), path.clone(), &budget);
+        assert!(sim::simulate(&inst, &better).is_ok());
+        assert!(better.len() + 6 <= path.len(), "{} moves", better.len() - 1);
+    }
+}

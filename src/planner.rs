@@ -223,6 +223,7 @@ pub struct Planner<'a> {
     timeout: Option<Duration>,
     max_horizon: usize,
     config: CadicalConfig,
+    portfolio: Option<CadicalConfig>,
     shortcut: bool,
     progress: Option<Progress<'a>>,
 }
@@ -232,7 +233,8 @@ type Progress<'a> = Box<dyn FnMut(&Attempt) + 'a>;
 
 impl<'a> Planner<'a> {
     /// A planner for `encoding`: [`Search::Optimal`] with [`Method::Auto`], no
-    /// timeout, horizons up to 300, CaDiCaL's default configuration.
+    /// timeout, horizons up to 300, CaDiCaL's default configuration raced by
+    /// its `unsat` one ([`Planner::portfolio`]).
     pub fn new(encoding: &'a dyn Encoding) -> Self {
         Planner {
             encoding,
@@ -241,6 +243,7 @@ impl<'a> Planner<'a> {
             timeout: None,
             max_horizon: 300,
             config: CadicalConfig::Default,
+            portfolio: Some(CadicalConfig::Unsat),
             shortcut: true,
             progress: None,
         }
@@ -275,6 +278,18 @@ impl<'a> Planner<'a> {
     /// The CaDiCaL configuration of every solver.
     pub fn cadical_config(mut self, config: CadicalConfig) -> Self {
         self.config = config;
+        self
+    }
+
+    /// A second CaDiCaL configuration for the incremental [`Search::Optimal`]:
+    /// two solvers race on every horizon, one per core, the first answer
+    /// wins, and the outcome is the same as with one (the plan is found again
+    /// by the primary configuration alone). `None`, or the primary
+    /// configuration itself, runs one solver. The default is
+    /// [`CadicalConfig::Unsat`], which refutes the full boards of IPC-2018
+    /// fastest (README, "IPC-2018 snake").
+    pub fn portfolio(mut self, second: Option<CadicalConfig>) -> Self {
+        self.portfolio = second;
         self
     }
 
@@ -347,9 +362,14 @@ impl<'a> Planner<'a> {
             Search::Optimal if self.method == Method::Fresh || !incremental => {
                 solve::least_horizon(instance, encoding, lower, upper, proven, &budget, progress)?
             }
-            Search::Optimal => solve::incremental::least_horizon_incremental(
-                instance, encoding, lower, upper, proven, &budget, progress,
-            )?,
+            Search::Optimal => match self.portfolio.filter(|&c| c != self.config) {
+                Some(second) => solve::incremental::least_horizon_portfolio(
+                    instance, encoding, lower, upper, &budget, second, progress,
+                )?,
+                None => solve::incremental::least_horizon_incremental(
+                    instance, encoding, lower, upper, proven, &budget, progress,
+                )?,
+            },
         };
         Ok(conclude(instance, result, upper))
     }

@@ -8,6 +8,9 @@
 //! shortcut) and of one incremental solver over every horizon
 //! (`Planner::each_horizon` with `Method::Incremental`).
 //!
+//! Full boards, whose formulas carry the facts of src/encode/full.rs, are
+//! checked the same way on their own ([`FULL_CASES`] of them).
+//!
 //! All 360 option combinations (amo × body × growth × position × prune) are
 //! cycled through, a few per instance. `SNAKESAT_EXACT_CASES` sets the number
 //! of instances (the README gives the full count), `SNAKESAT_EXACT_SEED` the seed.
@@ -19,6 +22,7 @@ mod tiny;
 
 use snakesat::encode::Encoding;
 use snakesat::encode::direct::{Body, Direct, DirectOptions};
+use snakesat::encode::full::ends_full;
 use snakesat::encode::prune::lower_bound;
 use snakesat::instance::Instance;
 use snakesat::instance::json::to_json;
@@ -158,6 +162,53 @@ fn every_option_is_exact_at_every_horizon() {
     assert!(
         sat >= cases && unsat >= cases,
         "{sat} SAT, {unsat} UNSAT horizons"
+    );
+}
+
+/// Full-board instances checked by default: the direct encoding adds their
+/// facts (src/encode/full.rs), which must keep every legal plan.
+const FULL_CASES: usize = 300;
+
+#[test]
+fn full_boards_are_exact_at_every_horizon() {
+    let cases = tiny::env_number("SNAKESAT_EXACT_FULL_CASES").unwrap_or(FULL_CASES);
+    let seed = tiny::env_number("SNAKESAT_EXACT_SEED").unwrap_or(0xf011_b0a4);
+    let options = tiny::all_options();
+    let mut solvable = 0;
+    for (k, inst) in tiny::instances(seed as u64, cases, 1).iter().enumerate() {
+        assert!(ends_full(inst), "not a full board: {}", to_json(inst));
+        let plans = bfs::plans_by_horizon(inst, MAX_LEAST + ABOVE);
+        let last = match plans.iter().position(|&p| p) {
+            Some(least) => {
+                solvable += 1;
+                (least + ABOVE).min(MAX_LEAST + ABOVE)
+            }
+            None => NO_PLAN_HORIZONS,
+        };
+        let expected = &plans[..=last];
+        let options = &options[(k * 97) % options.len()];
+        // The facts are in the formula at the least horizon (left out only
+        // where one of them is the empty clause, at horizons with no plan).
+        if let Some(least) = plans.iter().position(|&p| p) {
+            let facts = Direct::new(options.clone())
+                .encode(inst, least)
+                .unwrap()
+                .families()
+                .any(|(name, size)| name == "full board" && size.clauses > 0);
+            assert!(
+                facts,
+                "no full-board facts in {} at T={least} on {}",
+                options.name(),
+                to_json(inst)
+            );
+        }
+        check_fresh(inst, options, expected, k % 4 == 0);
+        let first = [1, 2, lower_bound(inst)][k % 3].min(last).max(1);
+        check_incremental(inst, options, expected, first);
+    }
+    assert!(
+        solvable >= cases / 10 && solvable <= cases * 9 / 10,
+        "{solvable} of {cases} full boards solvable"
     );
 }
 

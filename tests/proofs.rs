@@ -123,6 +123,35 @@ fn ipc_optimal_answers_are_certified_and_check() {
     }
 }
 
+/// A 3×2 full board (one cell of snake, five apples): least plan 13 moves,
+/// lower bound 7.
+const FULL: &str = r#"{ "width": 3, "height": 2, "snake": [[0, 0]],
+  "apples": [[0, 1], [1, 0], [2, 0], [1, 1], [2, 1]], "visible": 1, "tail": "strict" }"#;
+
+#[test]
+fn full_board_refutations_carry_their_facts_and_check() {
+    let checker = have_checker();
+    let dir = temp_dir("full");
+    let file = dir.join("full.json");
+    std::fs::write(&file, FULL).unwrap();
+    let proofs = dir.join("proofs");
+    let plan = solve_certified(file.to_str().unwrap(), &proofs);
+    assert_eq!(plan["horizon"], 13);
+    let certificates = plan["certificates"].as_array().unwrap();
+    assert_eq!(certificates.len(), 7, "horizons 6 (below the bound) to 12");
+    // The facts of src/encode/full.rs are in the CNFs that the proofs refute
+    // (from T = 9: below it a fact is the empty clause and they are left out).
+    for c in certificates {
+        let text = std::fs::read_to_string(proofs.join(c["cnf"].as_str().unwrap())).unwrap();
+        let facts = text.contains("c family full board variables 0 clauses ");
+        assert_eq!(facts, c["horizon"].as_u64().unwrap() >= 9, "{c}");
+    }
+    if checker {
+        assert_eq!(check_all(&proofs).len(), certificates.len());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// An apple order that leaves the snake stuck in a dead end: no plan at any horizon.
 const STUCK: &str = r#"{ "width": 5, "height": 1, "snake": [[2, 0], [3, 0], [4, 0]],
   "apples": [[0, 0], [1, 0]], "visible": 1 }"#;

@@ -17,7 +17,7 @@ use snakesat::encode::by_name;
 use snakesat::encode::prune::lower_bound;
 use snakesat::instance::json::to_json;
 use snakesat::instance::{Instance, Pos};
-use snakesat::planner::{Method, Outcome, Planner, Search as Question, Verdict};
+use snakesat::planner::{CadicalConfig, Method, Outcome, Planner, Search as Question, Verdict};
 use snakesat::sim::simulate;
 use snakesat::solve::Status;
 use snakesat::solve::incremental::ends_full;
@@ -41,11 +41,23 @@ impl Search {
     }
 }
 
-/// The least-horizon search with `method` and no time limit.
+/// The least-horizon search with `method`, one solver and no time limit.
 fn least(inst: &Instance, name: &str, method: Method) -> Search {
+    least_racing(inst, name, method, None)
+}
+
+/// The least-horizon search with `method`, a `second` configuration racing
+/// the default one (`None`: one solver) and no time limit.
+fn least_racing(
+    inst: &Instance,
+    name: &str,
+    method: Method,
+    second: Option<CadicalConfig>,
+) -> Search {
     let encoding = by_name(name).unwrap();
     let outcome = Planner::new(encoding.as_ref())
         .method(method)
+        .portfolio(second)
         .max_horizon(MAX_MOVES)
         .plan(inst)
         .unwrap_or_else(|e| panic!("{name} refused {}: {e}", to_json(inst)));
@@ -112,7 +124,14 @@ fn check(inst: &Instance) -> Option<usize> {
             least(inst, name, Method::Incremental),
         )
     });
-    let all: Vec<(String, Search)> = fresh.chain(incremental).collect();
+    // The default search: two configurations racing on every horizon.
+    let racing = [CadicalConfig::Unsat, CadicalConfig::Sat].map(|second| {
+        (
+            format!("portfolio direct + {}", second.name()),
+            least_racing(inst, "direct", Method::Incremental, Some(second)),
+        )
+    });
+    let all: Vec<(String, Search)> = fresh.chain(incremental).chain(racing).collect();
     for (name, search) in all {
         match expected {
             Some(k) => {
@@ -163,6 +182,22 @@ fn check(inst: &Instance) -> Option<usize> {
         assert_eq!(
             fixed.status, full.status,
             "solve_fixed vs solve_at at T={moves} on {json}"
+        );
+        // The portfolio reports the plan the primary configuration finds
+        // alone at the least horizon, whichever solver won the race.
+        let alone = Planner::new(encoding.as_ref())
+            .search(Question::FixedHorizon(k))
+            .shortcut(false)
+            .plan(inst)
+            .unwrap();
+        let raced = Planner::new(encoding.as_ref())
+            .max_horizon(MAX_MOVES)
+            .plan(inst)
+            .unwrap();
+        assert_eq!(
+            raced.plan().map(|p| &p.path),
+            alone.plan().map(|p| &p.path),
+            "the portfolio's plan is not the primary solver's at T={k} on {json}"
         );
         if let Some((_, Some(path))) = &fixed.plan {
             assert_eq!(path.len(), moves + 1, "fixed-horizon path length on {json}");

@@ -5,6 +5,8 @@
 //!   options ([`direct::DirectOptions`]) that combine independently.
 //! - [`notebook`]: the notebook's four encodings exactly as its code wrote
 //!   them (approximations of the game; see docs/DESIGN.md §2).
+//! - [`full`]: the facts of boards that the final snake fills, which the
+//!   direct encoding and the incremental search add.
 //!
 //! Every encoding records its head variables as [`VarKind::Head`] (`head x y
 //! t`, time `t` counted in moves from 0) or per axis, which is all
@@ -17,6 +19,7 @@
 pub mod amo;
 pub mod decode;
 pub mod direct;
+pub mod full;
 pub mod notebook;
 pub mod prune;
 

@@ -15,15 +15,20 @@
 //! Learnt clauses carry over from one horizon to the next; when the horizon
 //! passes `Tmax`, the formula is rebuilt for a larger one.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarKind};
+use crate::encode::full::{FullBoard, MAX_ONCE_CLAUSES};
 use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos};
 
-use super::{Attempt, Budget, Deadline, SearchResult, Stats, Status, fixed_heads};
+use super::{Attempt, Budget, SearchResult, Stats, Status, fixed_heads};
 use crate::encode::decode::path_from_model;
 use crate::planner::CadicalConfig;
+
+pub use crate::encode::full::ends_full;
 
 /// The time of a variable: the latest time step its clauses speak of.
 fn var_time(kind: &VarKind, initial_length: usize) -> usize {
@@ -60,9 +65,24 @@ fn var_time(kind: &VarKind, initial_length: usize) -> usize {
     }
 }
 
+/// Stops CaDiCaL at a deadline, or when the other solver of a portfolio has
+/// answered (its flag set).
+struct Stop {
+    deadline: Option<Instant>,
+    flag: Arc<AtomicBool>,
+}
+
+impl cadical::Callbacks for Stop {
+    fn terminate(&mut self) -> bool {
+        self.flag.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
 /// A formula open at every horizon up to `max`, loaded into CaDiCaL.
 pub(crate) struct Session {
-    solver: cadical::Solver<Deadline>,
+    solver: cadical::Solver<Stop>,
+    /// Set to stop the current question (see [`Stop`]).
+    flag: Arc<AtomicBool>,
     cnf: Cnf,
     /// `eaten[i * (max + 1) + t]`.
     eaten: Vec<Lit>,
@@ -84,22 +104,6 @@ pub(crate) struct Session {
     config: CadicalConfig,
 }
 
-/// True when eating every apple fills every free cell with a body that can
-/// no longer move: a fixed start, growth and the strict tail rule. The body
-/// at any time is its last `len` head cells, all distinct (the initial body
-/// is valid, and each new head avoids the previous body); with `len` equal to
-/// the free cells it covers them all, and the next head would enter a cell the
-/// body held at most `len` steps ago, which the strict rule forbids. So a plan
-/// at `T` eats its last apple exactly at `T`: not all apples are eaten at `T − 1`.
-pub fn ends_full(instance: &Instance) -> bool {
-    let free = instance.wall_map().iter().filter(|&&w| !w).count();
-    matches!(instance.start, crate::instance::Start::Body(_))
-        && instance.grow
-        && instance.tail == crate::instance::TailRule::Strict
-        && !instance.apples.is_empty()
-        && instance.initial_length() + instance.apples.len() == free
-}
-
 impl Session {
     /// Builds the formula for horizons `first..=max` and loads it.
     pub fn new(
@@ -114,12 +118,12 @@ impl Session {
         let (cnf, eaten) = (open.cnf, open.eaten);
         let l0 = instance.initial_length();
         let times: Vec<usize> = cnf.names().iter().map(|n| var_time(n, l0)).collect();
-        let mut solver: cadical::Solver<Deadline> = budget.config.solver();
+        let mut solver: cadical::Solver<Stop> = budget.config.solver();
         let base = cnf.num_vars() as Lit;
         let act: Vec<Lit> = (first + 1..=max)
             .map(|s| base + (s - first) as Lit)
             .collect();
-        solver.reserve(base + act.len() as Lit + 2 * max as Lit + 1);
+        solver.reserve(base + act.len() as Lit + 3 * (max as Lit + 1));
         for w in act.windows(2) {
             solver.add_clause([-w[1], w[0]]);
         }
@@ -139,18 +143,24 @@ impl Session {
             literals += buf.len() as u64;
             solver.add_clause(buf.iter().copied());
         }
-        let mut not_done = Vec::new();
+        let board = FullBoard::of(instance);
+        // Variables after `act`: `not_done`, then `cover`, then `window`.
+        let mut next = base + act.len() as Lit;
         let mut extra = 0u64;
-        if ends_full(instance) {
-            let apples = instance.apples.len();
-            let first_var = base + act.len() as Lit + 1;
+        let mut add = |solver: &mut cadical::Solver<Stop>, clause: &[Lit]| {
+            literals += clause.len() as u64;
+            extra += 1;
+            solver.add_clause(clause.iter().copied());
+        };
+        let mut not_done = Vec::new();
+        if board.is_some() {
             for t in 1..=max {
-                let z = first_var + (t - 1) as Lit;
-                not_done.push(z);
+                next += 1;
+                not_done.push(next);
                 buf.clear();
-                buf.push(-z);
+                buf.push(-next);
                 let mut satisfied = false;
-                for i in 0..apples {
+                for i in 0..instance.apples.len() {
                     match eaten[i * (max + 1) + t] {
                         TRUE => {}
                         FALSE => satisfied = true,
@@ -158,19 +168,16 @@ impl Session {
                     }
                 }
                 if !satisfied {
-                    literals += buf.len() as u64;
-                    extra += 1;
-                    solver.add_clause(buf.iter().copied());
+                    add(&mut solver, &buf);
                 }
             }
         }
         let mut cover = vec![0; max + 1];
         // Only with `head x y t` variables (not with the axis position).
-        if ends_full(instance) && open.cell_heads {
+        if let Some(board) = board.as_ref().filter(|_| open.cell_heads) {
             let cells = instance.cells();
-            let walls = instance.wall_map();
-            let free = walls.iter().filter(|&&w| !w).count();
-            // `head x y t` literals, and the fixed head at t = 0.
+            let free = board.length();
+            // `head x y t` literals (0: the head is never there), and the fixed head at t = 0.
             let mut head = vec![0 as Lit; cells * (max + 1)];
             for (v, n) in cnf.names().iter().enumerate() {
                 if let VarKind::Head { x, y, t } = *n {
@@ -181,38 +188,73 @@ impl Session {
             for (t, p) in fixed_heads(instance) {
                 head[t * cells + instance.index(p)] = TRUE;
             }
-            let mut next = base + act.len() as Lit + not_done.len() as Lit;
+            let lit = |s: usize, c: usize| match head[s * cells + c] {
+                0 => FALSE,
+                l => l,
+            };
             for (t, slot) in cover.iter_mut().enumerate() {
                 if t + 1 < free || t < first {
                     continue;
                 }
                 next += 1;
                 *slot = next;
-                for c in (0..cells).filter(|&c| !walls[c]) {
+                for &c in board.free() {
                     buf.clear();
                     buf.push(-next);
-                    let mut satisfied = false;
-                    for s in t + 1 - free..=t {
-                        match head[s * cells + c] {
-                            0 | FALSE => {}
-                            TRUE => satisfied = true,
-                            l => buf.push(l),
-                        }
+                    buf.extend((t + 1 - free..=t).map(|s| lit(s, c)));
+                    if !buf.contains(&TRUE) {
+                        buf.retain(|&l| l != FALSE);
+                        add(&mut solver, &buf);
                     }
-                    if !satisfied {
-                        literals += buf.len() as u64;
-                        extra += 1;
-                        solver.add_clause(buf.iter().copied());
+                }
+            }
+            // Once: `window[s]` means "time s lies in the last `free` steps";
+            // `cover[T]` implies `window[T + 1 − free]`, which implies every
+            // later one, and no cell holds the head twice at two times `s < s'`
+            // within `free` steps of each other when `window[s]` holds. A pair
+            // with `s'` past the horizon asked is switched off with `act(s')`.
+            let pairs = board.free().len() * (max + 1) * free.saturating_sub(1);
+            if pairs <= MAX_ONCE_CLAUSES {
+                let window: Vec<Lit> = (0..=max).map(|s| next + 1 + s as Lit).collect();
+                next += window.len() as Lit;
+                for (t, &c) in cover.iter().enumerate() {
+                    if c != 0 {
+                        add(&mut solver, &[-c, window[t + 1 - free]]);
+                    }
+                }
+                for w in window.windows(2) {
+                    add(&mut solver, &[-w[0], w[1]]);
+                }
+                for &c in board.free() {
+                    for (s, &w) in window.iter().enumerate().take(max) {
+                        let a = lit(s, c);
+                        if a == FALSE {
+                            continue;
+                        }
+                        for later in s + 1..=(s + free - 1).min(max) {
+                            let b = lit(later, c);
+                            if b == FALSE {
+                                continue;
+                            }
+                            buf.clear();
+                            buf.extend([-w, -a, -b]);
+                            if later > first {
+                                buf.push(-act[later - first - 1]);
+                            }
+                            buf.retain(|&l| l != FALSE);
+                            add(&mut solver, &buf);
+                        }
                     }
                 }
             }
         }
-        solver.set_callbacks(Some(Deadline(budget.deadline)));
+        let flag = Arc::new(AtomicBool::new(false));
+        solver.set_callbacks(Some(Stop {
+            deadline: budget.deadline,
+            flag: flag.clone(),
+        }));
         let stats = Stats {
-            variables: base as u64
-                + act.len() as u64
-                + not_done.len() as u64
-                + cover.iter().filter(|&&c| c != 0).count() as u64,
+            variables: next as u64,
             clauses: cnf.num_clauses() + act.len().saturating_sub(1) as u64 + extra,
             literals,
             build_seconds: started.elapsed().as_secs_f64(),
@@ -220,6 +262,7 @@ impl Session {
         };
         Ok(Session {
             solver,
+            flag,
             cnf,
             eaten,
             apples: instance.apples.len(),
@@ -291,7 +334,10 @@ impl Session {
 
     /// Changes the deadline of later questions.
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
-        self.solver.set_callbacks(Some(Deadline(deadline)));
+        self.solver.set_callbacks(Some(Stop {
+            deadline,
+            flag: self.flag.clone(),
+        }));
     }
 
     /// An attempt at `horizon` with this session's sizes.
@@ -351,6 +397,106 @@ pub(crate) fn least_horizon_incremental(
         if attempts.is_empty() || s.first == t {
             // The build time counts once, with the first horizon asked of it.
         } else {
+            attempt.stats.build_seconds = 0.0;
+        }
+        progress(&attempt);
+        attempts.push(attempt);
+        if st != Status::Unsat {
+            status = st;
+            break;
+        }
+        t += 1;
+    }
+    Ok(SearchResult {
+        status,
+        attempts,
+        lower_bound: lower_bound.max(1),
+    })
+}
+
+/// [`least_horizon_incremental`] from `first`, the proven lower bound, with
+/// two solvers racing on every horizon:
+/// one with `budget.config` (the primary) and one with `second`, each in its
+/// own thread with its own open formula and learnt clauses. The first to
+/// answer SAT or UNSAT stops the other (which keeps its state for the next
+/// horizon). SAT and UNSAT are facts of the formula, so the horizons
+/// refuted, the least one and its optimality do not depend on which solver
+/// won; the plan reported does not either: the SAT horizon is solved once
+/// more from a fresh formula by the primary configuration alone, and its plan
+/// is the one returned (the racing model only if that solve meets the
+/// deadline). Attempts record the configuration that answered.
+pub(crate) fn least_horizon_portfolio(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    first: usize,
+    max_moves: usize,
+    budget: &Budget,
+    second: CadicalConfig,
+    mut progress: impl FnMut(&Attempt),
+) -> Result<SearchResult, EncodeError> {
+    let (deadline, lower_bound) = (budget.deadline, first);
+    let other = Budget {
+        config: second,
+        ..*budget
+    };
+    let first = first.max(1);
+    let mut attempts = Vec::new();
+    let mut status = Status::Unsat;
+    let mut margin = first.max(instance.cells()).max(8);
+    let mut sessions: Option<(Session, Session)> = None;
+    let mut t = first;
+    while t <= max_moves {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            status = Status::Unknown;
+            break;
+        }
+        let mut built = false;
+        if sessions.as_ref().is_none_or(|(a, _)| a.max < t) {
+            let max = (t + margin).min(max_moves);
+            margin *= 2;
+            sessions = Some((
+                Session::new(instance, encoding, t, max, budget)?,
+                Session::new(instance, encoding, t, max, &other)?,
+            ));
+            built = true;
+        }
+        let (a, b) = sessions.as_mut().expect("sessions built");
+        let started = Instant::now();
+        let (first_answer, second_answer) = std::thread::scope(|scope| {
+            let flags = (a.flag.clone(), b.flag.clone());
+            flags.0.store(false, Ordering::Relaxed);
+            flags.1.store(false, Ordering::Relaxed);
+            let stop_a = flags.0.clone();
+            let racer = &mut *b;
+            let answer_b = scope.spawn(move || {
+                let answer = racer.ask(instance, t);
+                if answer.0 != Status::Unknown {
+                    stop_a.store(true, Ordering::Relaxed);
+                }
+                answer
+            });
+            let answer_a = a.ask(instance, t);
+            if answer_a.0 != Status::Unknown {
+                flags.1.store(true, Ordering::Relaxed);
+            }
+            (
+                answer_a,
+                answer_b.join().expect("a solver thread does not panic"),
+            )
+        });
+        let (winner, (st, mut path)) = match (first_answer, second_answer) {
+            ((Status::Unknown, _), answer) if answer.0 != Status::Unknown => (&*b, answer),
+            (answer, _) => (&*a, answer),
+        };
+        if st == Status::Sat {
+            let fresh = super::solve_at(instance, encoding, t, budget)?;
+            if fresh.status == Status::Sat {
+                path = fresh.path;
+            }
+        }
+        let secs = started.elapsed().as_secs_f64();
+        let mut attempt = winner.attempt(t, st, path, secs);
+        if !built && !attempts.is_empty() {
             attempt.stats.build_seconds = 0.0;
         }
         progress(&attempt);

@@ -31,6 +31,7 @@ pub mod body;
 
 use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarKind};
 use crate::encode::amo::{Amo, AmoOf};
+use crate::encode::full::FullBoard;
 use crate::encode::prune::{Bounds, start_cells};
 use crate::encode::{Capabilities, EncodeError, Encoding, OpenFormula};
 use crate::instance::{Instance, Start};
@@ -489,6 +490,9 @@ impl<'a> Builder<'a> {
         self.apples();
         if self.goal {
             self.goal();
+            if let Some(board) = FullBoard::of(self.inst) {
+                self.full_board(&board);
+            }
         }
         body::encode(&mut self, body);
         (self.cnf, self.eaten)
@@ -810,6 +814,38 @@ impl<'a> Builder<'a> {
         for i in 0..self.inst.apples.len() {
             let last = self.e(i, self.moves);
             self.cnf.add(&[last]);
+        }
+    }
+
+    /// The facts of a full board at this horizon ([`FullBoard::facts`]).
+    fn full_board(&mut self, board: &FullBoard) {
+        let (cells, t) = (self.inst.cells(), self.moves);
+        let from = (t + 1).saturating_sub(board.length());
+        let mut heads = vec![FALSE; cells * (t + 1)];
+        for s in from..=t {
+            for &c in board.free() {
+                heads[s * cells + c] = self.h(s, c);
+            }
+        }
+        let mut clauses = Vec::new();
+        board.facts(
+            t,
+            self.inst.apples.len(),
+            |s, c| heads[s * cells + c],
+            |i, s| self.e(i, s),
+            |clause| clauses.push(clause.to_vec()),
+        );
+        // A fact that simplifies to the empty clause means the rules refute
+        // this horizon anyway; the facts are then left out: the DRAT checker
+        // of `--proof` (rate 0.3.0) panicked on such a formula (an assertion
+        // in its dependency extraction), tests/proofs.rs.
+        let empty = |c: &Vec<Lit>| !c.contains(&TRUE) && c.iter().all(|&l| l == FALSE);
+        if clauses.iter().any(empty) {
+            return;
+        }
+        self.cnf.family("full board");
+        for clause in clauses {
+            self.cnf.add(&clause);
         }
     }
 }

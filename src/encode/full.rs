@@ -1,0 +1,192 @@
+//! Full boards: instances where eating every apple fills every free cell
+//! (a fixed start, growth, the strict tail rule, and the starting length plus
+//! the apples equal to the free cells). This module owns that test
+//! ([`ends_full`]) and the facts it implies for a plan of exactly `T` moves
+//! ([`FullBoard::facts`]), which the direct encoding adds to its formula at a
+//! fixed horizon and the incremental search adds under per-horizon
+//! assumptions.
+//!
+//! Why they hold: the body at any time is its last `len` head cells, all
+//! distinct (the initial body is valid, and each new head avoids the previous
+//! body). With every apple eaten, `len` is the number `L` of free cells, so
+//! the body covers them all and the next head would enter a cell the body held
+//! at most `L` steps ago, which the strict rule forbids: no move follows the
+//! last eat. So in a plan of exactly `T` moves
+//!
+//! - the last apple is eaten exactly at `T` (not every apple at `T − 1`);
+//! - *cover*: every free cell holds the head at some time in `T − L + 1..=T`
+//!   (times below 0 standing for the initial body: `−k` is its cell `k`);
+//! - *once*: no free cell holds the head twice in that window (those `L`
+//!   heads are the final body, all distinct).
+//!
+//! The last two say that the end of the plan is a Hamiltonian path of the free
+//! cells. The solver could derive *once* from *cover* only by counting (a
+//! pigeonhole argument, exponential for resolution), so it is given directly.
+
+use crate::cnf::{FALSE, Lit, TRUE};
+use crate::instance::{Instance, Start, TailRule};
+
+/// True when eating every apple fills every free cell with a body that can
+/// no longer move (see the module documentation).
+pub fn ends_full(instance: &Instance) -> bool {
+    FullBoard::of(instance).is_some()
+}
+
+/// The most clauses [`FullBoard::facts`] writes for *once* (pairs of times in
+/// the window, times the free cells); beyond it *once* is left out (the other
+/// facts and the rules still make the formula exact).
+pub const MAX_ONCE_CLAUSES: usize = 5_000_000;
+
+/// A full-board instance's free cells and initial body.
+#[derive(Clone, Debug)]
+pub struct FullBoard {
+    /// Cell indices that are not walls.
+    free: Vec<usize>,
+    /// The initial body's cells, head first (the cell at time `−k` is `body[k]`).
+    body: Vec<usize>,
+}
+
+impl FullBoard {
+    /// The full board of `instance`, if it is one.
+    pub fn of(instance: &Instance) -> Option<FullBoard> {
+        let Start::Body(body) = &instance.start else {
+            return None;
+        };
+        let walls = instance.wall_map();
+        let free: Vec<usize> = (0..instance.cells()).filter(|&c| !walls[c]).collect();
+        let full = instance.grow
+            && instance.tail == TailRule::Strict
+            && !instance.apples.is_empty()
+            && body.len() + instance.apples.len() == free.len();
+        full.then(|| FullBoard {
+            free,
+            body: body.iter().map(|&p| instance.index(p)).collect(),
+        })
+    }
+
+    /// `L`, the number of free cells: the final length.
+    pub fn length(&self) -> usize {
+        self.free.len()
+    }
+
+    /// The free cells (indices).
+    pub fn free(&self) -> &[usize] {
+        &self.free
+    }
+
+    /// Whether *once* fits in [`MAX_ONCE_CLAUSES`] (pairs of the window's
+    /// times, per free cell).
+    pub fn once_fits(&self) -> bool {
+        let l = self.length();
+        l.saturating_mul(l.saturating_sub(1)) / 2 * l <= MAX_ONCE_CLAUSES
+    }
+
+    /// The facts of a plan of exactly `t` moves (see the module
+    /// documentation): `head(s, c)` is the literal "the head is on cell `c`
+    /// at time `s`" for `s` in `0..=t` (constants allowed), `eaten(i, s)`
+    /// "apple `i` eaten by `s`", `apples` their number; every clause goes to
+    /// `add` (it may hold the constants [`TRUE`] and [`FALSE`]).
+    pub fn facts(
+        &self,
+        t: usize,
+        apples: usize,
+        mut head: impl FnMut(usize, usize) -> Lit,
+        eaten: impl Fn(usize, usize) -> Lit,
+        mut add: impl FnMut(&[Lit]),
+    ) {
+        if t == 0 {
+            // Zero moves eat nothing: the apples' clauses already refute it.
+            return;
+        }
+        let l = self.length();
+        let not_done: Vec<Lit> = (0..apples).map(|i| -eaten(i, t - 1)).collect();
+        add(&not_done);
+        // The window's times `t + 1 - l ..= t`, shifted by `l` to stay unsigned:
+        // `u` stands for time `u - l`.
+        let first = t + 1;
+        let at = |u: usize, c: usize, head: &mut dyn FnMut(usize, usize) -> Lit| -> Lit {
+            if u >= l {
+                head(u - l, c)
+            } else {
+                // Time −k with k = l − u: the initial body's cell k (if any).
+                match self.body.get(l - u) {
+                    Some(&b) if b == c => TRUE,
+                    _ => FALSE,
+                }
+            }
+        };
+        let window: Vec<usize> = (first..=t + l).collect();
+        let mut clause = Vec::with_capacity(l);
+        for &c in &self.free {
+            clause.clear();
+            clause.extend(window.iter().map(|&u| at(u, c, &mut head)));
+            add(&clause);
+        }
+        if !self.once_fits() {
+            return;
+        }
+        for &c in &self.free {
+            let lits: Vec<Lit> = window.iter().map(|&u| at(u, c, &mut head)).collect();
+            for (i, &a) in lits.iter().enumerate() {
+                if a == FALSE {
+                    continue;
+                }
+                for &b in &lits[i + 1..] {
+                    if b != FALSE {
+                        add(&[-a, -b]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::json::from_json;
+
+    #[test]
+    fn only_boards_that_fill_up_are_full() {
+        // 3x1, body of one, two apples: 1 + 2 = 3 free cells.
+        let full = r#"{"width": 3, "height": 1, "snake": [[0, 0]], "apples": [[1, 0], [2, 0]],
+            "tail": "strict"}"#;
+        let board = FullBoard::of(&from_json(full).unwrap()).expect("full");
+        assert_eq!(board.length(), 3);
+        assert_eq!(board.free(), &[0, 1, 2]);
+        let follow = full.replace("strict", "follow");
+        assert!(!ends_full(&from_json(&follow).unwrap()));
+        let one_apple = r#"{"width": 3, "height": 1, "snake": [[0, 0]], "apples": [[1, 0]],
+            "tail": "strict"}"#;
+        assert!(!ends_full(&from_json(one_apple).unwrap()));
+    }
+
+    #[test]
+    fn facts_of_a_short_horizon_use_the_initial_body() {
+        // 3x1, body (1,0),(0,0), one apple at (2,0): the plan is one move.
+        let inst = from_json(
+            r#"{"width": 3, "height": 1, "snake": [[1, 0], [0, 0]], "apples": [[2, 0]],
+            "tail": "strict"}"#,
+        )
+        .unwrap();
+        let board = FullBoard::of(&inst).expect("full");
+        let mut clauses = Vec::new();
+        // head(s, c) = 10 * s + c + 1, eaten(0, 0) = FALSE.
+        board.facts(
+            1,
+            1,
+            |s, c| (10 * s + c + 1) as Lit,
+            |_, s| if s == 0 { FALSE } else { 100 },
+            |cl| clauses.push(cl.to_vec()),
+        );
+        // Not done at 0; cover of cells 0 (the body's cell at −1), 1, 2 over times −1..=1.
+        assert_eq!(clauses[0], vec![TRUE]);
+        assert_eq!(clauses[1], vec![TRUE, 1, 11]);
+        assert_eq!(clauses[2], vec![FALSE, 2, 12]);
+        assert_eq!(clauses[3], vec![FALSE, 3, 13]);
+        // Once: cell 0 is the body's at −1, so the head is never there at 0 or 1.
+        assert!(clauses.contains(&vec![FALSE, -1]));
+        assert!(clauses.contains(&vec![FALSE, -11]));
+        assert!(clauses.contains(&vec![-2, -12]));
+    }
+}

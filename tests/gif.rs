@@ -428,3 +428,89 @@ fn the_head_looks_where_it_goes() {
         assert!(eyes >= 2, "t = {time}: {eyes} eye pixels");
     }
 }
+
+/// The README's three MVP animations (`cargo run --release --example mvpN`):
+/// each committed `plots/mvpN.gif` is exactly what the planner and renderer
+/// give today, and every frame shows the snake as one connected band.
+#[test]
+fn the_readme_gifs_show_connected_snakes() {
+    use snakesat::encode;
+    use snakesat::instance::random::{RandomSpec, generate};
+    use snakesat::planner::{Planner, Search};
+
+    let mvp1 = RandomSpec {
+        width: 5,
+        height: 5,
+        apples: 0,
+        length: 3,
+        visible: None,
+        grow: false,
+        horizon: Some(9),
+        ..RandomSpec::default()
+    };
+    let mvp2 = RandomSpec {
+        apples: 9,
+        length: 3,
+        visible: None,
+        seed: 1,
+        ..RandomSpec::default()
+    };
+    let mvp3 = RandomSpec {
+        width: 10,
+        height: 10,
+        apples: 9,
+        length: 3,
+        visible: Some(1),
+        seed: 1,
+        ..RandomSpec::default()
+    };
+    let encoding = encode::by_name("direct").unwrap();
+    for (name, spec) in [("mvp1", mvp1), ("mvp2", mvp2), ("mvp3", mvp3)] {
+        let instance = generate(&spec).unwrap();
+        let search = match instance.horizon {
+            Some(moves) => Search::FixedHorizon(moves),
+            None => Search::Optimal,
+        };
+        let outcome = Planner::new(&*encoding)
+            .search(search)
+            .plan(&instance)
+            .unwrap();
+        let path = outcome.plan().expect("a plan").path.clone();
+        let (fresh, summary) = render(&instance, &path, &GifOptions::default());
+        let file = format!("{}/plots/{name}.gif", env!("CARGO_MANIFEST_DIR"));
+        let committed = std::fs::read(&file).unwrap();
+        assert!(
+            committed == fresh,
+            "{file} is stale: run `cargo run --release --example {name}`"
+        );
+        let d = decode(&committed);
+        let all = states(&instance, &path).unwrap();
+        assert_eq!(
+            d.canvases.len(),
+            all.len(),
+            "{name}: one frame per time point"
+        );
+        // An apple (revealed or next) may lie on a body cell and is drawn over
+        // it: such frames are left out.
+        let (mut joined, mut frames) = (0, 0);
+        for (frame, state) in all.iter().enumerate() {
+            let next = instance
+                .apples
+                .get(state.eaten + instance.visible_at_start());
+            let covered = state
+                .apples_on_board
+                .iter()
+                .map(|(_, cell)| cell)
+                .chain(next)
+                .any(|a| state.body.contains(a));
+            if !covered {
+                joined += check_band(&d, frame, summary.cell, &state.body).0;
+                frames += 1;
+            }
+        }
+        assert!(frames * 2 > all.len(), "{name}: {frames} frames checked");
+        // Length 3 or more from t = 2 (a free start uncovers its body: one cell
+        // at t = 0, two at t = 1): at least two joined pairs per frame after that.
+        assert!(joined + 3 >= 2 * frames, "{name}: {joined} joined pairs");
+    }
+}

@@ -8,9 +8,7 @@ use indicatif::ProgressBar;
 
 use super::instance_args::size_sides;
 use super::{Failure, GifLook, bad_input, print_report, progress_bar, seconds, write_gif_file};
-use snakesat::bench::game::{
-    DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED, Player,
-};
+use snakesat::bench::game::{DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED, Player};
 use snakesat::game::{self, GameConfig, GameRecord, Reuse};
 use snakesat::output;
 

@@ -499,15 +499,8 @@ fn plan_apple(
     // cycle repaired around a shortest path serves the next apples better
     // (16x16 seeds 1–5: 4,840 mean moves against 5,168).
     if effort.lengths == 0
-        && let Some((moves, cycle)) = certified_candidate(
-            solver,
-            snake,
-            apple,
-            &cycle,
-            usize::MAX,
-            HEAD_TRIES,
-            deadline,
-        )
+        && let Some((moves, cycle)) =
+            certified_candidate(solver, snake, apple, &cycle, usize::MAX, deadline)
     {
         return Some(Plan {
             method: if Some(moves.len()) == lower {
@@ -579,7 +572,7 @@ fn plan_apple(
             tries += 1;
             let here = body.make_contiguous();
             if let Some((path, certified)) =
-                certified_candidate(solver, here, apple, &cycle, left, 1, deadline)
+                certified_candidate(solver, here, apple, &cycle, left, deadline)
             {
                 moves.extend(path);
                 return Some(Plan {
@@ -621,18 +614,11 @@ fn plan_apple(
 /// fewer moves than 3 at less time).
 const REPAIR_RADIUS: usize = 2;
 
-/// How many plausible candidates from the head [`certified_candidate`]
-/// sends to the solver, in order, before giving up (from a detour cell: one).
-/// Measured on 30x30: 3 from the head gave 43,785 and 47,757 moves on seeds
-/// 1 and 2 against 45,784 and 50,963 with one; 3 from every detour cell too
-/// gave 49,913 and 44,751.
-const HEAD_TRIES: usize = 3;
-
 /// The first candidate path ([`route::candidates`]) shorter than `limit`
-/// that passes [`route::plausible`] and around which the old cycle can be
-/// repaired: [`CycleSolver::certify_near`] with every arc of `cycle` farther
-/// than [`REPAIR_RADIUS`] from the path kept (on odd boards the whole board).
-/// At most `tries` solver calls. A
+/// that passes [`route::plausible`], if the old cycle can be repaired around
+/// it: [`CycleSolver::certify_near`] with every arc of `cycle` farther than
+/// [`REPAIR_RADIUS`] from the path kept (on odd boards the whole board). One
+/// solver call at most. A
 /// certificate searched on the whole board would be an arbitrary cycle,
 /// which serves the next apples worse (measured on 30x30: more moves).
 fn certified_candidate(
@@ -641,29 +627,26 @@ fn certified_candidate(
     apple: usize,
     cycle: &[u32],
     limit: usize,
-    tries: usize,
     deadline: Option<Instant>,
 ) -> Option<(Vec<usize>, Vec<u32>)> {
     let grid = solver.grid();
-    let plausible = route::candidates(&grid, snake, apple, cycle, limit)
+    let moves = route::candidates(&grid, snake, apple, cycle, limit)
         .into_iter()
         .take_while(|moves| moves.len() < limit)
-        .filter(|moves| route::plausible(&grid, &body_after(snake, moves)));
-    for moves in plausible.take(tries) {
-        let after = body_after(snake, &moves);
-        // (On a board with an odd number of cells the old cycle skips a cell
-        // that the repair might need: there the whole board may change.)
-        let outcome = if grid.cells().is_multiple_of(2) {
-            let window = route::band(&grid, snake[0], &moves, REPAIR_RADIUS);
-            solver.certify_near(&after, cycle, &window, deadline)
-        } else {
-            solver.certify(&after, deadline)
-        };
-        if let Outcome::Found(f) = outcome {
-            return Some((moves, f.cycle));
-        }
+        .find(|moves| route::plausible(&grid, &body_after(snake, moves)))?;
+    let after = body_after(snake, &moves);
+    // (On a board with an odd number of cells the old cycle skips a cell
+    // that the repair might need: there the whole board may change.)
+    let outcome = if grid.cells().is_multiple_of(2) {
+        let window = route::band(&grid, snake[0], &moves, REPAIR_RADIUS);
+        solver.certify_near(&after, cycle, &window, deadline)
+    } else {
+        solver.certify(&after, deadline)
+    };
+    match outcome {
+        Outcome::Found(f) => Some((moves, f.cycle)),
+        _ => None,
     }
-    None
 }
 
 /// The cells after `from` along `cycle` up to `to`, or `None` if `to` is not on `from`'s cycle.

@@ -117,6 +117,17 @@ fn live() -> MutexGuard<'static, Vec<PathBuf>> {
     LIVE.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// Removes every live temporary and returns the lock, so that the caller,
+/// about to end the process, keeps any temporary from being created or
+/// renamed afterwards.
+fn remove_live() -> MutexGuard<'static, Vec<PathBuf>> {
+    let files = live();
+    for file in files.iter() {
+        let _ = fs::remove_file(file);
+    }
+    files
+}
+
 /// Starts (once) the thread that removes the live temporaries on a signal.
 fn watch_signals() -> Result<(), String> {
     static WATCH: OnceLock<Result<(), String>> = OnceLock::new();
@@ -129,10 +140,7 @@ fn watch_signals() -> Result<(), String> {
                     if let Some(signal) = signals.forever().next() {
                         // Held until the process ends: no temporary is created
                         // or renamed after this.
-                        let files = live();
-                        for file in files.iter() {
-                            let _ = fs::remove_file(file);
-                        }
+                        let _held = remove_live();
                         let _ = signal_hook::low_level::emulate_default_handler(signal);
                         signal_hook::low_level::exit(128 + signal);
                     }
@@ -147,10 +155,7 @@ fn watch_signals() -> Result<(), String> {
 /// temporary (for a last-resort time limit: no half-written file is left and
 /// none is renamed into place afterwards).
 pub fn abandon_and_exit(code: i32) -> ! {
-    let files = live();
-    for file in files.iter() {
-        let _ = fs::remove_file(file);
-    }
+    let _held = remove_live();
     let _ = std::io::Write::flush(&mut std::io::stdout());
     std::process::exit(code)
 }

@@ -605,3 +605,115 @@ fn bench_keeps_every_plan_with_two_jobs() {
         assert_eq!(replay(&text, &plan), Ok(length), "{name}");
     }
 }
+
+/// An IPC-style problem whose apples fill the board, in the manner of
+/// `scripts/gen_snake.py --fill 100`: an empty `w × h` grid, a snake of
+/// length 2 at a seeded place, every other cell an apple in a seeded order
+/// (a linear congruential shuffle), 5 of them on the board at the start and
+/// the rest in the spawn chain.
+fn full_board(w: usize, h: usize, seed: u64) -> String {
+    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+    let mut next = |n: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize % n
+    };
+    let name = |(x, y): (usize, usize)| format!("pos{x}-{y}");
+    let cells: Vec<(usize, usize)> = (0..h).flat_map(|y| (0..w).map(move |x| (x, y))).collect();
+    let head = cells[next(cells.len())];
+    let nbrs: Vec<(usize, usize)> = cells
+        .iter()
+        .copied()
+        .filter(|&(x, y)| x.abs_diff(head.0) + y.abs_diff(head.1) == 1)
+        .collect();
+    let tail = nbrs[next(nbrs.len())];
+    let mut apples: Vec<(usize, usize)> = cells
+        .iter()
+        .copied()
+        .filter(|&c| c != head && c != tail)
+        .collect();
+    for i in (1..apples.len()).rev() {
+        apples.swap(i, next(i + 1));
+    }
+    let objects: Vec<String> = cells.iter().map(|&c| name(c)).collect();
+    let mut out = format!(
+        "(define (problem full-{w}x{h}-seed{seed})\n(:domain snake)\n(:objects\n    {}\n)\n(:init\n",
+        objects.join(" ")
+    );
+    for &(x, y) in &cells {
+        for &(a, b) in &cells {
+            if x.abs_diff(a) + y.abs_diff(b) == 1 {
+                out += &format!("    (ISADJACENT {} {})\n", name((x, y)), name((a, b)));
+            }
+        }
+    }
+    out += &format!(
+        "    (tailsnake {t})\n    (headsnake {h})\n    (nextsnake {h} {t})\n    (blocked {h})\n    (blocked {t})\n",
+        t = name(tail),
+        h = name(head)
+    );
+    let chain = &apples[5..];
+    out += &format!("    (spawn {})\n", name(chain[0]));
+    out += &format!(
+        "    (NEXTSPAWN {} dummypoint)\n",
+        name(chain[chain.len() - 1])
+    );
+    for pair in chain.windows(2) {
+        out += &format!("    (NEXTSPAWN {} {})\n", name(pair[0]), name(pair[1]));
+    }
+    for &a in &apples[..5] {
+        out += &format!("    (ispoint {})\n", name(a));
+    }
+    out += ")\n(:goal\n(and\n";
+    for &a in &apples {
+        out += &format!("    (not (ispoint {}))\n", name(a));
+    }
+    out + ")\n)\n)\n"
+}
+
+/// Odd full boards (the hard case of the first plan: the final snake is a
+/// Hamiltonian path of the board): seeded 5×5 and 7×7 problems built here get
+/// a first plan from `solve --satisficing --timeout 10` that the interpreter
+/// accepts, eating every apple. Release builds play more of them.
+#[test]
+fn odd_full_boards_get_plans_that_pass_the_replay() {
+    let cases: &[(usize, u64)] = if cfg!(debug_assertions) {
+        &[(5, 1)]
+    } else {
+        &[(5, 1), (5, 2), (5, 3), (5, 4), (7, 1), (7, 2)]
+    };
+    let dir = temp_dir("odd-full");
+    for &(size, seed) in cases {
+        let text = full_board(size, size, seed);
+        let problem = dir.join(format!("full-{size}-{seed}.pddl"));
+        let plan_file = dir.join(format!("full-{size}-{seed}.plan"));
+        std::fs::write(&problem, &text).unwrap();
+        let out = cli(&[
+            "solve",
+            problem.to_str().unwrap(),
+            "--satisficing",
+            "--timeout",
+            "10",
+            "--json",
+            "--plan",
+            plan_file.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{size}x{size} seed {seed}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let (horizon, _) = json_horizon(&out);
+        let plan = std::fs::read_to_string(&plan_file).unwrap();
+        let steps =
+            replay(&text, &plan).unwrap_or_else(|e| panic!("{size}x{size} seed {seed}: {e}"));
+        assert_eq!(steps, horizon, "{size}x{size} seed {seed}");
+        // Every cell but the two of the start holds an apple: at least one move each.
+        assert!(
+            steps >= size * size - 2,
+            "{size}x{size} seed {seed}: {steps}"
+        );
+    }
+}

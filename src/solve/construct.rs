@@ -53,11 +53,47 @@ struct Search<'a> {
     dead: HashSet<State>,
     /// States on the current search path (no cycles).
     open: HashSet<State>,
+    /// Prune states without two uneaten apples side by side
+    /// ([`State::pair_left`]; [`needs_pair`]).
+    pair_rule: bool,
+}
+
+/// Whether [`State::pair_left`] must hold all game: the strict tail rule,
+/// growth, and an odd number of free cells that the final snake fills.
+fn needs_pair(instance: &Instance) -> bool {
+    let free = instance.cells() - instance.walls.len();
+    instance.tail == TailRule::Strict
+        && instance.grow
+        && !free.is_multiple_of(2)
+        && instance.initial_length() + instance.apples.len() == free
 }
 
 impl State {
     fn eaten(&self) -> usize {
         self.taken.iter().filter(|&&e| e).count()
+    }
+
+    /// Two uneaten apples (revealed or not) lie side by side, or fewer than
+    /// two are left. On a board whose free cells are odd in number and that
+    /// the final snake fills (strict tail), this must hold until the end: at
+    /// one cell short of full the snake cannot move without eating (the body
+    /// and the free cell would make a cycle through an odd number of cells,
+    /// and the grid has none), so the last apple is eaten on the move after
+    /// the one before it, next to it.
+    fn pair_left(&self, instance: &Instance) -> bool {
+        let left: Vec<Pos> = (0..instance.apples.len())
+            .filter(|&i| !self.taken[i])
+            .map(|i| instance.apples[i])
+            .collect();
+        if left.len() < 2 {
+            return true;
+        }
+        let mut marked = vec![false; instance.cells()];
+        for &c in &left {
+            marked[instance.index(c)] = true;
+        }
+        left.iter()
+            .any(|&c| instance.neighbours(c).any(|n| marked[instance.index(n)]))
     }
 
     /// The uneaten revealed apple on `cell`, if any.
@@ -146,6 +182,7 @@ impl Search<'_> {
             return Some(Vec::new());
         }
         if idle > self.instance.cells()
+            || (self.pair_rule && !state.pair_left(self.instance))
             || self.out_of_budget()
             || self.dead.contains(state)
             || self.open.contains(state)
@@ -306,6 +343,7 @@ pub fn construct(
         budget,
         dead: HashSet::new(),
         open: HashSet::new(),
+        pair_rule: needs_pair(instance),
     };
     // Deep searches (one frame per move at the end): a thread with a large stack.
     let rest = std::thread::scope(|scope| {
@@ -452,6 +490,9 @@ struct Follow<'a> {
     walls: Vec<bool>,
     /// Stop when the free cells are this few (the odd board's end).
     stop_free: usize,
+    /// Stop also before a move after which [`State::pair_left`] fails
+    /// ([`needs_pair`]): the end game must then choose another apple.
+    pair_rule: bool,
     free_cells: usize,
 }
 
@@ -532,6 +573,9 @@ impl Follow<'_> {
                 (d == 1 || self.safe(&tour, &next)).then_some((n, next))
             });
             let (n, next) = chosen?;
+            if self.pair_rule && !next.pair_left(inst) {
+                return Some((path, state));
+            }
             path.push(n);
             state = next;
         }
@@ -595,6 +639,7 @@ pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
                     instance,
                     walls: instance.wall_map(),
                     stop_free,
+                    pair_rule: needs_pair(instance),
                     free_cells,
                 };
                 let Some((path, state)) = follow.run(tour.clone(), start.clone(), deadline) else {
@@ -610,6 +655,7 @@ pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
                         budget: ENDGAME_NODES,
                         dead: HashSet::new(),
                         open: HashSet::new(),
+                        pair_rule: needs_pair(instance),
                     };
                     match search.solve(&state, 0) {
                         Some(rest) => path.extend(rest),

@@ -68,6 +68,8 @@ const SMALL_CLAUSES: u64 = 50_000;
 const DESCENT_SHARE: f64 = 0.6;
 /// Share of the time left for regrowing suffixes.
 const REGROW_SHARE: f64 = 0.85;
+/// The formula margin of the greedy's steps when regrowing (see [`Variant`]).
+const STEP_MARGIN: usize = 12;
 /// Apples eaten per kept segment.
 const COMMIT: usize = 2;
 
@@ -120,32 +122,37 @@ fn sub_instance(
     Ok(Some((sub, m == remaining)))
 }
 
-/// Horizons a greedy step's formula reaches beyond the first one asked
-/// (doubled when exceeded): the step's least plan is usually near its lower
-/// bound, and a formula much longer than that only slows every question.
-const STEP_MARGIN: usize = 12;
-
 /// The least plan of a greedy step's sub-problem (by the incremental search
-/// from its lower bound, with formulas [`STEP_MARGIN`] horizons long at
-/// first), solved on the board moved by `symmetry` and moved back (the same
-/// length, often another plan: the solver's choices follow the variables'
-/// order); `None` at the deadline or beyond `max_moves`.
+/// from its lower bound, as in [`super::incremental`]), solved on the board
+/// moved by `symmetry` and moved back (the same length, often another plan:
+/// the solver's choices follow the variables' order); `None` at the
+/// deadline or beyond `max_moves`.
 fn least_plan(
     sub: &Instance,
     encoding: &dyn Encoding,
     max_moves: usize,
     budget: &Budget,
     symmetry: Symmetry,
+    margin: usize,
 ) -> Option<Vec<Pos>> {
     let (w, h) = (sub.width, sub.height);
     let back: HashMap<Pos, Pos> = (0..w)
         .flat_map(|x| (0..h).map(move |y| (x, y)))
         .map(|p| (symmetry.apply_pos(w, h, p), p))
         .collect();
-    let image = symmetry.apply(sub);
-    let sub = &image;
+    let image;
+    let sub = if symmetry == IDENTITY {
+        sub
+    } else {
+        image = symmetry.apply(sub);
+        &image
+    };
     let mut t = lower_bound(sub).max(1);
-    let mut margin = STEP_MARGIN;
+    let mut margin = if margin == 0 {
+        t.max(sub.cells()).max(8)
+    } else {
+        margin
+    };
     while t <= max_moves {
         let max = (t + margin).min(max_moves);
         margin *= 2;
@@ -170,6 +177,11 @@ fn least_plan(
 struct Variant {
     lookahead: usize,
     commit: usize,
+    /// Horizons each step's formula reaches beyond the first one asked
+    /// (doubled when exceeded); 0: as the incremental search (at least the
+    /// board's cells). A short one is faster where the least plan is near
+    /// the lower bound and makes other plans.
+    margin: usize,
 }
 
 /// A [`Variant`] and the board symmetry its steps are solved under.
@@ -181,26 +193,32 @@ const VARIANTS: [Variant; 6] = [
     Variant {
         lookahead: LOOKAHEAD,
         commit: COMMIT,
+        margin: 0,
     },
     Variant {
         lookahead: 1,
         commit: 1,
+        margin: 0,
     },
     Variant {
         lookahead: 5,
         commit: 2,
+        margin: 0,
     },
     Variant {
         lookahead: 2,
         commit: 1,
+        margin: 0,
     },
     Variant {
         lookahead: 4,
         commit: 3,
+        margin: 0,
     },
     Variant {
         lookahead: 0,
         commit: 1,
+        margin: 0,
     },
 ];
 
@@ -226,7 +244,7 @@ fn greedy(
         if path.len() > bound.load(Ordering::Relaxed) {
             return None;
         }
-        let plan = least_plan(&sub, encoding, max_moves, budget, symmetry)?;
+        let plan = least_plan(&sub, encoding, max_moves, budget, symmetry, variant.margin)?;
         let replay = sim::simulate(&sub, &plan).ok()?;
         let mut times: Vec<usize> = replay.eaten.iter().map(|&(_, t)| t).collect();
         times.sort_unstable();
@@ -288,8 +306,13 @@ fn regrow(
 ) -> Vec<Pos> {
     let out_of_time = || budget.deadline.is_some_and(|d| Instant::now() >= d);
     let group = Symmetry::group(instance.width, instance.height);
-    let mut starts: Vec<Try> = VARIANTS[1..].iter().map(|&v| (v, IDENTITY)).collect();
-    starts.extend(group[1..].iter().map(|&g| (VARIANTS[0], g)));
+    let fast = |v: Variant| Variant {
+        margin: STEP_MARGIN,
+        ..v
+    };
+    let mut starts: Vec<Try> = VARIANTS[1..].iter().map(|&v| (fast(v), IDENTITY)).collect();
+    starts.push((fast(VARIANTS[0]), IDENTITY));
+    starts.extend(group[1..].iter().map(|&g| (fast(VARIANTS[0]), g)));
     starts.reverse();
     let bound = AtomicUsize::new(best.len().saturating_sub(1));
     let queue = Mutex::new(Queue {
@@ -325,7 +348,10 @@ fn regrow(
         }
         let (k, round) = (q.cut, q.round);
         q.cut += 1;
-        let variant = VARIANTS[(k + round) % VARIANTS.len()];
+        let variant = Variant {
+            margin: STEP_MARGIN,
+            ..VARIANTS[(k + round) % VARIANTS.len()]
+        };
         let symmetry = group[(3 * k + 5 * round) % group.len()];
         Some((q.best[..=anchors[k]].to_vec(), (variant, symmetry)))
     };
@@ -671,7 +697,7 @@ mod tests {
         let lengths: Vec<usize> = Symmetry::group(6, 6)
             .into_iter()
             .map(|g| {
-                let plan = least_plan(&inst, encoding.as_ref(), 60, &budget, g).expect("a plan");
+                let plan = least_plan(&inst, encoding.as_ref(), 60, &budget, g, 0).expect("a plan");
                 assert_eq!(sim::simulate(&inst, &plan).unwrap().eaten.len(), 3, "{g:?}");
                 plan.len() - 1
             })

@@ -502,11 +502,20 @@ pub(crate) fn satisficing(
     // The whole-horizon formula of the first plan's length: when small, the
     // descent below (which can prove a plan least) goes first; else the
     // regrowing of suffixes, which is where the long plans get shorter.
+    // It is built once, here, and kept for the descent; a formula that cannot
+    // even be built by the deadline counts as large.
+    let mut built = None;
     let small = match &first_plan {
         Some(p) => {
             let top = p.len() - 1;
-            let s = Session::new(instance, encoding, lower_bound, top, budget)?;
-            s.attempt(top, Status::Sat, None, 0.0).stats.clauses <= SMALL_CLAUSES
+            match Session::new(instance, encoding, lower_bound, top, budget) {
+                Ok(s) => {
+                    let clauses = s.attempt(top, Status::Sat, None, 0.0).stats.clauses;
+                    built = Some(s);
+                    clauses <= SMALL_CLAUSES
+                }
+                Err(_) => false,
+            }
         }
         None => true,
     };
@@ -524,7 +533,29 @@ pub(crate) fn satisficing(
     let mut session;
     if let Some(path) = first_plan {
         let top = path.len() - 1;
-        session = Session::new(instance, encoding, lower_bound, top, budget)?;
+        session = match built {
+            Some(session) => session,
+            None => match Session::new(instance, encoding, lower_bound, top, budget) {
+                Ok(session) => session,
+                // No formula by the deadline: the plan found is the answer.
+                Err(_) => {
+                    let a = Attempt {
+                        horizon: top,
+                        status: Status::Sat,
+                        stats: Default::default(),
+                        path: Some(path),
+                        config: budget.config,
+                    };
+                    progress(&a);
+                    attempts.push(a);
+                    return Ok(SearchResult {
+                        status: Status::Sat,
+                        attempts,
+                        lower_bound,
+                    });
+                }
+            },
+        };
         let a = session.attempt(
             top,
             Status::Sat,

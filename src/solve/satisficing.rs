@@ -10,13 +10,22 @@
 //! chain: a safety lookahead) is found by the incremental search, and only
 //! its moves up to the first few apples are kept; the shorter plan is kept
 //! (if every one fails, one incremental session for a generous horizon is
-//! asked at that horizon instead). Within half of the time left, windows of
-//! the plan between apples are re-planned by small SAT calls
-//! ([`super::window`]). Then one session built for the best length improves
-//! it: first by jumps halfway to the lower bound, each within a slice of the
-//! time left, then asking every horizon below the best, downwards (a SAT
-//! answer is a shorter plan), until the lower bound (UNSAT everywhere below
-//! proves the best plan least) or the deadline, which bounds every phase.
+//! asked at that horizon instead).
+//!
+//! Then the plan gets shorter in two ways, in an order set by the size of
+//! the whole-horizon formula at its length. Shortening ([`shorten`]):
+//! suffixes regrown ([`regrow`]: the plan cut after an apple and the rest
+//! rebuilt by the greedy with other lookaheads, commits and board
+//! symmetries, on both cores), then windows of the plan between apples
+//! re-planned by small SAT calls ([`super::window`]). The descent: one
+//! session built for the best length asks for shorter plans, first by jumps
+//! halfway to the lower bound, each within a slice of the time left, then
+//! every horizon below the best, downwards (a SAT answer is a shorter plan),
+//! until the lower bound (UNSAT everywhere below proves the best plan least).
+//! A small formula (up to [`SMALL_CLAUSES`] clauses) gets windows, then the
+//! descent, then shortening if the plan is not proven least; a large one,
+//! where the descent rarely answers, gets shortening first. The deadline
+//! bounds every phase.
 
 use std::time::Instant;
 
@@ -25,10 +34,21 @@ use crate::instance::{Instance, Pos};
 use crate::sim;
 
 use super::construct::{construct, tour_plan};
-use super::incremental::{Session, least_horizon_incremental};
+use super::incremental::Session;
 use super::{Attempt, Budget, SearchResult, Status};
 use crate::encode::prune::lower_bound;
 use crate::instance::Start;
+use crate::symmetry::Symmetry;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The symmetry that moves nothing.
+const IDENTITY: Symmetry = Symmetry {
+    transpose: false,
+    flip_x: false,
+    flip_y: false,
+};
 
 /// Apples of the spawn chain looked at beyond those on the board.
 const LOOKAHEAD: usize = 3;
@@ -40,6 +60,16 @@ const CONSTRUCT_SECONDS: std::time::Duration = std::time::Duration::from_secs(3)
 const GREEDY_SECONDS: std::time::Duration = std::time::Duration::from_secs(20);
 /// Seconds of one jump of the improvement without a deadline.
 const JUMP_SECONDS: std::time::Duration = std::time::Duration::from_secs(10);
+/// Clauses of the whole-horizon formula at the first plan's length up to
+/// which the descent goes before the regrowing of suffixes (problems 1, 2,
+/// 5, 6, 7 and 11 of the IPC set; their plans are proven least that way).
+const SMALL_CLAUSES: u64 = 50_000;
+/// Share of the time left for the descent on a small formula.
+const DESCENT_SHARE: f64 = 0.6;
+/// Share of the time left for regrowing suffixes.
+const REGROW_SHARE: f64 = 0.85;
+/// The formula margin of the greedy's steps when regrowing (see [`Variant`]).
+const STEP_MARGIN: usize = 12;
 /// Apples eaten per kept segment.
 const COMMIT: usize = 2;
 
@@ -92,33 +122,135 @@ fn sub_instance(
     Ok(Some((sub, m == remaining)))
 }
 
-/// The first plan, apple by apple (see the module doc), with no deadline;
-/// `None` on a dead end.
+/// The least plan of a greedy step's sub-problem (by the incremental search
+/// from its lower bound, as in [`super::incremental`]), solved on the board
+/// moved by `symmetry` and moved back (the same length, often another plan:
+/// the solver's choices follow the variables' order); `None` at the
+/// deadline or beyond `max_moves`.
+fn least_plan(
+    sub: &Instance,
+    encoding: &dyn Encoding,
+    max_moves: usize,
+    budget: &Budget,
+    symmetry: Symmetry,
+    margin: usize,
+) -> Option<Vec<Pos>> {
+    let (w, h) = (sub.width, sub.height);
+    let back: HashMap<Pos, Pos> = (0..w)
+        .flat_map(|x| (0..h).map(move |y| (x, y)))
+        .map(|p| (symmetry.apply_pos(w, h, p), p))
+        .collect();
+    let image;
+    let sub = if symmetry == IDENTITY {
+        sub
+    } else {
+        image = symmetry.apply(sub);
+        &image
+    };
+    let mut t = lower_bound(sub).max(1);
+    let mut margin = if margin == 0 {
+        t.max(sub.cells()).max(8)
+    } else {
+        margin
+    };
+    while t <= max_moves {
+        let max = (t + margin).min(max_moves);
+        margin *= 2;
+        let mut session = Session::new(sub, encoding, t, max, budget).ok()?;
+        while t <= max {
+            match session.ask(sub, t) {
+                (Status::Sat, path) => {
+                    return path?.iter().map(|p| back.get(p).copied()).collect();
+                }
+                (Status::Unsat, _) => t += 1,
+                (Status::Unknown, _) => return None,
+            }
+        }
+    }
+    None
+}
+
+/// One way of building a plan apple by apple with SAT: how many apples of
+/// the spawn chain each sub-problem looks at beyond those on the board, and
+/// how many apples of its least plan are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Variant {
+    lookahead: usize,
+    commit: usize,
+    /// Horizons each step's formula reaches beyond the first one asked
+    /// (doubled when exceeded); 0: as the incremental search (at least the
+    /// board's cells). A short one is faster where the least plan is near
+    /// the lower bound and makes other plans.
+    margin: usize,
+}
+
+/// A [`Variant`] and the board symmetry its steps are solved under.
+type Try = (Variant, Symmetry);
+
+/// The variants of the greedy, the default first: the others make
+/// different plans (some longer, some shorter) to regrow suffixes with.
+const VARIANTS: [Variant; 6] = [
+    Variant {
+        lookahead: LOOKAHEAD,
+        commit: COMMIT,
+        margin: 0,
+    },
+    Variant {
+        lookahead: 1,
+        commit: 1,
+        margin: 0,
+    },
+    Variant {
+        lookahead: 5,
+        commit: 2,
+        margin: 0,
+    },
+    Variant {
+        lookahead: 2,
+        commit: 1,
+        margin: 0,
+    },
+    Variant {
+        lookahead: 4,
+        commit: 3,
+        margin: 0,
+    },
+    Variant {
+        lookahead: 0,
+        commit: 1,
+        margin: 0,
+    },
+];
+
+/// A plan apple by apple (see the module doc) that starts with `prefix`
+/// (a legal plan, at least the start cell); `None` on a dead end, at the
+/// deadline, or once it has more than `bound` cells (read at every step:
+/// another thread may lower it).
 fn greedy(
     instance: &Instance,
     encoding: &dyn Encoding,
     max_moves: usize,
     budget: &Budget,
+    prefix: &[Pos],
+    (variant, symmetry): Try,
+    bound: &AtomicUsize,
 ) -> Option<Vec<Pos>> {
-    if !matches!(instance.start, Start::Body(_)) {
+    if !matches!(instance.start, Start::Body(_)) || prefix.is_empty() {
         return None;
     }
-    let mut path: Vec<Pos> = match &instance.start {
-        Start::Body(body) => vec![body[0]],
-        Start::Free { .. } => return None,
-    };
-    let mut next = sub_instance(instance, &path, LOOKAHEAD).ok()?;
+    let mut path: Vec<Pos> = prefix.to_vec();
+    let mut next = sub_instance(instance, &path, variant.lookahead).ok()?;
     while let Some((sub, last)) = next {
-        let lb = lower_bound(&sub);
-        let search =
-            least_horizon_incremental(&sub, encoding, lb, max_moves, lb, budget, |_| {}).ok()?;
-        let plan = search.plan()?.path.clone()?;
+        if path.len() > bound.load(Ordering::Relaxed) {
+            return None;
+        }
+        let plan = least_plan(&sub, encoding, max_moves, budget, symmetry, variant.margin)?;
         let replay = sim::simulate(&sub, &plan).ok()?;
         let mut times: Vec<usize> = replay.eaten.iter().map(|&(_, t)| t).collect();
         times.sort_unstable();
         times.dedup();
-        // Keep up to the COMMIT-th apple, else any other eating time whose board is a valid start.
-        let first = COMMIT.min(times.len()) - 1;
+        // Keep up to the commit-th apple, else any other eating time whose board is a valid start.
+        let first = variant.commit.clamp(1, times.len()) - 1;
         let mut keeps: Vec<usize> = vec![times[first]];
         keeps.extend(times[..first].iter().rev());
         keeps.extend(&times[first + 1..]);
@@ -129,7 +261,7 @@ fn greedy(
         for keep in keeps {
             let mut candidate = path.clone();
             candidate.extend_from_slice(&plan[1..=keep]);
-            if let Ok(after) = sub_instance(instance, &candidate, LOOKAHEAD) {
+            if let Ok(after) = sub_instance(instance, &candidate, variant.lookahead) {
                 chosen = Some((candidate, after));
                 break;
             }
@@ -138,7 +270,155 @@ fn greedy(
         path = candidate;
         next = after;
     }
-    Some(path)
+    (path.len() <= bound.load(Ordering::Relaxed)).then_some(path)
+}
+
+/// The cuts and tries of [`regrow`], in order, and the plan they improve.
+struct Queue {
+    best: Vec<Pos>,
+    /// The tries from the start not handed out yet.
+    starts: Vec<Try>,
+    /// The next cut (an index into the best plan's eating times).
+    cut: usize,
+    round: usize,
+    /// Rounds over every cut since the last gain.
+    since_gain: usize,
+    gained: bool,
+}
+
+/// Shorter plans by regrowing suffixes: the plan is cut after one of its
+/// apples and the rest rebuilt by [`greedy`] with one of the [`VARIANTS`]
+/// under one of the board's symmetries (a candidate is dropped as soon as
+/// it is no shorter than the best plan); a shorter legal plan becomes the
+/// best. First every variant and symmetry from the start, then rounds of
+/// cuts from the start to the end of the best plan, the try changing with
+/// the cut and the round; stops at the deadline or after rounds of every
+/// variant at every cut without a gain. Two workers take the next cut from a
+/// shared queue, one per core (the second with its own copy of the encoding,
+/// found by name); which of two shorter plans found at once is kept depends
+/// on which finishes first.
+fn regrow(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    max_moves: usize,
+    budget: &Budget,
+    best: Vec<Pos>,
+) -> Vec<Pos> {
+    let out_of_time = || budget.deadline.is_some_and(|d| Instant::now() >= d);
+    let group = Symmetry::group(instance.width, instance.height);
+    let fast = |v: Variant| Variant {
+        margin: STEP_MARGIN,
+        ..v
+    };
+    let mut starts: Vec<Try> = VARIANTS[1..].iter().map(|&v| (fast(v), IDENTITY)).collect();
+    starts.push((fast(VARIANTS[0]), IDENTITY));
+    starts.extend(group[1..].iter().map(|&g| (fast(VARIANTS[0]), g)));
+    starts.reverse();
+    let bound = AtomicUsize::new(best.len().saturating_sub(1));
+    let queue = Mutex::new(Queue {
+        best,
+        starts,
+        cut: 1,
+        round: 0,
+        since_gain: 0,
+        gained: false,
+    });
+    // The next try: a prefix of the best plan and how to regrow it.
+    let next = || -> Option<(Vec<Pos>, Try)> {
+        let mut q = queue.lock().ok()?;
+        if out_of_time() {
+            return None;
+        }
+        if let Some(t) = q.starts.pop() {
+            return Some((q.best[..1].to_vec(), t));
+        }
+        let mut anchors: Vec<usize> = vec![0];
+        if let Ok(replay) = sim::simulate(instance, &q.best) {
+            anchors.extend(replay.eaten.iter().map(|&(_, t)| t));
+        }
+        anchors.pop();
+        if q.cut >= anchors.len() {
+            q.since_gain = if q.gained { 0 } else { q.since_gain + 1 };
+            q.gained = false;
+            q.round += 1;
+            q.cut = 1;
+        }
+        if q.since_gain >= 2 * VARIANTS.len() || q.cut >= anchors.len() {
+            return None;
+        }
+        let (k, round) = (q.cut, q.round);
+        q.cut += 1;
+        let variant = Variant {
+            margin: STEP_MARGIN,
+            ..VARIANTS[(k + round) % VARIANTS.len()]
+        };
+        let symmetry = group[(3 * k + 5 * round) % group.len()];
+        Some((q.best[..=anchors[k]].to_vec(), (variant, symmetry)))
+    };
+    let work = |encoding: &dyn Encoding| {
+        while let Some((prefix, t)) = next() {
+            let Some(candidate) = greedy(instance, encoding, max_moves, budget, &prefix, t, &bound)
+            else {
+                continue;
+            };
+            let candidate = cut(instance, candidate);
+            let Ok(mut q) = queue.lock() else {
+                return;
+            };
+            if candidate.len() < q.best.len() && sim::simulate(instance, &candidate).is_ok() {
+                bound.store(candidate.len() - 1, Ordering::Relaxed);
+                q.best = candidate;
+                q.gained = true;
+            }
+        }
+    };
+    let name = encoding.name();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            if let Ok(own) = crate::encode::by_name(&name) {
+                work(own.as_ref());
+            }
+        });
+        work(encoding);
+    });
+    match queue.into_inner() {
+        Ok(q) => q.best,
+        Err(poisoned) => poisoned.into_inner().best,
+    }
+}
+
+/// The budget that ends at `share` of the time left before `deadline`
+/// (without a deadline: [`GREEDY_SECONDS`] from now).
+fn until(deadline: Option<Instant>, share: f64, budget: &Budget) -> Budget {
+    let now = Instant::now();
+    Budget {
+        deadline: Some(match deadline {
+            Some(d) => now + d.saturating_duration_since(now).mul_f64(share),
+            None => now + GREEDY_SECONDS,
+        }),
+        config: budget.config,
+    }
+}
+
+/// A legal plan made shorter: suffixes regrown ([`regrow`]) within
+/// [`REGROW_SHARE`] of the time left, then windows re-planned
+/// ([`super::window::improve`]) within half of the rest.
+fn shorten(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    max_moves: usize,
+    deadline: Option<Instant>,
+    budget: &Budget,
+    path: Vec<Pos>,
+) -> Vec<Pos> {
+    let path = regrow(
+        instance,
+        encoding,
+        max_moves,
+        &until(deadline, REGROW_SHARE, budget),
+        path,
+    );
+    super::window::improve(instance, encoding, path, &until(deadline, 0.5, budget))
 }
 
 /// The path cut after its last apple (a legal plan stays legal when cut).
@@ -200,28 +480,82 @@ pub(crate) fn satisficing(
         deadline: greedy_deadline,
         config: budget.config,
     };
-    let greedy_plan = greedy(instance, encoding, max_moves, &greedy_budget)
-        .filter(valid)
-        .map(|p| cut(instance, p));
+    let start = match &instance.start {
+        Start::Body(body) => vec![body[0]],
+        Start::Free { .. } => Vec::new(),
+    };
+    let greedy_plan = greedy(
+        instance,
+        encoding,
+        max_moves,
+        &greedy_budget,
+        &start,
+        (VARIANTS[0], IDENTITY),
+        &AtomicUsize::new(usize::MAX),
+    )
+    .filter(valid)
+    .map(|p| cut(instance, p));
     let first_plan = match (constructed, greedy_plan) {
         (Some(c), Some(g)) => Some(if g.len() < c.len() { g } else { c }),
         (c, g) => c.or(g),
     };
-    let now = Instant::now();
-    let window_budget = Budget {
-        deadline: Some(match deadline {
-            Some(d) => now + d.saturating_duration_since(now) / 2,
-            None => now + GREEDY_SECONDS,
-        }),
-        config: budget.config,
+    // The whole-horizon formula of the first plan's length: when small, the
+    // descent below (which can prove a plan least) goes first; else the
+    // regrowing of suffixes, which is where the long plans get shorter.
+    // It is built once, here, and kept for the descent; a formula that cannot
+    // even be built by the deadline counts as large.
+    let mut built = None;
+    let small = match &first_plan {
+        Some(p) => {
+            let top = p.len() - 1;
+            match Session::new(instance, encoding, lower_bound, top, budget) {
+                Ok(s) => {
+                    let clauses = s.attempt(top, Status::Sat, None, 0.0).stats.clauses;
+                    built = Some(s);
+                    clauses <= SMALL_CLAUSES
+                }
+                Err(_) => false,
+            }
+        }
+        None => true,
     };
-    let first_plan =
-        first_plan.map(|p| super::window::improve(instance, encoding, p, &window_budget));
+    let first_plan = match first_plan {
+        Some(p) if !small => Some(shorten(instance, encoding, max_moves, deadline, budget, p)),
+        Some(p) => Some(super::window::improve(
+            instance,
+            encoding,
+            p,
+            &until(deadline, 0.5, budget),
+        )),
+        None => None,
+    };
     let best: Option<Attempt>;
     let mut session;
     if let Some(path) = first_plan {
         let top = path.len() - 1;
-        session = Session::new(instance, encoding, lower_bound, top, budget)?;
+        session = match built {
+            Some(session) => session,
+            None => match Session::new(instance, encoding, lower_bound, top, budget) {
+                Ok(session) => session,
+                // No formula by the deadline: the plan found is the answer.
+                Err(_) => {
+                    let a = Attempt {
+                        horizon: top,
+                        status: Status::Sat,
+                        stats: Default::default(),
+                        path: Some(path),
+                        config: budget.config,
+                    };
+                    progress(&a);
+                    attempts.push(a);
+                    return Ok(SearchResult {
+                        status: Status::Sat,
+                        attempts,
+                        lower_bound,
+                    });
+                }
+            },
+        };
         let a = session.attempt(
             top,
             Status::Sat,
@@ -265,6 +599,16 @@ pub(crate) fn satisficing(
         best.horizon = path.len() - 1;
         best.path = Some(path);
     }
+    // A small formula: the descent within DESCENT_SHARE of the time left,
+    // then the suffixes regrown (below) when the plan is not proven least.
+    let descent_deadline = if small {
+        until(deadline, DESCENT_SHARE, budget).deadline
+    } else {
+        deadline
+    };
+    let deadline_all = deadline;
+    let deadline = descent_deadline;
+    let mut proven = false;
     session.set_deadline(deadline);
     // Improve: first jumps halfway to the lower bound, each asked within a
     // slice of the time left (SAT: a shorter plan; otherwise a shorter jump);
@@ -283,6 +627,7 @@ pub(crate) fn satisficing(
             below.saturating_sub(1)
         };
         if t < lower_bound {
+            proven = true;
             break;
         }
         if session.max > 2 * best.horizon {
@@ -332,10 +677,89 @@ pub(crate) fn satisficing(
             }
         }
     }
+    if small && !proven && best.path.is_some() {
+        let now = Instant::now();
+        let path = best.path.clone().expect("a plan");
+        let shorter = shorten(instance, encoding, max_moves, deadline_all, budget, path);
+        if shorter.len() < best.horizon + 1 {
+            let mut a = session.attempt(
+                shorter.len() - 1,
+                Status::Sat,
+                Some(shorter),
+                now.elapsed().as_secs_f64(),
+            );
+            a.stats.build_seconds = 0.0;
+            progress(&a);
+            attempts.push(std::mem::replace(&mut best, a));
+        }
+    }
     attempts.push(best);
     Ok(SearchResult {
         status: Status::Sat,
         attempts,
         lower_bound,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::TailRule;
+
+    fn board(apples: Vec<Pos>, visible: usize) -> Instance {
+        Instance {
+            width: 6,
+            height: 6,
+            walls: vec![],
+            start: Start::Body(vec![(1, 0), (0, 0)]),
+            apples,
+            visible,
+            grow: true,
+            tail: TailRule::Strict,
+            horizon: None,
+        }
+    }
+
+    #[test]
+    fn a_least_plan_solved_under_any_symmetry_is_legal_and_as_short() {
+        let inst = board(vec![(5, 5), (0, 4), (4, 1)], 3);
+        let encoding = crate::encode::by_name("direct").unwrap();
+        let budget = Budget::default();
+        let lengths: Vec<usize> = Symmetry::group(6, 6)
+            .into_iter()
+            .map(|g| {
+                let plan = least_plan(&inst, encoding.as_ref(), 60, &budget, g, 0).expect("a plan");
+                assert_eq!(sim::simulate(&inst, &plan).unwrap().eaten.len(), 3, "{g:?}");
+                plan.len() - 1
+            })
+            .collect();
+        assert_eq!(lengths.len(), 8);
+        assert!(lengths.iter().all(|&l| l == lengths[0]), "{lengths:?}");
+        assert!(lengths[0] >= lower_bound(&inst));
+    }
+
+    #[test]
+    fn regrowing_suffixes_shortens_a_plan_with_detours() {
+        let inst = board(vec![(5, 0), (5, 5), (0, 5), (0, 2)], 1);
+        // A detour of 10 moves to the first apple (4 suffice), then straight on.
+        let mut path = vec![(1, 0)];
+        for m in "UUURRRDDDRUUUUULLLLLDDD".chars() {
+            let (x, y) = *path.last().unwrap();
+            path.push(match m {
+                'U' => (x, y + 1),
+                'D' => (x, y - 1),
+                'R' => (x + 1, y),
+                _ => (x - 1, y),
+            });
+        }
+        assert_eq!(sim::simulate(&inst, &path).unwrap().eaten.len(), 4);
+        let encoding = crate::encode::by_name("direct").unwrap();
+        let budget = Budget {
+            deadline: Some(Instant::now() + std::time::Duration::from_secs(120)),
+            ..Budget::default()
+        };
+        let better = regrow(&inst, encoding.as_ref(), 60, &budget, path.clone());
+        assert_eq!(sim::simulate(&inst, &better).unwrap().eaten.len(), 4);
+        assert!(better.len() + 6 <= path.len(), "{} moves", better.len() - 1);
+    }
 }

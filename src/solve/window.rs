@@ -3,9 +3,11 @@
 //! small SAT formula, from the board at the window's start, with fewer moves.
 //!
 //! The window's formula is the encoding of a sub-instance: the body at the
-//! window's start, the apples the window eats (those on the board first,
-//! then those the spawn chain reveals), and every other apple visible by
-//! the window's end made a wall (entering it would eat it). When the window
+//! window's start and the apples the window eats (those on the board first,
+//! then those the spawn chain reveals); the head may never enter the cell of
+//! any other apple visible by the window's end (entering it would eat it):
+//! clauses on the head variables rather than walls, since such an apple may
+//! lie under the body (the window would otherwise be skipped). When the window
 //! does not end the plan, its new moves must also leave the rest of the plan
 //! legal: the head ends on the old window's last cell (so the window keeps
 //! the parity of its length, and shrinks two moves at a time), and no later
@@ -13,6 +15,8 @@
 //! (unit and binary clauses on the head variables). The same apples are
 //! eaten, so the lengths and the spawn chain after the window are unchanged.
 //! Every candidate plan is replayed by [`crate::sim`] before it is kept.
+//! Windows are tried in rounds (see [`improve`]) with a longer time limit
+//! per call each round, until a round in which every call answered.
 
 use std::time::{Duration, Instant};
 
@@ -24,8 +28,10 @@ use crate::sim;
 
 use super::{Budget, Status, path_of, run_cadical};
 
-/// Longest wall-clock time of one window's solver call.
+/// Wall-clock limit of one window's solver call in the first round.
 const CALL_SECONDS: Duration = Duration::from_secs(2);
+/// The largest limit of one call (doubled from [`CALL_SECONDS`] per round).
+const MAX_CALL_SECONDS: Duration = Duration::from_secs(16);
 /// Apples per window, tried in turn (the next size after a pass without gain).
 const SIZES: [usize; 5] = [3, 5, 8, 12, 18];
 
@@ -82,8 +88,22 @@ struct Window {
     /// Time of its last state.
     b: usize,
     sub: Instance,
+    /// Cells the head must not enter: the apples visible by the window's
+    /// end that it does not eat (clauses, not walls: such an apple may lie
+    /// under the body).
+    avoid: Vec<Pos>,
     /// The window ends the plan (no end condition).
     last: bool,
+}
+
+/// What asking a window at a horizon gave.
+enum Answer {
+    /// A legal window of that many moves: its head cells.
+    Shorter(Vec<Pos>),
+    /// None of that many moves (or the encoding refused it).
+    Unsat,
+    /// The call's time ran out.
+    Unknown,
 }
 
 /// The window of `path` from time `a` to time `b` (see the module doc);
@@ -98,10 +118,10 @@ fn window(instance: &Instance, states: &[sim::State], a: usize, b: usize) -> Opt
     let chain_end = (revealed_at_start + eaten).min(instance.apples.len());
     let mut apples = Vec::new();
     let mut visible = 0;
-    let mut walls = instance.walls.clone();
+    let mut avoid = Vec::new();
     for &(i, p) in &on_board {
         if left_at_end.contains(&i) {
-            walls.push(p);
+            avoid.push(p);
         } else {
             apples.push(p);
             visible += 1;
@@ -110,7 +130,7 @@ fn window(instance: &Instance, states: &[sim::State], a: usize, b: usize) -> Opt
     for i in revealed_at_start..chain_end {
         let p = instance.apples[i];
         if left_at_end.contains(&i) {
-            walls.push(p);
+            avoid.push(p);
         } else {
             apples.push(p);
         }
@@ -126,14 +146,10 @@ fn window(instance: &Instance, states: &[sim::State], a: usize, b: usize) -> Opt
     } else {
         start.body.clone()
     };
-    if walls.iter().any(|w| body.contains(w)) {
-        return None;
-    }
     let sub = Instance {
         start: Start::Body(body),
         apples,
         visible,
-        walls,
         horizon: None,
         ..instance.clone()
     };
@@ -148,11 +164,12 @@ fn window(instance: &Instance, states: &[sim::State], a: usize, b: usize) -> Opt
         a,
         b,
         sub,
+        avoid,
         last: b + 1 == states.len(),
     })
 }
 
-/// Asks the window at `h` moves; the new window's head cells on success.
+/// Asks the window at `h` moves.
 fn ask(
     window: &Window,
     path: &[Pos],
@@ -160,10 +177,20 @@ fn ask(
     encoding: &dyn Encoding,
     h: usize,
     budget: &Budget,
-) -> Option<Vec<Pos>> {
-    let mut cnf = encoding.encode(&window.sub, h).ok()?;
+) -> Answer {
+    let Ok(mut cnf) = encoding.encode(&window.sub, h) else {
+        return Answer::Unsat;
+    };
+    let index = HeadIndex::of(&cnf);
+    for &cell in &window.avoid {
+        for t in 1..=h {
+            let lits = head_at(&index, cell, t);
+            if !lits.is_empty() {
+                cnf.add_iter(lits.iter().map(|&l| -l));
+            }
+        }
+    }
     if !window.last {
-        let index = HeadIndex::of(&cnf);
         let start_head = path[window.a];
         // The cell of the new plan's head `j` moves before the window's end.
         let cell_before_end = |j: usize| -> Option<Pos> {
@@ -188,7 +215,7 @@ fn ask(
             true
         };
         if !force(&mut cnf, path[window.b], h) {
-            return None;
+            return Answer::Unsat;
         }
         // Move `s` after the window enters `path[b + s]`; the body before it
         // holds the heads of the last `length(b + s - 1)` times.
@@ -203,7 +230,7 @@ fn ask(
                     let t = h - j;
                     if t == 0 {
                         if start_head == cell {
-                            return None;
+                            return Answer::Unsat;
                         }
                         continue;
                     }
@@ -212,96 +239,130 @@ fn ask(
                         cnf.add_iter(lits.iter().map(|&l| -l));
                     }
                 } else if cell_before_end(j) == Some(cell) {
-                    return None;
+                    return Answer::Unsat;
                 }
             }
         }
     }
-    let (status, values) = run_cadical(&cnf, budget.deadline, budget.config);
-    if status != Status::Sat {
-        return None;
+    match run_cadical(&cnf, budget.deadline, budget.config) {
+        (Status::Sat, Some(values)) => match path_of(&window.sub, &cnf, &values, h) {
+            Ok(new) => Answer::Shorter(new),
+            Err(_) => Answer::Unsat,
+        },
+        (Status::Unsat, _) => Answer::Unsat,
+        _ => Answer::Unknown,
     }
-    path_of(&window.sub, &cnf, &values?, h).ok()
 }
 
 /// Re-plans windows of `path` (a legal plan of `instance`) until the
-/// deadline or a pass of the largest windows without gain; returns the
-/// shortest legal plan found (`path` itself when nothing is shorter).
+/// deadline or a fixpoint; returns the shortest legal plan found (`path`
+/// itself when nothing is shorter). A round tries every size of [`SIZES`]
+/// in turn (the same size again after a pass with a gain); when a round
+/// ends with a call cut short by its time limit, the next round doubles
+/// the limit (up to [`MAX_CALL_SECONDS`]); a round without such a call is a
+/// fixpoint.
 pub(crate) fn improve(
     instance: &Instance,
     encoding: &dyn Encoding,
     mut path: Vec<Pos>,
     budget: &Budget,
 ) -> Vec<Pos> {
-    let deadline = budget.deadline;
-    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
-    let mut size = 0;
-    while size < SIZES.len() && !out_of_time() {
-        let w = SIZES[size];
-        let mut gained = false;
-        let mut first = 0;
-        loop {
-            if out_of_time() {
-                return path;
-            }
-            let Ok(states) = sim::states(instance, &path) else {
-                return path;
-            };
-            let Ok(replay) = sim::simulate(instance, &path) else {
-                return path;
-            };
-            let mut anchors: Vec<usize> = vec![0];
-            anchors.extend(replay.eaten.iter().map(|&(_, t)| t));
-            anchors.dedup();
-            if first + 1 >= anchors.len() {
-                break;
-            }
-            let last = (first + w).min(anchors.len() - 1);
-            let (a, b) = (anchors[first], anchors[last]);
-            first += w.div_ceil(2);
-            let Some(win) = window(instance, &states, a, b) else {
-                continue;
-            };
-            let old = b - a;
-            let step = if win.last { 1 } else { 2 };
-            let lb = lower_bound(&win.sub);
-            let mut h = old.saturating_sub(step);
-            let mut better: Option<Vec<Pos>> = None;
-            while h >= lb.max(1) && !out_of_time() {
-                let call = Budget {
-                    deadline: Some(deadline.map_or(Instant::now() + CALL_SECONDS, |d| {
-                        d.min(Instant::now() + CALL_SECONDS)
-                    })),
-                    config: budget.config,
-                };
-                let Some(new) = ask(&win, &path, &states, encoding, h, &call) else {
-                    break;
-                };
-                let candidate: Vec<Pos> = path[..a]
-                    .iter()
-                    .chain(&new)
-                    .chain(&path[b + 1..])
-                    .copied()
-                    .collect();
-                if sim::simulate(instance, &candidate).is_err() {
-                    break;
-                }
-                better = Some(candidate);
-                h = h.saturating_sub(step);
-                if h == 0 {
+    let out_of_time = || budget.deadline.is_some_and(|d| Instant::now() >= d);
+    let mut call = CALL_SECONDS;
+    while !out_of_time() {
+        let mut cut_short = false;
+        for &w in &SIZES {
+            loop {
+                let (gained, short) = pass(instance, encoding, &mut path, w, call, budget);
+                cut_short |= short;
+                if !gained || out_of_time() {
                     break;
                 }
             }
-            if let Some(better) = better {
-                path = super::satisficing::cut(instance, better);
-                gained = true;
-            }
         }
-        if !gained {
-            size += 1;
+        if !cut_short || call >= MAX_CALL_SECONDS {
+            break;
         }
+        call *= 2;
     }
     path
+}
+
+/// One pass of windows of `w` apples over `path` (starts `w / 2` apples
+/// apart), each call limited to `call`: whether the plan got shorter, and
+/// whether a call was cut short by its limit.
+fn pass(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    path: &mut Vec<Pos>,
+    w: usize,
+    call: Duration,
+    budget: &Budget,
+) -> (bool, bool) {
+    let deadline = budget.deadline;
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+    let mut gained = false;
+    let mut cut_short = false;
+    let mut first = 0;
+    loop {
+        if out_of_time() {
+            return (gained, true);
+        }
+        let (Ok(states), Ok(replay)) = (sim::states(instance, path), sim::simulate(instance, path))
+        else {
+            return (gained, cut_short);
+        };
+        let mut anchors: Vec<usize> = vec![0];
+        anchors.extend(replay.eaten.iter().map(|&(_, t)| t));
+        anchors.dedup();
+        if first + 1 >= anchors.len() {
+            return (gained, cut_short);
+        }
+        let last = (first + w).min(anchors.len() - 1);
+        let (a, b) = (anchors[first], anchors[last]);
+        first += w.div_ceil(2);
+        let Some(win) = window(instance, &states, a, b) else {
+            continue;
+        };
+        let old = b - a;
+        let step = if win.last { 1 } else { 2 };
+        let lb = lower_bound(&win.sub);
+        let mut h = old.saturating_sub(step);
+        let mut better: Option<Vec<Pos>> = None;
+        while h >= lb.max(1) && !out_of_time() {
+            let until = Instant::now() + call;
+            let limit = Budget {
+                deadline: Some(deadline.map_or(until, |d| d.min(until))),
+                config: budget.config,
+            };
+            let new = match ask(&win, path, &states, encoding, h, &limit) {
+                Answer::Shorter(new) => new,
+                Answer::Unsat => break,
+                Answer::Unknown => {
+                    cut_short = true;
+                    break;
+                }
+            };
+            let candidate: Vec<Pos> = path[..a]
+                .iter()
+                .chain(&new)
+                .chain(&path[b + 1..])
+                .copied()
+                .collect();
+            if sim::simulate(instance, &candidate).is_err() {
+                break;
+            }
+            better = Some(candidate);
+            h = h.saturating_sub(step);
+            if h == 0 {
+                break;
+            }
+        }
+        if let Some(better) = better {
+            *path = super::satisficing::cut(instance, better);
+            gained = true;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -322,6 +383,36 @@ mod tests {
             });
         }
         path
+    }
+
+    #[test]
+    fn an_apple_waiting_under_the_body_is_avoided_and_its_window_kept() {
+        // Eating (2, 0) reveals (1, 0) under the body; it waits there while
+        // the snake detours to (5, 5) (12 moves, 8 suffice).
+        let inst = Instance {
+            width: 6,
+            height: 6,
+            walls: vec![],
+            start: Start::Body(vec![(1, 0), (0, 0)]),
+            apples: vec![(2, 0), (5, 5), (1, 0), (0, 5)],
+            visible: 2,
+            grow: true,
+            tail: TailRule::Strict,
+            horizon: None,
+        };
+        let path = walk((1, 0), "RUULLURRRRRUULLLLDDDDDLUUUUU");
+        let replay = sim::simulate(&inst, &path).unwrap();
+        assert_eq!(replay.eaten.len(), 4);
+        assert_eq!(replay.eaten[1], (1, 13));
+        let states = sim::states(&inst, &path).unwrap();
+        assert!(states[1].body.contains(&(1, 0)));
+        // The window eating (5, 5) leaves (1, 0) on the board, under the body.
+        let win = window(&inst, &states, 1, 13).expect("a window despite the apple under the body");
+        assert!(win.avoid.contains(&(1, 0)), "{:?}", win.avoid);
+        let encoding = crate::encode::by_name("direct").unwrap();
+        let better = improve(&inst, encoding.as_ref(), path.clone(), &Budget::default());
+        assert_eq!(sim::simulate(&inst, &better).unwrap().eaten.len(), 4);
+        assert!(better.len() + 4 <= path.len(), "{} moves", better.len() - 1);
     }
 
     #[test]

@@ -742,16 +742,7 @@ mod tests {
     fn regrowing_suffixes_shortens_a_plan_with_detours() {
         let inst = board(vec![(5, 0), (5, 5), (0, 5), (0, 2)], 1);
         // A detour of 10 moves to the first apple (4 suffice), then straight on.
-        let mut path = vec![(1, 0)];
-        for m in "UUURRRDDDRUUUUULLLLLDDD".chars() {
-            let (x, y) = *path.last().unwrap();
-            path.push(match m {
-                'U' => (x, y + 1),
-                'D' => (x, y - 1),
-                'R' => (x + 1, y),
-                _ => (x - 1, y),
-            });
-        }
+        let path = crate::solve::window::tests::walk((1, 0), "UUURRRDDDRUUUUULLLLLDDD");
         assert_eq!(sim::simulate(&inst, &path).unwrap().eaten.len(), 4);
         let encoding = crate::encode::by_name("direct").unwrap();
         let budget = Budget {

@@ -366,12 +366,13 @@ fn pass(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::instance::TailRule;
 
-    /// The cells from `from` along `moves` (`U` is `y + 1`).
-    fn walk(from: Pos, moves: &str) -> Vec<Pos> {
+    /// The cells from `from` along `moves` (`U` is `y + 1`); also used by
+    /// the satisficing tests.
+    pub(in crate::solve) fn walk(from: Pos, moves: &str) -> Vec<Pos> {
         let mut path = vec![from];
         for m in moves.chars() {
             let (x, y) = *path.last().unwrap();

@@ -367,7 +367,7 @@ impl<'a> Planner<'a> {
                     instance, encoding, lower, upper, &budget, second, progress,
                 )?,
                 None => solve::incremental::least_horizon_incremental(
-                    instance, encoding, lower, upper, proven, &budget, progress,
+                    instance, encoding, lower, upper, proven, 0, &budget, progress,
                 )?,
             },
         };

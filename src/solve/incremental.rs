@@ -361,15 +361,25 @@ impl Session {
     }
 }
 
+/// How many horizons past `first` the first open formula of a least-horizon
+/// search reaches: at least the board's cells (doubled at each rebuild).
+fn default_margin(instance: &Instance, first: usize) -> usize {
+    first.max(instance.cells()).max(8)
+}
+
 /// The least horizon in `first..=max_moves`, climbing one step at a time in
 /// one solver (rebuilt with a doubled margin when the horizon passes its
-/// maximum). Same contract as [`super::least_horizon`].
+/// maximum). `margin` is how many horizons past `first` the first formula
+/// reaches (0: [`default_margin`]). Same contract as
+/// [`super::least_horizon`].
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn least_horizon_incremental(
     instance: &Instance,
     encoding: &dyn Encoding,
     first: usize,
     max_moves: usize,
     lower_bound: usize,
+    margin: usize,
     budget: &Budget,
     mut progress: impl FnMut(&Attempt),
 ) -> Result<SearchResult, EncodeError> {
@@ -377,7 +387,11 @@ pub(crate) fn least_horizon_incremental(
     let first = first.max(1);
     let mut attempts = Vec::new();
     let mut status = Status::Unsat;
-    let mut margin = first.max(instance.cells()).max(8);
+    let mut margin = if margin == 0 {
+        default_margin(instance, first)
+    } else {
+        margin
+    };
     let mut session: Option<Session> = None;
     let mut t = first;
     while t <= max_moves {
@@ -442,7 +456,7 @@ pub(crate) fn least_horizon_portfolio(
     let first = first.max(1);
     let mut attempts = Vec::new();
     let mut status = Status::Unsat;
-    let mut margin = first.max(instance.cells()).max(8);
+    let mut margin = default_margin(instance, first);
     let mut sessions: Option<(Session, Session)> = None;
     let mut t = first;
     while t <= max_moves {

@@ -34,7 +34,7 @@ use crate::instance::{Instance, Pos};
 use crate::sim;
 
 use super::construct::{construct, tour_plan};
-use super::incremental::Session;
+use super::incremental::{Session, least_horizon_incremental};
 use super::{Attempt, Budget, SearchResult, Status};
 use crate::encode::prune::lower_bound;
 use crate::instance::Start;
@@ -147,27 +147,11 @@ fn least_plan(
         image = symmetry.apply(sub);
         &image
     };
-    let mut t = lower_bound(sub).max(1);
-    let mut margin = if margin == 0 {
-        t.max(sub.cells()).max(8)
-    } else {
-        margin
-    };
-    while t <= max_moves {
-        let max = (t + margin).min(max_moves);
-        margin *= 2;
-        let mut session = Session::new(sub, encoding, t, max, budget).ok()?;
-        while t <= max {
-            match session.ask(sub, t) {
-                (Status::Sat, path) => {
-                    return path?.iter().map(|p| back.get(p).copied()).collect();
-                }
-                (Status::Unsat, _) => t += 1,
-                (Status::Unknown, _) => return None,
-            }
-        }
-    }
-    None
+    let lb = lower_bound(sub);
+    let search =
+        least_horizon_incremental(sub, encoding, lb, max_moves, lb, margin, budget, |_| {}).ok()?;
+    let path = search.plan()?.path.as_ref()?;
+    path.iter().map(|p| back.get(p).copied()).collect()
 }
 
 /// One way of building a plan apple by apple with SAT: how many apples of

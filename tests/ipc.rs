@@ -330,15 +330,36 @@ fn instance_file(kind: &str, n: usize) -> PathBuf {
 /// plan's horizon) and returns `(horizon, optimal)`.
 fn solve_and_replay(track: &str, n: usize, extra: &[&str]) -> (usize, bool) {
     let problem = instance_file(track, n);
-    let text = std::fs::read_to_string(&problem).unwrap();
     // One folder per call: tests run at once, and `temp_dir` empties its folder.
     static CALLS: AtomicUsize = AtomicUsize::new(0);
     let dir = temp_dir(&format!(
         "{track}-{}",
         CALLS.fetch_add(1, Ordering::Relaxed)
     ));
-    let plan_file = dir.join(format!("instance-{n}.plan"));
     let started = Instant::now();
+    let what = format!("{track}/instance-{n}");
+    let (horizon, optimal, under_body) = solve_plan_and_replay(&problem, &dir, &what, extra);
+    eprintln!(
+        "{what}: horizon {horizon} (optimal: {optimal}), {:.2} s, \
+         {under_body} apple(s) appeared under the body",
+        started.elapsed().as_secs_f64()
+    );
+    (horizon, optimal)
+}
+
+/// Runs `snakesat solve PROBLEM --json --plan DIR/NAME.plan EXTRA...` (exit 0
+/// required), replays the IPC plan in the interpreter (it must reach the goal
+/// in exactly the plan's horizon) and returns `(horizon, optimal, apples that
+/// appeared under the body)`; `what` names the problem in failures.
+fn solve_plan_and_replay(
+    problem: &Path,
+    dir: &Path,
+    what: &str,
+    extra: &[&str],
+) -> (usize, bool, usize) {
+    let text = std::fs::read_to_string(problem).unwrap();
+    let name = problem.file_stem().unwrap().to_str().unwrap();
+    let plan_file = dir.join(format!("{name}.plan"));
     let mut args = vec![
         "solve",
         problem.to_str().unwrap(),
@@ -351,20 +372,15 @@ fn solve_and_replay(track: &str, n: usize, extra: &[&str]) -> (usize, bool) {
     assert_eq!(
         out.status.code(),
         Some(0),
-        "{track}/instance-{n}: {}",
+        "{what}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     let (horizon, optimal) = json_horizon(&out);
     let plan = std::fs::read_to_string(&plan_file).unwrap();
-    let (steps, under_body) = replay_counting(&text, &plan)
-        .unwrap_or_else(|e| panic!("{track}/instance-{n}: {e}\n{plan}"));
-    assert_eq!(steps, horizon, "{track}/instance-{n}");
-    eprintln!(
-        "{track}/instance-{n}: horizon {horizon} (optimal: {optimal}), {:.2} s, \
-         {under_body} apple(s) appeared under the body",
-        started.elapsed().as_secs_f64()
-    );
-    (horizon, optimal)
+    let (steps, under_body) =
+        replay_counting(&text, &plan).unwrap_or_else(|e| panic!("{what}: {e}\n{plan}"));
+    assert_eq!(steps, horizon, "{what}");
+    (horizon, optimal, under_body)
 }
 
 /// An optimal-track instance: its plan must be proven optimal; returns the horizon.
@@ -410,25 +426,9 @@ fn cli_plan_file_passes_the_replay_and_matches_the_json_instance() {
     for n in [4, 5, 1] {
         let problem = instance_file("optimal", n);
         let text = std::fs::read_to_string(&problem).unwrap();
-        let plan_file = dir.join(format!("instance-{n}.plan"));
-        let out = cli(&[
-            "solve",
-            problem.to_str().unwrap(),
-            "--json",
-            "--plan",
-            plan_file.to_str().unwrap(),
-        ]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let (horizon, optimal) = json_horizon(&out);
+        let (horizon, optimal, _) =
+            solve_plan_and_replay(&problem, &dir, &format!("instance-{n}"), &[]);
         assert!(optimal, "instance-{n}");
-        let plan = std::fs::read_to_string(&plan_file).unwrap();
-        let steps = replay(&text, &plan).unwrap_or_else(|e| panic!("instance-{n}: {e}\n{plan}"));
-        assert_eq!(steps, horizon);
         // The same instance as JSON gives the same least horizon, both searches.
         let inst = snakesat::pddl::from_pddl(&text).unwrap();
         let json_file = dir.join(format!("instance-{n}.json"));
@@ -687,29 +687,10 @@ fn odd_full_boards_get_plans_that_pass_the_replay() {
     for &(size, seed) in cases {
         let text = full_board(size, size, seed);
         let problem = dir.join(format!("full-{size}-{seed}.pddl"));
-        let plan_file = dir.join(format!("full-{size}-{seed}.plan"));
         std::fs::write(&problem, &text).unwrap();
-        let out = cli(&[
-            "solve",
-            problem.to_str().unwrap(),
-            "--satisficing",
-            "--timeout",
-            "10",
-            "--json",
-            "--plan",
-            plan_file.to_str().unwrap(),
-        ]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{size}x{size} seed {seed}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let (horizon, _) = json_horizon(&out);
-        let plan = std::fs::read_to_string(&plan_file).unwrap();
-        let steps =
-            replay(&text, &plan).unwrap_or_else(|e| panic!("{size}x{size} seed {seed}: {e}"));
-        assert_eq!(steps, horizon, "{size}x{size} seed {seed}");
+        let what = format!("{size}x{size} seed {seed}");
+        let (steps, _, _) =
+            solve_plan_and_replay(&problem, &dir, &what, &["--satisficing", "--timeout", "10"]);
         // Every cell but the two of the start holds an apple: at least one move each.
         assert!(
             steps >= size * size - 2,

@@ -364,7 +364,7 @@ impl Session {
 /// How many horizons past `first` the first open formula of a least-horizon
 /// search reaches: at least the board's cells (doubled at each rebuild).
 fn default_margin(instance: &Instance, first: usize) -> usize {
-    first.max(instance.cells()).max(8)
+    first.max(2 * instance.cells()).max(8)
 }
 
 /// The least horizon in `first..=max_moves`, climbing one step at a time in
@@ -381,39 +381,71 @@ pub(crate) fn least_horizon_incremental(
     lower_bound: usize,
     margin: usize,
     budget: &Budget,
-    mut progress: impl FnMut(&Attempt),
+    progress: impl FnMut(&Attempt),
 ) -> Result<SearchResult, EncodeError> {
-    let deadline = budget.deadline;
-    let first = first.max(1);
-    let mut attempts = Vec::new();
-    let mut status = Status::Unsat;
-    let mut margin = if margin == 0 {
-        default_margin(instance, first)
+    let margin = if margin == 0 {
+        default_margin(instance, first.max(1))
     } else {
         margin
     };
-    let mut session: Option<Session> = None;
-    let mut t = first;
+    climb(
+        first,
+        max_moves,
+        lower_bound,
+        margin,
+        budget.deadline,
+        |t, max| Session::new(instance, encoding, t, max, budget),
+        |s| s.max,
+        |s, t| {
+            let started = Instant::now();
+            let (st, path) = s.ask(instance, t);
+            Ok(s.attempt(t, st, path, started.elapsed().as_secs_f64()))
+        },
+        progress,
+    )
+}
+
+/// The climb both searches share: asks `first, first + 1, ...` up to
+/// `max_moves` of a session (`build(t, max)` opens one for horizons
+/// `t..=max`, rebuilt with a doubled margin when the horizon passes
+/// `max_of(session)`), stopping at the first answer other than UNSAT or at
+/// the deadline. `ask(session, t)` answers one horizon. A session's build
+/// time counts once, with the first horizon asked of it.
+#[allow(clippy::too_many_arguments)]
+fn climb<S>(
+    first: usize,
+    max_moves: usize,
+    lower_bound: usize,
+    mut margin: usize,
+    deadline: Option<Instant>,
+    mut build: impl FnMut(usize, usize) -> Result<S, EncodeError>,
+    max_of: impl Fn(&S) -> usize,
+    mut ask: impl FnMut(&mut S, usize) -> Result<Attempt, EncodeError>,
+    mut progress: impl FnMut(&Attempt),
+) -> Result<SearchResult, EncodeError> {
+    let mut attempts: Vec<Attempt> = Vec::new();
+    let mut status = Status::Unsat;
+    let mut session: Option<S> = None;
+    let mut t = first.max(1);
     while t <= max_moves {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             status = Status::Unknown;
             break;
         }
-        if session.as_ref().is_none_or(|s| s.max < t) {
+        let mut built = false;
+        if session.as_ref().is_none_or(|s| max_of(s) < t) {
             let max = (t + margin).min(max_moves);
             margin *= 2;
-            session = Some(Session::new(instance, encoding, t, max, budget)?);
+            session = Some(build(t, max)?);
+            built = true;
         }
         let s = session.as_mut().expect("session built");
-        let started = Instant::now();
-        let (st, path) = s.ask(instance, t);
-        let mut attempt = s.attempt(t, st, path, started.elapsed().as_secs_f64());
-        if attempts.is_empty() || s.first == t {
-            // The build time counts once, with the first horizon asked of it.
-        } else {
+        let mut attempt = ask(s, t)?;
+        if !built && !attempts.is_empty() {
             attempt.stats.build_seconds = 0.0;
         }
         progress(&attempt);
+        let st = attempt.status;
         attempts.push(attempt);
         if st != Status::Unsat {
             status = st;
@@ -446,84 +478,64 @@ pub(crate) fn least_horizon_portfolio(
     max_moves: usize,
     budget: &Budget,
     second: CadicalConfig,
-    mut progress: impl FnMut(&Attempt),
+    progress: impl FnMut(&Attempt),
 ) -> Result<SearchResult, EncodeError> {
     let (deadline, lower_bound) = (budget.deadline, first);
     let other = Budget {
         config: second,
         ..*budget
     };
-    let first = first.max(1);
-    let mut attempts = Vec::new();
-    let mut status = Status::Unsat;
-    let mut margin = default_margin(instance, first);
-    let mut sessions: Option<(Session, Session)> = None;
-    let mut t = first;
-    while t <= max_moves {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            status = Status::Unknown;
-            break;
-        }
-        let mut built = false;
-        if sessions.as_ref().is_none_or(|(a, _)| a.max < t) {
-            let max = (t + margin).min(max_moves);
-            margin *= 2;
-            sessions = Some((
+    climb(
+        first,
+        max_moves,
+        lower_bound,
+        default_margin(instance, first.max(1)),
+        deadline,
+        |t, max| {
+            Ok((
                 Session::new(instance, encoding, t, max, budget)?,
                 Session::new(instance, encoding, t, max, &other)?,
-            ));
-            built = true;
-        }
-        let (a, b) = sessions.as_mut().expect("sessions built");
-        let started = Instant::now();
-        let (first_answer, second_answer) = std::thread::scope(|scope| {
-            let flags = (a.flag.clone(), b.flag.clone());
-            flags.0.store(false, Ordering::Relaxed);
-            flags.1.store(false, Ordering::Relaxed);
-            let stop_a = flags.0.clone();
-            let racer = &mut *b;
-            let answer_b = scope.spawn(move || {
-                let answer = racer.ask(instance, t);
-                if answer.0 != Status::Unknown {
-                    stop_a.store(true, Ordering::Relaxed);
+            ))
+        },
+        |(a, _)| a.max,
+        |pair, t| {
+            let (a, b) = (&mut pair.0, &mut pair.1);
+            let started = Instant::now();
+            let (first_answer, second_answer) = std::thread::scope(|scope| {
+                let flags = (a.flag.clone(), b.flag.clone());
+                flags.0.store(false, Ordering::Relaxed);
+                flags.1.store(false, Ordering::Relaxed);
+                let stop_a = flags.0.clone();
+                let racer = &mut *b;
+                let answer_b = scope.spawn(move || {
+                    let answer = racer.ask(instance, t);
+                    if answer.0 != Status::Unknown {
+                        stop_a.store(true, Ordering::Relaxed);
+                    }
+                    answer
+                });
+                let answer_a = a.ask(instance, t);
+                if answer_a.0 != Status::Unknown {
+                    flags.1.store(true, Ordering::Relaxed);
                 }
-                answer
+                (
+                    answer_a,
+                    answer_b.join().expect("a solver thread does not panic"),
+                )
             });
-            let answer_a = a.ask(instance, t);
-            if answer_a.0 != Status::Unknown {
-                flags.1.store(true, Ordering::Relaxed);
+            let (winner, (st, mut path)) = match (first_answer, second_answer) {
+                ((Status::Unknown, _), answer) if answer.0 != Status::Unknown => (&*b, answer),
+                (answer, _) => (&*a, answer),
+            };
+            if st == Status::Sat {
+                let fresh = super::solve_at(instance, encoding, t, budget)?;
+                if fresh.status == Status::Sat {
+                    path = fresh.path;
+                }
             }
-            (
-                answer_a,
-                answer_b.join().expect("a solver thread does not panic"),
-            )
-        });
-        let (winner, (st, mut path)) = match (first_answer, second_answer) {
-            ((Status::Unknown, _), answer) if answer.0 != Status::Unknown => (&*b, answer),
-            (answer, _) => (&*a, answer),
-        };
-        if st == Status::Sat {
-            let fresh = super::solve_at(instance, encoding, t, budget)?;
-            if fresh.status == Status::Sat {
-                path = fresh.path;
-            }
-        }
-        let secs = started.elapsed().as_secs_f64();
-        let mut attempt = winner.attempt(t, st, path, secs);
-        if !built && !attempts.is_empty() {
-            attempt.stats.build_seconds = 0.0;
-        }
-        progress(&attempt);
-        attempts.push(attempt);
-        if st != Status::Unsat {
-            status = st;
-            break;
-        }
-        t += 1;
-    }
-    Ok(SearchResult {
-        status,
-        attempts,
-        lower_bound: lower_bound.max(1),
-    })
+            let secs = started.elapsed().as_secs_f64();
+            Ok(winner.attempt(t, st, path, secs))
+        },
+        progress,
+    )
 }

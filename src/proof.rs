@@ -20,6 +20,8 @@ use std::ffi::{CString, c_char, c_int, c_void};
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde::Serialize;
@@ -286,30 +288,7 @@ pub fn certify(
     {
         claims.insert(0, (below, Reason::BelowBound));
     }
-    let mut certificates = Vec::new();
-    for (horizon, reason) in claims {
-        let started = Instant::now();
-        let cnf = encoding.encode(instance, horizon)?;
-        let cnf_name = format!("horizon-{horizon}.cnf");
-        let proof_name = format!("horizon-{horizon}.drat");
-        write_cnf(instance, encoding, horizon, &cnf, &dir.join(&cnf_name))?;
-        let proof = dir.join(&proof_name);
-        let status = refute(&cnf, &proof, deadline)?;
-        if status == Status::Sat {
-            return Err(ProofError::Satisfiable { horizon });
-        }
-        let proof_bytes = std::fs::metadata(&proof)?.len();
-        certificates.push(Certificate {
-            horizon,
-            reason,
-            cnf: cnf_name,
-            proof: proof_name,
-            format: FORMAT,
-            refuted: status == Status::Unsat,
-            proof_bytes,
-            seconds: started.elapsed().as_secs_f64(),
-        });
-    }
+    let certificates = certify_claims(instance, encoding, &claims, dir, deadline)?;
     let manifest = Manifest {
         encoding: encoding.name(),
         lower_bound,
@@ -321,6 +300,78 @@ pub fn certify(
     std::fs::write(&manifest_path, text + "\n")
         .map_err(|e| ProofError::write(&manifest_path, e))?;
     Ok(manifest)
+}
+
+/// Certifies every claim, the highest horizons (the hardest) first, on as
+/// many threads as there are cores (each with its own CaDiCaL and files);
+/// the certificates come back in the order of `claims`, and the first error
+/// in that order wins.
+fn certify_claims(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    claims: &[(usize, Reason)],
+    dir: &Path,
+    deadline: Option<Instant>,
+) -> Result<Vec<Certificate>, ProofError> {
+    let mut order: Vec<usize> = (0..claims.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(claims[i].0));
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<Result<Certificate, ProofError>>>> =
+        claims.iter().map(|_| Mutex::new(None)).collect();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(claims.len());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let (horizon, reason) = claims[i];
+                    let result = certify_one(instance, encoding, horizon, reason, dir, deadline);
+                    *results[i].lock().expect("no worker panics") = Some(result);
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .expect("no worker panics")
+                .expect("every claim was taken by a worker")
+        })
+        .collect()
+}
+
+/// Encodes `horizon`, writes its CNF and refutes it with a traced proof.
+fn certify_one(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    horizon: usize,
+    reason: Reason,
+    dir: &Path,
+    deadline: Option<Instant>,
+) -> Result<Certificate, ProofError> {
+    let started = Instant::now();
+    let cnf = encoding.encode(instance, horizon)?;
+    let cnf_name = format!("horizon-{horizon}.cnf");
+    let proof_name = format!("horizon-{horizon}.drat");
+    write_cnf(instance, encoding, horizon, &cnf, &dir.join(&cnf_name))?;
+    let proof = dir.join(&proof_name);
+    let status = refute(&cnf, &proof, deadline)?;
+    if status == Status::Sat {
+        return Err(ProofError::Satisfiable { horizon });
+    }
+    let proof_bytes = std::fs::metadata(&proof)?.len();
+    Ok(Certificate {
+        horizon,
+        reason,
+        cnf: cnf_name,
+        proof: proof_name,
+        format: FORMAT,
+        refuted: status == Status::Unsat,
+        proof_bytes,
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 /// The CNF as `snakesat export` writes it (instance, encoding, horizon as comments).

@@ -51,8 +51,9 @@ pub struct OpenFormula {
     pub cell_heads: bool,
 }
 
-/// A way to turn an instance and a number of moves into CNF.
-pub trait Encoding {
+/// A way to turn an instance and a number of moves into CNF (`Sync`: the
+/// certification of refuted horizons encodes them on several threads).
+pub trait Encoding: Sync {
     /// The name `solve --encoding NAME` accepts.
     fn name(&self) -> String;
     /// What the encoding can do.

@@ -5,18 +5,6 @@
 
 mod common;
 
-use snakesat::instance::random::RandomSpec;
-
 fn main() {
-    let spec = RandomSpec {
-        width: 5,
-        height: 5,
-        apples: 0,
-        length: 3,
-        visible: None,
-        grow: false,
-        horizon: Some(9),
-        ..RandomSpec::default()
-    };
-    common::run("mvp1", &spec);
+    common::run("mvp1");
 }

@@ -5,15 +5,6 @@
 
 mod common;
 
-use snakesat::instance::random::RandomSpec;
-
 fn main() {
-    let spec = RandomSpec {
-        apples: 9,
-        length: 3,
-        visible: None,
-        seed: 1,
-        ..RandomSpec::default()
-    };
-    common::run("mvp2", &spec);
+    common::run("mvp2");
 }

@@ -5,17 +5,6 @@
 
 mod common;
 
-use snakesat::instance::random::RandomSpec;
-
 fn main() {
-    let spec = RandomSpec {
-        width: 10,
-        height: 10,
-        apples: 9,
-        length: 3,
-        visible: Some(1),
-        seed: 1,
-        ..RandomSpec::default()
-    };
-    common::run("mvp3", &spec);
+    common::run("mvp3");
 }

@@ -3,6 +3,8 @@
 #[path = "support/cycle.rs"]
 mod cycle;
 use cycle::cycle16;
+#[path = "../examples/common/specs.rs"]
+mod specs;
 
 use gif::{ColorOutput, DecodeOptions, Repeat};
 use snakesat::instance::{Instance, Pos, Start, TailRule};
@@ -435,38 +437,12 @@ fn the_head_looks_where_it_goes() {
 #[test]
 fn the_readme_gifs_show_connected_snakes() {
     use snakesat::encode;
-    use snakesat::instance::random::{RandomSpec, generate};
+    use snakesat::instance::random::generate;
     use snakesat::planner::{Planner, Search};
 
-    let mvp1 = RandomSpec {
-        width: 5,
-        height: 5,
-        apples: 0,
-        length: 3,
-        visible: None,
-        grow: false,
-        horizon: Some(9),
-        ..RandomSpec::default()
-    };
-    let mvp2 = RandomSpec {
-        apples: 9,
-        length: 3,
-        visible: None,
-        seed: 1,
-        ..RandomSpec::default()
-    };
-    let mvp3 = RandomSpec {
-        width: 10,
-        height: 10,
-        apples: 9,
-        length: 3,
-        visible: Some(1),
-        seed: 1,
-        ..RandomSpec::default()
-    };
     let encoding = encode::by_name("direct").unwrap();
-    for (name, spec) in [("mvp1", mvp1), ("mvp2", mvp2), ("mvp3", mvp3)] {
-        let instance = generate(&spec).unwrap();
+    for name in ["mvp1", "mvp2", "mvp3"] {
+        let instance = generate(&specs::mvp(name)).unwrap();
         let search = match instance.horizon {
             Some(moves) => Search::FixedHorizon(moves),
             None => Search::Optimal,

@@ -2,20 +2,24 @@
 //! with the default `direct` encoding, check the plan with the simulator,
 //! print it and animate it to `plots/NAME.gif`.
 
+pub mod specs;
+
 use std::io::Write;
 use std::path::PathBuf;
 
 use snakesat::encode;
-use snakesat::instance::random::{RandomSpec, generate};
+use snakesat::instance::random::generate;
 use snakesat::output;
 use snakesat::planner::{Planner, Search};
 use snakesat::render::{GifOptions, write_gif};
 use snakesat::report::picture;
 
-/// Solves `spec` (at its horizon, or at the least one), checks, prints and
-/// animates the plan to `plots/{name}.gif` in the crate's directory.
-pub fn run(name: &str, spec: &RandomSpec) {
-    let instance = generate(spec).expect("the setting is a valid instance");
+/// Solves the setting of `name` ([`specs::mvp`]; at its horizon, or at the
+/// least one), checks, prints and animates the plan to `plots/{name}.gif` in
+/// the crate's directory.
+pub fn run(name: &str) {
+    let spec = specs::mvp(name);
+    let instance = generate(&spec).expect("the setting is a valid instance");
     let encoding = encode::by_name("direct").expect("the default encoding exists");
     let bound = encode::prune::lower_bound(&instance);
     let search = match instance.horizon {

@@ -364,7 +364,7 @@ impl Session {
 /// How many horizons past `first` the first open formula of a least-horizon
 /// search reaches: at least the board's cells (doubled at each rebuild).
 fn default_margin(instance: &Instance, first: usize) -> usize {
-    first.max(2 * instance.cells()).max(8)
+    first.max(instance.cells()).max(8)
 }
 
 /// The least horizon in `first..=max_moves`, climbing one step at a time in

@@ -11,14 +11,17 @@
 //! fast, then shorter ones). Which of them applies follows from the
 //! encoding's [`Capabilities`](crate::encode::Capabilities).
 
+use std::path::Path;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
 use crate::cnf::Cnf;
+use crate::encode::full::ends_full;
 use crate::encode::{EncodeError, Encoding, prune};
 use crate::instance::{Instance, Pos};
+use crate::proof::ProofError;
 use crate::sim::{self, Replay, Violation};
 use crate::solve::{self, Attempt, Budget, SearchResult, Stats, Status};
 
@@ -40,13 +43,16 @@ pub enum Search {
 /// How [`Search::Optimal`] climbs the horizons.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Method {
-    /// Incremental when the encoding allows it, else fresh.
+    /// Fresh on full boards (see [`crate::encode::full`]: their formulas
+    /// at a fixed horizon are much easier than the incremental one), else
+    /// incremental when the encoding allows it, else fresh.
     #[default]
     Auto,
     /// One CaDiCaL instance for every horizon (assumptions); needs an
     /// incremental encoding (refused otherwise, whatever the search).
     Incremental,
-    /// A fresh formula and solver per horizon.
+    /// A fresh formula and solver per horizon, the horizons shared out over
+    /// the cores.
     Fresh,
 }
 
@@ -123,6 +129,18 @@ pub enum PlanError {
     /// The encoding refuses the instance.
     #[error(transparent)]
     Encode(#[from] EncodeError),
+    /// A certificate could not be written ([`Planner::certify_into`]).
+    #[error("certificates: {0}")]
+    Certificate(String),
+}
+
+impl From<ProofError> for PlanError {
+    fn from(error: ProofError) -> Self {
+        match error {
+            ProofError::Encode(e) => PlanError::Encode(e),
+            other => PlanError::Certificate(format!("{:#}", other)),
+        }
+    }
 }
 
 /// A plan the simulator accepted.
@@ -225,6 +243,7 @@ pub struct Planner<'a> {
     config: CadicalConfig,
     portfolio: Option<CadicalConfig>,
     shortcut: bool,
+    proof_dir: Option<&'a Path>,
     progress: Option<Progress<'a>>,
 }
 
@@ -245,6 +264,7 @@ impl<'a> Planner<'a> {
             config: CadicalConfig::Default,
             portfolio: Some(CadicalConfig::Unsat),
             shortcut: true,
+            proof_dir: None,
             progress: None,
         }
     }
@@ -298,6 +318,17 @@ impl<'a> Planner<'a> {
     /// lower bound followed by a legal continuation (two small formulas).
     pub fn shortcut(mut self, shortcut: bool) -> Self {
         self.shortcut = shortcut;
+        self
+    }
+
+    /// Writes certificates into `dir` as the search goes, where it can: the
+    /// fresh-formula search ([`Method::Fresh`], and full boards by default)
+    /// solves every horizon with a CaDiCaL that traces a DRAT proof, so each
+    /// refuted horizon's [`Attempt::certificate`] is set without a second
+    /// solve. Other searches leave it to [`crate::proof::certify_search`],
+    /// which completes the certification in both cases.
+    pub fn certify_into(mut self, dir: Option<&'a Path>) -> Self {
+        self.proof_dir = dir;
         self
     }
 
@@ -359,8 +390,26 @@ impl<'a> Planner<'a> {
             Search::FixedHorizon(_) => {
                 solve::least_horizon(instance, encoding, lower, upper, proven, &budget, progress)?
             }
-            Search::Optimal if self.method == Method::Fresh || !incremental => {
-                solve::least_horizon(instance, encoding, lower, upper, proven, &budget, progress)?
+            // Fresh formulas on every core: asked for, the only way for the
+            // encoding, or (by default) a full board, whose fixed-horizon
+            // formulas are much easier than the incremental one.
+            Search::Optimal
+                if self.method == Method::Fresh
+                    || !incremental
+                    || (self.method == Method::Auto && ends_full(instance)) =>
+            {
+                let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+                solve::parallel::least_horizon_parallel(
+                    instance,
+                    encoding,
+                    lower,
+                    upper,
+                    proven,
+                    &budget,
+                    workers,
+                    self.proof_dir,
+                    progress,
+                )?
             }
             Search::Optimal => match self.portfolio.filter(|&c| c != self.config) {
                 Some(second) => solve::incremental::least_horizon_portfolio(

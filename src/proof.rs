@@ -21,7 +21,7 @@ use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde::Serialize;
@@ -30,8 +30,8 @@ use thiserror::Error;
 use crate::cnf::{Cnf, header};
 use crate::encode::{EncodeError, Encoding};
 use crate::instance::Instance;
-use crate::planner::Outcome;
-use crate::solve::{Attempt, Status};
+use crate::planner::{CadicalConfig, Outcome};
+use crate::solve::{Answer, Attempt, Budget, Status};
 
 unsafe extern "C" {
     // CaDiCaL's C API (`cadical/src/ccadical.h`), linked by the `cadical` crate.
@@ -42,6 +42,9 @@ unsafe extern "C" {
     fn ccadical_close_proof(solver: *mut c_void);
     fn ccadical_add(solver: *mut c_void, lit: c_int);
     fn ccadical_solve(solver: *mut c_void) -> c_int;
+    fn ccadical_val(solver: *mut c_void, lit: c_int) -> c_int;
+    // The `cadical` crate's addition to that API (its predefined configurations).
+    fn ccadical_configure(solver: *mut c_void, name: *const c_char) -> c_int;
     fn ccadical_set_terminate(
         solver: *mut c_void,
         state: *mut c_void,
@@ -114,11 +117,19 @@ impl ProofError {
     }
 }
 
-/// Stops the proof-tracing solve at the deadline.
-unsafe extern "C" fn past_deadline(state: *mut c_void) -> c_int {
-    // SAFETY: `state` is the `Instant` that `refute` keeps alive while it solves.
-    let deadline = unsafe { &*(state as *const Instant) };
-    c_int::from(Instant::now() >= *deadline)
+/// When a proof-tracing solve stops early: at a deadline, or when another
+/// thread raises a flag.
+struct Limits<'a> {
+    deadline: Option<Instant>,
+    stop: Option<&'a AtomicBool>,
+}
+
+/// Stops the proof-tracing solve at its [`Limits`].
+unsafe extern "C" fn past_limits(state: *mut c_void) -> c_int {
+    // SAFETY: `state` is the `Limits` that `solve_traced` keeps alive while it solves.
+    let limits = unsafe { &*(state as *const Limits) };
+    let stopped = limits.stop.is_some_and(|f| f.load(Ordering::Relaxed));
+    c_int::from(stopped || limits.deadline.is_some_and(|d| Instant::now() >= d))
 }
 
 /// A CaDiCaL instance from the C API, released on drop.
@@ -135,14 +146,33 @@ impl Drop for Traced {
 /// `Unsat` means the file holds a refutation of exactly these clauses (in
 /// this order, variables as numbered); `Unknown` means the deadline passed.
 pub fn refute(cnf: &Cnf, proof: &Path, deadline: Option<Instant>) -> Result<Status, ProofError> {
+    solve_traced(cnf, proof, CadicalConfig::Default, deadline, None).map(|(status, _)| status)
+}
+
+/// [`refute`] with CaDiCaL in `config`, also stopped (`Unknown`) when `stop`
+/// is raised; when SAT, the value of every variable (the proof is then of no
+/// use).
+pub(crate) fn solve_traced(
+    cnf: &Cnf,
+    proof: &Path,
+    config: CadicalConfig,
+    deadline: Option<Instant>,
+    stop: Option<&AtomicBool>,
+) -> Result<(Status, Option<Vec<bool>>), ProofError> {
     let path = CString::new(proof.as_os_str().as_bytes()).map_err(|_| ProofError::NulPath {
         path: proof.display().to_string(),
     })?;
-    // SAFETY: every call gets the live solver of `solver`; the proof is traced
-    // before any clause (CaDiCaL's CONFIGURING state, which it requires), closed
-    // before the file is, and the file outlives the solver's use of it.
+    let config_name = CString::new(config.name()).expect("configuration names have no NUL");
+    let limits = Limits { deadline, stop };
+    // SAFETY: every call gets the live solver of `solver`; the configuration
+    // and the proof are set before any clause (CaDiCaL's CONFIGURING state,
+    // which both require), the proof is closed before the file is, the file
+    // outlives the solver's use of it, and `limits` outlives the solve.
     unsafe {
         let solver = Traced(ccadical_init());
+        if config != CadicalConfig::Default {
+            ccadical_configure(solver.0, config_name.as_ptr());
+        }
         let file = fopen(path.as_ptr(), c"wb".as_ptr());
         if file.is_null() {
             return Err(ProofError::write(proof, std::io::Error::last_os_error()));
@@ -157,26 +187,76 @@ pub fn refute(cnf: &Cnf, proof: &Path, deadline: Option<Instant>) -> Result<Stat
         for &lit in cnf.flat() {
             ccadical_add(solver.0, lit);
         }
-        let mut limit = deadline;
-        if let Some(d) = limit.as_mut() {
+        if deadline.is_some() || stop.is_some() {
             ccadical_set_terminate(
                 solver.0,
-                d as *mut Instant as *mut c_void,
-                Some(past_deadline),
+                &limits as *const Limits as *mut c_void,
+                Some(past_limits),
             );
         }
         let result = ccadical_solve(solver.0);
+        let values = (result == 10).then(|| {
+            (1..=cnf.num_vars() as c_int)
+                .map(|v| ccadical_val(solver.0, v) > 0)
+                .collect()
+        });
         ccadical_close_proof(solver.0);
         drop(solver);
         if fclose(file) != 0 {
             return Err(ProofError::write(proof, std::io::Error::last_os_error()));
         }
-        Ok(match result {
+        let status = match result {
             10 => Status::Sat,
             20 => Status::Unsat,
             _ => Status::Unknown,
-        })
+        };
+        Ok((status, values))
     }
+}
+
+/// The search's own solve of `horizon` when certificates are written as it
+/// goes (fresh formulas): writes `cnf` into `dir`, solves it tracing a proof
+/// beside it, keeps both files and returns their certificate when UNSAT,
+/// removes them otherwise. Returns the status and, when SAT, the model.
+pub(crate) fn solve_certified(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    horizon: usize,
+    cnf: &Cnf,
+    dir: &Path,
+    budget: &Budget,
+    stop: Option<&AtomicBool>,
+) -> Result<Answer, ProofError> {
+    let started = Instant::now();
+    let (cnf_name, proof_name) = file_names(horizon);
+    let (cnf_path, proof_path) = (dir.join(&cnf_name), dir.join(&proof_name));
+    write_cnf(instance, encoding, horizon, cnf, &cnf_path)?;
+    let (status, values) = solve_traced(cnf, &proof_path, budget.config, budget.deadline, stop)?;
+    if status != Status::Unsat {
+        for file in [&cnf_path, &proof_path] {
+            std::fs::remove_file(file).map_err(|e| ProofError::write(file, e))?;
+        }
+        return Ok((status, values, None));
+    }
+    let certificate = Certificate {
+        horizon,
+        reason: Reason::Refuted,
+        cnf: cnf_name,
+        proof: proof_name,
+        format: FORMAT,
+        refuted: true,
+        proof_bytes: std::fs::metadata(&proof_path)?.len(),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    Ok((status, values, Some(certificate)))
+}
+
+/// The certificate files of `horizon`: its CNF and its proof.
+fn file_names(horizon: usize) -> (String, String) {
+    (
+        format!("horizon-{horizon}.cnf"),
+        format!("horizon-{horizon}.drat"),
+    )
 }
 
 /// Why a horizon is claimed to have no plan.
@@ -266,13 +346,16 @@ pub fn refuted_horizons(attempts: &[Attempt]) -> Vec<usize> {
 /// Writes into `dir` (created if missing) a CNF and a DRAT proof for every
 /// horizon in `refuted`, and, when the answer rests on a finite `lower_bound`
 /// (a least-horizon search), one for the horizon just below it when that is
-/// at least 1; then `manifest.json`. A horizon found satisfiable here
-/// contradicts the search and is an error.
+/// at least 1; then `manifest.json`. Horizons with a certificate in `done`
+/// (written by the search itself, [`crate::planner::Planner::certify_into`])
+/// are not solved again. A horizon found satisfiable here contradicts the
+/// search and is an error.
 pub fn certify(
     instance: &Instance,
     encoding: &dyn Encoding,
     refuted: &[usize],
     lower_bound: Option<usize>,
+    done: &[Certificate],
     dir: &Path,
     deadline: Option<Instant>,
 ) -> Result<Manifest, ProofError> {
@@ -288,7 +371,23 @@ pub fn certify(
     {
         claims.insert(0, (below, Reason::BelowBound));
     }
-    let certificates = certify_claims(instance, encoding, &claims, dir, deadline)?;
+    let written = |&(t, reason): &(usize, Reason)| {
+        done.iter()
+            .find(|c| c.horizon == t && c.reason == reason && c.refuted)
+    };
+    let missing: Vec<(usize, Reason)> = claims
+        .iter()
+        .filter(|claim| written(claim).is_none())
+        .copied()
+        .collect();
+    let mut solved = certify_claims(instance, encoding, &missing, dir, deadline)?.into_iter();
+    let certificates = claims
+        .iter()
+        .map(|claim| match written(claim) {
+            Some(certificate) => certificate.clone(),
+            None => solved.next().expect("one certificate per missing claim"),
+        })
+        .collect();
     let manifest = Manifest {
         encoding: encoding.name(),
         lower_bound,
@@ -353,8 +452,7 @@ fn certify_one(
 ) -> Result<Certificate, ProofError> {
     let started = Instant::now();
     let cnf = encoding.encode(instance, horizon)?;
-    let cnf_name = format!("horizon-{horizon}.cnf");
-    let proof_name = format!("horizon-{horizon}.drat");
+    let (cnf_name, proof_name) = file_names(horizon);
     write_cnf(instance, encoding, horizon, &cnf, &dir.join(&cnf_name))?;
     let proof = dir.join(&proof_name);
     let status = refute(&cnf, &proof, deadline)?;
@@ -389,8 +487,9 @@ fn write_cnf(
         .map_err(|e| ProofError::write(path, e))
 }
 
-/// Certifies the answer of a search (see [`certify`]): its refuted horizons,
-/// and the one below its lower bound unless the horizon was fixed.
+/// Certifies the answer of a search (see [`certify`]): its refuted horizons
+/// (those the search certified itself are kept), and the one below its lower
+/// bound unless the horizon was fixed.
 pub fn certify_search(
     instance: &Instance,
     encoding: &dyn Encoding,
@@ -399,11 +498,17 @@ pub fn certify_search(
     deadline: Option<Instant>,
 ) -> Result<Manifest, ProofError> {
     let bound = instance.horizon.is_none().then_some(outcome.lower_bound);
+    let done: Vec<Certificate> = outcome
+        .attempts
+        .iter()
+        .filter_map(|a| a.certificate.clone())
+        .collect();
     certify(
         instance,
         encoding,
         &refuted_horizons(&outcome.attempts),
         bound,
+        &done,
         dir,
         deadline,
     )

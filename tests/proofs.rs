@@ -149,7 +149,69 @@ fn full_board_refutations_carry_their_facts_and_check() {
     if checker {
         assert_eq!(check_all(&proofs).len(), certificates.len());
     }
+    // Full boards are searched with fresh formulas that trace their proofs
+    // as they go: the SAT horizon's files and those of horizons stopped
+    // above it are removed, so the folder holds exactly the claims.
+    assert_eq!(folder_files(&proofs), claim_files(certificates));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The files in `dir`.
+fn folder_files(dir: &Path) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    files
+}
+
+/// The manifest and the CNF and proof of every certificate.
+fn claim_files(certificates: &[serde_json::Value]) -> Vec<String> {
+    let mut files = vec!["manifest.json".to_string()];
+    for c in certificates {
+        files.push(c["cnf"].as_str().unwrap().to_string());
+        files.push(c["proof"].as_str().unwrap().to_string());
+    }
+    files.sort();
+    files
+}
+
+/// `--search fresh` certifies each refuted horizon with the search's own
+/// solve, on every core: the same claims as the incremental search (which
+/// re-solves them afterwards), every proof checks, nothing else is left.
+#[test]
+fn the_fresh_search_certifies_as_it_goes() {
+    let checker = have_checker();
+    for n in [2, 6] {
+        let dir = temp_dir(&format!("fresh{n}"));
+        let (incremental, fresh) = (dir.join("incremental"), dir.join("fresh"));
+        let by_default = solve_certified(&ipc(n), &incremental);
+        let d = fresh.to_str().unwrap();
+        let run = snakesat(&[
+            "solve",
+            &ipc(n),
+            "--json",
+            "--proof",
+            d,
+            "--search",
+            "fresh",
+        ]);
+        assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+        let plan = json_of(&run);
+        assert_eq!(plan["certified"], true);
+        assert_eq!(plan["horizon"], by_default["horizon"]);
+        let claims = |p: &serde_json::Value| {
+            ["refuted", "below-bound"].map(|r| horizons(&p["certificates"], r))
+        };
+        assert_eq!(claims(&plan), claims(&by_default));
+        let certificates = plan["certificates"].as_array().unwrap();
+        assert_eq!(folder_files(&fresh), claim_files(certificates));
+        if checker {
+            assert_eq!(check_all(&fresh).len(), certificates.len());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 /// An apple order that leaves the snake stuck in a dead end: no plan at any horizon.

@@ -26,7 +26,7 @@ use super::{certify, charts};
 pub enum SearchMode {
     /// One CaDiCaL instance for every horizon (assumptions); needs a direct encoding without body=block.
     Incremental,
-    /// A fresh formula and solver per horizon.
+    /// A fresh formula and solver per horizon, the horizons shared out over the cores.
     Fresh,
 }
 
@@ -47,7 +47,7 @@ pub struct SolveArgs {
     /// Print the plan as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Least-horizon search [default: incremental when the encoding allows it, else fresh].
+    /// Least-horizon search [default: fresh on full boards, else incremental when the encoding allows it, else fresh].
     #[arg(long, value_enum)]
     pub search: Option<SearchMode>,
     /// A plan fast (any length), then shorter ones while time remains; `optimal` only if proven.
@@ -148,6 +148,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         .max_horizon(instance.horizon.unwrap_or(args.max_horizon))
         .timeout(timeout)
         .cadical_config(config)
+        .certify_into(args.proof.as_deref())
         .on_attempt(|a: &solve::Attempt| {
             let line = format!(
                 "T={}: {:?} ({} clauses, {:.2} s)",

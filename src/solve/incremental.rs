@@ -357,6 +357,7 @@ impl Session {
             },
             path,
             config: self.config,
+            certificate: None,
         }
     }
 }

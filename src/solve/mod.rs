@@ -6,9 +6,12 @@
 
 pub(crate) mod construct;
 pub mod incremental;
+pub(crate) mod parallel;
 pub(crate) mod satisficing;
 pub(crate) mod window;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::cnf::{Cnf, Size};
@@ -16,6 +19,7 @@ use crate::encode::decode::path_from_model;
 use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos, Start};
 use crate::planner::CadicalConfig;
+use crate::proof::Certificate;
 
 /// The solver's verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -57,7 +61,14 @@ pub struct Attempt {
     pub path: Option<Vec<Pos>>,
     /// The CaDiCaL configuration the solver ran with.
     pub config: CadicalConfig,
+    /// The certificate of this horizon's UNSAT, when the search wrote it as
+    /// it went ([`crate::planner::Planner::certify_into`]).
+    pub certificate: Option<Certificate>,
 }
+
+/// A solver's answer on one formula: its status, the model when SAT, and the
+/// certificate when it refuted the formula tracing a proof.
+pub(crate) type Answer = (Status, Option<Vec<bool>>, Option<Certificate>);
 
 /// What every solver call of a search shares: when to stop, and how CaDiCaL is set up.
 #[derive(Clone, Copy, Debug, Default)]
@@ -77,13 +88,38 @@ impl cadical::Callbacks for Deadline {
     }
 }
 
+/// Stops CaDiCaL at a deadline or when another thread raises a flag.
+struct Interrupt {
+    deadline: Option<Instant>,
+    flag: Option<Arc<AtomicBool>>,
+}
+
+impl cadical::Callbacks for Interrupt {
+    fn terminate(&mut self) -> bool {
+        self.flag
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
 /// Runs CaDiCaL on `cnf`; returns the status and, if SAT, the value of every variable.
 pub(crate) fn run_cadical(
     cnf: &Cnf,
     deadline: Option<Instant>,
     config: CadicalConfig,
 ) -> (Status, Option<Vec<bool>>) {
-    let mut solver: cadical::Solver<Deadline> = config.solver();
+    run_cadical_until(cnf, deadline, config, None)
+}
+
+/// [`run_cadical`], also stopped (`Unknown`) when `stop` is raised.
+fn run_cadical_until(
+    cnf: &Cnf,
+    deadline: Option<Instant>,
+    config: CadicalConfig,
+    stop: Option<&Arc<AtomicBool>>,
+) -> (Status, Option<Vec<bool>>) {
+    let mut solver: cadical::Solver<Interrupt> = config.solver();
     solver.reserve(cnf.num_vars() as i32);
     // Loading tens of millions of clauses takes seconds: the deadline is
     // checked every 2^16 clauses.
@@ -93,7 +129,10 @@ pub(crate) fn run_cadical(
         }
         solver.add_clause(clause.iter().copied());
     }
-    solver.set_callbacks(Some(Deadline(deadline)));
+    solver.set_callbacks(Some(Interrupt {
+        deadline,
+        flag: stop.cloned(),
+    }));
     match solver.solve() {
         Some(true) => {
             let values = (1..=cnf.num_vars() as i32)
@@ -133,11 +172,37 @@ pub(crate) fn solve_at(
     moves: usize,
     budget: &Budget,
 ) -> Result<Attempt, EncodeError> {
+    solve_at_until(instance, encoding, moves, budget, None)
+}
+
+/// [`solve_at`], also stopped (`Unknown`) when `stop` is raised.
+pub(crate) fn solve_at_until(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    moves: usize,
+    budget: &Budget,
+    stop: Option<&Arc<AtomicBool>>,
+) -> Result<Attempt, EncodeError> {
+    solve_at_with(instance, encoding, moves, budget, |cnf| {
+        let (status, values) = run_cadical_until(cnf, budget.deadline, budget.config, stop);
+        Ok((status, values, None))
+    })
+}
+
+/// Encodes at exactly `moves` moves and hands the formula to `run`, which
+/// answers with a status, the model when SAT, and perhaps a certificate.
+pub(crate) fn solve_at_with<E: From<EncodeError>>(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    moves: usize,
+    budget: &Budget,
+    run: impl FnOnce(&Cnf) -> Result<Answer, E>,
+) -> Result<Attempt, E> {
     let started = Instant::now();
     let cnf = encoding.encode(instance, moves)?;
     let build = started.elapsed();
     let solving = Instant::now();
-    let (status, values) = run_cadical(&cnf, budget.deadline, budget.config);
+    let (status, values, certificate) = run(&cnf)?;
     let size: Size = cnf.size();
     let stats = Stats {
         variables: size.variables,
@@ -157,6 +222,7 @@ pub(crate) fn solve_at(
         stats,
         path,
         config: budget.config,
+        certificate,
     })
 }
 
@@ -234,6 +300,7 @@ fn shortcut(
         stats,
         path: Some(path),
         config: budget.config,
+        certificate: None,
     }))
 }
 

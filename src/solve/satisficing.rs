@@ -529,6 +529,7 @@ pub(crate) fn satisficing(
                         stats: Default::default(),
                         path: Some(path),
                         config: budget.config,
+                        certificate: None,
                     };
                     progress(&a);
                     attempts.push(a);

@@ -1,0 +1,247 @@
+//! The least horizon from fresh formulas, the horizons shared out over the
+//! cores: each worker takes the next horizon not yet taken, encodes it and
+//! solves it on its own; a plan at `T` stops the workers on horizons above
+//! `T`, and the search ends when every horizon below the least plan found
+//! has an answer.
+//!
+//! On full boards (docs/DESIGN.md §6) a fresh formula at a fixed horizon is
+//! much easier than the incremental one under assumptions: its pruning and
+//! its full-board facts are clauses of that horizon, not of the largest one
+//! (IPC-2018 optimal 14, one solver each: 456 s fresh against 1,156 s
+//! incremental), and fresh horizons are independent, so two cores answer two
+//! of them at once. The answer does not depend on the scheduling: SAT and
+//! UNSAT are facts of each horizon's formula, the plan returned is the one of
+//! the least SAT horizon, whose solve is deterministic.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Instant;
+
+use crate::encode::Encoding;
+use crate::instance::Instance;
+use crate::proof::{self, ProofError};
+
+use super::{Attempt, Budget, SearchResult, Status, solve_at_until, solve_at_with};
+
+/// What the workers share.
+struct Shared {
+    /// The next horizon to hand out.
+    next: usize,
+    /// The least horizon found SAT so far (`usize::MAX`: none).
+    least_sat: usize,
+    /// The horizons being solved and their stop flags.
+    running: Vec<(usize, Arc<AtomicBool>)>,
+    /// The first error (encoding, or writing a certificate), which stops the search.
+    error: Option<ProofError>,
+}
+
+/// [`super::least_horizon`] with `workers` threads (at least one), each
+/// solving a fresh formula per horizon. `progress` hears every answered
+/// horizon at or below the least plan, in the order they are answered. With
+/// a plan found but a horizon below it undecided at the deadline, the plan
+/// is returned without the claim that it is least. With `proof_dir`, every
+/// horizon is solved by a CaDiCaL that traces a DRAT proof into that folder
+/// ([`proof::solve_certified`]), and each refuted one carries its
+/// certificate: the search is its own certification.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn least_horizon_parallel(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    first: usize,
+    max_moves: usize,
+    lower_bound: usize,
+    budget: &Budget,
+    workers: usize,
+    proof_dir: Option<&Path>,
+    mut progress: impl FnMut(&Attempt),
+) -> Result<SearchResult, ProofError> {
+    let first = first.max(1);
+    if let Some(dir) = proof_dir {
+        std::fs::create_dir_all(dir).map_err(|source| ProofError::Create {
+            path: dir.display().to_string(),
+            source,
+        })?;
+    }
+    let shared = Mutex::new(Shared {
+        next: first,
+        least_sat: usize::MAX,
+        running: Vec::new(),
+        error: None,
+    });
+    let (send, receive) = mpsc::channel::<Attempt>();
+    let mut attempts = Vec::new();
+    std::thread::scope(|scope| {
+        for _ in 0..workers.max(1) {
+            let send = send.clone();
+            let shared = &shared;
+            scope.spawn(move || {
+                work(
+                    instance, encoding, max_moves, budget, proof_dir, shared, send,
+                )
+            });
+        }
+        drop(send);
+        for attempt in receive {
+            progress(&attempt);
+            attempts.push(attempt);
+        }
+    });
+    let shared = shared.into_inner().expect("no worker panics");
+    if let Some(error) = shared.error {
+        return Err(error);
+    }
+    let least_sat = shared.least_sat;
+    attempts.retain(|a| a.horizon <= least_sat);
+    attempts.sort_by_key(|a| a.horizon);
+    let status = if least_sat != usize::MAX {
+        Status::Sat
+    } else if attempts.iter().any(|a| a.status != Status::Unsat)
+        || attempts.len() < (first..=max_moves).count()
+    {
+        // Undecided, or not asked before the deadline.
+        Status::Unknown
+    } else {
+        Status::Unsat
+    };
+    Ok(SearchResult {
+        status,
+        attempts,
+        lower_bound: lower_bound.max(1),
+    })
+}
+
+/// One worker: takes horizons until none is left below the least plan, the
+/// deadline passes or an error stops the search; sends every answer that
+/// counts (not those of horizons stopped because a lower one was SAT).
+fn work(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    max_moves: usize,
+    budget: &Budget,
+    proof_dir: Option<&Path>,
+    shared: &Mutex<Shared>,
+    send: mpsc::Sender<Attempt>,
+) {
+    let lock = || shared.lock().expect("no worker panics");
+    loop {
+        let (t, stop) = {
+            let mut s = lock();
+            let t = s.next;
+            let past_deadline = budget.deadline.is_some_and(|d| Instant::now() >= d);
+            if s.error.is_some() || t > max_moves || t >= s.least_sat || past_deadline {
+                return;
+            }
+            s.next += 1;
+            let stop = Arc::new(AtomicBool::new(false));
+            s.running.push((t, stop.clone()));
+            (t, stop)
+        };
+        let result = match proof_dir {
+            None => solve_at_until(instance, encoding, t, budget, Some(&stop)).map_err(Into::into),
+            Some(dir) => solve_at_with(instance, encoding, t, budget, |cnf| {
+                proof::solve_certified(instance, encoding, t, cnf, dir, budget, Some(&stop))
+            }),
+        };
+        let mut s = lock();
+        s.running.retain(|(u, _)| *u != t);
+        match result {
+            Err(error) => {
+                s.error.get_or_insert(error);
+                s.running
+                    .iter()
+                    .for_each(|(_, f)| f.store(true, Ordering::Relaxed));
+                return;
+            }
+            Ok(attempt) => {
+                if attempt.status == Status::Sat && t < s.least_sat {
+                    s.least_sat = t;
+                    for (u, flag) in &s.running {
+                        if *u > t {
+                            flag.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+                // A horizon stopped for a lower plan says nothing: dropped.
+                let stopped = stop.load(Ordering::Relaxed) && attempt.status == Status::Unknown;
+                if !stopped {
+                    drop(s);
+                    // The receiver lives until every worker is done.
+                    let _ = send.send(attempt);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode;
+    use crate::instance::random::{RandomSpec, generate};
+
+    /// The parallel search gives the same answer, refuted horizons and plan
+    /// length as the one-at-a-time search, with one, two and three workers,
+    /// with a plan in range and without.
+    #[test]
+    fn agrees_with_the_sequential_search() {
+        let encoding = encode::by_name("direct").unwrap();
+        for seed in 0..12 {
+            let spec = RandomSpec {
+                width: 4,
+                height: 4,
+                apples: 4,
+                length: 3,
+                visible: Some(1),
+                seed,
+                ..RandomSpec::default()
+            };
+            let instance = generate(&spec).unwrap();
+            let bound = crate::encode::prune::lower_bound(&instance);
+            let budget = Budget::default();
+            let least = |max| {
+                super::super::least_horizon(
+                    &instance,
+                    &*encoding,
+                    bound,
+                    max,
+                    bound,
+                    &budget,
+                    |_| {},
+                )
+                .unwrap()
+            };
+            let plan = least(40).plan().expect("a plan within 40 moves").horizon;
+            // Up to 40 moves (a plan), and up to just below the plan (no plan).
+            for (max, workers) in [(40, 1), (40, 3), (plan - 1, 2)] {
+                let one = least(max);
+                let many = least_horizon_parallel(
+                    &instance,
+                    &*encoding,
+                    bound,
+                    max,
+                    bound,
+                    &budget,
+                    workers,
+                    None,
+                    |_| {},
+                )
+                .unwrap();
+                assert_eq!(many.status, one.status, "seed {seed}, {workers} workers");
+                let horizons = |r: &SearchResult| {
+                    r.attempts
+                        .iter()
+                        .map(|a| (a.horizon, a.status))
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(horizons(&many), horizons(&one), "seed {seed}");
+                assert_eq!(many.optimal(), one.optimal(), "seed {seed}");
+                assert_eq!(
+                    many.plan().map(|a| a.path.as_ref().map(Vec::len)),
+                    one.plan().map(|a| a.path.as_ref().map(Vec::len)),
+                    "seed {seed}"
+                );
+            }
+        }
+    }
+}

@@ -92,6 +92,19 @@ pub(crate) fn least_horizon_parallel(
         return Err(error);
     }
     let least_sat = shared.least_sat;
+    // Horizons above the least plan say nothing, refuted or not: their
+    // certificates (answered before the plan was found) go too.
+    if let Some(dir) = proof_dir {
+        let above = attempts.iter().filter(|a| a.horizon > least_sat);
+        for certificate in above.filter_map(|a| a.certificate.as_ref()) {
+            for file in [&certificate.cnf, &certificate.proof].map(|f| dir.join(f)) {
+                std::fs::remove_file(&file).map_err(|e| ProofError::Write {
+                    path: file.display().to_string(),
+                    source: e,
+                })?;
+            }
+        }
+    }
     attempts.retain(|a| a.horizon <= least_sat);
     attempts.sort_by_key(|a| a.horizon);
     let status = if least_sat != usize::MAX {

@@ -6,6 +6,7 @@
 
 pub(crate) mod construct;
 pub mod incremental;
+pub(crate) mod reserve;
 pub(crate) mod satisficing;
 pub(crate) mod window;
 

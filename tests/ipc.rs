@@ -697,4 +697,25 @@ fn odd_full_boards_get_plans_that_pass_the_replay() {
             "{size}x{size} seed {seed}: {steps}"
         );
     }
+    // From `scripts/gen_snake.py --fill 100`: no first plan within 10 s before
+    // the construction reserved apples for the end game.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/full-boards");
+    let files: &[(&str, usize)] = if cfg!(debug_assertions) {
+        &[("5x5-seed10", 5)]
+    } else {
+        &[
+            ("5x5-seed10", 5),
+            ("7x7-seed1", 7),
+            ("7x7-seed24", 7),
+            ("7x7-seed32", 7),
+            ("7x7-seed34", 7),
+            ("9x9-seed1", 9),
+        ]
+    };
+    for &(name, size) in files {
+        let problem = data.join(format!("{name}.pddl"));
+        let (steps, _, _) =
+            solve_plan_and_replay(&problem, &dir, name, &["--satisficing", "--timeout", "10"]);
+        assert!(steps >= size * size - 2, "{name}: {steps}");
+    }
 }

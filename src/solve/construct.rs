@@ -1,7 +1,10 @@
 //! First plans without SAT. [`tour_plan`]: along a Hamiltonian cycle of a
 //! wall-free board (all cells but a corner on an odd board), with shortcuts
 //! that keep the body in the cycle's order, so the snake never gets stuck;
-//! it is built here rather than with the full game's certified cycles
+//! when its end game fails on an odd full board, tours that skip a segment
+//! of apples kept for the end (`super::reserve`), searched over their
+//! shortcuts until the segment's apples are the last ones ([`Steer`]);
+//! the tours are built here rather than with the full game's certified cycles
 //! (`crate::game::cycle`) because those follow the game's rules (follow
 //! tail, one apple at a time), not the IPC's strict tail and spawn chain.
 //! [`construct`]: eat the apples one at a time along shortest
@@ -477,7 +480,7 @@ impl Tour {
     /// Odd boards: cycles through all cells but a reserved segment of 1, 3
     /// or 5 cells along a row or column, its ends on the majority colour
     /// ([`cycle_without`]), each with the segment, in every symmetric
-    /// variant and both directions.
+    /// variant and both directions, one of each length in turn.
     fn reserving(w: usize, h: usize) -> Vec<(Tour, Vec<usize>)> {
         let mut by_length: Vec<Vec<(Tour, Vec<usize>)>> = Vec::new();
         for k in RESERVED {
@@ -492,8 +495,8 @@ impl Tour {
                     let y = if symmetry & 2 != 0 { h - 1 - y } else { y };
                     y * w + x
                 };
-                for y0 in (0..bh).step_by(2) {
-                    for x0 in (0..bw).step_by(2) {
+                for y0 in 0..bh {
+                    for x0 in 0..bw {
                         let Some(cells) = cycle_without(bw, bh, (x0, y0), k) else {
                             continue;
                         };
@@ -772,9 +775,12 @@ const CALM_FREE: usize = 8;
 /// neighbour while both are free, and when the apples fill the board the
 /// last free cells are left to the depth-first search of [`construct`]
 /// (the end is a Hamiltonian path), from earlier states when that fails.
-/// `None` when the board has walls, the start is not a body, the rules are
-/// not the IPC's (strict tail, growth), or no variant gives a plan by the
-/// deadline. The caller checks the plan with the simulator.
+/// These corner tours get half the time on an odd board; when none gives a
+/// plan, tours that reserve a segment of apples for the end game follow
+/// ([`reserved_plan`]). `None` when the board has walls, the start is not a
+/// body, the rules are not the IPC's (strict tail, growth), or no variant
+/// gives a plan by the deadline. The caller checks the plan with the
+/// simulator.
 pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<Pos>> {
     let Start::Body(body) = &instance.start else {
         return None;
@@ -797,7 +803,6 @@ pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
         .filter(on_tour)
         .collect();
     let odd = tours.first().is_some_and(|t| t.alt.is_some());
-    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
     // The plan along `tour`: followed until `stop_free` free cells are left
     // (each stop in turn), the rest by the end-game search.
     let attempt = |tour: &Tour, stops: &[usize], deadline: Option<Instant>| {
@@ -858,53 +863,8 @@ pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
         if found.is_some() || !odd {
             return found;
         }
-        // Odd boards where no corner tour's end game worked: keep a segment
-        // of apples for the end; the first tour that gives a plan, every
-        // tour with a small search first, then with larger ones.
-        let reserving: Vec<(Tour, Vec<usize>)> = Tour::reserving(instance.width, instance.height)
-            .into_iter()
-            .filter(|(tour, kept)| {
-                !kept
-                    .iter()
-                    .any(|&c| body.iter().any(|&b| instance.index(b) == c))
-                    && Follow {
-                        instance,
-                        walls: instance.wall_map(),
-                        stop_free: kept.len(),
-                        pair_rule: false,
-                        free_cells,
-                    }
-                    .safe(tour, &start)
-            })
-            .collect();
-        for budget in STEER_NODES {
-            for (tour, kept) in &reserving {
-                if out_of_time() {
-                    return None;
-                }
-                let follow = Follow {
-                    instance,
-                    walls: instance.wall_map(),
-                    stop_free: kept.len(),
-                    pair_rule: false,
-                    free_cells,
-                };
-                let mut steer = Steer {
-                    follow: &follow,
-                    tour,
-                    kept,
-                    deadline,
-                    nodes: 0,
-                    budget,
-                    cap: (instance.apples.len() + 2) * 2 * free_cells,
-                    dead: HashSet::new(),
-                };
-                if let Some(rest) = steer.solve(&start, 0) {
-                    return Some(std::iter::once(body[0]).chain(rest).collect());
-                }
-            }
-        }
-        None
+        // Odd boards where no corner tour's end game worked.
+        reserved_plan(instance, deadline)
     };
     std::thread::scope(|scope| {
         std::thread::Builder::new()
@@ -914,6 +874,67 @@ pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
             .join()
             .ok()?
     })
+}
+
+/// Odd full boards: plans along tours that reserve a segment of apples for
+/// the end game ([`Tour::reserving`], [`Steer`]); the first tour that gives
+/// a plan, every tour with a small search first, then with larger ones.
+/// Called by [`tour_plan`] on its large stack.
+fn reserved_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<Pos>> {
+    let Start::Body(body) = &instance.start else {
+        return None;
+    };
+    let start = State {
+        body: body.iter().copied().collect(),
+        taken: vec![false; instance.apples.len()],
+        revealed: instance.visible_at_start(),
+    };
+    let free_cells = instance.cells();
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+    let reserving: Vec<(Tour, Vec<usize>)> = Tour::reserving(instance.width, instance.height)
+        .into_iter()
+        .filter(|(tour, kept)| {
+            !kept
+                .iter()
+                .any(|&c| body.iter().any(|&b| instance.index(b) == c))
+                && Follow {
+                    instance,
+                    walls: instance.wall_map(),
+                    stop_free: kept.len(),
+                    pair_rule: false,
+                    free_cells,
+                }
+                .safe(tour, &start)
+        })
+        .collect();
+    for budget in STEER_NODES {
+        for (tour, kept) in &reserving {
+            if out_of_time() {
+                return None;
+            }
+            let follow = Follow {
+                instance,
+                walls: instance.wall_map(),
+                stop_free: kept.len(),
+                pair_rule: false,
+                free_cells,
+            };
+            let mut steer = Steer {
+                follow: &follow,
+                tour,
+                kept,
+                deadline,
+                nodes: 0,
+                budget,
+                cap: (instance.apples.len() + 2) * 2 * free_cells,
+                dead: HashSet::new(),
+            };
+            if let Some(rest) = steer.solve(&start, 0) {
+                return Some(std::iter::once(body[0]).chain(rest).collect());
+            }
+        }
+    }
+    None
 }
 
 /// Lengths of the segments an odd board's tours reserve for the end game.
@@ -1062,6 +1083,101 @@ mod tests {
                 solved += 1;
             }
         }
-        assert!(solved >= 8, "{solved} of 10 odd full boards");
+        assert_eq!(solved, 10, "{solved} of 10 odd full boards");
+    }
+
+    /// Odd full boards from `scripts/gen_snake.py` on which every corner
+    /// tour's end game fails (before the reserved tours, no first plan):
+    /// the reserved tours give a plan that fills the board, found without a
+    /// deadline (so the same one on every machine).
+    #[test]
+    fn reserved_tours_fill_odd_boards_the_corner_tours_cannot() {
+        for text in [
+            include_str!("../../tests/data/full-boards/5x5-seed10.pddl"),
+            include_str!("../../tests/data/full-boards/7x7-seed24.pddl"),
+            include_str!("../../tests/data/full-boards/9x9-seed1.pddl"),
+        ] {
+            let inst = crate::pddl::from_pddl(text).unwrap();
+            let plan = std::thread::scope(|scope| {
+                std::thread::Builder::new()
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, || reserved_plan(&inst, None))
+                    .unwrap()
+                    .join()
+                    .unwrap()
+            })
+            .expect("a plan");
+            let replay = sim::simulate(&inst, &plan).unwrap();
+            assert_eq!(replay.final_length, inst.cells());
+        }
+    }
+
+    /// The search along a reserved tour ends by eating the segment from the
+    /// end beside the head: on a 5×5 board with one apple left on the
+    /// reserved corner, the head beside it eats it.
+    #[test]
+    fn steer_finishes_on_the_reserved_segment() {
+        // The tour through every cell but the corner (0, 0); the body fills it.
+        let order = cycle_without(5, 5, (0, 0), 1).unwrap();
+        let tour = Tour::along(&order, 25);
+        let head = [(1, 0), (0, 1)]
+            .into_iter()
+            .find(|&(x, y)| {
+                let c = y * 5 + x;
+                tour.next[c] != usize::MAX
+            })
+            .unwrap();
+        // Body: from `head` backwards along the tour, 24 cells.
+        let mut body = vec![head];
+        let mut prev = [usize::MAX; 25];
+        for &c in &order {
+            prev[tour.next[c]] = c;
+        }
+        while body.len() < 24 {
+            let (x, y) = *body.last().unwrap();
+            let p = prev[y * 5 + x];
+            body.push((p % 5, p / 5));
+        }
+        let inst = instance(5, 5, body.clone(), vec![(0, 0)], 1);
+        let follow = Follow {
+            instance: &inst,
+            walls: inst.wall_map(),
+            stop_free: 1,
+            pair_rule: false,
+            free_cells: 25,
+        };
+        let mut steer = Steer {
+            follow: &follow,
+            tour: &tour,
+            kept: &[0],
+            deadline: None,
+            nodes: 0,
+            budget: 10,
+            cap: 100,
+            dead: HashSet::new(),
+        };
+        let state = State {
+            body: body.iter().copied().collect(),
+            taken: vec![false],
+            revealed: 1,
+        };
+        assert_eq!(steer.solve(&state, 0), Some(vec![(0, 0)]));
+        // With the apple elsewhere (under the body), the segment is not all that is left.
+        let inst = instance(5, 5, body.clone(), vec![body[5]], 1);
+        let follow = Follow {
+            instance: &inst,
+            ..follow
+        };
+        let mut steer = Steer {
+            follow: &follow,
+            tour: &tour,
+            kept: &[0],
+            deadline: None,
+            nodes: 0,
+            budget: 10,
+            cap: 100,
+            dead: HashSet::new(),
+        };
+        assert_eq!(steer.solve(&state, 0), None);
     }
 }

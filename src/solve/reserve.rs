@@ -1,6 +1,7 @@
 //! Hamiltonian cycles of an odd × odd board without a reserved segment: the
 //! cells `x0..x0 + k` of row `y0` (`x0`, `y0` even, `k` odd, so both ends
-//! lie on the majority colour and the other cells balance). The first-plan
+//! lie on the majority colour and the other cells balance; or a single cell
+//! with both coordinates odd). The first-plan
 //! construction ([`super::construct`]) follows such a cycle and leaves the
 //! reserved apples uneaten for the end game, which needs them (the last
 //! apples of an odd full board are eaten along a path that alternates
@@ -10,8 +11,10 @@
 //! even number of rows, a boustrophedon with its full row next to the
 //! segment's row), the rest of the segment's row absorbed two cells at a
 //! time into the full row above or below, then the two cycles joined across
-//! a unit square. A general Hamiltonian-cycle search is not needed for these
-//! shapes (and would need a budget).
+//! a unit square. A single cell with odd coordinates sits in a band of
+//! three rows (top row left to right, the two below column by column back)
+//! between the rows above and below. A general Hamiltonian-cycle search is
+//! not needed for these shapes (and would need a budget).
 
 use crate::instance::Pos;
 
@@ -65,6 +68,28 @@ impl Cover {
         for (i, &c) in order.iter().enumerate() {
             let (a, b) = (cell(c), cell(order[(i + 1) % order.len()]));
             let (a, b) = (self.id(a), self.id(b));
+            self.link(a, b);
+        }
+    }
+
+    /// Rows `y0 - 1..=y0 + 1` without the cell `(x0, y0)` (`x0` odd) as one
+    /// cycle: the top row left to right, the two rows below column by column
+    /// back to the left (up and down in turn), the cell below `(x0, y0)`
+    /// stepping past it. Its top row is full.
+    fn band(&mut self, x0: usize, y0: usize) {
+        let (r0, r1, r2) = (y0 - 1, y0, y0 + 1);
+        let mut order: Vec<Pos> = (0..self.w).map(|x| (x, r0)).collect();
+        for (i, x) in (x0 + 1..self.w).rev().enumerate() {
+            let column = if i % 2 == 0 { [r1, r2] } else { [r2, r1] };
+            order.extend(column.map(|y| (x, y)));
+        }
+        order.push((x0, r2));
+        for (i, x) in (0..x0).rev().enumerate() {
+            let column = if i % 2 == 0 { [r2, r1] } else { [r1, r2] };
+            order.extend(column.map(|y| (x, y)));
+        }
+        for (i, &c) in order.iter().enumerate() {
+            let (a, b) = (self.id(c), self.id(order[(i + 1) % order.len()]));
             self.link(a, b);
         }
     }
@@ -134,6 +159,16 @@ impl Cover {
         false
     }
 
+    /// The cycles joined into one, in order, if it has `len` cells.
+    fn joined(mut self, len: usize) -> Option<Vec<usize>> {
+        while self.labels().1 > 1 {
+            if !self.join_once() {
+                return None;
+            }
+        }
+        self.order(len)
+    }
+
     /// The cells in cycle order if they form one cycle of `len` cells.
     fn order(&self, len: usize) -> Option<Vec<usize>> {
         let start = (0..self.adj.len()).find(|&c| self.adj[c][0] != NONE)?;
@@ -160,15 +195,15 @@ impl Cover {
 
 /// A Hamiltonian cycle (cell indices `y * w + x`, in order) of the odd
 /// `w × h` board without the `k` cells `x0..x0 + k` of row `y0`; `None`
-/// unless both sides are odd and at least 3, `x0`, `y0` are even, `k` is odd
-/// and the segment fits.
+/// unless both sides are odd and at least 3, `x0`, `y0` are even and `k` is
+/// odd, or both odd and `k` is 1, and the segment fits.
 pub(crate) fn cycle_without(w: usize, h: usize, (x0, y0): Pos, k: usize) -> Option<Vec<usize>> {
     if w < 3
         || h < 3
         || w.is_multiple_of(2)
         || h.is_multiple_of(2)
-        || !x0.is_multiple_of(2)
-        || !y0.is_multiple_of(2)
+        || !(x0 + y0).is_multiple_of(2)
+        || (!y0.is_multiple_of(2) && k != 1)
         || k.is_multiple_of(2)
         || x0 + k > w
         || y0 >= h
@@ -180,6 +215,17 @@ pub(crate) fn cycle_without(w: usize, h: usize, (x0, y0): Pos, k: usize) -> Opti
         h,
         adj: vec![[NONE; 2]; w * h],
     };
+    if !y0.is_multiple_of(2) {
+        // A single cell with both coordinates odd: a band of three rows.
+        cover.band(x0, y0);
+        if y0 > 1 {
+            cover.rectangle(0, y0 - 1, false);
+        }
+        if y0 + 2 < h {
+            cover.rectangle(y0 + 2, h - y0 - 2, true);
+        }
+        return cover.joined(w * h - 1);
+    }
     let (above, below) = (y0, h - 1 - y0);
     if above > 0 {
         cover.rectangle(0, above, false);
@@ -201,12 +247,7 @@ pub(crate) fn cycle_without(w: usize, h: usize, (x0, y0): Pos, k: usize) -> Opti
             .find(|&(p, q)| cover.has(p, q))?;
         cover.absorb(p, q, r, s);
     }
-    while cover.labels().1 > 1 {
-        if !cover.join_once() {
-            return None;
-        }
-    }
-    cover.order(w * h - k)
+    cover.joined(w * h - k)
 }
 
 #[cfg(test)]
@@ -252,12 +293,32 @@ mod tests {
             }
         }
         assert!(built > 100);
+        // Single cells with both coordinates odd.
+        for (w, h) in [(3, 3), (5, 5), (7, 5), (7, 7), (9, 9)] {
+            for y0 in (1..h).step_by(2) {
+                for x0 in (1..w).step_by(2) {
+                    let order = cycle_without(w, h, (x0, y0), 1)
+                        .unwrap_or_else(|| panic!("{w}x{h} ({x0},{y0})"));
+                    let mut seen = vec![false; w * h];
+                    for (i, &c) in order.iter().enumerate() {
+                        let n = order[(i + 1) % order.len()];
+                        assert!(!seen[c]);
+                        seen[c] = true;
+                        let (a, b) = ((c % w, c / w), (n % w, n / w));
+                        assert_eq!(a.0.abs_diff(b.0) + a.1.abs_diff(b.1), 1);
+                    }
+                    assert!(!seen[y0 * w + x0]);
+                    assert_eq!(order.len(), w * h - 1);
+                }
+            }
+        }
     }
 
     #[test]
     fn refuses_unbalanced_segments() {
         assert_eq!(cycle_without(7, 7, (1, 0), 3), None);
         assert_eq!(cycle_without(7, 7, (0, 0), 2), None);
+        assert_eq!(cycle_without(7, 7, (1, 1), 3), None);
         assert_eq!(cycle_without(6, 7, (0, 0), 1), None);
     }
 }

@@ -753,8 +753,9 @@ impl Steer<'_> {
     }
 }
 
-/// Search nodes of each [`Steer`] search, one round of tours each.
-const STEER_NODES: [usize; 3] = [2_000, 20_000, 200_000];
+/// Search nodes of each [`Steer`] search, one round of tours each (when
+/// both rounds fail early, the time left goes to the other searches).
+const STEER_NODES: [usize; 2] = [2_000, 20_000];
 
 /// Free cells at which an odd board's end game begins, tried in turn.
 const ODD_STOPS: [usize; 8] = [0, 8, 12, 16, 20, 24, 28, 32];
@@ -878,7 +879,7 @@ pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
 
 /// Odd full boards: plans along tours that reserve a segment of apples for
 /// the end game ([`Tour::reserving`], [`Steer`]); the first tour that gives
-/// a plan, every tour with a small search first, then with larger ones.
+/// a plan, every tour with a small search first, then with a larger one.
 /// Called by [`tour_plan`] on its large stack.
 fn reserved_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<Pos>> {
     let Start::Body(body) = &instance.start else {

@@ -675,7 +675,8 @@ fn full_board(w: usize, h: usize, seed: u64) -> String {
 /// Odd full boards (the hard case of the first plan: the final snake is a
 /// Hamiltonian path of the board): seeded 5×5 and 7×7 problems built here get
 /// a first plan from `solve --satisficing --timeout 10` that the interpreter
-/// accepts, eating every apple. Release builds play more of them.
+/// accepts, eating every apple, and so do generated ones that had none before
+/// the reserved tours (`tests/data/full-boards`). Release builds play more of them.
 #[test]
 fn odd_full_boards_get_plans_that_pass_the_replay() {
     let cases: &[(usize, u64)] = if cfg!(debug_assertions) {
@@ -696,5 +697,27 @@ fn odd_full_boards_get_plans_that_pass_the_replay() {
             steps >= size * size - 2,
             "{size}x{size} seed {seed}: {steps}"
         );
+    }
+    // From `scripts/gen_snake.py --fill 100`: no first plan within 10 s before
+    // the construction reserved apples for the end game (release builds only;
+    // 20 s each, so that a loaded machine does not decide).
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/full-boards");
+    let files: &[(&str, usize)] = if cfg!(debug_assertions) {
+        &[]
+    } else {
+        &[
+            ("5x5-seed10", 5),
+            ("7x7-seed1", 7),
+            ("7x7-seed24", 7),
+            ("7x7-seed32", 7),
+            ("7x7-seed34", 7),
+            ("9x9-seed1", 9),
+        ]
+    };
+    for &(name, size) in files {
+        let problem = data.join(format!("{name}.pddl"));
+        let (steps, _, _) =
+            solve_plan_and_replay(&problem, &dir, name, &["--satisficing", "--timeout", "20"]);
+        assert!(steps >= size * size - 2, "{name}: {steps}");
     }
 }

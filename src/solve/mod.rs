@@ -1,12 +1,14 @@
 //! The searches behind [`crate::planner`]: CaDiCaL on one horizon, or the
 //! least horizon found by going up from a proven lower bound (a fresh formula
-//! per horizon here, one solver in [`incremental`]), or a plan fast and then
+//! per horizon here, on every core in `parallel`, one solver in
+//! [`incremental`]), or a plan fast and then
 //! shorter ones (`satisficing`); a wall-clock deadline turns into `unknown`.
 //! Only the types they report in are public: the planner is the way in.
 
 pub(crate) mod construct;
 pub mod incremental;
 pub(crate) mod parallel;
+pub(crate) mod reserve;
 pub(crate) mod satisficing;
 pub(crate) mod window;
 

@@ -33,7 +33,7 @@ use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos};
 use crate::sim;
 
-use super::construct::{construct, tour_plan};
+use super::construct::{construct, needs_pair, tour_plan};
 use super::incremental::{Session, least_horizon_incremental};
 use super::{Attempt, Budget, SearchResult, Status};
 use crate::encode::prune::lower_bound;
@@ -56,6 +56,8 @@ const LOOKAHEAD: usize = 3;
 const CONSTRUCT_NODES: usize = 200_000;
 /// Seconds of the constructive first plan (at most the deadline).
 const CONSTRUCT_SECONDS: std::time::Duration = std::time::Duration::from_secs(3);
+/// Seconds of the tours on an odd full board without a deadline.
+const ODD_TOUR_SECONDS: std::time::Duration = std::time::Duration::from_secs(10);
 /// Seconds of the SAT greedy, and of the windows, without a deadline.
 const GREEDY_SECONDS: std::time::Duration = std::time::Duration::from_secs(20);
 /// Seconds of one jump of the improvement without a deadline.
@@ -439,12 +441,25 @@ pub(crate) fn satisficing(
     let mut attempts: Vec<Attempt> = Vec::new();
     // First plan: apple by apple; else a horizon well above the lower bound, doubled margin on UNSAT.
     let started = Instant::now();
-    let quick = Instant::now() + CONSTRUCT_SECONDS;
+    let quick = started + CONSTRUCT_SECONDS;
     let quick = deadline.map_or(quick, |d| d.min(quick));
     let valid = |p: &Vec<Pos>| sim::simulate(instance, p).is_ok();
-    let tour = tour_plan(instance, Some(quick))
+    // The tours get two thirds of the window; on odd full boards (where the
+    // SAT phases rarely find a first plan) two thirds of the time left.
+    let window = quick.saturating_duration_since(started);
+    let tour_deadline = if needs_pair(instance) {
+        deadline.map_or(started + ODD_TOUR_SECONDS, |d| {
+            started + d.saturating_duration_since(started) * 2 / 3
+        })
+    } else {
+        started + window * 2 / 3
+    };
+    let tour = tour_plan(instance, Some(tour_deadline))
         .filter(valid)
         .map(|p| cut(instance, p));
+    // The search apple by apple: the rest of the window, at least a third of it.
+    let quick = quick.max(Instant::now() + window / 3);
+    let quick = deadline.map_or(quick, |d| d.min(quick));
     let constructed = construct(instance, CONSTRUCT_NODES, Some(quick))
         .filter(valid)
         .map(|p| cut(instance, p));

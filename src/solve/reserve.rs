@@ -254,6 +254,20 @@ pub(crate) fn cycle_without(w: usize, h: usize, (x0, y0): Pos, k: usize) -> Opti
 mod tests {
     use super::*;
 
+    /// The cells a `w`×`h` cycle visits, checking that it visits each at most
+    /// once and steps between grid neighbours (the last back to the first).
+    fn visited(order: &[usize], w: usize, h: usize) -> Vec<bool> {
+        let mut seen = vec![false; w * h];
+        for (i, &c) in order.iter().enumerate() {
+            let n = order[(i + 1) % order.len()];
+            assert!(!seen[c]);
+            seen[c] = true;
+            let (a, b) = ((c % w, c / w), (n % w, n / w));
+            assert_eq!(a.0.abs_diff(b.0) + a.1.abs_diff(b.1), 1);
+        }
+        seen
+    }
+
     /// Every segment the construction accepts gives one cycle through every
     /// other cell, along grid edges.
     #[test]
@@ -273,14 +287,7 @@ mod tests {
                             continue;
                         }
                         let order = cycle.unwrap_or_else(|| panic!("{w}x{h} ({x0},{y0}) k={k}"));
-                        let mut seen = vec![false; w * h];
-                        for (i, &c) in order.iter().enumerate() {
-                            let n = order[(i + 1) % order.len()];
-                            assert!(!seen[c]);
-                            seen[c] = true;
-                            let (a, b) = ((c % w, c / w), (n % w, n / w));
-                            assert_eq!(a.0.abs_diff(b.0) + a.1.abs_diff(b.1), 1);
-                        }
+                        let seen = visited(&order, w, h);
                         for x in 0..w {
                             for y in 0..h {
                                 let reserved = y == y0 && (x0..x0 + k).contains(&x);
@@ -299,14 +306,7 @@ mod tests {
                 for x0 in (1..w).step_by(2) {
                     let order = cycle_without(w, h, (x0, y0), 1)
                         .unwrap_or_else(|| panic!("{w}x{h} ({x0},{y0})"));
-                    let mut seen = vec![false; w * h];
-                    for (i, &c) in order.iter().enumerate() {
-                        let n = order[(i + 1) % order.len()];
-                        assert!(!seen[c]);
-                        seen[c] = true;
-                        let (a, b) = ((c % w, c / w), (n % w, n / w));
-                        assert_eq!(a.0.abs_diff(b.0) + a.1.abs_diff(b.1), 1);
-                    }
+                    let seen = visited(&order, w, h);
                     assert!(!seen[y0 * w + x0]);
                     assert_eq!(order.len(), w * h - 1);
                 }

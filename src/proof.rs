@@ -20,8 +20,8 @@ use std::ffi::{CString, c_char, c_int, c_void};
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use serde::Serialize;
@@ -31,7 +31,7 @@ use crate::cnf::{Cnf, header};
 use crate::encode::{EncodeError, Encoding};
 use crate::instance::Instance;
 use crate::planner::{CadicalConfig, Outcome};
-use crate::solve::{Answer, Attempt, Budget, Status};
+use crate::solve::{Answer, Attempt, Budget, Interrupt, Status};
 
 unsafe extern "C" {
     // CaDiCaL's C API (`cadical/src/ccadical.h`), linked by the `cadical` crate.
@@ -117,19 +117,11 @@ impl ProofError {
     }
 }
 
-/// When a proof-tracing solve stops early: at a deadline, or when another
-/// thread raises a flag.
-struct Limits<'a> {
-    deadline: Option<Instant>,
-    stop: Option<&'a AtomicBool>,
-}
-
-/// Stops the proof-tracing solve at its [`Limits`].
-unsafe extern "C" fn past_limits(state: *mut c_void) -> c_int {
-    // SAFETY: `state` is the `Limits` that `solve_traced` keeps alive while it solves.
-    let limits = unsafe { &*(state as *const Limits) };
-    let stopped = limits.stop.is_some_and(|f| f.load(Ordering::Relaxed));
-    c_int::from(stopped || limits.deadline.is_some_and(|d| Instant::now() >= d))
+/// Stops the proof-tracing solve when its [`Interrupt`] fires.
+unsafe extern "C" fn interrupted(state: *mut c_void) -> c_int {
+    // SAFETY: `state` is the `Interrupt` that `solve_traced` keeps alive while it solves.
+    let interrupt = unsafe { &*(state as *const Interrupt) };
+    c_int::from(interrupt.fired())
 }
 
 /// A CaDiCaL instance from the C API, released on drop.
@@ -157,17 +149,20 @@ pub(crate) fn solve_traced(
     proof: &Path,
     config: CadicalConfig,
     deadline: Option<Instant>,
-    stop: Option<&AtomicBool>,
+    stop: Option<&Arc<AtomicBool>>,
 ) -> Result<(Status, Option<Vec<bool>>), ProofError> {
     let path = CString::new(proof.as_os_str().as_bytes()).map_err(|_| ProofError::NulPath {
         path: proof.display().to_string(),
     })?;
     let config_name = CString::new(config.name()).expect("configuration names have no NUL");
-    let limits = Limits { deadline, stop };
+    let interrupt = Interrupt {
+        deadline,
+        flag: stop.cloned(),
+    };
     // SAFETY: every call gets the live solver of `solver`; the configuration
     // and the proof are set before any clause (CaDiCaL's CONFIGURING state,
     // which both require), the proof is closed before the file is, the file
-    // outlives the solver's use of it, and `limits` outlives the solve.
+    // outlives the solver's use of it, and `interrupt` outlives the solve.
     unsafe {
         let solver = Traced(ccadical_init());
         if config != CadicalConfig::Default {
@@ -190,8 +185,8 @@ pub(crate) fn solve_traced(
         if deadline.is_some() || stop.is_some() {
             ccadical_set_terminate(
                 solver.0,
-                &limits as *const Limits as *mut c_void,
-                Some(past_limits),
+                &interrupt as *const Interrupt as *mut c_void,
+                Some(interrupted),
             );
         }
         let result = ccadical_solve(solver.0);
@@ -225,29 +220,18 @@ pub(crate) fn solve_certified(
     cnf: &Cnf,
     dir: &Path,
     budget: &Budget,
-    stop: Option<&AtomicBool>,
+    stop: Option<&Arc<AtomicBool>>,
 ) -> Result<Answer, ProofError> {
     let started = Instant::now();
     let (cnf_name, proof_name) = file_names(horizon);
-    let (cnf_path, proof_path) = (dir.join(&cnf_name), dir.join(&proof_name));
-    write_cnf(instance, encoding, horizon, cnf, &cnf_path)?;
-    let (status, values) = solve_traced(cnf, &proof_path, budget.config, budget.deadline, stop)?;
+    write_cnf(instance, encoding, horizon, cnf, &dir.join(cnf_name))?;
+    let proof = dir.join(proof_name);
+    let (status, values) = solve_traced(cnf, &proof, budget.config, budget.deadline, stop)?;
     if status != Status::Unsat {
-        for file in [&cnf_path, &proof_path] {
-            std::fs::remove_file(file).map_err(|e| ProofError::write(file, e))?;
-        }
+        remove_files(dir, horizon)?;
         return Ok((status, values, None));
     }
-    let certificate = Certificate {
-        horizon,
-        reason: Reason::Refuted,
-        cnf: cnf_name,
-        proof: proof_name,
-        format: FORMAT,
-        refuted: true,
-        proof_bytes: std::fs::metadata(&proof_path)?.len(),
-        seconds: started.elapsed().as_secs_f64(),
-    };
+    let certificate = Certificate::written(dir, horizon, Reason::Refuted, true, started)?;
     Ok((status, values, Some(certificate)))
 }
 
@@ -257,6 +241,23 @@ fn file_names(horizon: usize) -> (String, String) {
         format!("horizon-{horizon}.cnf"),
         format!("horizon-{horizon}.drat"),
     )
+}
+
+/// Removes the certificate files of `horizon` from `dir`.
+pub(crate) fn remove_files(dir: &Path, horizon: usize) -> Result<(), ProofError> {
+    let (cnf, proof) = file_names(horizon);
+    for file in [cnf, proof].map(|name| dir.join(name)) {
+        std::fs::remove_file(&file).map_err(|e| ProofError::write(&file, e))?;
+    }
+    Ok(())
+}
+
+/// Creates the proof folder `dir` if it is missing.
+pub(crate) fn create_dir(dir: &Path) -> Result<(), ProofError> {
+    std::fs::create_dir_all(dir).map_err(|source| ProofError::Create {
+        path: dir.display().to_string(),
+        source,
+    })
 }
 
 /// Why a horizon is claimed to have no plan.
@@ -290,6 +291,31 @@ pub struct Certificate {
     pub proof_bytes: u64,
     /// Time to encode, write and refute it.
     pub seconds: f64,
+}
+
+impl Certificate {
+    /// The certificate of `horizon`, whose files [`file_names`] are in
+    /// `dir`, its work begun at `started`.
+    fn written(
+        dir: &Path,
+        horizon: usize,
+        reason: Reason,
+        refuted: bool,
+        started: Instant,
+    ) -> Result<Certificate, ProofError> {
+        let (cnf, proof) = file_names(horizon);
+        let proof_bytes = std::fs::metadata(dir.join(&proof))?.len();
+        Ok(Certificate {
+            horizon,
+            reason,
+            cnf,
+            proof,
+            format: FORMAT,
+            refuted,
+            proof_bytes,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
 }
 
 /// The manifest written as `manifest.json`.
@@ -359,10 +385,7 @@ pub fn certify(
     dir: &Path,
     deadline: Option<Instant>,
 ) -> Result<Manifest, ProofError> {
-    std::fs::create_dir_all(dir).map_err(|source| ProofError::Create {
-        path: dir.display().to_string(),
-        source,
-    })?;
+    create_dir(dir)?;
     let mut claims: Vec<(usize, Reason)> = refuted.iter().map(|&t| (t, Reason::Refuted)).collect();
     let lower_bound = lower_bound.filter(|&b| b != usize::MAX);
     if let Some(below) = lower_bound.and_then(|b| b.checked_sub(1))
@@ -453,23 +476,12 @@ fn certify_one(
     let started = Instant::now();
     let cnf = encoding.encode(instance, horizon)?;
     let (cnf_name, proof_name) = file_names(horizon);
-    write_cnf(instance, encoding, horizon, &cnf, &dir.join(&cnf_name))?;
-    let proof = dir.join(&proof_name);
-    let status = refute(&cnf, &proof, deadline)?;
+    write_cnf(instance, encoding, horizon, &cnf, &dir.join(cnf_name))?;
+    let status = refute(&cnf, &dir.join(proof_name), deadline)?;
     if status == Status::Sat {
         return Err(ProofError::Satisfiable { horizon });
     }
-    let proof_bytes = std::fs::metadata(&proof)?.len();
-    Ok(Certificate {
-        horizon,
-        reason,
-        cnf: cnf_name,
-        proof: proof_name,
-        format: FORMAT,
-        refuted: status == Status::Unsat,
-        proof_bytes,
-        seconds: started.elapsed().as_secs_f64(),
-    })
+    Certificate::written(dir, horizon, reason, status == Status::Unsat, started)
 }
 
 /// The CNF as `snakesat export` writes it (instance, encoding, horizon as comments).

@@ -18,7 +18,7 @@
 use std::time::Instant;
 
 use super::{Grid, Reuse};
-use crate::solve::Deadline;
+use crate::solve::Interrupt;
 
 /// Selector variables per solver (a query uses one; the solver is renewed when they run out).
 const SELECTORS: i32 = 1 << 14;
@@ -64,7 +64,7 @@ pub struct CycleSolver {
     /// [`SELECTORS`] variables after the model's).
     /// Every cut found, 0-terminated.
     cuts: Vec<i32>,
-    solver: cadical::Solver<Deadline>,
+    solver: cadical::Solver<Interrupt>,
     selectors_used: i32,
     /// Conflicts allowed per call to `solve` (`None`: no limit); a call
     /// that reaches it answers [`Outcome::Unknown`]. Deterministic, unlike a deadline.
@@ -363,7 +363,10 @@ impl CycleSolver {
     ) -> Outcome {
         for _ in 0..self.round_limit {
             let started = Instant::now();
-            self.solver.set_callbacks(Some(Deadline(deadline)));
+            self.solver.set_callbacks(Some(Interrupt {
+                deadline,
+                flag: None,
+            }));
             if let Some(limit) = self.conflict_limit {
                 self.solver
                     .set_limit("conflicts", limit)

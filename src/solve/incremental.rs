@@ -24,7 +24,7 @@ use crate::encode::full::{FullBoard, MAX_ONCE_CLAUSES};
 use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos};
 
-use super::{Attempt, Budget, SearchResult, Stats, Status, fixed_heads};
+use super::{Attempt, Budget, Interrupt, SearchResult, Stats, Status, fixed_heads};
 use crate::encode::decode::path_from_model;
 use crate::planner::CadicalConfig;
 
@@ -65,23 +65,11 @@ fn var_time(kind: &VarKind, initial_length: usize) -> usize {
     }
 }
 
-/// Stops CaDiCaL at a deadline, or when the other solver of a portfolio has
-/// answered (its flag set).
-struct Stop {
-    deadline: Option<Instant>,
-    flag: Arc<AtomicBool>,
-}
-
-impl cadical::Callbacks for Stop {
-    fn terminate(&mut self) -> bool {
-        self.flag.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-}
-
 /// A formula open at every horizon up to `max`, loaded into CaDiCaL.
 pub(crate) struct Session {
-    solver: cadical::Solver<Stop>,
-    /// Set to stop the current question (see [`Stop`]).
+    solver: cadical::Solver<Interrupt>,
+    /// Set to stop the current question, e.g. when the other solver of a
+    /// portfolio has answered (see [`Interrupt`]).
     flag: Arc<AtomicBool>,
     cnf: Cnf,
     /// `eaten[i * (max + 1) + t]`.
@@ -118,7 +106,7 @@ impl Session {
         let (cnf, eaten) = (open.cnf, open.eaten);
         let l0 = instance.initial_length();
         let times: Vec<usize> = cnf.names().iter().map(|n| var_time(n, l0)).collect();
-        let mut solver: cadical::Solver<Stop> = budget.config.solver();
+        let mut solver: cadical::Solver<Interrupt> = budget.config.solver();
         let base = cnf.num_vars() as Lit;
         let act: Vec<Lit> = (first + 1..=max)
             .map(|s| base + (s - first) as Lit)
@@ -147,7 +135,7 @@ impl Session {
         // Variables after `act`: `not_done`, then `cover`, then `window`.
         let mut next = base + act.len() as Lit;
         let mut extra = 0u64;
-        let mut add = |solver: &mut cadical::Solver<Stop>, clause: &[Lit]| {
+        let mut add = |solver: &mut cadical::Solver<Interrupt>, clause: &[Lit]| {
             literals += clause.len() as u64;
             extra += 1;
             solver.add_clause(clause.iter().copied());
@@ -249,9 +237,9 @@ impl Session {
             }
         }
         let flag = Arc::new(AtomicBool::new(false));
-        solver.set_callbacks(Some(Stop {
+        solver.set_callbacks(Some(Interrupt {
             deadline: budget.deadline,
-            flag: flag.clone(),
+            flag: Some(flag.clone()),
         }));
         let stats = Stats {
             variables: next as u64,
@@ -334,9 +322,9 @@ impl Session {
 
     /// Changes the deadline of later questions.
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
-        self.solver.set_callbacks(Some(Stop {
+        self.solver.set_callbacks(Some(Interrupt {
             deadline,
-            flag: self.flag.clone(),
+            flag: Some(self.flag.clone()),
         }));
     }
 

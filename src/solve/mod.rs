@@ -81,27 +81,28 @@ pub(crate) struct Budget {
     pub config: CadicalConfig,
 }
 
-/// Stops CaDiCaL at a deadline.
-pub(crate) struct Deadline(pub(crate) Option<Instant>);
-
-impl cadical::Callbacks for Deadline {
-    fn terminate(&mut self) -> bool {
-        self.0.is_some_and(|d| Instant::now() >= d)
-    }
+/// Stops CaDiCaL at a deadline or when another thread raises a flag (the
+/// other solver of a portfolio answered, a lower horizon was found SAT).
+pub(crate) struct Interrupt {
+    /// Stop at this instant.
+    pub(crate) deadline: Option<Instant>,
+    /// Stop once this is set.
+    pub(crate) flag: Option<Arc<AtomicBool>>,
 }
 
-/// Stops CaDiCaL at a deadline or when another thread raises a flag.
-struct Interrupt {
-    deadline: Option<Instant>,
-    flag: Option<Arc<AtomicBool>>,
-}
-
-impl cadical::Callbacks for Interrupt {
-    fn terminate(&mut self) -> bool {
+impl Interrupt {
+    /// Whether the solve should stop now.
+    pub(crate) fn fired(&self) -> bool {
         self.flag
             .as_ref()
             .is_some_and(|f| f.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+impl cadical::Callbacks for Interrupt {
+    fn terminate(&mut self) -> bool {
+        self.fired()
     }
 }
 

@@ -58,10 +58,7 @@ pub(crate) fn least_horizon_parallel(
 ) -> Result<SearchResult, ProofError> {
     let first = first.max(1);
     if let Some(dir) = proof_dir {
-        std::fs::create_dir_all(dir).map_err(|source| ProofError::Create {
-            path: dir.display().to_string(),
-            source,
-        })?;
+        proof::create_dir(dir)?;
     }
     let shared = Mutex::new(Shared {
         next: first,
@@ -97,12 +94,7 @@ pub(crate) fn least_horizon_parallel(
     if let Some(dir) = proof_dir {
         let above = attempts.iter().filter(|a| a.horizon > least_sat);
         for certificate in above.filter_map(|a| a.certificate.as_ref()) {
-            for file in [&certificate.cnf, &certificate.proof].map(|f| dir.join(f)) {
-                std::fs::remove_file(&file).map_err(|e| ProofError::Write {
-                    path: file.display().to_string(),
-                    source: e,
-                })?;
-            }
+            proof::remove_files(dir, certificate.horizon)?;
         }
     }
     attempts.retain(|a| a.horizon <= least_sat);

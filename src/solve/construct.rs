@@ -891,37 +891,37 @@ fn reserved_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
         revealed: instance.visible_at_start(),
     };
     let free_cells = instance.cells();
+    let walls = instance.wall_map();
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
-    let reserving: Vec<(Tour, Vec<usize>)> = Tour::reserving(instance.width, instance.height)
-        .into_iter()
-        .filter(|(tour, kept)| {
-            !kept
-                .iter()
-                .any(|&c| body.iter().any(|&b| instance.index(b) == c))
-                && Follow {
+    // Each tour with its reserved segment and the follower that stops there,
+    // kept when the segment is off the body and the start is safe.
+    let reserving: Vec<(Tour, Vec<usize>, Follow)> =
+        Tour::reserving(instance.width, instance.height)
+            .into_iter()
+            .filter(|(_, kept)| {
+                !kept
+                    .iter()
+                    .any(|&c| body.iter().any(|&b| instance.index(b) == c))
+            })
+            .map(|(tour, kept)| {
+                let follow = Follow {
                     instance,
-                    walls: instance.wall_map(),
+                    walls: walls.clone(),
                     stop_free: kept.len(),
                     pair_rule: false,
                     free_cells,
-                }
-                .safe(tour, &start)
-        })
-        .collect();
+                };
+                (tour, kept, follow)
+            })
+            .filter(|(tour, _, follow)| follow.safe(tour, &start))
+            .collect();
     for budget in STEER_NODES {
-        for (tour, kept) in &reserving {
+        for (tour, kept, follow) in &reserving {
             if out_of_time() {
                 return None;
             }
-            let follow = Follow {
-                instance,
-                walls: instance.wall_map(),
-                stop_free: kept.len(),
-                pair_rule: false,
-                free_cells,
-            };
             let mut steer = Steer {
-                follow: &follow,
+                follow,
                 tour,
                 kept,
                 deadline,

@@ -65,11 +65,8 @@ impl Cover {
             let y = if flip { rows - 1 - y } else { y };
             (x, y0 + y)
         };
-        for (i, &c) in order.iter().enumerate() {
-            let (a, b) = (cell(c), cell(order[(i + 1) % order.len()]));
-            let (a, b) = (self.id(a), self.id(b));
-            self.link(a, b);
-        }
+        let cells: Vec<Pos> = order.into_iter().map(cell).collect();
+        self.link_cycle(&cells);
     }
 
     /// Rows `y0 - 1..=y0 + 1` without the cell `(x0, y0)` (`x0` odd) as one
@@ -88,8 +85,13 @@ impl Cover {
             let column = if i % 2 == 0 { [r2, r1] } else { [r1, r2] };
             order.extend(column.map(|y| (x, y)));
         }
-        for (i, &c) in order.iter().enumerate() {
-            let (a, b) = (self.id(c), self.id(order[(i + 1) % order.len()]));
+        self.link_cycle(&order);
+    }
+
+    /// Links `cells` into one cycle, in order (the last back to the first).
+    fn link_cycle(&mut self, cells: &[Pos]) {
+        for (i, &c) in cells.iter().enumerate() {
+            let (a, b) = (self.id(c), self.id(cells[(i + 1) % cells.len()]));
             self.link(a, b);
         }
     }

@@ -1147,38 +1147,31 @@ mod tests {
             pair_rule: false,
             free_cells: 25,
         };
-        let mut steer = Steer {
-            follow: &follow,
-            tour: &tour,
-            kept: &[0],
-            deadline: None,
-            nodes: 0,
-            budget: 10,
-            cap: 100,
-            dead: HashSet::new(),
-        };
+        // A small search along `tour` keeping the corner for the end.
+        fn steer<'a>(follow: &'a Follow<'a>, tour: &'a Tour) -> Steer<'a> {
+            Steer {
+                follow,
+                tour,
+                kept: &[0],
+                deadline: None,
+                nodes: 0,
+                budget: 10,
+                cap: 100,
+                dead: HashSet::new(),
+            }
+        }
         let state = State {
             body: body.iter().copied().collect(),
             taken: vec![false],
             revealed: 1,
         };
-        assert_eq!(steer.solve(&state, 0), Some(vec![(0, 0)]));
+        assert_eq!(steer(&follow, &tour).solve(&state, 0), Some(vec![(0, 0)]));
         // With the apple elsewhere (under the body), the segment is not all that is left.
         let inst = instance(5, 5, body.clone(), vec![body[5]], 1);
         let follow = Follow {
             instance: &inst,
             ..follow
         };
-        let mut steer = Steer {
-            follow: &follow,
-            tour: &tour,
-            kept: &[0],
-            deadline: None,
-            nodes: 0,
-            budget: 10,
-            cap: 100,
-            dead: HashSet::new(),
-        };
-        assert_eq!(steer.solve(&state, 0), None);
+        assert_eq!(steer(&follow, &tour).solve(&state, 0), None);
     }
 }

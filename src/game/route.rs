@@ -121,65 +121,46 @@ pub fn plausible(grid: &Grid, body: &[usize]) -> bool {
     if cells % 2 == 1 || body.len() < 2 {
         return true;
     }
-    let mut open = vec![true; cells];
+    // The board with a closed border (no bounds checks in the search).
+    let row = grid.width + 2;
+    let padded = |c: usize| (c / grid.width + 1) * row + c % grid.width + 1;
+    let mut open = vec![false; row * (grid.height + 2)];
+    for y in 1..=grid.height {
+        open[y * row + 1..y * row + 1 + grid.width].fill(true);
+    }
     for &c in &body[1..body.len() - 1] {
-        open[c] = false;
+        open[padded(c)] = false;
     }
-    let (head, tail) = (body[0], body[body.len() - 1]);
-    for c in 0..cells {
-        if open[c] && c != head && c != tail && grid.neighbours(c).filter(|&n| open[n]).count() < 2
-        {
-            return false;
-        }
-    }
-    let mut seen = vec![false; cells];
-    seen[head] = true;
-    let mut stack = vec![head];
-    let mut reached = 1;
-    while let Some(c) = stack.pop() {
-        for n in grid.neighbours(c) {
-            if open[n] && !seen[n] {
-                seen[n] = true;
-                reached += 1;
-                stack.push(n);
-            }
-        }
-    }
-    if reached != cells + 2 - body.len() {
-        return false;
-    }
-    !has_cut_cell(grid, &open, head, tail)
-}
-
-/// Whether taking away one open cell would split the other open cells,
-/// `head` and `tail` joined by an extra edge (Tarjan's low points, with an
-/// explicit stack: paths on a 64x64 board are too deep for recursion).
-/// `open` is connected and holds `head` and `tail`.
-fn has_cut_cell(grid: &Grid, open: &[bool], head: usize, tail: usize) -> bool {
-    let neighbour = |c: usize, i: usize| {
-        let joined = match c {
-            _ if head == tail => None,
-            _ if c == head => Some(tail),
-            _ if c == tail => Some(head),
-            _ => None,
-        };
-        grid.neighbours(c).filter(|&n| open[n]).chain(joined).nth(i)
+    let (head, tail) = (padded(body[0]), padded(body[body.len() - 1]));
+    let steps = [1, row.wrapping_neg(), 1usize.wrapping_neg(), row];
+    // The `i`th neighbour of `c` (the four sides, then the body's edge), if open.
+    let neighbour = |c: usize, i: usize| match i {
+        0..4 => Some(c.wrapping_add(steps[i])).filter(|&n| open[n]),
+        _ if c == head => Some(tail),
+        _ => Some(head).filter(|_| c == tail),
     };
-    let mut order = vec![usize::MAX; grid.cells()];
-    let mut low = vec![0; grid.cells()];
+    // Tarjan's low points from the head, with an explicit stack (a 64x64
+    // board is too deep for recursion): the open cells must all be reached
+    // and none may be a cut vertex (which a free cell with one open
+    // neighbour also makes of that neighbour).
+    let mut order = vec![usize::MAX; open.len()];
+    let mut low = vec![0; open.len()];
     order[head] = 0;
-    let mut visited = 1;
+    let mut reached = 1;
     let mut root_children = 0;
     // (cell, its parent, the index of its next neighbour to look at)
     let mut stack = vec![(head, usize::MAX, 0)];
     while let Some(top) = stack.last_mut() {
         let (c, parent) = (top.0, top.1);
-        if let Some(n) = neighbour(c, top.2) {
+        if top.2 <= 4 {
             top.2 += 1;
+            let Some(n) = neighbour(c, top.2 - 1) else {
+                continue;
+            };
             if order[n] == usize::MAX {
-                order[n] = visited;
-                low[n] = visited;
-                visited += 1;
+                order[n] = reached;
+                low[n] = reached;
+                reached += 1;
                 stack.push((n, c, 0));
             } else if n != parent {
                 low[c] = low[c].min(order[n]);
@@ -194,10 +175,10 @@ fn has_cut_cell(grid: &Grid, open: &[bool], head: usize, tail: usize) -> bool {
         if parent == head {
             root_children += 1;
         } else if low[c] >= order[parent] {
-            return true;
+            return false;
         }
     }
-    root_children > 1
+    root_children < 2 && reached == cells + 2 - body.len()
 }
 
 /// Legal head paths from the snake's head to `target` (the [`is_legal`]

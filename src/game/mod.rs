@@ -613,9 +613,10 @@ fn plan_apple(
 const REPAIR_RADIUS: usize = 2;
 
 /// The search nodes per try in [`certified_candidate`] ([`route::enumerate`]).
-/// Measured on 20x20 seeds 1–3 with the 2-connected screen: 500 nodes gave
-/// 11,261 mean moves, 2,000 gave 9,944 at 4–5 times the CPU of the fixed
-/// candidates, 20,000 gave no fewer moves (10,751) at 60 times the CPU.
+/// Measured on 20x20 seeds 1–3: 500 nodes gave 11,261 mean moves, 2,000
+/// gave 9,944 at about twice the time of the fixed candidates the search
+/// replaced (11,006); 20,000 (after those candidates) gave 10,751 at 60
+/// times the time.
 const SEARCH_NODES: usize = 2_000;
 
 /// The shortest legal path to the apple shorter than `limit` whose body

@@ -113,7 +113,8 @@ pub fn is_legal(grid: &Grid, body: &[usize], path: &[usize]) -> bool {
 /// them splits the others when taken away, with the head and the tail joined
 /// (the body between them): the certificate is a Hamiltonian cycle through
 /// them and that edge, so they must be 2-connected. (Without the last test
-/// four in five of the paths passing it on 20x20 could not be certified.)
+/// most searched paths passing it could not be certified: on 20x20 seed 1,
+/// 43 of 49 from the snake's head.)
 /// Always true on boards with an odd number of cells, where the certificate
 /// may skip a cell.
 pub fn plausible(grid: &Grid, body: &[usize]) -> bool {

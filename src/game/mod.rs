@@ -7,16 +7,17 @@
 //! so following it the snake can go on forever and reach any apple. Within
 //! safety the plan is as short as we can find, cheapest first: the last
 //! certified cycle is edited to bring the apple closer ([`cycle::shorten`],
-//! 2×2 splits and merges that keep the body's arcs); on large boards a few
-//! candidate paths (the moving snake's shortest paths and some two moves
-//! longer, [`route::candidates`]) are screened ([`route::plausible`]) and the
-//! first that passes is certified by repairing the edited cycle near the
-//! path ([`cycle::CycleSolver::certify_near`]: CaDiCaL may only change the
-//! cells close to it); on small boards, for `k` going up two at a time from
+//! 2×2 splits and merges that keep the body's arcs); on large boards the
+//! legal paths to the apple, shortest first, are enumerated within a node
+//! budget ([`route::plausible_paths`]) until one leaves a body that passes a
+//! quick screen ([`route::plausible`]), and that one is certified by
+//! repairing the edited cycle near the path
+//! ([`cycle::CycleSolver::certify_near`]: CaDiCaL may only change the cells
+//! close to it); on small boards, for `k` going up two at a time from
 //! the lower bound, CaDiCaL looks for a legal path of `k` moves together
 //! with a cycle certifying the body it leaves ([`cycle::CycleSolver::plan`]).
 //! Failing those, the snake follows the edited cycle, edited again after
-//! every step, which always works; on large boards the candidates are tried
+//! every step, which always works; on large boards the search is tried
 //! again from the cells on the way (detours).
 //!
 //! Each apple's moves are replayed by the simulator ([`crate::sim`]) before
@@ -108,14 +109,14 @@ pub struct GameConfig {
     pub undecided_per_apple: u32,
     /// Lengths asked per apple in the joint path + cycle search (0: none).
     pub lengths_per_apple: u32,
-    /// Steps along the edited cycle, per apple, from which the candidate
-    /// paths to the apple are tried again ([`route::candidates`], each
-    /// certified by repairing the cycle near the path), once the joint search is over.
+    /// Steps along the edited cycle, per apple, from which a path to the
+    /// apple is searched again ([`route::plausible_paths`], certified by
+    /// repairing the cycle near the path), once the joint search is over.
     pub detours_per_apple: u32,
 }
 
 /// The largest board (in cells) on which the joint search runs unless told:
-/// 14x14. Above it the certified candidates and detours give about as few
+/// 14x14. Above it the certified searched paths and detours give about as few
 /// moves at a small part of the time (measured on 16x16: 4,780 mean moves
 /// over seeds 1–3 in 0.5 s of CPU per game, against 4,825 and about 43 s).
 pub const JOINT_SEARCH_CELLS: usize = 196;
@@ -492,15 +493,12 @@ fn plan_apple(
     } else {
         u32::MAX
     };
-    // 1. The candidates: shortest paths and a few barely longer ones, each
-    // with a certificate for the body it leaves, found near the edited cycle.
-    // (With the joint search on, which finds a least plan itself, they are skipped.)
-    // Even one longer than the way along the edited cycle is taken: the
-    // cycle repaired around a shortest path serves the next apples better
-    // (16x16 seeds 1–5: 4,840 mean moves against 5,168).
+    // 1. The shortest plausible path shorter than the way along the edited
+    // cycle, with a certificate for the body it leaves, found near that cycle.
+    // (With the joint search on, which finds a least plan itself, it is skipped.)
     if effort.lengths == 0
         && let Some((moves, cycle)) =
-            certified_candidate(solver, snake, apple, &cycle, usize::MAX, deadline)
+            certified_candidate(solver, snake, apple, &cycle, upper, deadline)
     {
         return Some(Plan {
             method: if Some(moves.len()) == lower {
@@ -559,14 +557,14 @@ fn plan_apple(
     let least = refuted && k >= upper;
     on_cycle?;
     // 3. Along the cycle (safe at every step), edited at every step, trying
-    // from each cell the candidates from there while that saves moves.
+    // from each cell a path from there while that saves moves.
     let mut moves = Vec::new();
     let mut body: VecDeque<usize> = snake.iter().copied().collect();
     let mut tries = 0;
     let mut left = upper;
     loop {
         let head = body[0];
-        // (From the head itself the candidates were tried in step 1.)
+        // (From the head itself the search ran in step 1.)
         let again = !moves.is_empty() || effort.lengths > 0;
         if again && tries < effort.detours && deadline.is_none_or(|d| Instant::now() < d) {
             tries += 1;
@@ -614,13 +612,21 @@ fn plan_apple(
 /// fewer moves than 3 at less time).
 const REPAIR_RADIUS: usize = 2;
 
-/// The first candidate path ([`route::candidates`]) shorter than `limit`
-/// that passes [`route::plausible`], if the old cycle can be repaired around
-/// it: [`CycleSolver::certify_near`] with every arc of `cycle` farther than
+/// The search nodes per try in [`certified_candidate`] ([`route::enumerate`]).
+/// Measured on 20x20 seeds 1–3: 500 nodes gave 11,261 mean moves, 2,000
+/// gave 9,944 at about twice the time of the fixed candidates the search
+/// replaced (11,006); 20,000 (after those candidates) gave 10,751 at 60
+/// times the time.
+const SEARCH_NODES: usize = 2_000;
+
+/// The shortest legal path to the apple shorter than `limit` whose body
+/// passes [`route::plausible`] ([`route::plausible_paths`], at most
+/// [`SEARCH_NODES`] nodes), if the old cycle can be repaired around it:
+/// [`CycleSolver::certify_near`] with every arc of `cycle` farther than
 /// [`REPAIR_RADIUS`] from the path kept (on odd boards the whole board). One
-/// solver call at most. A
-/// certificate searched on the whole board would be an arbitrary cycle,
-/// which serves the next apples worse (measured on 30x30: more moves).
+/// solver call at most. A certificate searched on the whole board would be
+/// an arbitrary cycle, which serves the next apples worse (measured on
+/// 30x30: more moves).
 fn certified_candidate(
     solver: &mut CycleSolver,
     snake: &[usize],
@@ -630,10 +636,7 @@ fn certified_candidate(
     deadline: Option<Instant>,
 ) -> Option<(Vec<usize>, Vec<u32>)> {
     let grid = solver.grid();
-    let moves = route::candidates(&grid, snake, apple, cycle, limit)
-        .into_iter()
-        .take_while(|moves| moves.len() < limit)
-        .find(|moves| route::plausible(&grid, &body_after(snake, moves)))?;
+    let moves = route::plausible_paths(&grid, snake, apple, limit, SEARCH_NODES, 1).pop()?;
     let after = body_after(snake, &moves);
     // (On a board with an odd number of cells the old cycle skips a cell
     // that the repair might need: there the whole board may change.)

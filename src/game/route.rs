@@ -1,6 +1,8 @@
-//! Breadth-first routes for a moving snake: the shortest head path to a cell
-//! when body cells free up as the tail moves on (a lower bound on any legal
-//! path, and usually a legal path itself).
+//! Routes for a moving snake: the shortest head path to a cell when body
+//! cells free up as the tail moves on (breadth first; a lower bound on any
+//! legal path, and usually a legal path itself), the legal paths to it
+//! length by length (depth first, within a node budget), and a quick
+//! screen of the body a path leaves before the solver is asked to certify it.
 
 use super::Grid;
 
@@ -105,93 +107,271 @@ pub fn is_legal(grid: &Grid, body: &[usize], path: &[usize]) -> bool {
     true
 }
 
-/// Paths to `target` worth certifying, shortest first (ties: in the order
-/// found): the moving snake's shortest path as [`shortest`] finds it, the
-/// one that follows `cycle` (successors) most, the one that keeps closest to
-/// walls and the body (leaving no narrow gaps), and the same two after each
-/// other first move (as long or two moves longer). Only legal paths, no
-/// duplicates; none if the shortest path is not shorter than `limit`.
-pub fn candidates(
-    grid: &Grid,
-    body: &[usize],
-    target: usize,
-    cycle: &[u32],
-    limit: usize,
-) -> Vec<Vec<usize>> {
-    let Some(first_found) = shortest(grid, body, target, true).filter(|p| p.len() < limit) else {
-        return vec![];
-    };
-    let mut blocked = vec![false; grid.cells()];
-    for &c in body {
-        blocked[c] = true;
-    }
-    let hugs = |_: usize, to: usize| {
-        grid.neighbours(to).count() < 4 || grid.neighbours(to).any(|n| blocked[n])
-    };
-    let along = |from: usize, to: usize| cycle.get(from).is_some_and(|&s| s as usize == to);
-    let mut found: Vec<Vec<usize>> = Vec::new();
-    let mut push = |path: Option<Vec<usize>>| {
-        if let Some(path) = path
-            && is_legal(grid, body, &path)
-            && !found.contains(&path)
-        {
-            found.push(path);
-        }
-    };
-    push(Some(first_found));
-    push(shortest_preferring(grid, body, target, true, along));
-    push(shortest_preferring(grid, body, target, true, hugs));
-    for first in grid.neighbours(body[0]) {
-        if first == target || !is_legal(grid, body, &[first]) {
-            continue;
-        }
-        let moved: Vec<usize> = std::iter::once(first)
-            .chain(body[..body.len() - 1].iter().copied())
-            .collect();
-        let then = |rest: Option<Vec<usize>>| {
-            rest.map(|rest| std::iter::once(first).chain(rest).collect::<Vec<_>>())
-        };
-        push(then(shortest_preferring(grid, &moved, target, true, along)));
-        push(then(shortest_preferring(grid, &moved, target, true, hugs)));
-    }
-    found.sort_by_key(Vec::len);
-    found
-}
-
 /// A quick necessary condition for a certificate of `body` (head first):
 /// the cells off the body (its head and tail count as off it) are
-/// connected, and each free cell has two neighbours among them. Always true
-/// on boards with an odd number of cells, where the certificate may skip a cell.
+/// connected, each free cell has two neighbours among them, and no one of
+/// them splits the others when taken away, with the head and the tail joined
+/// (the body between them): the certificate is a Hamiltonian cycle through
+/// them and that edge, so they must be 2-connected. (Without the last test
+/// most searched paths passing it could not be certified: on 20x20 seed 1,
+/// 43 of 49 from the snake's head.)
+/// Always true on boards with an odd number of cells, where the certificate
+/// may skip a cell.
 pub fn plausible(grid: &Grid, body: &[usize]) -> bool {
     let cells = grid.cells();
     if cells % 2 == 1 || body.len() < 2 {
         return true;
     }
-    let mut open = vec![true; cells];
-    for &c in &body[1..body.len() - 1] {
-        open[c] = false;
+    // The board with a closed border (no bounds checks in the search).
+    let row = grid.width + 2;
+    let padded = |c: usize| (c / grid.width + 1) * row + c % grid.width + 1;
+    let mut open = vec![false; row * (grid.height + 2)];
+    for y in 1..=grid.height {
+        open[y * row + 1..y * row + 1 + grid.width].fill(true);
     }
-    let (head, tail) = (body[0], body[body.len() - 1]);
-    for c in 0..cells {
-        if open[c] && c != head && c != tail && grid.neighbours(c).filter(|&n| open[n]).count() < 2
-        {
+    for &c in &body[1..body.len() - 1] {
+        open[padded(c)] = false;
+    }
+    let (head, tail) = (padded(body[0]), padded(body[body.len() - 1]));
+    let steps = [1, row.wrapping_neg(), 1usize.wrapping_neg(), row];
+    // The `i`th neighbour of `c` (the four sides, then the body's edge), if open.
+    let neighbour = |c: usize, i: usize| match i {
+        0..4 => Some(c.wrapping_add(steps[i])).filter(|&n| open[n]),
+        _ if c == head => Some(tail),
+        _ => Some(head).filter(|_| c == tail),
+    };
+    // Tarjan's low points from the head, with an explicit stack (a 64x64
+    // board is too deep for recursion): the open cells must all be reached
+    // and none may be a cut vertex (which a free cell with one open
+    // neighbour also makes of that neighbour).
+    let mut order = vec![usize::MAX; open.len()];
+    let mut low = vec![0; open.len()];
+    order[head] = 0;
+    let mut reached = 1;
+    let mut root_children = 0;
+    // (cell, its parent, the index of its next neighbour to look at)
+    let mut stack = vec![(head, usize::MAX, 0)];
+    while let Some(top) = stack.last_mut() {
+        let (c, parent) = (top.0, top.1);
+        if top.2 <= 4 {
+            top.2 += 1;
+            let Some(n) = neighbour(c, top.2 - 1) else {
+                continue;
+            };
+            if order[n] == usize::MAX {
+                order[n] = reached;
+                low[n] = reached;
+                reached += 1;
+                stack.push((n, c, 0));
+            } else if n != parent {
+                low[c] = low[c].min(order[n]);
+            }
+            continue;
+        }
+        stack.pop();
+        if parent == usize::MAX {
+            continue;
+        }
+        low[parent] = low[parent].min(low[c]);
+        if parent == head {
+            root_children += 1;
+        } else if low[c] >= order[parent] {
             return false;
         }
     }
-    let mut seen = vec![false; cells];
-    seen[head] = true;
-    let mut stack = vec![head];
-    let mut reached = 1;
-    while let Some(c) = stack.pop() {
-        for n in grid.neighbours(c) {
-            if open[n] && !seen[n] {
-                seen[n] = true;
-                reached += 1;
-                stack.push(n);
+    root_children < 2 && reached == cells + 2 - body.len()
+}
+
+/// Legal head paths from the snake's head to `target` (the [`is_legal`]
+/// rules: the body frees up as the tail moves, the apple is entered only by
+/// the last move), found by a depth-first search for each length from the
+/// lower bound ([`shortest`]) up, two moves at a time, below `limit`. Each
+/// complete path goes to `visit` (lengths ascending), which returns `true`
+/// to stop. The search expands at most `budget` nodes in all and a quarter
+/// of them per length, so one crowded length does not starve the longer
+/// ones; it returns the nodes expanded.
+///
+/// A branch is cut when the apple is farther than the moves left (the
+/// distance over the cells that can be open in time), and, where
+/// [`plausible`] judges the body the path leaves, when the path walls off a
+/// free cell: a free neighbour of the head with no other open neighbour
+/// would be a dead end, and one with a single other open neighbour must be
+/// entered next. Moves that keep to walls, the body and the path itself
+/// are tried first (they leave the free cells in one piece).
+pub fn enumerate(
+    grid: &Grid,
+    body: &[usize],
+    target: usize,
+    limit: usize,
+    budget: usize,
+    mut visit: impl FnMut(&[usize]) -> bool,
+) -> usize {
+    let Some(lower) = shortest(grid, body, target, true).map(|p| p.len()) else {
+        return 0;
+    };
+    let mut spent = 0;
+    let mut k = lower;
+    while k < limit && spent < budget {
+        let share = (budget / 4).max(1).min(budget - spent);
+        let mut dfs = Dfs::new(grid, body, target, k, share);
+        let stop = dfs.extend(body[0], &mut visit);
+        spent += dfs.nodes;
+        if stop {
+            break;
+        }
+        k += 2;
+    }
+    spent
+}
+
+/// Up to `want` paths from [`enumerate`] that pass [`plausible`], shortest
+/// first (the budget as there).
+pub fn plausible_paths(
+    grid: &Grid,
+    body: &[usize],
+    target: usize,
+    limit: usize,
+    budget: usize,
+    want: usize,
+) -> Vec<Vec<usize>> {
+    let mut found = Vec::new();
+    enumerate(grid, body, target, limit, budget, |path| {
+        if plausible(grid, &super::body_after(body, path)) {
+            found.push(path.to_vec());
+        }
+        found.len() >= want
+    });
+    found
+}
+
+/// One length's depth-first search in [`enumerate`].
+struct Dfs<'a> {
+    grid: &'a Grid,
+    len: usize,
+    target: usize,
+    /// The path's length.
+    k: usize,
+    /// Nodes this search may expand.
+    budget: usize,
+    nodes: usize,
+    /// When the head was last at each cell (`body[j]` at time `−j`).
+    last: Vec<i64>,
+    /// Moves from each cell to the target over the cells that can be open
+    /// before the last move (a lower bound).
+    distance: Vec<usize>,
+    /// The cells inside the body the path leaves ([`plausible`]'s closed
+    /// cells: neither its head nor its tail), as far as known.
+    closed: Vec<bool>,
+    /// Whether dead ends cut branches (see [`enumerate`]).
+    prune: bool,
+    /// The tail of the body the path leaves (open, and no dead end).
+    tail: Option<usize>,
+    path: Vec<usize>,
+}
+
+impl<'a> Dfs<'a> {
+    fn new(grid: &'a Grid, body: &[usize], target: usize, k: usize, budget: usize) -> Self {
+        let (cells, len) = (grid.cells(), body.len());
+        let mut last = vec![i64::MIN / 2; cells];
+        let mut open_from = vec![0; cells];
+        for (j, &cell) in body.iter().enumerate() {
+            last[cell] = -(j as i64);
+            open_from[cell] = len - j;
+        }
+        let mut distance = vec![usize::MAX; cells];
+        distance[target] = 0;
+        let mut queue = std::collections::VecDeque::from([target]);
+        while let Some(c) = queue.pop_front() {
+            for n in grid.neighbours(c) {
+                if distance[n] == usize::MAX && open_from[n] < k {
+                    distance[n] = distance[c] + 1;
+                    queue.push_back(n);
+                }
             }
         }
+        // The body left after k < len moves is the path (the target its
+        // head) and body[..=len − k] (body[len − k] its tail).
+        let prune = cells.is_multiple_of(2) && k < len;
+        let mut closed = vec![false; cells];
+        for &c in &body[..len.saturating_sub(k)] {
+            closed[c] = true;
+        }
+        Dfs {
+            grid,
+            len,
+            target,
+            k,
+            budget,
+            nodes: 0,
+            last,
+            distance,
+            closed,
+            prune,
+            tail: prune.then(|| body[len - k]),
+            path: Vec::with_capacity(k),
+        }
     }
-    reached == cells + 2 - body.len()
+
+    /// Extends the path from `head`; `true` once `visit` asks to stop.
+    fn extend(&mut self, head: usize, visit: &mut impl FnMut(&[usize]) -> bool) -> bool {
+        if self.nodes >= self.budget {
+            return false;
+        }
+        self.nodes += 1;
+        let t = self.path.len();
+        if t == self.k {
+            return head == self.target && visit(&self.path);
+        }
+        let grid = self.grid;
+        // A free neighbour of the head left with one open neighbour must be
+        // entered now; with none, it is a dead end whatever comes next.
+        let mut forced = None;
+        if self.prune {
+            for m in grid.neighbours(head) {
+                if self.closed[m] || m == self.target || Some(m) == self.tail {
+                    continue;
+                }
+                let open = grid.neighbours(m).filter(|&n| n != head && !self.closed[n]);
+                match open.count() {
+                    0 => return false,
+                    1 if forced.is_some() => return false,
+                    1 => forced = Some(m),
+                    _ => {}
+                }
+            }
+        }
+        let step = t as i64 + 1;
+        let moves_left = self.k - t - 1;
+        let mut next: Vec<(usize, usize)> = grid
+            .neighbours(head)
+            .filter(|&n| {
+                forced.is_none_or(|f| f == n)
+                    && (n == self.target) == (moves_left == 0)
+                    && step - self.last[n] >= self.len as i64
+                    && self.distance[n] <= moves_left
+            })
+            .map(|n| {
+                let open = grid.neighbours(n).filter(|&m| m != head && !self.closed[m]);
+                (open.count(), n)
+            })
+            .collect();
+        // Fewest open neighbours first: along walls, the body and the path.
+        next.sort_by_key(|&(open, _)| open);
+        for (_, n) in next {
+            let (last, closed) = (self.last[n], self.closed[n]);
+            self.last[n] = step;
+            self.closed[n] = n != self.target;
+            self.path.push(n);
+            let stop = self.extend(n, visit);
+            self.path.pop();
+            self.last[n] = last;
+            self.closed[n] = closed;
+            if stop {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// The cells within Manhattan distance `radius` of `head` or of a cell of `path`.
@@ -260,27 +440,6 @@ mod tests {
         assert!(is_legal(&grid, &body, &[5, 2]));
     }
     #[test]
-    fn candidates_are_legal_and_shortest_first() {
-        let grid = Grid::new(6, 6);
-        // A body along the bottom row, the head at (3,0).
-        let body = [3, 2, 1, 0];
-        let target = grid.index((3, 4));
-        let least = shortest(&grid, &body, target, true).unwrap().len();
-        let found = candidates(&grid, &body, target, &[], usize::MAX);
-        assert!(found.len() > 1, "{found:?}");
-        assert_eq!(found[0].len(), least);
-        assert!(found.windows(2).all(|w| w[0].len() <= w[1].len()));
-        for (i, path) in found.iter().enumerate() {
-            assert!(is_legal(&grid, &body, path));
-            assert_eq!(path.last(), Some(&target));
-            assert!(path.len() == least || path.len() == least + 2);
-            assert!(!found[..i].contains(path), "no duplicates");
-        }
-        // Nothing when the shortest path is not shorter than the limit.
-        assert!(candidates(&grid, &body, target, &[], least).is_empty());
-    }
-
-    #[test]
     fn plausible_refuses_dead_ends_and_cut_off_regions() {
         let grid = Grid::new(4, 4);
         assert!(plausible(&grid, &[2, 1, 0]));
@@ -295,6 +454,133 @@ mod tests {
         assert!(!plausible(&grid, &wall));
         // Odd boards: always (their certificate may skip a cell).
         assert!(plausible(&Grid::new(3, 3), &[4, 1, 0]));
+    }
+
+    #[test]
+    fn plausible_refuses_a_free_cell_that_splits_the_others() {
+        // 6x6, a wall down column 2 from (2,0) to (2,4), the head (3,1) and
+        // the tail (3,3) right of it: every free cell has two open
+        // neighbours and all are connected, but only through (2,5).
+        let grid = Grid::new(6, 6);
+        let body = [9, 3, 2, 8, 14, 20, 26, 27, 21];
+        assert!(!plausible(&grid, &body));
+        // Leave (2,4) free as well and the two sides meet twice.
+        let shorter = [9, 3, 2, 8, 14, 20];
+        assert!(plausible(&grid, &shorter));
+    }
+
+    /// Every legal path from the head of `body` to `target` of `k` moves.
+    fn all_paths(grid: &Grid, body: &[usize], target: usize, k: usize) -> Vec<Vec<usize>> {
+        let mut done = vec![];
+        let mut open = vec![vec![]];
+        while let Some(path) = open.pop() {
+            if path.len() == k {
+                done.push(path);
+                continue;
+            }
+            let head = path.last().copied().unwrap_or(body[0]);
+            for n in grid.neighbours(head) {
+                let mut next = path.clone();
+                next.push(n);
+                if (n == target) == (next.len() == k) && is_legal(grid, body, &next) {
+                    open.push(next);
+                }
+            }
+        }
+        done
+    }
+
+    #[test]
+    fn enumerated_paths_are_legal_shortest_first_and_end_at_the_apple() {
+        let grid = Grid::new(6, 6);
+        // A body along the bottom row, the head at (3,0).
+        let body = [3, 2, 1, 0];
+        let target = grid.index((3, 4));
+        let least = shortest(&grid, &body, target, true).unwrap().len();
+        let mut seen: Vec<Vec<usize>> = vec![];
+        enumerate(&grid, &body, target, least + 5, usize::MAX, |path| {
+            seen.push(path.to_vec());
+            false
+        });
+        assert_eq!(seen[0].len(), least);
+        assert!(seen.windows(2).all(|w| w[0].len() <= w[1].len()));
+        for path in &seen {
+            assert!(is_legal(&grid, &body, path), "{path:?}");
+            assert_eq!(path.iter().position(|&c| c == target), Some(path.len() - 1));
+            assert!([least, least + 2, least + 4].contains(&path.len()));
+        }
+        // Without a budget, every legal path of each length, once.
+        for k in [least, least + 2, least + 4] {
+            let mut all = all_paths(&grid, &body, target, k);
+            let mut found: Vec<_> = seen.iter().filter(|p| p.len() == k).cloned().collect();
+            all.sort();
+            found.sort();
+            assert_eq!(found, all, "length {k}");
+        }
+    }
+
+    #[test]
+    fn pruning_keeps_every_plausible_path() {
+        // A long snake on 6x6 (so the dead-end cuts apply): the plausible
+        // paths found are those of all legal paths.
+        let grid = Grid::new(6, 6);
+        let body = [11, 5, 4, 3, 9, 8, 2, 1, 0, 6, 12, 18];
+        let target = grid.index((3, 3));
+        let passes = |p: &Vec<usize>| plausible(&grid, &crate::game::body_after(&body, p));
+        let mut found = plausible_paths(&grid, &body, target, 11, usize::MAX, usize::MAX);
+        let mut all: Vec<Vec<usize>> = [4, 6, 8, 10]
+            .into_iter()
+            .flat_map(|k| all_paths(&grid, &body, target, k))
+            .filter(passes)
+            .collect();
+        assert!(!all.is_empty());
+        found.sort();
+        all.sort();
+        assert_eq!(found, all);
+    }
+
+    #[test]
+    fn the_search_respects_its_budget_and_stops_when_told() {
+        // From (0,0) to (5,5) on an empty 6x6 board: 252 shortest paths.
+        let grid = Grid::new(6, 6);
+        let mut count = 0;
+        let spent = enumerate(&grid, &[0], 35, 11, 50, |_| {
+            count += 1;
+            false
+        });
+        assert!(spent <= 50 && count < 50, "{spent} nodes, {count} paths");
+        let mut all = 0;
+        let spent = enumerate(&grid, &[0], 35, 11, usize::MAX, |_| {
+            all += 1;
+            false
+        });
+        assert_eq!(all, 252);
+        assert!(spent > 252);
+        assert_eq!(plausible_paths(&grid, &[0], 35, 11, usize::MAX, 3).len(), 3);
+        // Nothing below the lower bound.
+        assert_eq!(enumerate(&grid, &[0], 35, 10, usize::MAX, |_| true), 0);
+    }
+
+    #[test]
+    fn the_search_finds_a_plausible_path_the_fixed_shortest_paths_miss() {
+        // 6x6, the body head first (5,1) (5,0) (4,0) (3,0) (3,1) (2,1) (2,0)
+        // (1,0); the apple at (3,3), four moves away.
+        let grid = Grid::new(6, 6);
+        let body = [11, 5, 4, 3, 9, 8, 2, 1];
+        let apple = grid.index((3, 3));
+        let passes = |p: &[usize]| plausible(&grid, &crate::game::body_after(&body, p));
+        // The player's fixed candidates before the search (the first shortest
+        // path found and the same after the other first move) leave a dead
+        // end at (5,2) or (4,1).
+        let first = shortest(&grid, &body, apple, true).unwrap();
+        assert_eq!(first, [10, 16, 15, 21]);
+        for fixed in [first, vec![17, 16, 15, 21]] {
+            assert!(is_legal(&grid, &body, &fixed) && !passes(&fixed));
+        }
+        // Down the wall, as short, is plausible.
+        let found = plausible_paths(&grid, &body, apple, 36, 10_000, 1);
+        assert_eq!(found, [vec![17, 23, 22, 21]]);
+        assert!(passes(&found[0]));
     }
 
     #[test]

@@ -15,18 +15,6 @@ use super::Grid;
 /// the cells the path itself occupies, so its length is a lower bound on every
 /// legal path; [`is_legal`] tells whether the path found is one.
 pub fn shortest(grid: &Grid, body: &[usize], target: usize, vacating: bool) -> Option<Vec<usize>> {
-    shortest_preferring(grid, body, target, vacating, |_, _| false)
-}
-
-/// Like [`shortest`], but of the shortest head paths one with the most
-/// moves `from → to` that `prefer` likes (ties: the first found).
-pub fn shortest_preferring(
-    grid: &Grid,
-    body: &[usize],
-    target: usize,
-    vacating: bool,
-    prefer: impl Fn(usize, usize) -> bool,
-) -> Option<Vec<usize>> {
     let len = body.len();
     let mut opens_at = vec![0usize; grid.cells()];
     for (j, &cell) in body.iter().enumerate() {
@@ -37,8 +25,6 @@ pub fn shortest_preferring(
     let mut frontier = vec![body[0]];
     let mut reached_before: Vec<Vec<usize>> = vec![vec![], vec![]];
     let mut on_level = vec![usize::MAX; grid.cells()];
-    // Preferred moves on the best path to each cell of the last and this step.
-    let (mut score, mut next_score) = (vec![0u32; grid.cells()], vec![0u32; grid.cells()]);
     for step in 1.. {
         let mut parent = vec![u32::MAX; grid.cells()];
         let mut next = Vec::new();
@@ -47,20 +33,14 @@ pub fn shortest_preferring(
                 if opens_at[to] > step {
                     continue;
                 }
-                let s = score[from] + u32::from(prefer(from, to));
                 if on_level[to] != step {
                     on_level[to] = step;
                     parent[to] = from as u32;
-                    next_score[to] = s;
                     next.push(to);
-                } else if s > next_score[to] {
-                    parent[to] = from as u32;
-                    next_score[to] = s;
                 }
             }
         }
         parents.push(parent);
-        std::mem::swap(&mut score, &mut next_score);
         if on_level[target] == step {
             let mut path = vec![target];
             let mut cell = target;
@@ -342,22 +322,23 @@ impl<'a> Dfs<'a> {
         }
         let step = t as i64 + 1;
         let moves_left = self.k - t - 1;
-        let mut next: Vec<(usize, usize)> = grid
-            .neighbours(head)
-            .filter(|&n| {
-                forced.is_none_or(|f| f == n)
-                    && (n == self.target) == (moves_left == 0)
-                    && step - self.last[n] >= self.len as i64
-                    && self.distance[n] <= moves_left
-            })
-            .map(|n| {
-                let open = grid.neighbours(n).filter(|&m| m != head && !self.closed[m]);
-                (open.count(), n)
-            })
-            .collect();
+        // (At most four moves: a fixed array, no allocation per node.)
+        let mut next = [(0, 0); 4];
+        let mut count = 0;
+        for n in grid.neighbours(head).filter(|&n| {
+            forced.is_none_or(|f| f == n)
+                && (n == self.target) == (moves_left == 0)
+                && step - self.last[n] >= self.len as i64
+                && self.distance[n] <= moves_left
+        }) {
+            let open = grid.neighbours(n).filter(|&m| m != head && !self.closed[m]);
+            next[count] = (open.count(), n);
+            count += 1;
+        }
         // Fewest open neighbours first: along walls, the body and the path.
+        let next = &mut next[..count];
         next.sort_by_key(|&(open, _)| open);
-        for (_, n) in next {
+        for &(_, n) in next.iter() {
             let (last, closed) = (self.last[n], self.closed[n]);
             self.last[n] = step;
             self.closed[n] = n != self.target;
@@ -416,18 +397,6 @@ mod tests {
         // Moving, (2,0) opens when the tail has left it.
         let opened = shortest(&grid, &body, 2, true).unwrap();
         assert!(is_legal(&grid, &body, &opened));
-    }
-
-    #[test]
-    fn preferred_moves_pick_among_shortest_paths() {
-        // 3x3 empty but the head at (0,0): to (2,2), four moves either way.
-        let grid = Grid::new(3, 3);
-        let down_first = |from: usize, to: usize| to == from + 3 && from.is_multiple_of(3);
-        let path = shortest_preferring(&grid, &[0], 8, true, down_first).unwrap();
-        assert_eq!(path, [3, 6, 7, 8]);
-        let plain = shortest(&grid, &[0], 8, true).unwrap();
-        assert_eq!(plain.len(), 4);
-        assert_ne!(plain, path, "the first found goes right first");
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! wall-free board (all cells but a corner on an odd board), with shortcuts
 //! that keep the body in the cycle's order, so the snake never gets stuck;
 //! when its end game fails on an odd full board, tours that skip a segment
-//! of apples kept for the end (`super::reserve`), searched over their
-//! shortcuts until the segment's apples are the last ones ([`Steer`]);
+//! of apples kept for the end (`super::reserve`), or a path of any shape
+//! next to a late apple of the spawn chain, searched over their shortcuts
+//! until the reserved apples are the last ones ([`Steer`]);
 //! the tours are built here rather than with the full game's certified cycles
 //! (`crate::game::cycle`) because those follow the game's rules (follow
 //! tail, one apple at a time), not the IPC's strict tail and spawn chain.
@@ -29,7 +30,7 @@ use std::time::Instant;
 use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start, TailRule};
 
-use super::reserve::cycle_without;
+use super::reserve::{cycle_avoiding, cycle_without};
 
 /// Free cells (not body) at or below which the search goes move by move.
 const ENDGAME_FREE: usize = 12;
@@ -524,6 +525,85 @@ impl Tour {
         tours
     }
 
+    /// Odd full boards: cycles through all cells but a reserved path of 1,
+    /// 3 or 5 cells of any shape, fitted to the spawn chain: one end beside a
+    /// late apple `c` on the minority colour (which the snake eats last
+    /// before the reserved cells), the path's cells not under the body, and
+    /// as few apples as possible to eat while `c` waits ([`waiting`]; best
+    /// first, then the path's earliest-revealed cell latest). Each cycle
+    /// ([`cycle_avoiding`]) runs from the tail to the head, so the body
+    /// starts along it. L-shapes, zigzags and hooks included: the segments of
+    /// [`Tour::reserving`] sit at fixed places and rarely next to the last
+    /// apples.
+    fn fitted(instance: &Instance, body: &[Pos]) -> Vec<(Tour, Vec<usize>)> {
+        let (w, h, cells) = (instance.width, instance.height, instance.cells());
+        let n = instance.apples.len();
+        // Moves from the end of the spawn chain (0: the last apple).
+        let mut rank = vec![usize::MAX; cells];
+        for (i, &a) in instance.apples.iter().enumerate() {
+            rank[instance.index(a)] = n - 1 - i;
+        }
+        let mut allowed: Vec<bool> = rank.iter().map(|&r| r != usize::MAX).collect();
+        for &b in body {
+            allowed[instance.index(b)] = false;
+        }
+        let majority = |c: usize| (c % w + c / w).is_multiple_of(2);
+        let mut lasts: Vec<usize> = (0..cells).filter(|&c| allowed[c] && !majority(c)).collect();
+        lasts.sort_by_key(|&c| rank[c]);
+        lasts.truncate(FITTED_LASTS);
+        let mut shapes: Vec<((usize, usize), Vec<usize>)> = Vec::new();
+        for &c in &lasts {
+            allowed[c] = false;
+            for e in instance.neighbours(instance.pos(c)) {
+                let e = instance.index(e);
+                if !allowed[e] {
+                    continue;
+                }
+                for k in RESERVED {
+                    let mut found = Vec::new();
+                    paths(instance, &allowed, &mut vec![e], k, &mut found);
+                    for path in found {
+                        let mut kept = vec![false; cells];
+                        for &p in &path {
+                            kept[p] = true;
+                        }
+                        if !eats_in_time(instance, &kept, c) {
+                            continue;
+                        }
+                        let latest = path.iter().map(|&p| rank[p]).max().unwrap_or(0);
+                        shapes.push(((waiting(instance, rank[c], k), latest), path));
+                    }
+                }
+            }
+            allowed[c] = true;
+        }
+        shapes.sort_by_key(|s| s.0);
+        let mut seen: HashSet<Vec<usize>> = HashSet::new();
+        let (head, tail) = (
+            instance.index(body[0]),
+            instance.index(body[body.len() - 1]),
+        );
+        let mut tours = Vec::new();
+        for (_, path) in shapes {
+            if tours.len() == FITTED_SHAPES {
+                break;
+            }
+            let mut set = path.clone();
+            set.sort_unstable();
+            if !seen.insert(set) {
+                continue;
+            }
+            let mut kept = vec![false; cells];
+            for &p in &path {
+                kept[p] = true;
+            }
+            if let Some(cycle) = cycle_avoiding(w, h, &kept, (tail, head), CYCLE_NODES) {
+                tours.push((Tour::along(&cycle, cells), path));
+            }
+        }
+        tours
+    }
+
     /// Forward distance along the cycle from `a` to `b` (both on it).
     fn ahead(&self, a: usize, b: usize) -> usize {
         (self.ord[b] + self.len - self.ord[a]) % self.len
@@ -659,6 +739,8 @@ struct Steer<'a> {
     tour: &'a Tour,
     /// The reserved segment, end to end.
     kept: &'a [usize],
+    /// The tour's [`last_apples`]: once all are eaten, the search stops.
+    lasts: Vec<usize>,
     deadline: Option<Instant>,
     nodes: usize,
     budget: usize,
@@ -679,7 +761,11 @@ impl Steer<'_> {
         if self.follow.free_cells - state.body.len() <= self.kept.len() {
             return self.finish(state);
         }
-        if depth > self.cap || self.out_of_budget() || self.dead.contains(state) {
+        if depth > self.cap
+            || self.lasts.iter().all(|&i| state.taken[i])
+            || self.out_of_budget()
+            || self.dead.contains(state)
+        {
             return None;
         }
         self.nodes += 1;
@@ -756,6 +842,12 @@ impl Steer<'_> {
 /// Search nodes of each [`Steer`] search, one round of tours each (when
 /// both rounds fail early, the time left goes to the other searches).
 const STEER_NODES: [usize; 2] = [2_000, 20_000];
+
+/// Cells of the boards on which [`reserved_plan`] makes one round only: on
+/// 50 generated 5×5 full boards, the 3 plans it found came from the first
+/// round (within 0.3 s), the second one took the rest of the tours' time
+/// without a plan, and the SAT phases after it find one there (5–8 s).
+const SMALL_BOARD: usize = 25;
 
 /// Free cells at which an odd board's end game begins, tried in turn.
 const ODD_STOPS: [usize; 8] = [0, 8, 12, 16, 20, 24, 28, 32];
@@ -878,8 +970,11 @@ pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
 }
 
 /// Odd full boards: plans along tours that reserve a segment of apples for
-/// the end game ([`Tour::reserving`], [`Steer`]); the first tour that gives
-/// a plan, every tour with a small search first, then with a larger one.
+/// the end game ([`Tour::reserving`]) or a path fitted to the spawn chain
+/// ([`Tour::fitted`]), searched with [`Steer`]; the tours ordered by
+/// [`least_waiting`] (those whose end game cannot work left out), every
+/// tour with a small search first, then with a larger one; after the first
+/// plan, as long again as it took, keeping the shortest plan.
 /// Called by [`tour_plan`] on its large stack.
 fn reserved_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<Pos>> {
     let Start::Body(body) = &instance.start else {
@@ -892,54 +987,176 @@ fn reserved_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
     };
     let free_cells = instance.cells();
     let walls = instance.wall_map();
-    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
-    // Each tour with its reserved segment and the follower that stops there,
-    // kept when the segment is off the body and the start is safe.
-    let reserving: Vec<(Tour, Vec<usize>, Follow)> =
-        Tour::reserving(instance.width, instance.height)
-            .into_iter()
-            .filter(|(_, kept)| {
-                !kept
-                    .iter()
-                    .any(|&c| body.iter().any(|&b| instance.index(b) == c))
-            })
-            .map(|(tour, kept)| {
-                let follow = Follow {
-                    instance,
-                    walls: walls.clone(),
-                    stop_free: kept.len(),
-                    pair_rule: false,
-                    free_cells,
-                };
-                (tour, kept, follow)
-            })
-            .filter(|(tour, _, follow)| follow.safe(tour, &start))
-            .collect();
-    for budget in STEER_NODES {
-        for (tour, kept, follow) in &reserving {
-            if out_of_time() {
+    // Each tour with its reserved cells and the follower that stops there,
+    // kept when the cells are off the body, the start is safe and the end
+    // game can work ([`least_waiting`]), the least waiting first.
+    let mut reserving: Vec<(usize, Tour, Vec<usize>, Follow)> = Tour::fitted(instance, body)
+        .into_iter()
+        .chain(Tour::reserving(instance.width, instance.height))
+        .filter(|(_, kept)| {
+            !kept
+                .iter()
+                .any(|&c| body.iter().any(|&b| instance.index(b) == c))
+        })
+        .filter_map(|(tour, kept)| {
+            let follow = Follow {
+                instance,
+                walls: walls.clone(),
+                stop_free: kept.len(),
+                pair_rule: false,
+                free_cells,
+            };
+            if !follow.safe(&tour, &start) {
                 return None;
+            }
+            Some((least_waiting(instance, &tour, &kept)?, tour, kept, follow))
+        })
+        .collect();
+    reserving.sort_by_key(|t| t.0);
+    // Small boards: one round, the time left goes to the SAT phases.
+    let rounds = if free_cells <= SMALL_BOARD {
+        &STEER_NODES[..1]
+    } else {
+        &STEER_NODES[..]
+    };
+    // After the first plan, as long again for shorter ones.
+    let started = Instant::now();
+    let mut best: Option<Vec<Pos>> = None;
+    let mut until = deadline;
+    for &budget in rounds {
+        for (_, tour, kept, follow) in &reserving {
+            if until.is_some_and(|d| Instant::now() >= d) {
+                return best;
             }
             let mut steer = Steer {
                 follow,
                 tour,
                 kept,
-                deadline,
+                lasts: last_apples(instance, tour, kept),
+                deadline: until,
                 nodes: 0,
                 budget,
                 cap: (instance.apples.len() + 2) * 2 * free_cells,
                 dead: HashSet::new(),
             };
             if let Some(rest) = steer.solve(&start, 0) {
-                return Some(std::iter::once(body[0]).chain(rest).collect());
+                let plan: Vec<Pos> = std::iter::once(body[0]).chain(rest).collect();
+                if best.is_none() {
+                    let again = Instant::now() + started.elapsed();
+                    until = Some(deadline.map_or(again, |d| d.min(again)));
+                }
+                if best.as_ref().is_none_or(|b| plan.len() < b.len()) {
+                    best = Some(plan);
+                }
             }
         }
+        if best.is_some() {
+            return best;
+        }
     }
-    None
+    best
 }
 
 /// Lengths of the segments an odd board's tours reserve for the end game.
 const RESERVED: [usize; 3] = [3, 1, 5];
+
+/// Late minority-colour apples beside which [`Tour::fitted`] tries shapes.
+const FITTED_LASTS: usize = 6;
+
+/// Shapes [`Tour::fitted`] builds cycles for, best first.
+const FITTED_SHAPES: usize = 24;
+
+/// Search nodes of each [`cycle_avoiding`] call.
+const CYCLE_NODES: usize = 5_000;
+
+/// Extends `path` (cells, from one end) by neighbours in `allowed` to every
+/// simple path of `k` cells, into `out`.
+fn paths(
+    instance: &Instance,
+    allowed: &[bool],
+    path: &mut Vec<usize>,
+    k: usize,
+    out: &mut Vec<Vec<usize>>,
+) {
+    if path.len() == k {
+        out.push(path.clone());
+        return;
+    }
+    let last = *path.last().expect("a path");
+    for next in instance.neighbours(instance.pos(last)) {
+        let next = instance.index(next);
+        if allowed[next] && !path.contains(&next) {
+            path.push(next);
+            paths(instance, allowed, path, k, out);
+            path.pop();
+        }
+    }
+}
+
+/// Apples the snake eats while the apple it eats last before `k` reserved
+/// ones, `rank` moves from the end of the spawn chain, waits on the tour (in
+/// the chain's order, the others first).
+fn waiting(instance: &Instance, rank: usize, k: usize) -> usize {
+    (rank + instance.visible_at_start()).saturating_sub(k + 1)
+}
+
+/// The apples (indices) that can be the last one eaten before the reserved
+/// `kept` (end to end): on the tour, beside an end of `kept`, and able to
+/// wait for the others ([`eats_in_time`]). Eating the last of them early
+/// ends every hope of the tour's end game.
+fn last_apples(instance: &Instance, tour: &Tour, kept: &[usize]) -> Vec<usize> {
+    let mut mask = vec![false; instance.cells()];
+    for &c in kept {
+        mask[c] = true;
+    }
+    let ends = [kept[0], kept[kept.len() - 1]];
+    (0..instance.apples.len())
+        .filter(|&i| {
+            let c = instance.index(instance.apples[i]);
+            tour.ord[c] != usize::MAX
+                && ends.iter().any(|&e| {
+                    instance
+                        .neighbours(instance.pos(e))
+                        .any(|p| instance.index(p) == c)
+                })
+                && eats_in_time(instance, &mask, c)
+        })
+        .collect()
+}
+
+/// The least [`waiting`] over a tour's [`last_apples`]; `None` when there
+/// are none, so its end game cannot work.
+fn least_waiting(instance: &Instance, tour: &Tour, kept: &[usize]) -> Option<usize> {
+    let n = instance.apples.len();
+    last_apples(instance, tour, kept)
+        .into_iter()
+        .map(|i| waiting(instance, n - 1 - i, kept.len()))
+        .min()
+}
+
+/// Whether the apples off `kept` can all be eaten, `last` after the others,
+/// with each one eaten after it appears (in the chain's order but `last`,
+/// the order that reveals apples soonest).
+fn eats_in_time(instance: &Instance, kept: &[bool], last: usize) -> bool {
+    let visible = instance.visible_at_start();
+    let mut eaten = 0;
+    let mut last_at = None;
+    for (i, &a) in instance.apples.iter().enumerate() {
+        let a = instance.index(a);
+        if kept[a] {
+            continue;
+        }
+        if a == last {
+            last_at = Some(i);
+            continue;
+        }
+        if i >= visible + eaten {
+            return false;
+        }
+        eaten += 1;
+    }
+    last_at.is_some_and(|i| i < visible + eaten)
+}
 
 #[cfg(test)]
 mod tests {
@@ -1090,7 +1307,8 @@ mod tests {
     /// Odd full boards from `scripts/gen_snake.py` on which every corner
     /// tour's end game fails (before the reserved tours, no first plan):
     /// the reserved tours give a plan that fills the board, found without a
-    /// deadline (so the same one on every machine).
+    /// deadline (the first plan does not depend on the machine; the shorter
+    /// ones tried after it, for as long again, may).
     #[test]
     fn reserved_tours_fill_odd_boards_the_corner_tours_cannot() {
         for text in [
@@ -1111,6 +1329,64 @@ mod tests {
             let replay = sim::simulate(&inst, &plan).unwrap();
             assert_eq!(replay.final_length, inst.cells());
         }
+    }
+
+    /// A reserved path fitted to the spawn chain that no segment gives: on
+    /// the 7×7 full board of seed 34 the best fitted tour reserves five
+    /// cells with a turn (an L) beside a late apple, and the search along it
+    /// fills the board within the first round's nodes.
+    #[test]
+    fn fitted_l_shape_fills_a_board() {
+        let text = include_str!("../../tests/data/full-boards/7x7-seed34.pddl");
+        let inst = crate::pddl::from_pddl(text).unwrap();
+        let Start::Body(body) = &inst.start else {
+            panic!("a body")
+        };
+        let tours = Tour::fitted(&inst, body);
+        let (tour, kept) = &tours[0];
+        assert_eq!(kept.len(), 5);
+        for pair in kept.windows(2) {
+            let (a, b) = (inst.pos(pair[0]), inst.pos(pair[1]));
+            assert_eq!(a.0.abs_diff(b.0) + a.1.abs_diff(b.1), 1, "{kept:?}");
+        }
+        let straight =
+            |f: fn(Pos) -> usize| kept.iter().all(|&c| f(inst.pos(c)) == f(inst.pos(kept[0])));
+        assert!(!straight(|p| p.0) && !straight(|p| p.1), "{kept:?}");
+        assert_eq!(tour.len, 49 - 5);
+        let follow = Follow {
+            instance: &inst,
+            walls: inst.wall_map(),
+            stop_free: kept.len(),
+            pair_rule: false,
+            free_cells: inst.cells(),
+        };
+        let start = State {
+            body: body.iter().copied().collect(),
+            taken: vec![false; inst.apples.len()],
+            revealed: inst.visible_at_start(),
+        };
+        let mut steer = Steer {
+            follow: &follow,
+            tour,
+            kept,
+            lasts: last_apples(&inst, tour, kept),
+            deadline: None,
+            nodes: 0,
+            budget: STEER_NODES[0],
+            cap: (inst.apples.len() + 2) * 2 * inst.cells(),
+            dead: HashSet::new(),
+        };
+        let rest = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(STACK_BYTES)
+                .spawn_scoped(scope, || steer.solve(&start, 0))
+                .unwrap()
+                .join()
+                .unwrap()
+        })
+        .expect("a plan");
+        let plan: Vec<Pos> = std::iter::once(body[0]).chain(rest).collect();
+        assert_eq!(sim::simulate(&inst, &plan).unwrap().final_length, 49);
     }
 
     /// The search along a reserved tour ends by eating the segment from the
@@ -1153,6 +1429,7 @@ mod tests {
                 follow,
                 tour,
                 kept: &[0],
+                lasts: last_apples(follow.instance, tour, &[0]),
                 deadline: None,
                 nodes: 0,
                 budget: 10,

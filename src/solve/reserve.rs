@@ -14,7 +14,10 @@
 //! a unit square. A single cell with odd coordinates sits in a band of
 //! three rows (top row left to right, the two below column by column back)
 //! between the rows above and below. A general Hamiltonian-cycle search is
-//! not needed for these shapes (and would need a budget).
+//! not needed for these shapes (and would need a budget); reserved paths of
+//! other shapes ([`cycle_avoiding`]) get one, a depth-first search within a
+//! node budget (no crate searches Hamiltonian cycles of grid graphs with a
+//! given edge and a budget).
 
 use crate::instance::Pos;
 
@@ -252,6 +255,146 @@ pub(crate) fn cycle_without(w: usize, h: usize, (x0, y0): Pos, k: usize) -> Opti
     cover.joined(w * h - k)
 }
 
+/// A Hamiltonian cycle (cell indices `y * w + x`, in order) of the `w × h`
+/// board without the `reserved` cells, through the edge `first → second`,
+/// found by a depth-first search within `budget` nodes; `None` when there is
+/// none or the budget runs out. For reserved shapes of any form (the
+/// segments above have a construction); the search extends a path from
+/// `first`, fewest onward moves first (Warnsdorff's rule), straight on
+/// before turning, and prunes a path after which a cell left has fewer than
+/// two ways in or the cells left are cut apart.
+pub(crate) fn cycle_avoiding(
+    w: usize,
+    h: usize,
+    reserved: &[bool],
+    (first, second): (usize, usize),
+    budget: usize,
+) -> Option<Vec<usize>> {
+    let open: Vec<bool> = reserved.iter().map(|&r| !r).collect();
+    let len = open.iter().filter(|&&o| o).count();
+    if !open[first] || !open[second] || !neighbours(w, h, first).any(|n| n == second) {
+        return None;
+    }
+    let mut search = PathSearch {
+        w,
+        h,
+        open,
+        visited: vec![false; w * h],
+        path: vec![first, second],
+        len,
+        nodes: 0,
+        budget,
+    };
+    search.visited[first] = true;
+    search.visited[second] = true;
+    search.extend().then_some(search.path)
+}
+
+/// The grid neighbours of cell `c` of a `w × h` board.
+fn neighbours(w: usize, h: usize, c: usize) -> impl Iterator<Item = usize> {
+    let (x, y) = (c % w, c / w);
+    [
+        (x + 1 < w).then(|| c + 1),
+        (x > 0).then(|| c - 1),
+        (y + 1 < h).then(|| c + w),
+        (y > 0).then(|| c - w),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// The search of [`cycle_avoiding`]: a path from its first cell.
+struct PathSearch {
+    w: usize,
+    h: usize,
+    /// Cells the cycle must visit.
+    open: Vec<bool>,
+    visited: Vec<bool>,
+    path: Vec<usize>,
+    /// Cells on the cycle.
+    len: usize,
+    nodes: usize,
+    budget: usize,
+}
+
+impl PathSearch {
+    /// Open cells not on the path, beside `c`.
+    fn unvisited(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        neighbours(self.w, self.h, c).filter(|&n| self.open[n] && !self.visited[n])
+    }
+
+    /// Extends the path to a cycle through every open cell.
+    fn extend(&mut self) -> bool {
+        let head = *self.path.last().expect("a path");
+        let first = self.path[0];
+        if self.path.len() == self.len {
+            return neighbours(self.w, self.h, head).any(|n| n == first);
+        }
+        if self.nodes >= self.budget {
+            return false;
+        }
+        self.nodes += 1;
+        let back = self.path[self.path.len() - 2];
+        let mut moves: Vec<(usize, bool, usize)> = self
+            .unvisited(head)
+            .map(|n| {
+                let onward = self.unvisited(n).count()
+                    + usize::from(neighbours(self.w, self.h, n).any(|m| m == first));
+                (onward, n + back != 2 * head, n)
+            })
+            .collect();
+        moves.sort_unstable();
+        for (_, _, n) in moves {
+            self.visited[n] = true;
+            self.path.push(n);
+            if self.feasible() && self.extend() {
+                return true;
+            }
+            self.path.pop();
+            self.visited[n] = false;
+            if self.nodes >= self.budget {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Every cell left has two ways in (from cells left, the head or the
+    /// first cell), the first cell one, and the cells left hang together
+    /// with the head.
+    fn feasible(&self) -> bool {
+        let head = *self.path.last().expect("a path");
+        let first = self.path[0];
+        if self.path.len() == self.len {
+            return true;
+        }
+        let end = |n: usize| n == head || n == first;
+        let ways = |c: usize| {
+            neighbours(self.w, self.h, c)
+                .filter(|&n| (self.open[n] && !self.visited[n]) || end(n))
+                .count()
+        };
+        let left = (0..self.open.len()).filter(|&c| self.open[c] && !self.visited[c]);
+        if left.clone().any(|c| ways(c) < 2) || self.unvisited(first).next().is_none() {
+            return false;
+        }
+        // The cells left, reached from the head through cells left.
+        let mut seen = vec![false; self.open.len()];
+        let mut stack = vec![head];
+        let mut reached = 0;
+        while let Some(c) = stack.pop() {
+            for n in self.unvisited(c) {
+                if !seen[n] {
+                    seen[n] = true;
+                    reached += 1;
+                    stack.push(n);
+                }
+            }
+        }
+        reached == left.count()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,6 +457,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Reserved paths of other shapes: a cycle through every other cell and
+    /// the given edge, or none when a cell is left with one neighbour.
+    #[test]
+    fn searched_cycles_avoid_any_shape() {
+        let shapes: [(usize, &[Pos]); 4] = [
+            (5, &[(2, 2), (3, 2), (3, 3)]),
+            (7, &[(2, 2), (2, 3), (3, 3), (4, 3), (4, 4)]),
+            (7, &[(6, 2), (6, 3), (5, 3), (4, 3), (4, 4)]),
+            (9, &[(4, 4), (4, 5), (5, 5)]),
+        ];
+        for (n, shape) in shapes {
+            let mut reserved = vec![false; n * n];
+            for &(x, y) in shape {
+                reserved[y * n + x] = true;
+            }
+            let edge = (n * n - 2, n * n - 1);
+            let order = cycle_avoiding(n, n, &reserved, edge, 10_000)
+                .unwrap_or_else(|| panic!("{n}x{n} {shape:?}"));
+            let seen = visited(&order, n, n);
+            assert_eq!(seen, reserved.iter().map(|&r| !r).collect::<Vec<_>>());
+            assert_eq!((order[0], order[1]), edge);
+        }
+        // Around a corner: the corner keeps one neighbour.
+        let mut reserved = vec![false; 25];
+        for c in [1, 6, 5] {
+            reserved[c] = true;
+        }
+        assert_eq!(cycle_avoiding(5, 5, &reserved, (23, 24), 10_000), None);
     }
 
     #[test]

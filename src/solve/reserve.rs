@@ -19,6 +19,7 @@
 //! node budget (no crate searches Hamiltonian cycles of grid graphs with a
 //! given edge and a budget).
 
+use crate::geometry::Grid;
 use crate::instance::Pos;
 
 /// No neighbour yet.
@@ -272,12 +273,12 @@ pub(crate) fn cycle_avoiding(
 ) -> Option<Vec<usize>> {
     let open: Vec<bool> = reserved.iter().map(|&r| !r).collect();
     let len = open.iter().filter(|&&o| o).count();
-    if !open[first] || !open[second] || !neighbours(w, h, first).any(|n| n == second) {
+    let grid = Grid::new(w, h);
+    if !open[first] || !open[second] || !grid.neighbours(first).any(|n| n == second) {
         return None;
     }
     let mut search = PathSearch {
-        w,
-        h,
+        grid,
         open,
         visited: vec![false; w * h],
         path: vec![first, second],
@@ -290,23 +291,9 @@ pub(crate) fn cycle_avoiding(
     search.extend().then_some(search.path)
 }
 
-/// The grid neighbours of cell `c` of a `w × h` board.
-fn neighbours(w: usize, h: usize, c: usize) -> impl Iterator<Item = usize> {
-    let (x, y) = (c % w, c / w);
-    [
-        (x + 1 < w).then(|| c + 1),
-        (x > 0).then(|| c - 1),
-        (y + 1 < h).then(|| c + w),
-        (y > 0).then(|| c - w),
-    ]
-    .into_iter()
-    .flatten()
-}
-
 /// The search of [`cycle_avoiding`]: a path from its first cell.
 struct PathSearch {
-    w: usize,
-    h: usize,
+    grid: Grid,
     /// Cells the cycle must visit.
     open: Vec<bool>,
     visited: Vec<bool>,
@@ -320,7 +307,9 @@ struct PathSearch {
 impl PathSearch {
     /// Open cells not on the path, beside `c`.
     fn unvisited(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
-        neighbours(self.w, self.h, c).filter(|&n| self.open[n] && !self.visited[n])
+        self.grid
+            .neighbours(c)
+            .filter(|&n| self.open[n] && !self.visited[n])
     }
 
     /// Extends the path to a cycle through every open cell.
@@ -328,7 +317,7 @@ impl PathSearch {
         let head = *self.path.last().expect("a path");
         let first = self.path[0];
         if self.path.len() == self.len {
-            return neighbours(self.w, self.h, head).any(|n| n == first);
+            return self.grid.neighbours(head).any(|n| n == first);
         }
         if self.nodes >= self.budget {
             return false;
@@ -339,7 +328,7 @@ impl PathSearch {
             .unvisited(head)
             .map(|n| {
                 let onward = self.unvisited(n).count()
-                    + usize::from(neighbours(self.w, self.h, n).any(|m| m == first));
+                    + usize::from(self.grid.neighbours(n).any(|m| m == first));
                 (onward, n + back != 2 * head, n)
             })
             .collect();
@@ -370,7 +359,8 @@ impl PathSearch {
         }
         let end = |n: usize| n == head || n == first;
         let ways = |c: usize| {
-            neighbours(self.w, self.h, c)
+            self.grid
+                .neighbours(c)
                 .filter(|&n| (self.open[n] && !self.visited[n]) || end(n))
                 .count()
         };

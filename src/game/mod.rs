@@ -512,8 +512,9 @@ fn plan_apple(
     // cycle, with a certificate for the body it leaves, found near that cycle.
     // (With the joint search on, which finds a least plan itself, it is skipped.)
     if effort.lengths == 0
+        && let Some(bound) = lower
         && let Some((moves, cycle)) =
-            certified_candidate(solver, snake, apple, &cycle, upper, deadline)
+            certified_candidate(solver, snake, apple, &cycle, bound, upper, deadline)
     {
         return Some(Plan {
             method: if Some(moves.len()) == lower {
@@ -584,8 +585,15 @@ fn plan_apple(
         if again && tries < effort.detours && deadline.is_none_or(|d| Instant::now() < d) {
             tries += 1;
             let here = body.make_contiguous();
-            if let Some((path, certified)) =
-                certified_candidate(solver, here, apple, &cycle, left, deadline)
+            // (At the head the lower bound is known; past it, the body moved.)
+            let bound = if moves.is_empty() {
+                Some(lower)
+            } else {
+                route::shortest(grid, here, apple, true).map(|p| p.len())
+            };
+            if let Some(bound) = bound
+                && let Some((path, certified)) =
+                    certified_candidate(solver, here, apple, &cycle, bound, left, deadline)
             {
                 moves.extend(path);
                 return Some(Plan {
@@ -636,7 +644,9 @@ const SEARCH_NODES: usize = 2_000;
 
 /// The shortest legal path to the apple shorter than `limit` whose body
 /// passes [`route::plausible`] ([`route::plausible_paths`], at most
-/// [`SEARCH_NODES`] nodes), if the old cycle can be repaired around it:
+/// [`SEARCH_NODES`] nodes, from `lower`, the length of the moving snake's
+/// shortest path [`route::shortest`] from `snake`), if the old cycle can be
+/// repaired around it:
 /// [`CycleSolver::certify_near`] with every arc of `cycle` farther than
 /// [`REPAIR_RADIUS`] from the path kept (on odd boards the whole board). One
 /// solver call at most. A certificate searched on the whole board would be
@@ -647,11 +657,12 @@ fn certified_candidate(
     snake: &[usize],
     apple: usize,
     cycle: &[u32],
+    lower: usize,
     limit: usize,
     deadline: Option<Instant>,
 ) -> Option<(Vec<usize>, Vec<u32>)> {
     let grid = solver.grid();
-    let moves = route::plausible_paths(&grid, snake, apple, limit, SEARCH_NODES, 1).pop()?;
+    let moves = route::plausible_paths(&grid, snake, apple, lower, limit, SEARCH_NODES, 1).pop()?;
     let after = body_after(snake, &moves);
     // (On a board with an odd number of cells the old cycle skips a cell
     // that the repair might need: there the whole board may change.)

@@ -30,8 +30,8 @@ fn config(width: usize, height: usize, seed: u64, reuse: Reuse) -> GameConfig {
 /// moves, no bite (follow tail rule), apples eaten in order, one per apple record.
 fn check_legal(record: &GameRecord) {
     let replay = sim::simulate(&record.instance(), &record.path).expect("legal game");
-    assert_eq!(replay.eaten.len(), record.eaten);
-    assert_eq!(replay.final_length, record.final_length);
+    assert_eq!(replay.eaten.len(), record.stats.eaten);
+    assert_eq!(replay.final_length, record.stats.final_length);
     let mut time = 0;
     for (apple, &(index, eaten_at)) in record.apples.iter().zip(&replay.eaten) {
         time += apple.steps;
@@ -39,19 +39,19 @@ fn check_legal(record: &GameRecord) {
         assert_eq!(eaten_at, time, "apple {index} eaten when its record says");
         assert!(apple.steps >= apple.lower_bound);
     }
-    assert_eq!(time, record.steps);
-    assert_eq!(record.path.len(), record.steps + 1);
+    assert_eq!(time, record.stats.steps);
+    assert_eq!(record.path.len(), record.stats.steps + 1);
     // Where the moves go: every apple eaten one of three ways.
-    let b = record.breakdown;
+    let b = record.stats.breakdown;
     assert_eq!(
         b.shortest_apples + b.route_apples + b.cycle_apples,
-        record.eaten
+        record.stats.eaten
     );
     assert_eq!(
         b.shortest_steps + b.route_steps + b.cycle_steps,
-        record.steps
+        record.stats.steps
     );
-    let on_shortest = record.apples[..record.eaten]
+    let on_shortest = record.apples[..record.stats.eaten]
         .iter()
         .filter(|a| a.method == game::Method::Shortest);
     assert_eq!(on_shortest.clone().count(), b.shortest_apples);
@@ -65,12 +65,12 @@ fn every_strategy_wins_small_boards_with_legal_moves() {
             for seed in seeds {
                 let record = game::play(&config(size, size, seed, reuse), |_| {}).unwrap();
                 assert!(
-                    record.won,
+                    record.stats.won,
                     "{reuse:?} {size}x{size} seed {seed}: {:?}",
-                    record.loss
+                    record.stats.loss
                 );
-                assert_eq!(record.final_length, size * size);
-                assert_eq!(record.eaten, size * size - 1);
+                assert_eq!(record.stats.final_length, size * size);
+                assert_eq!(record.stats.eaten, size * size - 1);
                 check_legal(&record);
             }
         }
@@ -87,9 +87,13 @@ fn the_large_board_player_wins_with_every_strategy() {
             cfg.lengths_per_apple = 0;
             cfg.detours_per_apple = 200;
             let record = game::play(&cfg, |_| {}).unwrap();
-            assert!(record.won, "{reuse:?} {size}x{size}: {:?}", record.loss);
+            assert!(
+                record.stats.won,
+                "{reuse:?} {size}x{size}: {:?}",
+                record.stats.loss
+            );
             check_legal(&record);
-            let b = record.breakdown;
+            let b = record.stats.breakdown;
             assert!(b.shortest_apples > 0 && b.route_apples + b.cycle_apples > 0);
             // The same seed, the same game.
             let again = game::play(&cfg, |_| {}).unwrap();
@@ -104,11 +108,11 @@ fn rectangles_and_odd_boards() {
         let record = game::play(&config(w, h, 7, Reuse::Assumptions), |_| {}).unwrap();
         check_legal(&record);
         if (w * h) % 2 == 0 {
-            assert!(record.won, "{w}x{h}: {:?}", record.loss);
+            assert!(record.stats.won, "{w}x{h}: {:?}", record.stats.loss);
         } else {
             // No Hamiltonian cycle: the game may end early, but says so.
-            assert_eq!(record.won, record.final_length == w * h);
-            assert_eq!(record.won, record.loss.is_none(), "{w}x{h}");
+            assert_eq!(record.stats.won, record.stats.final_length == w * h);
+            assert_eq!(record.stats.won, record.stats.loss.is_none(), "{w}x{h}");
         }
     }
     // An apple on the cell an odd board's cycle skips is still reached (by the
@@ -116,13 +120,24 @@ fn rectangles_and_odd_boards() {
     for (size, seed) in [(5, 1), (5, 2), (5, 3), (7, 1)] {
         let record = game::play(&config(size, size, seed, Reuse::Clauses), |_| {}).unwrap();
         check_legal(&record);
-        assert!(record.won, "{size}x{size} seed {seed}: {:?}", record.loss);
+        assert!(
+            record.stats.won,
+            "{size}x{size} seed {seed}: {:?}",
+            record.stats.loss
+        );
     }
     // A single row longer than 2 has no cycle at all: lost, with the state.
     let record = game::play(&config(5, 1, 1, Reuse::Assumptions), |_| {}).unwrap();
     check_legal(&record);
-    if !record.won {
-        assert!(record.loss.as_deref().unwrap().contains("no safe plan"));
+    if !record.stats.won {
+        assert!(
+            record
+                .stats
+                .loss
+                .as_deref()
+                .unwrap()
+                .contains("no safe plan")
+        );
     }
 }
 
@@ -145,7 +160,7 @@ fn a_timeout_still_gives_a_safe_game() {
     let mut cfg = config(6, 6, 3, Reuse::Assumptions);
     cfg.timeout_per_apple = Some(Duration::from_nanos(1));
     let record = game::play(&cfg, |_| {}).unwrap();
-    assert!(record.won, "{:?}", record.loss);
+    assert!(record.stats.won, "{:?}", record.stats.loss);
     check_legal(&record);
 }
 

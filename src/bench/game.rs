@@ -11,8 +11,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::family::index::Shard;
-use crate::game::cycle::Work;
-use crate::game::{self, Breakdown, GameConfig, GameError, GameRecord, Reuse};
+use crate::game::{self, GameConfig, GameError, GameRecord, GameStats, Reuse};
 use crate::render::chart::Series;
 use crate::table::{Align, Cell, Table};
 
@@ -120,38 +119,9 @@ impl std::fmt::Display for Job {
 pub struct GameSummary {
     /// `WxH`.
     pub grid: String,
-    /// Board columns.
-    pub width: usize,
-    /// Board rows.
-    pub height: usize,
-    /// The strategy.
-    pub reuse: Reuse,
-    /// The apples' seed.
-    pub seed: u64,
-    /// The board was filled.
-    pub won: bool,
-    /// Why the game was lost.
-    pub loss: Option<String>,
-    /// The snake's length at the end.
-    pub final_length: usize,
-    /// The board's cells.
-    pub cells: usize,
-    /// Apples eaten.
-    pub eaten: usize,
-    /// Moves made.
-    pub steps: usize,
-    /// Apples eaten in the fewest moves possible.
-    pub shortest_possible: usize,
-    /// Apples eaten by the least safe plan.
-    pub least_safe: usize,
-    /// Where the moves went.
+    /// The game's size, strategy, outcome and totals (the keys of `snakesat play --json`).
     #[serde(flatten)]
-    pub breakdown: Breakdown,
-    /// Wall-clock seconds of the game.
-    pub seconds: f64,
-    /// The solver's work.
-    #[serde(flatten)]
-    pub work: Work,
+    pub stats: GameStats,
     /// Moves for each apple eaten.
     #[serde(skip)]
     pub apple_steps: Vec<usize>,
@@ -163,26 +133,12 @@ pub struct GameSummary {
 impl GameSummary {
     /// The summary of a played game.
     pub fn new(record: GameRecord) -> Self {
-        let eaten = &record.apples[..record.eaten.min(record.apples.len())];
+        let eaten = &record.apples[..record.stats.eaten.min(record.apples.len())];
         GameSummary {
-            grid: format!("{}x{}", record.width, record.height),
-            width: record.width,
-            height: record.height,
-            reuse: record.reuse,
-            seed: record.seed,
-            won: record.won,
-            final_length: record.final_length,
-            cells: record.cells,
-            eaten: record.eaten,
-            steps: record.steps,
-            shortest_possible: record.shortest_possible,
-            least_safe: record.least_safe,
-            breakdown: record.breakdown,
-            seconds: record.seconds,
-            work: record.work,
+            grid: format!("{}x{}", record.stats.width, record.stats.height),
             apple_steps: eaten.iter().map(|a| a.steps).collect(),
             apple_seconds: eaten.iter().map(|a| a.seconds).collect(),
-            loss: record.loss,
+            stats: record.stats,
         }
     }
 }
@@ -319,7 +275,9 @@ impl Sweep {
             for &reuse in &self.reuses {
                 let group: Vec<&GameSummary> = games
                     .iter()
-                    .filter(|g| g.width == width && g.height == height && g.reuse == reuse)
+                    .filter(|g| {
+                        g.stats.width == width && g.stats.height == height && g.stats.reuse == reuse
+                    })
                     .collect();
                 if !group.is_empty() {
                     out.push(group);
@@ -396,37 +354,37 @@ impl Row {
     pub fn of(group: &[&GameSummary]) -> Row {
         let first = group[0];
         let of = |f: fn(&GameSummary) -> f64| group.iter().map(|g| f(g)).collect::<Vec<f64>>();
-        let steps = of(|g| g.steps as f64);
-        let seconds = of(|g| g.seconds);
+        let steps = of(|g| g.stats.steps as f64);
+        let seconds = of(|g| g.stats.seconds);
         let percent = |count: fn(&GameSummary) -> usize| -> Option<f64> {
             let shares: Vec<f64> = group
                 .iter()
-                .filter(|g| g.eaten > 0)
-                .map(|g| 100.0 * count(g) as f64 / g.eaten as f64)
+                .filter(|g| g.stats.eaten > 0)
+                .map(|g| 100.0 * count(g) as f64 / g.stats.eaten as f64)
                 .collect();
             (!shares.is_empty()).then(|| mean(&shares))
         };
         Row {
             grid: first.grid.clone(),
-            width: first.width,
-            height: first.height,
-            reuse: first.reuse,
+            width: first.stats.width,
+            height: first.stats.height,
+            reuse: first.stats.reuse,
             games: group.len(),
-            won: group.iter().filter(|g| g.won).count(),
+            won: group.iter().filter(|g| g.stats.won).count(),
             mean_steps: mean(&steps),
             median_steps: median(&steps),
             mean_seconds: mean(&seconds),
             median_seconds: median(&seconds),
-            mean_build_seconds: mean(&of(|g| g.work.build_seconds)),
-            mean_solve_seconds: mean(&of(|g| g.work.solve_seconds)),
-            mean_shortest_percent: percent(|g| g.shortest_possible),
-            mean_least_safe_percent: percent(|g| g.least_safe),
-            mean_shortest_steps: mean(&of(|g| g.breakdown.shortest_steps as f64)),
-            mean_route_steps: mean(&of(|g| g.breakdown.route_steps as f64)),
-            mean_cycle_steps: mean(&of(|g| g.breakdown.cycle_steps as f64)),
-            mean_shortest_apples: mean(&of(|g| g.breakdown.shortest_apples as f64)),
-            mean_route_apples: mean(&of(|g| g.breakdown.route_apples as f64)),
-            mean_cycle_apples: mean(&of(|g| g.breakdown.cycle_apples as f64)),
+            mean_build_seconds: mean(&of(|g| g.stats.work.build_seconds)),
+            mean_solve_seconds: mean(&of(|g| g.stats.work.solve_seconds)),
+            mean_shortest_percent: percent(|g| g.stats.shortest_possible),
+            mean_least_safe_percent: percent(|g| g.stats.least_safe),
+            mean_shortest_steps: mean(&of(|g| g.stats.breakdown.shortest_steps as f64)),
+            mean_route_steps: mean(&of(|g| g.stats.breakdown.route_steps as f64)),
+            mean_cycle_steps: mean(&of(|g| g.stats.breakdown.cycle_steps as f64)),
+            mean_shortest_apples: mean(&of(|g| g.stats.breakdown.shortest_apples as f64)),
+            mean_route_apples: mean(&of(|g| g.stats.breakdown.route_apples as f64)),
+            mean_cycle_apples: mean(&of(|g| g.stats.breakdown.cycle_apples as f64)),
         }
     }
 }
@@ -502,18 +460,18 @@ pub fn games_table(games: &[GameSummary]) -> Table {
     for g in games {
         table.push(vec![
             g.grid.clone().into(),
-            g.reuse.name().into(),
-            Cell::Int(g.seed),
-            Cell::Bool(g.won),
-            Cell::count(Some(g.steps)),
-            Cell::count(Some(g.eaten)),
-            Cell::Float(g.seconds, 6),
-            Cell::Float(g.work.build_seconds, 6),
-            Cell::Float(g.work.solve_seconds, 6),
-            Cell::Int(g.work.solver_calls),
-            Cell::Int(g.work.cuts),
-            Cell::count(Some(g.shortest_possible)),
-            Cell::count(Some(g.least_safe)),
+            g.stats.reuse.name().into(),
+            Cell::Int(g.stats.seed),
+            Cell::Bool(g.stats.won),
+            Cell::count(Some(g.stats.steps)),
+            Cell::count(Some(g.stats.eaten)),
+            Cell::Float(g.stats.seconds, 6),
+            Cell::Float(g.stats.work.build_seconds, 6),
+            Cell::Float(g.stats.work.solve_seconds, 6),
+            Cell::Int(g.stats.work.solver_calls),
+            Cell::Int(g.stats.work.cuts),
+            Cell::count(Some(g.stats.shortest_possible)),
+            Cell::count(Some(g.stats.least_safe)),
         ]);
     }
     table
@@ -541,7 +499,7 @@ pub fn per_apple_series(
                 })
                 .collect();
             Series {
-                name: format!("{}, reuse={}", group[0].grid, group[0].reuse.name()),
+                name: format!("{}, reuse={}", group[0].grid, group[0].stats.reuse.name()),
                 points,
             }
         })

@@ -217,5 +217,9 @@ pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
     } else {
         print_report(&rows_table(&rows).to_markdown());
     }
-    Ok(if games.iter().all(|g| g.won) { 0 } else { 1 })
+    Ok(if games.iter().all(|g| g.stats.won) {
+        0
+    } else {
+        1
+    })
 }

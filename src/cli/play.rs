@@ -148,7 +148,7 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
         );
         let record = play_one(&config, &bar)?;
         bar.suspend(|| print_game(&record, args.json));
-        all_won &= record.won;
+        all_won &= record.stats.won;
         if i == 0
             && let Some(out) = &mut gif
         {
@@ -173,34 +173,34 @@ fn print_game(record: &GameRecord, json: bool) {
         print_report(&(serde_json::to_string(record).expect("a game serialises") + "\n"));
         return;
     }
-    let outcome = if record.won { "won" } else { "lost" };
+    let outcome = if record.stats.won { "won" } else { "lost" };
     let mut text = format!(
         "{}x{} seed {} ({}): {outcome} with length {}/{}, {} apples in {} steps ({} by a shortest path, {} by a least safe plan; \
 apples / steps on a shortest path {} / {}, on a longer certified path {} / {}, following the cycle {} / {}), \
 {:.3} s (build {:.3} s, solve {:.3} s, {} solver calls, {} cuts); every move checked by the simulator",
-        record.width,
-        record.height,
-        record.seed,
-        record.reuse.name(),
-        record.final_length,
-        record.cells,
-        record.eaten,
-        record.steps,
-        record.shortest_possible,
-        record.least_safe,
-        record.breakdown.shortest_apples,
-        record.breakdown.shortest_steps,
-        record.breakdown.route_apples,
-        record.breakdown.route_steps,
-        record.breakdown.cycle_apples,
-        record.breakdown.cycle_steps,
-        record.seconds,
-        record.work.build_seconds,
-        record.work.solve_seconds,
-        record.work.solver_calls,
-        record.work.cuts,
+        record.stats.width,
+        record.stats.height,
+        record.stats.seed,
+        record.stats.reuse.name(),
+        record.stats.final_length,
+        record.stats.cells,
+        record.stats.eaten,
+        record.stats.steps,
+        record.stats.shortest_possible,
+        record.stats.least_safe,
+        record.stats.breakdown.shortest_apples,
+        record.stats.breakdown.shortest_steps,
+        record.stats.breakdown.route_apples,
+        record.stats.breakdown.route_steps,
+        record.stats.breakdown.cycle_apples,
+        record.stats.breakdown.cycle_steps,
+        record.stats.seconds,
+        record.stats.work.build_seconds,
+        record.stats.work.solve_seconds,
+        record.stats.work.solver_calls,
+        record.stats.work.cuts,
     );
-    if let Some(loss) = &record.loss {
+    if let Some(loss) = &record.stats.loss {
         text += &format!("\n  lost: {loss}");
     }
     text.push('\n');

@@ -212,9 +212,10 @@ pub struct AppleRecord {
     pub work: Work,
 }
 
-/// A finished game.
+/// What a game came to, shared by [`GameRecord`] and the bench's
+/// `GameSummary` (flattened into both, so their JSON keys are these).
 #[derive(Clone, Debug, Serialize)]
-pub struct GameRecord {
+pub struct GameStats {
     /// Board columns.
     pub width: usize,
     /// Board rows.
@@ -247,6 +248,14 @@ pub struct GameRecord {
     /// Solver work over the game, the first cycle included.
     #[serde(flatten)]
     pub work: Work,
+}
+
+/// A finished game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameRecord {
+    /// The game's size, strategy, outcome and totals.
+    #[serde(flatten)]
+    pub stats: GameStats,
     /// Every apple, in order.
     pub apples: Vec<AppleRecord>,
     /// The head at every time point, the start first.
@@ -259,10 +268,13 @@ impl GameRecord {
     /// each eaten apple revealing the next) whose plan is [`GameRecord::path`].
     pub fn instance(&self) -> Instance {
         game_instance(
-            Grid::new(self.width, self.height),
+            Grid::new(self.stats.width, self.stats.height),
             vec![self.path[0]],
-            self.apples[..self.eaten].iter().map(|a| a.cell).collect(),
-            self.steps,
+            self.apples[..self.stats.eaten]
+                .iter()
+                .map(|a| a.cell)
+                .collect(),
+            self.stats.steps,
         )
     }
 }
@@ -318,21 +330,23 @@ pub fn play(
         _ => None,
     };
     let mut record = GameRecord {
-        width: w,
-        height: h,
-        seed: config.seed,
-        reuse: config.reuse,
-        won: false,
-        loss: None,
-        final_length: 1,
-        cells,
-        eaten: 0,
-        steps: 0,
-        shortest_possible: 0,
-        least_safe: 0,
-        breakdown: Breakdown::default(),
-        seconds: 0.0,
-        work: Work::default(),
+        stats: GameStats {
+            width: w,
+            height: h,
+            seed: config.seed,
+            reuse: config.reuse,
+            won: false,
+            loss: None,
+            final_length: 1,
+            cells,
+            eaten: 0,
+            steps: 0,
+            shortest_possible: 0,
+            least_safe: 0,
+            breakdown: Breakdown::default(),
+            seconds: 0.0,
+            work: Work::default(),
+        },
         apples: vec![],
         path: vec![grid.pos(0)],
     };
@@ -360,7 +374,7 @@ pub fn play(
         );
         let Some(plan) = plan else {
             record.apples.push(AppleRecord {
-                index: record.eaten,
+                index: record.stats.eaten,
                 cell: grid.pos(apple),
                 length: body.len(),
                 steps: 0,
@@ -370,9 +384,9 @@ pub fn play(
                 seconds: apple_started.elapsed().as_secs_f64(),
                 work: difference(solver.work, work_before),
             });
-            record.loss = Some(format!(
+            record.stats.loss = Some(format!(
                 "no safe plan to apple {} at {:?} with the snake of length {} at {:?}",
-                record.eaten,
+                record.stats.eaten,
                 grid.pos(apple),
                 body.len(),
                 snake.iter().map(|&c| grid.pos(c)).collect::<Vec<_>>()
@@ -380,7 +394,7 @@ pub fn play(
             break;
         };
         check_segment(&grid, &snake, apple, &plan.moves).map_err(|reason| GameError::Rejected {
-            apple: record.eaten,
+            apple: record.stats.eaten,
             reason,
         })?;
         for (i, &cell) in plan.moves.iter().enumerate() {
@@ -396,7 +410,7 @@ pub fn play(
             cycle = plan.cycle;
         }
         let apple_record = AppleRecord {
-            index: record.eaten,
+            index: record.stats.eaten,
             cell: grid.pos(apple),
             length: snake.len(),
             steps: plan.moves.len(),
@@ -406,26 +420,27 @@ pub fn play(
             seconds: apple_started.elapsed().as_secs_f64(),
             work: difference(solver.work, work_before),
         };
-        record.eaten += 1;
-        record.steps += apple_record.steps;
+        record.stats.eaten += 1;
+        record.stats.steps += apple_record.steps;
         if apple_record.steps == apple_record.lower_bound {
-            record.shortest_possible += 1;
+            record.stats.shortest_possible += 1;
         }
         if apple_record.least {
-            record.least_safe += 1;
+            record.stats.least_safe += 1;
         }
         record
+            .stats
             .breakdown
             .add(apple_record.method, apple_record.steps);
         on_apple(&apple_record);
         record.apples.push(apple_record);
     }
-    record.won = body.len() == cells;
-    record.final_length = body.len();
-    record.work = solver.work;
-    record.seconds = started.elapsed().as_secs_f64();
+    record.stats.won = body.len() == cells;
+    record.stats.final_length = body.len();
+    record.stats.work = solver.work;
+    record.stats.seconds = started.elapsed().as_secs_f64();
     crate::sim::simulate(&record.instance(), &record.path).map_err(|v| GameError::Rejected {
-        apple: record.eaten,
+        apple: record.stats.eaten,
         reason: format!("replaying the whole game: {v}"),
     })?;
     Ok(record)
@@ -497,8 +512,9 @@ fn plan_apple(
     // cycle, with a certificate for the body it leaves, found near that cycle.
     // (With the joint search on, which finds a least plan itself, it is skipped.)
     if effort.lengths == 0
+        && let Some(bound) = lower
         && let Some((moves, cycle)) =
-            certified_candidate(solver, snake, apple, &cycle, upper, deadline)
+            certified_candidate(solver, snake, apple, &cycle, bound, upper, deadline)
     {
         return Some(Plan {
             method: if Some(moves.len()) == lower {
@@ -569,8 +585,15 @@ fn plan_apple(
         if again && tries < effort.detours && deadline.is_none_or(|d| Instant::now() < d) {
             tries += 1;
             let here = body.make_contiguous();
-            if let Some((path, certified)) =
-                certified_candidate(solver, here, apple, &cycle, left, deadline)
+            // (At the head the lower bound is known; past it, the body moved.)
+            let bound = if moves.is_empty() {
+                Some(lower)
+            } else {
+                route::shortest(grid, here, apple, true).map(|p| p.len())
+            };
+            if let Some(bound) = bound
+                && let Some((path, certified)) =
+                    certified_candidate(solver, here, apple, &cycle, bound, left, deadline)
             {
                 moves.extend(path);
                 return Some(Plan {
@@ -621,7 +644,9 @@ const SEARCH_NODES: usize = 2_000;
 
 /// The shortest legal path to the apple shorter than `limit` whose body
 /// passes [`route::plausible`] ([`route::plausible_paths`], at most
-/// [`SEARCH_NODES`] nodes), if the old cycle can be repaired around it:
+/// [`SEARCH_NODES`] nodes, from `lower`, the length of the moving snake's
+/// shortest path [`route::shortest`] from `snake`), if the old cycle can be
+/// repaired around it:
 /// [`CycleSolver::certify_near`] with every arc of `cycle` farther than
 /// [`REPAIR_RADIUS`] from the path kept (on odd boards the whole board). One
 /// solver call at most. A certificate searched on the whole board would be
@@ -632,11 +657,12 @@ fn certified_candidate(
     snake: &[usize],
     apple: usize,
     cycle: &[u32],
+    lower: usize,
     limit: usize,
     deadline: Option<Instant>,
 ) -> Option<(Vec<usize>, Vec<u32>)> {
     let grid = solver.grid();
-    let moves = route::plausible_paths(&grid, snake, apple, limit, SEARCH_NODES, 1).pop()?;
+    let moves = route::plausible_paths(&grid, snake, apple, lower, limit, SEARCH_NODES, 1).pop()?;
     let after = body_after(snake, &moves);
     // (On a board with an odd number of cells the old cycle skips a cell
     // that the repair might need: there the whole board may change.)

@@ -164,8 +164,11 @@ pub fn plausible(grid: &Grid, body: &[usize]) -> bool {
 
 /// Legal head paths from the snake's head to `target` (the [`is_legal`]
 /// rules: the body frees up as the tail moves, the apple is entered only by
-/// the last move), found by a depth-first search for each length from the
-/// lower bound ([`shortest`]) up, two moves at a time, below `limit`. Each
+/// the last move), found by a depth-first search for each length from
+/// `lower` up, two moves at a time, below `limit`. `lower` is the length of
+/// the moving snake's shortest path to `target` ([`shortest`], which the
+/// caller has already run: no legal path is shorter, and every one has its
+/// parity). Each
 /// complete path goes to `visit` (lengths ascending), which returns `true`
 /// to stop. The search expands at most `budget` nodes in all and a quarter
 /// of them per length, so one crowded length does not starve the longer
@@ -182,13 +185,11 @@ pub fn enumerate(
     grid: &Grid,
     body: &[usize],
     target: usize,
+    lower: usize,
     limit: usize,
     budget: usize,
     mut visit: impl FnMut(&[usize]) -> bool,
 ) -> usize {
-    let Some(lower) = shortest(grid, body, target, true).map(|p| p.len()) else {
-        return 0;
-    };
     let mut spent = 0;
     let mut k = lower;
     while k < limit && spent < budget {
@@ -205,17 +206,18 @@ pub fn enumerate(
 }
 
 /// Up to `want` paths from [`enumerate`] that pass [`plausible`], shortest
-/// first (the budget as there).
+/// first (`lower` and the budget as there).
 pub fn plausible_paths(
     grid: &Grid,
     body: &[usize],
     target: usize,
+    lower: usize,
     limit: usize,
     budget: usize,
     want: usize,
 ) -> Vec<Vec<usize>> {
     let mut found = Vec::new();
-    enumerate(grid, body, target, limit, budget, |path| {
+    enumerate(grid, body, target, lower, limit, budget, |path| {
         if plausible(grid, &super::body_after(body, path)) {
             found.push(path.to_vec());
         }
@@ -467,7 +469,7 @@ mod tests {
         let target = grid.index((3, 4));
         let least = shortest(&grid, &body, target, true).unwrap().len();
         let mut seen: Vec<Vec<usize>> = vec![];
-        enumerate(&grid, &body, target, least + 5, usize::MAX, |path| {
+        enumerate(&grid, &body, target, least, least + 5, usize::MAX, |path| {
             seen.push(path.to_vec());
             false
         });
@@ -496,7 +498,9 @@ mod tests {
         let body = [11, 5, 4, 3, 9, 8, 2, 1, 0, 6, 12, 18];
         let target = grid.index((3, 3));
         let passes = |p: &Vec<usize>| plausible(&grid, &crate::game::body_after(&body, p));
-        let mut found = plausible_paths(&grid, &body, target, 11, usize::MAX, usize::MAX);
+        let least = shortest(&grid, &body, target, true).unwrap().len();
+        assert_eq!(least, 4);
+        let mut found = plausible_paths(&grid, &body, target, least, 11, usize::MAX, usize::MAX);
         let mut all: Vec<Vec<usize>> = [4, 6, 8, 10]
             .into_iter()
             .flat_map(|k| all_paths(&grid, &body, target, k))
@@ -512,22 +516,26 @@ mod tests {
     fn the_search_respects_its_budget_and_stops_when_told() {
         // From (0,0) to (5,5) on an empty 6x6 board: 252 shortest paths.
         let grid = Grid::new(6, 6);
+        assert_eq!(shortest(&grid, &[0], 35, true).unwrap().len(), 10);
         let mut count = 0;
-        let spent = enumerate(&grid, &[0], 35, 11, 50, |_| {
+        let spent = enumerate(&grid, &[0], 35, 10, 11, 50, |_| {
             count += 1;
             false
         });
         assert!(spent <= 50 && count < 50, "{spent} nodes, {count} paths");
         let mut all = 0;
-        let spent = enumerate(&grid, &[0], 35, 11, usize::MAX, |_| {
+        let spent = enumerate(&grid, &[0], 35, 10, 11, usize::MAX, |_| {
             all += 1;
             false
         });
         assert_eq!(all, 252);
         assert!(spent > 252);
-        assert_eq!(plausible_paths(&grid, &[0], 35, 11, usize::MAX, 3).len(), 3);
+        assert_eq!(
+            plausible_paths(&grid, &[0], 35, 10, 11, usize::MAX, 3).len(),
+            3
+        );
         // Nothing below the lower bound.
-        assert_eq!(enumerate(&grid, &[0], 35, 10, usize::MAX, |_| true), 0);
+        assert_eq!(enumerate(&grid, &[0], 35, 10, 10, usize::MAX, |_| true), 0);
     }
 
     #[test]
@@ -547,7 +555,7 @@ mod tests {
             assert!(is_legal(&grid, &body, &fixed) && !passes(&fixed));
         }
         // Down the wall, as short, is plausible.
-        let found = plausible_paths(&grid, &body, apple, 36, 10_000, 1);
+        let found = plausible_paths(&grid, &body, apple, 4, 36, 10_000, 1);
         assert_eq!(found, [vec![17, 23, 22, 21]]);
         assert!(passes(&found[0]));
     }

@@ -563,11 +563,7 @@ impl Tour {
                     let mut found = Vec::new();
                     paths(instance, &allowed, &mut vec![e], k, &mut found);
                     for path in found {
-                        let mut kept = vec![false; cells];
-                        for &p in &path {
-                            kept[p] = true;
-                        }
-                        if !eats_in_time(instance, &kept, c) {
+                        if !eats_in_time(instance, &mask(cells, &path), c) {
                             continue;
                         }
                         let latest = path.iter().map(|&p| rank[p]).max().unwrap_or(0);
@@ -593,11 +589,9 @@ impl Tour {
             if !seen.insert(set) {
                 continue;
             }
-            let mut kept = vec![false; cells];
-            for &p in &path {
-                kept[p] = true;
-            }
-            if let Some(cycle) = cycle_avoiding(w, h, &kept, (tail, head), CYCLE_NODES) {
+            if let Some(cycle) =
+                cycle_avoiding(w, h, &mask(cells, &path), (tail, head), CYCLE_NODES)
+            {
                 tours.push((Tour::along(&cycle, cells), path));
             }
         }
@@ -740,7 +734,7 @@ struct Steer<'a> {
     /// The reserved segment, end to end.
     kept: &'a [usize],
     /// The tour's [`last_apples`]: once all are eaten, the search stops.
-    lasts: Vec<usize>,
+    lasts: &'a [usize],
     deadline: Option<Instant>,
     nodes: usize,
     budget: usize,
@@ -990,7 +984,7 @@ fn reserved_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
     // Each tour with its reserved cells and the follower that stops there,
     // kept when the cells are off the body, the start is safe and the end
     // game can work ([`least_waiting`]), the least waiting first.
-    let mut reserving: Vec<(usize, Tour, Vec<usize>, Follow)> = Tour::fitted(instance, body)
+    let mut reserving: Vec<_> = Tour::fitted(instance, body)
         .into_iter()
         .chain(Tour::reserving(instance.width, instance.height))
         .filter(|(_, kept)| {
@@ -1009,7 +1003,9 @@ fn reserved_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
             if !follow.safe(&tour, &start) {
                 return None;
             }
-            Some((least_waiting(instance, &tour, &kept)?, tour, kept, follow))
+            let lasts = last_apples(instance, &tour, &kept);
+            let wait = least_waiting(instance, &lasts, kept.len())?;
+            Some((wait, tour, kept, lasts, follow))
         })
         .collect();
     reserving.sort_by_key(|t| t.0);
@@ -1024,7 +1020,7 @@ fn reserved_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
     let mut best: Option<Vec<Pos>> = None;
     let mut until = deadline;
     for &budget in rounds {
-        for (_, tour, kept, follow) in &reserving {
+        for (_, tour, kept, lasts, follow) in &reserving {
             if until.is_some_and(|d| Instant::now() >= d) {
                 return best;
             }
@@ -1032,7 +1028,7 @@ fn reserved_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
                 follow,
                 tour,
                 kept,
-                lasts: last_apples(instance, tour, kept),
+                lasts,
                 deadline: until,
                 nodes: 0,
                 budget,
@@ -1105,10 +1101,7 @@ fn waiting(instance: &Instance, rank: usize, k: usize) -> usize {
 /// wait for the others ([`eats_in_time`]). Eating the last of them early
 /// ends every hope of the tour's end game.
 fn last_apples(instance: &Instance, tour: &Tour, kept: &[usize]) -> Vec<usize> {
-    let mut mask = vec![false; instance.cells()];
-    for &c in kept {
-        mask[c] = true;
-    }
+    let mask = mask(instance.cells(), kept);
     let ends = [kept[0], kept[kept.len() - 1]];
     (0..instance.apples.len())
         .filter(|&i| {
@@ -1124,14 +1117,20 @@ fn last_apples(instance: &Instance, tour: &Tour, kept: &[usize]) -> Vec<usize> {
         .collect()
 }
 
-/// The least [`waiting`] over a tour's [`last_apples`]; `None` when there
-/// are none, so its end game cannot work.
-fn least_waiting(instance: &Instance, tour: &Tour, kept: &[usize]) -> Option<usize> {
+/// The least [`waiting`] over a tour's [`last_apples`] `lasts` (before `k`
+/// reserved cells); `None` when there are none, so its end game cannot work.
+fn least_waiting(instance: &Instance, lasts: &[usize], k: usize) -> Option<usize> {
     let n = instance.apples.len();
-    last_apples(instance, tour, kept)
-        .into_iter()
-        .map(|i| waiting(instance, n - 1 - i, kept.len()))
-        .min()
+    lasts.iter().map(|&i| waiting(instance, n - 1 - i, k)).min()
+}
+
+/// The `cells` cells as flags, those of `marked` set.
+fn mask(cells: usize, marked: &[usize]) -> Vec<bool> {
+    let mut mask = vec![false; cells];
+    for &c in marked {
+        mask[c] = true;
+    }
+    mask
 }
 
 /// Whether the apples off `kept` can all be eaten, `last` after the others,
@@ -1365,11 +1364,12 @@ mod tests {
             taken: vec![false; inst.apples.len()],
             revealed: inst.visible_at_start(),
         };
+        let lasts = last_apples(&inst, tour, kept);
         let mut steer = Steer {
             follow: &follow,
             tour,
             kept,
-            lasts: last_apples(&inst, tour, kept),
+            lasts: &lasts,
             deadline: None,
             nodes: 0,
             budget: STEER_NODES[0],
@@ -1424,12 +1424,12 @@ mod tests {
             free_cells: 25,
         };
         // A small search along `tour` keeping the corner for the end.
-        fn steer<'a>(follow: &'a Follow<'a>, tour: &'a Tour) -> Steer<'a> {
+        fn steer<'a>(follow: &'a Follow<'a>, tour: &'a Tour, lasts: &'a [usize]) -> Steer<'a> {
             Steer {
                 follow,
                 tour,
                 kept: &[0],
-                lasts: last_apples(follow.instance, tour, &[0]),
+                lasts,
                 deadline: None,
                 nodes: 0,
                 budget: 10,
@@ -1442,13 +1442,18 @@ mod tests {
             taken: vec![false],
             revealed: 1,
         };
-        assert_eq!(steer(&follow, &tour).solve(&state, 0), Some(vec![(0, 0)]));
+        let lasts = last_apples(&inst, &tour, &[0]);
+        assert_eq!(
+            steer(&follow, &tour, &lasts).solve(&state, 0),
+            Some(vec![(0, 0)])
+        );
         // With the apple elsewhere (under the body), the segment is not all that is left.
         let inst = instance(5, 5, body.clone(), vec![body[5]], 1);
         let follow = Follow {
             instance: &inst,
             ..follow
         };
-        assert_eq!(steer(&follow, &tour).solve(&state, 0), None);
+        let lasts = last_apples(&inst, &tour, &[0]);
+        assert_eq!(steer(&follow, &tour, &lasts).solve(&state, 0), None);
     }
 }

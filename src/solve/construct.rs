@@ -40,13 +40,13 @@ const STACK_BYTES: usize = 256 << 20;
 
 /// The game state the search walks.
 #[derive(Clone, PartialEq, Eq, Hash)]
-struct State {
+pub(super) struct State {
     /// Body cells, head first (`length` of them).
-    body: VecDeque<Pos>,
+    pub(super) body: VecDeque<Pos>,
     /// Apples eaten so far (a prefix count; the set is `taken`).
-    taken: Vec<bool>,
+    pub(super) taken: Vec<bool>,
     /// Apples revealed so far.
-    revealed: usize,
+    pub(super) revealed: usize,
 }
 
 /// The search: instance, budget and the states already found to dead-end.
@@ -76,7 +76,7 @@ pub(super) fn needs_pair(instance: &Instance) -> bool {
 }
 
 impl State {
-    fn eaten(&self) -> usize {
+    pub(super) fn eaten(&self) -> usize {
         self.taken.iter().filter(|&&e| e).count()
     }
 
@@ -87,7 +87,7 @@ impl State {
     /// and the free cell would make a cycle through an odd number of cells,
     /// and the grid has none), so the last apple is eaten on the move after
     /// the one before it, next to it.
-    fn pair_left(&self, instance: &Instance) -> bool {
+    pub(super) fn pair_left(&self, instance: &Instance) -> bool {
         let left: Vec<Pos> = (0..instance.apples.len())
             .filter(|&i| !self.taken[i])
             .map(|i| instance.apples[i])
@@ -117,7 +117,7 @@ impl State {
 
     /// [`State::step`] in place; `false` (and no change) if the move bites
     /// the body or leaves the board.
-    fn advance(&mut self, instance: &Instance, walls: &[bool], next: Pos) -> bool {
+    pub(super) fn advance(&mut self, instance: &Instance, walls: &[bool], next: Pos) -> bool {
         if !instance.on_grid(next) || walls[instance.index(next)] {
             return false;
         }
@@ -143,7 +143,7 @@ impl State {
     /// Earliest arrival (moves) at every cell without eating on the way, and
     /// the cell each arrival came from; `avoid` cells (other apples) are not
     /// entered.
-    fn arrivals(
+    pub(super) fn arrivals(
         &self,
         instance: &Instance,
         walls: &[bool],

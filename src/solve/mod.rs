@@ -2,9 +2,12 @@
 //! least horizon found by going up from a proven lower bound (a fresh formula
 //! per horizon here, on every core in `parallel`, one solver in
 //! [`incremental`]), or a plan fast and then
-//! shorter ones (`satisficing`); a wall-clock deadline turns into `unknown`.
-//! Only the types they report in are public: the planner is the way in.
+//! shorter ones (`satisficing`, whose first plans include the move-level
+//! [`beam`] search); a wall-clock deadline turns into `unknown`. Only the
+//! types they report in and the beam (a plan without SAT, exact with an
+//! unbounded width) are public: the planner is the way in.
 
+pub mod beam;
 pub(crate) mod construct;
 pub mod incremental;
 pub(crate) mod parallel;

@@ -3,8 +3,9 @@
 //! The first plan is constructed without SAT, within seconds: along
 //! Hamiltonian cycles of the board ([`tour_plan`]: the snake keeps its body
 //! in the cycle's order, so it cannot get stuck; with shortcuts) and by
-//! earliest-arrival paths to the apples ([`construct`]); the shorter is
-//! kept. Then, within a third of the time left, a plan is built apple by
+//! earliest-arrival paths to the apples ([`construct`]); then beams over
+//! moves ([`beams`], on both cores) within a quarter of the time left; the
+//! shortest is kept. Then, within a third of the time left, a plan is built apple by
 //! apple with SAT ([`greedy`]): from the current board, the least plan that
 //! eats the next few apples (those on the board and a few of the spawn
 //! chain: a safety lookahead) is found by the incremental search, and only
@@ -33,6 +34,7 @@ use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos};
 use crate::sim;
 
+use super::beam::beams;
 use super::construct::{construct, needs_pair, tour_plan};
 use super::incremental::{Session, least_horizon_incremental};
 use super::{Attempt, Budget, SearchResult, Status};
@@ -58,6 +60,10 @@ const CONSTRUCT_NODES: usize = 200_000;
 const CONSTRUCT_SECONDS: std::time::Duration = std::time::Duration::from_secs(3);
 /// Seconds of the tours on an odd full board without a deadline.
 const ODD_TOUR_SECONDS: std::time::Duration = std::time::Duration::from_secs(10);
+/// Seconds of the beams without a deadline.
+const BEAM_SECONDS: std::time::Duration = std::time::Duration::from_secs(10);
+/// Share of the time left (after the constructions) for the beams.
+const BEAM_SHARE: f64 = 0.25;
 /// Seconds of the SAT greedy, and of the windows, without a deadline.
 const GREEDY_SECONDS: std::time::Duration = std::time::Duration::from_secs(20);
 /// Seconds of one jump of the improvement without a deadline.
@@ -464,6 +470,18 @@ pub(crate) fn satisficing(
         .filter(valid)
         .map(|p| cut(instance, p));
     let constructed = match (tour, constructed) {
+        (Some(a), Some(b)) => Some(if a.len() <= b.len() { a } else { b }),
+        (a, b) => a.or(b),
+    };
+    // Beams over moves on both cores, within a share of the time left.
+    let now = Instant::now();
+    let beam_deadline = deadline.map_or(now + BEAM_SECONDS, |d| {
+        now + d.saturating_duration_since(now).mul_f64(BEAM_SHARE)
+    });
+    let beamed = beams(instance, beam_deadline)
+        .filter(valid)
+        .map(|p| cut(instance, p));
+    let constructed = match (constructed, beamed) {
         (Some(a), Some(b)) => Some(if a.len() <= b.len() { a } else { b }),
         (a, b) => a.or(b),
     };

@@ -1,0 +1,184 @@
+//! Beam search over moves: a first plan (or a shorter one) without SAT.
+//!
+//! Every layer holds the states reachable after `t` moves (deduplicated,
+//! a state seen at an earlier layer is not kept again), each expanded by its
+//! legal moves; the `width` best of the next layer are kept, ranked by the
+//! apples left (each weighted by `apple_weight` moves) plus the earliest
+//! arrival of the head at the nearest revealed apple around the moving body
+//! ([`State::arrivals`]), with a penalty when the head can no longer reach
+//! its tail. The first layer with a state that has eaten every apple gives
+//! the plan. Every plan is replayed by the caller's simulator.
+
+use std::collections::HashSet;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::time::Instant;
+
+use crate::geometry::Direction;
+use crate::instance::{Instance, Pos, Start};
+
+use super::construct::{State, needs_pair};
+
+/// Rank penalty of a state whose head cannot reach its tail's cell.
+const TRAPPED: usize = 1_000;
+
+/// Width of the first beams of [`beams`].
+const FIRST_WIDTH: usize = 250;
+
+/// Widest beam of [`beams`] (memory: about 100 MB per thread on the IPC's
+/// 9×9 boards at this width).
+const MAX_WIDTH: usize = 16_000;
+
+/// Moves per apple left in the ranks of [`beams`]' two beams (one per core).
+const APPLE_WEIGHTS: [usize; 2] = [4, 3];
+
+/// The shortest plan of beams of doubling widths, two at a time (one per
+/// weight of [`APPLE_WEIGHTS`], each in its own thread), until
+/// [`MAX_WIDTH`] or until the next round would not end by `deadline`.
+/// Ties go to the first weight, so the answer does not depend on the
+/// threads' timing, only on how many rounds end by the deadline.
+pub fn beams(instance: &Instance, deadline: Instant) -> Option<Vec<Pos>> {
+    let mut best: Option<Vec<Pos>> = None;
+    let mut width = FIRST_WIDTH;
+    while width <= MAX_WIDTH {
+        let started = Instant::now();
+        if started >= deadline {
+            break;
+        }
+        let plans: Vec<Option<Vec<Pos>>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = APPLE_WEIGHTS
+                .iter()
+                .map(|&weight| {
+                    scope.spawn(move || beam_plan(instance, width, weight, Some(deadline)))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().ok().flatten())
+                .collect()
+        });
+        for plan in plans.into_iter().flatten() {
+            if best.as_ref().is_none_or(|b| plan.len() < b.len()) {
+                best = Some(plan);
+            }
+        }
+        // The next round is about twice as long.
+        if Instant::now() + started.elapsed() * 2 > deadline {
+            break;
+        }
+        width *= 2;
+    }
+    best
+}
+
+/// A plan (head cells from `t = 0`) eating every apple, by a beam of
+/// `width` states ranked with `apple_weight` moves per apple left; `None`
+/// when the beam dies out, the start is not a fixed body, or the deadline
+/// passes.
+pub fn beam_plan(
+    instance: &Instance,
+    width: usize,
+    apple_weight: usize,
+    deadline: Option<Instant>,
+) -> Option<Vec<Pos>> {
+    let Start::Body(body) = &instance.start else {
+        return None;
+    };
+    let walls = instance.wall_map();
+    let n = instance.apples.len();
+    let pair_rule = needs_pair(instance);
+    let none = vec![false; instance.cells()];
+    // Arena of (parent, head cell) for the paths.
+    let mut arena: Vec<(u32, Pos)> = vec![(u32::MAX, body[0])];
+    let start = State {
+        body: body.iter().copied().collect(),
+        taken: vec![false; n],
+        revealed: instance.visible_at_start(),
+    };
+    let mut seen: HashSet<u64> = HashSet::new();
+    seen.insert(fingerprint(&start));
+    let mut layer: Vec<(State, u32)> = vec![(start, 0)];
+    let limit = 4 * instance.cells() * (n + 1);
+    for _ in 0..limit {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
+        let mut next: Vec<(usize, State, u32, Pos)> = Vec::new();
+        for (state, node) in &layer {
+            let head = state.body[0];
+            for d in Direction::ALL {
+                let Some(p) = instance.grid().step(head, d) else {
+                    continue;
+                };
+                let mut s = state.clone();
+                if !s.advance(instance, &walls, p) {
+                    continue;
+                }
+                if pair_rule && !s.pair_left(instance) {
+                    continue;
+                }
+                if !seen.insert(fingerprint(&s)) {
+                    continue;
+                }
+                if s.eaten() == n {
+                    let mut path = vec![p];
+                    let mut at = *node;
+                    while at != u32::MAX {
+                        path.push(arena[at as usize].1);
+                        at = arena[at as usize].0;
+                    }
+                    path.reverse();
+                    return Some(path);
+                }
+                next.push((rank(instance, &walls, &none, &s, apple_weight), s, *node, p));
+            }
+        }
+        if next.is_empty() {
+            return None;
+        }
+        next.sort_by_key(|e| e.0);
+        next.truncate(width);
+        layer = next
+            .into_iter()
+            .map(|(_, s, parent, p)| {
+                arena.push((parent, p));
+                (s, (arena.len() - 1) as u32)
+            })
+            .collect();
+    }
+    None
+}
+
+/// A state's hash: the beam keeps a state only the first time it is reached
+/// (a collision drops a state, which only narrows the beam).
+fn fingerprint(state: &State) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    state.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// The beam's rank of a state (lower is better): the apples left, each
+/// worth `apple_weight` moves, the earliest arrival at the nearest revealed
+/// apple, and [`TRAPPED`] when the head cannot reach the tail's cell.
+fn rank(
+    instance: &Instance,
+    walls: &[bool],
+    none: &[bool],
+    s: &State,
+    apple_weight: usize,
+) -> usize {
+    let (dist, _) = s.arrivals(instance, walls, none);
+    let nearest = (0..s.revealed)
+        .filter(|&i| !s.taken[i])
+        .map(|i| dist[instance.index(instance.apples[i])])
+        .min()
+        .unwrap_or(0);
+    let nearest = if nearest == usize::MAX {
+        instance.cells()
+    } else {
+        nearest
+    };
+    let tail = *s.body.back().expect("a body");
+    let trapped = dist[instance.index(tail)] == usize::MAX;
+    (instance.apples.len() - s.eaten()) * apple_weight + nearest + if trapped { TRAPPED } else { 0 }
+}

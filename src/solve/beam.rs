@@ -34,13 +34,16 @@ const APPLE_WEIGHTS: [usize; 2] = [4, 3];
 
 /// The shortest plan of beams of doubling widths, two at a time (one per
 /// weight of [`APPLE_WEIGHTS`], each in its own thread), until
-/// [`MAX_WIDTH`] or until the next round would not end by `deadline`.
+/// [`MAX_WIDTH`], until the next round would not end by `deadline`, or
+/// after two rounds in a row in which every beam died out (on nearly full
+/// boards wider beams rarely survive, and the time is the SAT phases').
 /// Ties go to the first weight, so the answer does not depend on the
 /// threads' timing, only on how many rounds end by the deadline.
 pub fn beams(instance: &Instance, deadline: Instant) -> Option<Vec<Pos>> {
     let mut best: Option<Vec<Pos>> = None;
     let mut width = FIRST_WIDTH;
-    while width <= MAX_WIDTH {
+    let mut dead_rounds = 0;
+    while width <= MAX_WIDTH && dead_rounds < 2 {
         let started = Instant::now();
         if started >= deadline {
             break;
@@ -57,6 +60,11 @@ pub fn beams(instance: &Instance, deadline: Instant) -> Option<Vec<Pos>> {
                 .map(|h| h.join().ok().flatten())
                 .collect()
         });
+        if plans.iter().all(Option::is_none) {
+            dead_rounds += 1;
+        } else {
+            dead_rounds = 0;
+        }
         for plan in plans.into_iter().flatten() {
             if best.as_ref().is_none_or(|b| plan.len() < b.len()) {
                 best = Some(plan);

@@ -29,12 +29,17 @@ const FIRST_WIDTH: usize = 250;
 /// 9×9 boards at this width).
 const MAX_WIDTH: usize = 16_000;
 
+/// Bytes of states one beam of [`beams`] may hold in a layer (its kept
+/// states and their successors); larger boards get narrower beams.
+const LAYER_BYTES: usize = 256 << 20;
+
 /// Moves per apple left in the ranks of [`beams`]' two beams (one per core).
 const APPLE_WEIGHTS: [usize; 2] = [4, 3];
 
 /// The shortest plan of beams of doubling widths, two at a time (one per
 /// weight of [`APPLE_WEIGHTS`], each in its own thread), until
-/// [`MAX_WIDTH`], until the next round would not end by `deadline`, or
+/// [`MAX_WIDTH`] (less on large boards: [`LAYER_BYTES`]), until the next
+/// round would not end by `deadline`, or
 /// after two rounds in a row in which every beam died out (on nearly full
 /// boards wider beams rarely survive, and the time is the SAT phases').
 /// Ties go to the first weight, so the answer does not depend on the
@@ -43,7 +48,11 @@ pub fn beams(instance: &Instance, deadline: Instant) -> Option<Vec<Pos>> {
     let mut best: Option<Vec<Pos>> = None;
     let mut width = FIRST_WIDTH;
     let mut dead_rounds = 0;
-    while width <= MAX_WIDTH && dead_rounds < 2 {
+    // A state: its body (at most every cell) and its apple flags; a layer
+    // holds the kept states and up to three successors of each.
+    let state_bytes = instance.cells() * std::mem::size_of::<Pos>() + instance.apples.len();
+    let widest = MAX_WIDTH.min(LAYER_BYTES / (4 * state_bytes.max(1)));
+    while width <= widest && dead_rounds < 2 {
         let started = Instant::now();
         if started >= deadline {
             break;

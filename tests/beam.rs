@@ -4,7 +4,8 @@
 //! so on random tiny instances with a fixed start its plan must pass the
 //! simulator and have exactly the least number of moves, and it must find
 //! no plan exactly when none exists. With a narrow width every plan it
-//! returns must still pass the simulator. `SNAKESAT_BEAM_CASES` sets the
+//! returns must still pass the simulator, and suffixes regrown by beams
+//! shorten a narrow beam's plan on IPC problem 8. `SNAKESAT_BEAM_CASES` sets the
 //! number of instances.
 
 #[path = "support/bfs.rs"]
@@ -14,7 +15,7 @@ mod tiny;
 
 use snakesat::instance::Start;
 use snakesat::sim::simulate;
-use snakesat::solve::beam::beam_plan;
+use snakesat::solve::beam::{beam_plan, regrow};
 
 /// Instances checked by default.
 const CASES: usize = 1500;
@@ -72,4 +73,32 @@ fn narrow_beams_give_legal_plans_or_none() {
         }
     }
     assert!(plans > 100, "only {plans} plans from narrow beams");
+}
+
+#[test]
+fn regrowing_suffixes_with_beams_shortens_a_poor_plan() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benchmarks/ipc2018-snake/satisficing/instance-8.pddl"
+    ))
+    .unwrap();
+    let inst = snakesat::pddl::from_pddl(&text).unwrap();
+    let poor = beam_plan(&inst, 1, 4, None).expect("a narrow beam's plan");
+    simulate(&inst, &poor).expect("the narrow beam's plan is legal");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let regrown = regrow(&inst, poor.clone(), deadline);
+    if let Err(v) = simulate(&inst, &regrown) {
+        panic!("regrown plan {regrown:?} fails the simulator ({v})");
+    }
+    assert!(
+        regrown.len() < poor.len(),
+        "regrown {} moves, the narrow beam's {}",
+        regrown.len() - 1,
+        poor.len() - 1
+    );
+    assert_eq!(
+        regrown[..1],
+        poor[..1],
+        "the regrown plan starts where the snake is"
+    );
 }

@@ -36,6 +36,90 @@ const LAYER_BYTES: usize = 256 << 20;
 /// Moves per apple left in the ranks of [`beams`]' two beams (one per core).
 const APPLE_WEIGHTS: [usize; 2] = [4, 3];
 
+/// Where [`regrow`] cuts the plan: after this share of its apples.
+const REGROW_CUTS: [f64; 3] = [0.125, 0.25, 0.5];
+
+/// Width of the first beams of [`regrow`].
+const REGROW_FIRST_WIDTH: usize = 1_000;
+
+/// `plan` (a legal plan eating every apple) with suffixes regrown by beams:
+/// cut after each share of its apples in [`REGROW_CUTS`], the rest is
+/// searched by the two beams of [`APPLE_WEIGHTS`] (one per thread) from the
+/// board there; a shorter plan replaces the best, and the next cuts are
+/// taken along it. Widths double from [`REGROW_FIRST_WIDTH`] while the next
+/// round can end by `deadline` (as in [`beams`]). Every plan is replayed by
+/// the caller's simulator.
+pub fn regrow(instance: &Instance, plan: Vec<Pos>, deadline: Instant) -> Vec<Pos> {
+    let mut best = plan;
+    let mut width = REGROW_FIRST_WIDTH;
+    while width <= widest(instance) {
+        let started = Instant::now();
+        for share in REGROW_CUTS {
+            if Instant::now() >= deadline {
+                return best;
+            }
+            let Some(cut) = eat_time(instance, &best, share) else {
+                return best;
+            };
+            let prefix = &best[..=cut];
+            for plan in both_weights(instance, prefix, width, deadline)
+                .into_iter()
+                .flatten()
+            {
+                if plan.len() < best.len() {
+                    best = plan;
+                }
+            }
+        }
+        if Instant::now() + started.elapsed() * 2 > deadline {
+            break;
+        }
+        width *= 2;
+    }
+    best
+}
+
+/// The plans of the beams of [`APPLE_WEIGHTS`] after `prefix`
+/// ([`beam_after`]), one thread each, in the order of the weights.
+fn both_weights(
+    instance: &Instance,
+    prefix: &[Pos],
+    width: usize,
+    deadline: Instant,
+) -> Vec<Option<Vec<Pos>>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = APPLE_WEIGHTS
+            .iter()
+            .map(|&weight| {
+                scope.spawn(move || beam_after(instance, prefix, width, weight, Some(deadline)))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect()
+    })
+}
+
+/// The time at which `plan` eats its apple number `share × apples` (in the
+/// order eaten), if that is before its last apple and the plan replays.
+fn eat_time(instance: &Instance, plan: &[Pos], share: f64) -> Option<usize> {
+    let replay = crate::sim::simulate(instance, plan).ok()?;
+    let mut times: Vec<usize> = replay.eaten.iter().map(|&(_, t)| t).collect();
+    times.sort_unstable();
+    let k = (times.len() as f64 * share) as usize;
+    (k + 1 < times.len()).then(|| times[k])
+}
+
+/// The widest beam on `instance`: [`MAX_WIDTH`], less when a layer of
+/// states would exceed [`LAYER_BYTES`] (a state: its body, at most every
+/// cell, and its apple flags; a layer: the kept states and up to three
+/// successors of each).
+fn widest(instance: &Instance) -> usize {
+    let state_bytes = instance.cells() * std::mem::size_of::<Pos>() + instance.apples.len();
+    MAX_WIDTH.min(LAYER_BYTES / (4 * state_bytes.max(1)))
+}
+
 /// The shortest plan of beams of doubling widths, two at a time (one per
 /// weight of [`APPLE_WEIGHTS`], each in its own thread), until
 /// [`MAX_WIDTH`] (less on large boards: [`LAYER_BYTES`]), until the next
@@ -45,30 +129,19 @@ const APPLE_WEIGHTS: [usize; 2] = [4, 3];
 /// Ties go to the first weight, so the answer does not depend on the
 /// threads' timing, only on how many rounds end by the deadline.
 pub fn beams(instance: &Instance, deadline: Instant) -> Option<Vec<Pos>> {
+    let Start::Body(body) = &instance.start else {
+        return None;
+    };
+    let start = &body[..1];
     let mut best: Option<Vec<Pos>> = None;
     let mut width = FIRST_WIDTH;
     let mut dead_rounds = 0;
-    // A state: its body (at most every cell) and its apple flags; a layer
-    // holds the kept states and up to three successors of each.
-    let state_bytes = instance.cells() * std::mem::size_of::<Pos>() + instance.apples.len();
-    let widest = MAX_WIDTH.min(LAYER_BYTES / (4 * state_bytes.max(1)));
-    while width <= widest && dead_rounds < 2 {
+    while width <= widest(instance) && dead_rounds < 2 {
         let started = Instant::now();
         if started >= deadline {
             break;
         }
-        let plans: Vec<Option<Vec<Pos>>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = APPLE_WEIGHTS
-                .iter()
-                .map(|&weight| {
-                    scope.spawn(move || beam_plan(instance, width, weight, Some(deadline)))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().ok().flatten())
-                .collect()
-        });
+        let plans = both_weights(instance, start, width, deadline);
         if plans.iter().all(Option::is_none) {
             dead_rounds += 1;
         } else {
@@ -101,20 +174,49 @@ pub fn beam_plan(
     let Start::Body(body) = &instance.start else {
         return None;
     };
+    beam_after(instance, &body[..1], width, apple_weight, deadline)
+}
+
+/// [`beam_plan`] from the end of `prefix` (head cells from `t = 0`, a legal
+/// start of a plan): the prefix followed by the beam's moves; `None` also
+/// when the prefix is not legal or eats the last apple.
+pub fn beam_after(
+    instance: &Instance,
+    prefix: &[Pos],
+    width: usize,
+    apple_weight: usize,
+    deadline: Option<Instant>,
+) -> Option<Vec<Pos>> {
+    let Start::Body(body) = &instance.start else {
+        return None;
+    };
+    if prefix.first() != Some(&body[0]) {
+        return None;
+    }
     let walls = instance.wall_map();
     let n = instance.apples.len();
     let pair_rule = needs_pair(instance);
     let none = vec![false; instance.cells()];
-    // Arena of (parent, head cell) for the paths.
-    let mut arena: Vec<(u32, Pos)> = vec![(u32::MAX, body[0])];
-    let start = State {
+    let mut start = State {
         body: body.iter().copied().collect(),
         taken: vec![false; n],
         revealed: instance.visible_at_start(),
     };
+    // Arena of (parent, head cell) for the paths, the prefix first.
+    let mut arena: Vec<(u32, Pos)> = vec![(u32::MAX, body[0])];
+    for &p in &prefix[1..] {
+        if start.eaten() == n || !start.advance(instance, &walls, p) {
+            return None;
+        }
+        arena.push(((arena.len() - 1) as u32, p));
+    }
+    if prefix.len() > 1 && start.eaten() == n {
+        return None;
+    }
+    let first = (arena.len() - 1) as u32;
     let mut seen: HashSet<u64> = HashSet::new();
     seen.insert(fingerprint(&start));
-    let mut layer: Vec<(State, u32)> = vec![(start, 0)];
+    let mut layer: Vec<(State, u32)> = vec![(start, first)];
     let limit = 4 * instance.cells() * (n + 1);
     for _ in 0..limit {
         if deadline.is_some_and(|d| Instant::now() >= d) {

@@ -15,7 +15,8 @@
 //!
 //! Then the plan gets shorter in two ways, in an order set by the size of
 //! the whole-horizon formula at its length. Shortening ([`shorten`]):
-//! suffixes regrown ([`regrow`]: the plan cut after an apple and the rest
+//! suffixes regrown by beams ([`super::beam::regrow`]), then by SAT
+//! ([`regrow`]: the plan cut after an apple and the rest
 //! rebuilt by the greedy with other lookaheads, commits and board
 //! symmetries, on both cores), then windows of the plan between apples
 //! re-planned by small SAT calls ([`super::window`]). The descent: one
@@ -74,6 +75,8 @@ const JUMP_SECONDS: std::time::Duration = std::time::Duration::from_secs(10);
 const SMALL_CLAUSES: u64 = 50_000;
 /// Share of the time left for the descent on a small formula.
 const DESCENT_SHARE: f64 = 0.6;
+/// Share of the time left for regrowing suffixes with beams (before the SAT greedy's).
+const BEAM_REGROW_SHARE: f64 = 0.25;
 /// Share of the time left for regrowing suffixes.
 const REGROW_SHARE: f64 = 0.85;
 /// The formula margin of the greedy's steps when regrowing (see [`Variant`]).
@@ -392,7 +395,8 @@ fn until(deadline: Option<Instant>, share: f64, budget: &Budget) -> Budget {
     }
 }
 
-/// A legal plan made shorter: suffixes regrown ([`regrow`]) within
+/// A legal plan made shorter: suffixes regrown by beams within
+/// [`BEAM_REGROW_SHARE`] of the time left, then by SAT ([`regrow`]) within
 /// [`REGROW_SHARE`] of the time left, then windows re-planned
 /// ([`super::window::improve`]) within half of the rest.
 fn shorten(
@@ -403,6 +407,15 @@ fn shorten(
     budget: &Budget,
     path: Vec<Pos>,
 ) -> Vec<Pos> {
+    let beam_deadline = until(deadline, BEAM_REGROW_SHARE, budget)
+        .deadline
+        .expect("until gives a deadline");
+    let regrown = super::beam::regrow(instance, path.clone(), beam_deadline);
+    let path = if regrown.len() < path.len() && sim::simulate(instance, &regrown).is_ok() {
+        regrown
+    } else {
+        path
+    };
     let path = regrow(
         instance,
         encoding,

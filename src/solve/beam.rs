@@ -5,9 +5,16 @@
 //! legal moves; the `width` best of the next layer are kept, ranked by the
 //! apples left (each weighted by `apple_weight` moves) plus the earliest
 //! arrival of the head at the nearest revealed apple around the moving body
-//! ([`State::arrivals`]), with a penalty when the head can no longer reach
+//! (`State::arrivals` of the constructions), with a penalty when the head can no longer reach
 //! its tail. The first layer with a state that has eaten every apple gives
-//! the plan. Every plan is replayed by the caller's simulator.
+//! the plan. With an unbounded width this is a breadth-first search over
+//! states, so the plan is a least one (`tests/beam.rs` checks it against a
+//! brute force). [`beams`] runs beams of doubling widths from the start and
+//! [`regrow`] from cuts along a plan, two at a time (one rank per core); the
+//! satisficing search uses both. Every plan is replayed by the caller's
+//! simulator. States are deduplicated by a 64-bit hash of the state (the
+//! standard library's deterministic `DefaultHasher`): a collision only drops
+//! a state, which narrows the beam but cannot make a plan illegal.
 
 use std::collections::HashSet;
 use std::collections::hash_map::DefaultHasher;
@@ -20,27 +27,27 @@ use crate::instance::{Instance, Pos, Start};
 use super::construct::{State, needs_pair};
 
 /// Rank penalty of a state whose head cannot reach its tail's cell.
-const TRAPPED: usize = 1_000;
+pub const TRAPPED: usize = 1_000;
 
 /// Width of the first beams of [`beams`].
-const FIRST_WIDTH: usize = 250;
+pub const FIRST_WIDTH: usize = 250;
 
 /// Widest beam of [`beams`] (memory: about 100 MB per thread on the IPC's
 /// 9×9 boards at this width).
-const MAX_WIDTH: usize = 16_000;
+pub const MAX_WIDTH: usize = 16_000;
 
 /// Bytes of states one beam of [`beams`] may hold in a layer (its kept
 /// states and their successors); larger boards get narrower beams.
-const LAYER_BYTES: usize = 256 << 20;
+pub const LAYER_BYTES: usize = 256 << 20;
 
 /// Moves per apple left in the ranks of [`beams`]' two beams (one per core).
-const APPLE_WEIGHTS: [usize; 2] = [4, 3];
+pub const APPLE_WEIGHTS: [usize; 2] = [4, 3];
 
 /// Where [`regrow`] cuts the plan: after this share of its apples.
-const REGROW_CUTS: [f64; 3] = [0.125, 0.25, 0.5];
+pub const REGROW_CUTS: [f64; 3] = [0.125, 0.25, 0.5];
 
 /// Width of the first beams of [`regrow`].
-const REGROW_FIRST_WIDTH: usize = 1_000;
+pub const REGROW_FIRST_WIDTH: usize = 1_000;
 
 /// `plan` (a legal plan eating every apple) with suffixes regrown by beams:
 /// cut after each share of its apples in [`REGROW_CUTS`], the rest is

@@ -58,32 +58,47 @@ pub const REGROW_FIRST_WIDTH: usize = 1_000;
 /// the caller's simulator.
 pub fn regrow(instance: &Instance, plan: Vec<Pos>, deadline: Instant) -> Vec<Pos> {
     let mut best = plan;
-    let mut width = REGROW_FIRST_WIDTH;
-    while width <= widest(instance) {
-        let started = Instant::now();
+    doubling_rounds(instance, REGROW_FIRST_WIDTH, deadline, |width| {
         for share in REGROW_CUTS {
             if Instant::now() >= deadline {
-                return best;
+                return false;
             }
             let Some(cut) = eat_time(instance, &best, share) else {
-                return best;
+                return false;
             };
             let prefix = &best[..=cut];
-            for plan in both_weights(instance, prefix, width, deadline)
-                .into_iter()
-                .flatten()
-            {
+            let plans = both_weights(instance, prefix, width, deadline);
+            for plan in plans.into_iter().flatten() {
                 if plan.len() < best.len() {
                     best = plan;
                 }
             }
+        }
+        true
+    });
+    best
+}
+
+/// Calls `round` with widths doubling from `first` up to [`widest`], while
+/// `deadline` is ahead and the next round (about twice as long as the last)
+/// can end by it, until `round` returns `false`.
+fn doubling_rounds(
+    instance: &Instance,
+    first: usize,
+    deadline: Instant,
+    mut round: impl FnMut(usize) -> bool,
+) {
+    let mut width = first;
+    while width <= widest(instance) {
+        let started = Instant::now();
+        if started >= deadline || !round(width) {
+            break;
         }
         if Instant::now() + started.elapsed() * 2 > deadline {
             break;
         }
         width *= 2;
     }
-    best
 }
 
 /// The plans of the beams of [`APPLE_WEIGHTS`] after `prefix`
@@ -141,13 +156,8 @@ pub fn beams(instance: &Instance, deadline: Instant) -> Option<Vec<Pos>> {
     };
     let start = &body[..1];
     let mut best: Option<Vec<Pos>> = None;
-    let mut width = FIRST_WIDTH;
     let mut dead_rounds = 0;
-    while width <= widest(instance) && dead_rounds < 2 {
-        let started = Instant::now();
-        if started >= deadline {
-            break;
-        }
+    doubling_rounds(instance, FIRST_WIDTH, deadline, |width| {
         let plans = both_weights(instance, start, width, deadline);
         if plans.iter().all(Option::is_none) {
             dead_rounds += 1;
@@ -159,12 +169,8 @@ pub fn beams(instance: &Instance, deadline: Instant) -> Option<Vec<Pos>> {
                 best = Some(plan);
             }
         }
-        // The next round is about twice as long.
-        if Instant::now() + started.elapsed() * 2 > deadline {
-            break;
-        }
-        width *= 2;
-    }
+        dead_rounds < 2
+    });
     best
 }
 

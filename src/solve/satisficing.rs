@@ -426,6 +426,14 @@ fn shorten(
     super::window::improve(instance, encoding, path, &until(deadline, 0.5, budget))
 }
 
+/// The shorter of two plans, `a` on a tie, or whichever exists.
+fn shorter(a: Option<Vec<Pos>>, b: Option<Vec<Pos>>) -> Option<Vec<Pos>> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if a.len() <= b.len() { a } else { b }),
+        (a, b) => a.or(b),
+    }
+}
+
 /// The path cut after its last apple (a legal plan stays legal when cut).
 pub(crate) fn cut(instance: &Instance, path: Vec<Pos>) -> Vec<Pos> {
     match sim::simulate(instance, &path) {
@@ -482,10 +490,7 @@ pub(crate) fn satisficing(
     let constructed = construct(instance, CONSTRUCT_NODES, Some(quick))
         .filter(valid)
         .map(|p| cut(instance, p));
-    let constructed = match (tour, constructed) {
-        (Some(a), Some(b)) => Some(if a.len() <= b.len() { a } else { b }),
-        (a, b) => a.or(b),
-    };
+    let constructed = shorter(tour, constructed);
     // Beams over moves on both cores, within a share of the time left.
     let now = Instant::now();
     let beam_deadline = deadline.map_or(now + BEAM_SECONDS, |d| {
@@ -494,10 +499,7 @@ pub(crate) fn satisficing(
     let beamed = beams(instance, beam_deadline)
         .filter(valid)
         .map(|p| cut(instance, p));
-    let constructed = match (constructed, beamed) {
-        (Some(a), Some(b)) => Some(if a.len() <= b.len() { a } else { b }),
-        (a, b) => a.or(b),
-    };
+    let constructed = shorter(constructed, beamed);
     // The SAT greedy, within a third of the time left (or GREEDY_SECONDS
     // without a deadline when a constructed plan exists): usually shorter.
     let now = Instant::now();
@@ -525,10 +527,7 @@ pub(crate) fn satisficing(
     )
     .filter(valid)
     .map(|p| cut(instance, p));
-    let first_plan = match (constructed, greedy_plan) {
-        (Some(c), Some(g)) => Some(if g.len() < c.len() { g } else { c }),
-        (c, g) => c.or(g),
-    };
+    let first_plan = shorter(constructed, greedy_plan);
     // The whole-horizon formula of the first plan's length: when small, the
     // descent below (which can prove a plan least) goes first; else the
     // regrowing of suffixes, which is where the long plans get shorter.

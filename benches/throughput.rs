@@ -1,5 +1,6 @@
 //! `cargo bench`: builder throughput (literals per second into memory),
-//! DIMACS writing throughput (MB/s) and end-to-end solve times.
+//! DIMACS writing throughput (MB/s), end-to-end solve times, and the
+//! move-level beam's speed (states ranked per second) on IPC problems.
 //!
 //! Each figure is the median of several runs; the machine is shared, so read
 //! the numbers as indications, not limits (no test asserts them).
@@ -11,6 +12,7 @@ use snakesat::encode::{self, Encoding};
 use snakesat::instance::Instance;
 use snakesat::instance::random::{RandomSpec, generate};
 use snakesat::planner::{Method, Planner, Search};
+use snakesat::solve::beam::beam_plan;
 
 fn median(mut xs: Vec<Duration>) -> Duration {
     xs.sort();
@@ -85,8 +87,31 @@ fn solve_row(label: &str, instance: &Instance, encoding: &dyn Encoding, moves: O
     );
 }
 
+/// One beam round at `width` on an IPC satisficing problem: its time and
+/// plan length (the beam ranks up to four children per kept state per move).
+fn beam_row(problem: usize, width: usize) {
+    let path = format!(
+        "{}/benchmarks/ipc2018-snake/satisficing/instance-{problem}.pddl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("the IPC problem file");
+    let instance = snakesat::pddl::from_pddl(&text).expect("an IPC problem");
+    let (t, plan) = timed(3, || beam_plan(&instance, width, 4, None));
+    let moves = plan.map_or(0, |p| p.len() - 1);
+    println!(
+        "| satisficing {problem} | {}x{} | {width} | {moves} | {:.3} |",
+        instance.width,
+        instance.height,
+        t.as_secs_f64()
+    );
+}
+
 fn main() {
-    // `cargo bench` passes `--bench`; nothing else is parsed.
+    // `cargo bench` passes `--bench`; `-- beam` runs only the beam section.
+    if std::env::args().any(|a| a == "beam") {
+        beam_table();
+        return;
+    }
     let direct = encode::by_name("direct").unwrap();
     let unpruned = encode::by_name("direct,prune=off").unwrap();
     let pairwise = encode::by_name("direct,amo=pairwise,prune=off").unwrap();
@@ -126,4 +151,15 @@ fn main() {
     solve_row("16x16 T=120 20 apples", &big(), &*direct, Some(120));
     solve_row("16x16 T=120 20 apples", &big(), &*unpruned, Some(120));
     solve_row("16x16 20 apples least T", &big(), &*direct, None);
+    beam_table();
+}
+
+fn beam_table() {
+    println!("\n## Beam over moves (one round, apple weight 4, median of 3)\n");
+    println!("| problem | grid | width | plan moves | seconds |");
+    println!("|---|---|---|---|---|");
+    for problem in [8, 13, 19, 20] {
+        beam_row(problem, 1_000);
+    }
+    beam_row(20, 4_000);
 }

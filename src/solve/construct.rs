@@ -118,8 +118,25 @@ impl State {
     /// [`State::step`] in place; `false` (and no change) if the move bites
     /// the body or leaves the board.
     pub(super) fn advance(&mut self, instance: &Instance, walls: &[bool], next: Pos) -> bool {
+        match self.entry(instance, walls, next) {
+            Some(apple) => {
+                self.enter(instance, next, apple);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether the head may move to the adjacent `next` (`None`: it bites
+    /// the body or leaves the board), and the apple it eats there.
+    pub(super) fn entry(
+        &self,
+        instance: &Instance,
+        walls: &[bool],
+        next: Pos,
+    ) -> Option<Option<usize>> {
         if !instance.on_grid(next) || walls[instance.index(next)] {
-            return false;
+            return None;
         }
         let length = self.body.len();
         let apple = self.apple_at(instance, next);
@@ -129,15 +146,20 @@ impl State {
             TailRule::Follow => new_length - 1,
         };
         if self.body.iter().take(blocking).any(|&c| c == next) {
-            return false;
+            return None;
         }
+        Some(apple)
+    }
+
+    /// Makes the move [`State::entry`] allowed, eating `apple`.
+    pub(super) fn enter(&mut self, instance: &Instance, next: Pos, apple: Option<usize>) {
+        let new_length = self.body.len() + usize::from(apple.is_some() && instance.grow);
         self.body.push_front(next);
         self.body.truncate(new_length);
         if let Some(i) = apple {
             self.taken[i] = true;
             self.revealed = (self.revealed + 1).min(instance.apples.len());
         }
-        true
     }
 
     /// Earliest arrival (moves) at every cell without eating on the way, and
@@ -149,35 +171,71 @@ impl State {
         walls: &[bool],
         avoid: &[bool],
     ) -> (Vec<usize>, Vec<usize>) {
+        let mut arrivals = Arrivals::default();
+        arrivals.fill(self, instance, walls, avoid, |_, _| false);
+        (arrivals.dist, arrivals.from)
+    }
+}
+
+/// [`State::arrivals`] in buffers kept between calls (the beam ranks
+/// thousands of states per move with one of these).
+#[derive(Default)]
+pub(super) struct Arrivals {
+    /// Earliest arrival at each cell (`usize::MAX`: not reached).
+    pub(super) dist: Vec<usize>,
+    /// The cell each arrival came from.
+    pub(super) from: Vec<usize>,
+    /// The first move at which each body cell may be entered.
+    free_at: Vec<usize>,
+    queue: VecDeque<usize>,
+}
+
+impl Arrivals {
+    /// Fills `dist` and `from` for `state`, cells in order of arrival;
+    /// stops early once `reached(cell, moves)` returns true for a newly
+    /// reached cell (cells not reached by then read `usize::MAX`).
+    pub(super) fn fill(
+        &mut self,
+        state: &State,
+        instance: &Instance,
+        walls: &[bool],
+        avoid: &[bool],
+        mut reached: impl FnMut(usize, usize) -> bool,
+    ) {
         let cells = instance.cells();
-        let length = self.body.len();
+        let length = state.body.len();
         let extra = usize::from(instance.tail == TailRule::Strict);
-        // The first move at which each body cell may be entered.
-        let mut free_at = vec![0usize; cells];
-        for (i, &c) in self.body.iter().enumerate() {
-            free_at[instance.index(c)] = length - i + extra;
+        self.free_at.clear();
+        self.free_at.resize(cells, 0);
+        for (i, &c) in state.body.iter().enumerate() {
+            self.free_at[instance.index(c)] = length - i + extra;
         }
-        let mut dist = vec![usize::MAX; cells];
-        let mut from = vec![usize::MAX; cells];
-        let head = instance.index(self.body[0]);
-        dist[head] = 0;
-        let mut queue = VecDeque::from([head]);
-        while let Some(c) = queue.pop_front() {
-            let d = dist[c];
+        self.dist.clear();
+        self.dist.resize(cells, usize::MAX);
+        self.from.clear();
+        self.from.resize(cells, usize::MAX);
+        self.queue.clear();
+        let head = instance.index(state.body[0]);
+        self.dist[head] = 0;
+        self.queue.push_back(head);
+        while let Some(c) = self.queue.pop_front() {
+            let d = self.dist[c];
             if d > 0 && avoid[c] {
                 continue;
             }
             for q in instance.neighbours(instance.pos(c)) {
                 let qi = instance.index(q);
-                if walls[qi] || dist[qi] != usize::MAX || d + 1 < free_at[qi] {
+                if walls[qi] || self.dist[qi] != usize::MAX || d + 1 < self.free_at[qi] {
                     continue;
                 }
-                dist[qi] = d + 1;
-                from[qi] = c;
-                queue.push_back(qi);
+                self.dist[qi] = d + 1;
+                self.from[qi] = c;
+                if reached(qi, d + 1) {
+                    return;
+                }
+                self.queue.push_back(qi);
             }
         }
-        (dist, from)
     }
 }
 

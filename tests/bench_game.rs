@@ -251,24 +251,25 @@ fn bench_folders_still_parse_beside_the_subcommand() {
 
 #[test]
 fn a_lost_game_exits_1_and_a_one_cell_board_is_won_at_once() {
-    // 1x3 has no Hamiltonian cycle once the snake has two cells: no safe plan.
+    // 5x5 is odd: no Hamiltonian cycle, and some games stop short of a full board.
     let dir = temp_dir("lost");
     let csv = path(&dir, "g.csv");
     let run = snakesat(&[
         "bench",
         "game",
         "--sizes",
-        "1,1x3",
+        "1,5",
         "--games",
-        "2",
+        "4",
         "--csv-out",
         &csv,
     ]);
+    // 5x5 (odd, no Hamiltonian cycle) seed 4 stops short of a full board.
     assert_eq!(run.code, 1, "stderr: {}", run.stderr);
-    assert!(run.stdout.contains("| 1x1 | clauses | 2 | 2 |"));
-    assert!(run.stdout.contains("| 1x3 | clauses | 2 | 0 |"));
+    assert!(run.stdout.contains("| 1x1 | clauses | 4 | 4 |"));
+    assert!(run.stdout.contains("| 5x5 | clauses | 4 | 3 |"));
     let lines = csv_lines(&csv);
-    assert_eq!(lines.len(), 4);
+    assert_eq!(lines.len(), 8);
     assert!(lines[0].starts_with("1x1,clauses,1,true,0,0,"));
-    assert!(lines[3].starts_with("1x3,clauses,2,false,"));
+    assert!(lines[7].starts_with("5x5,clauses,4,false,"));
 }

@@ -126,18 +126,17 @@ fn rectangles_and_odd_boards() {
             record.stats.loss
         );
     }
-    // A single row longer than 2 has no cycle at all: lost, with the state.
-    let record = game::play(&config(5, 1, 1, Reuse::Assumptions), |_| {}).unwrap();
-    check_legal(&record);
-    if !record.stats.won {
-        assert!(
-            record
-                .stats
-                .loss
-                .as_deref()
-                .unwrap()
-                .contains("no safe plan")
-        );
+    // A single row or column longer than 2 has no cycle at all: refused
+    // before any move (every reuse strategy used to panic or loop in the
+    // cycle edits on one-column boards).
+    for (w, h) in [(5, 1), (1, 4), (1, 6), (3, 1)] {
+        for reuse in Reuse::ALL {
+            let refused = game::play(&config(w, h, 1, reuse), |_| {});
+            assert!(
+                matches!(refused, Err(game::GameError::NoCycle(..))),
+                "{w}x{h} {reuse:?}"
+            );
+        }
     }
 }
 
@@ -213,6 +212,10 @@ fn play_refuses_bad_input() {
         (vec!["--size", "0"], "out of range"),
         (vec!["--size", "65"], "out of range"),
         (vec!["--size", "4x"], "not a board side"),
+        // One row or column: no Hamiltonian cycle (this used to panic in the cycle edits).
+        (vec!["--size", "1x4"], "no Hamiltonian cycle"),
+        (vec!["--size", "6x1"], "no Hamiltonian cycle"),
+        (vec!["--size", "1x3", "--reuse", "fresh"], "no Hamiltonian cycle"),
         (vec!["--size", "axb"], "not a board side"),
         (vec!["--timeout", "0"], "positive number of seconds"),
         (vec!["--timeout", "nan"], "positive number of seconds"),

@@ -18,7 +18,7 @@ use snakesat::output;
 plan; the state is printed); 2 bad input; 3 internal error (the simulator rejected a plan)."
 )]
 pub struct PlayArgs {
-    /// Board size: N (square) or WxH, each side 1..=64 (the default is `solve`'s too).
+    /// Board size: N (square) or WxH, each side 1..=64, both at least 2 above 2 cells (the default is `solve`'s too).
     #[arg(long, value_name = "N|WxH", default_value = "10", value_parser = parse_size)]
     pub size: (usize, usize),
     /// Seed of the first game's apples; game i uses seed + i.
@@ -108,7 +108,11 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
         }
     };
     let (w, h) = size_sides(text);
-    Ok((side(w)?, side(h)?))
+    let (w, h) = (side(w)?, side(h)?);
+    if (w == 1 || h == 1) && w * h > 2 {
+        return Err(game::GameError::NoCycle(w, h).to_string());
+    }
+    Ok((w, h))
 }
 
 /// Plays one game with a progress bar on stderr (hidden when stderr is not a terminal).
@@ -126,7 +130,7 @@ fn play_one(config: &GameConfig, bar: &ProgressBar) -> Result<GameRecord, Failur
 /// A game that could not be played: bad input (exit 2), or a plan the simulator rejected (exit 3).
 pub fn game_failure(e: game::GameError) -> Failure {
     match e {
-        game::GameError::BadSize(..) => bad_input(e),
+        game::GameError::BadSize(..) | game::GameError::NoCycle(..) => bad_input(e),
         game::GameError::Rejected { .. } => Failure {
             code: 3,
             message: e.to_string(),

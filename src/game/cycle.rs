@@ -716,7 +716,9 @@ pub fn shorten(
     let perpendicular = |from: usize, to: usize| -> [Option<isize>; 2] {
         let w = grid.width as isize;
         let (x, y) = grid.pos(from);
-        if to.abs_diff(from) == 1 {
+        // A move along a row (on a one-column board, `to` and `from` also
+        // differ by 1 for a move along the column).
+        if grid.pos(to).1 == y {
             [(y > 0).then_some(-w), (y + 1 < grid.height).then_some(w)]
         } else {
             [(x > 0).then_some(-1), (x + 1 < grid.width).then_some(1)]

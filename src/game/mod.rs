@@ -285,6 +285,13 @@ pub enum GameError {
     /// A board side outside `1..=MAX_SIDE` (width, height).
     #[error("board size {0}x{1} is out of range (each side must be 1..={MAX_SIDE})")]
     BadSize(usize, usize),
+    /// A one-row or one-column board of more than two cells: it has no
+    /// Hamiltonian cycle, which every plan of the player must leave.
+    #[error(
+        "a {0}x{1} board has no Hamiltonian cycle, which the player keeps after every apple: \
+         a board of more than 2 cells needs both sides at least 2"
+    )]
+    NoCycle(usize, usize),
     /// The independent simulator refused the moves planned for an apple (a bug).
     #[error("internal error: the simulator rejects the plan for apple {apple}: {reason}")]
     Rejected {
@@ -313,6 +320,9 @@ pub fn play(
     let (w, h) = (config.width, config.height);
     if !(1..=MAX_SIDE).contains(&w) || !(1..=MAX_SIDE).contains(&h) {
         return Err(GameError::BadSize(w, h));
+    }
+    if (w == 1 || h == 1) && w * h > 2 {
+        return Err(GameError::NoCycle(w, h));
     }
     let started = Instant::now();
     let grid = Grid::new(w, h);

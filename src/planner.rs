@@ -373,14 +373,17 @@ impl<'a> Planner<'a> {
         };
         let result = match self.search {
             Search::Satisficing if !incremental => return Err(refuse("satisficing")),
-            Search::Satisficing => solve::satisficing::satisficing(
-                instance,
-                encoding,
-                proven,
+            Search::Satisficing => within(
+                solve::satisficing::satisficing(
+                    instance,
+                    encoding,
+                    proven,
+                    upper,
+                    &budget,
+                    &mut progress,
+                )?,
                 upper,
-                &budget,
-                &mut progress,
-            )?,
+            ),
             // The least-horizon route starts at one move: zero moves is asked directly.
             Search::FixedHorizon(t) if !self.shortcut || t == 0 => {
                 let attempt = solve::solve_at(instance, encoding, t, &budget)?;
@@ -481,6 +484,25 @@ impl<'a> Planner<'a> {
         let path = values.and_then(|v| solve::path_of(instance, cnf, &v, moves).ok());
         (status, path)
     }
+}
+
+/// A satisficing result held to the largest horizon allowed: its first
+/// plans come from constructions that know no horizon, so a plan longer than
+/// `upper` is dropped. The answer is then "no plan within `upper`" if every
+/// shorter horizon was refuted, else unknown.
+fn within(mut result: SearchResult, upper: usize) -> SearchResult {
+    if result.plan().is_some_and(|a| a.horizon > upper) {
+        let proven = result.optimal();
+        result.attempts.retain(|a| a.horizon <= upper);
+        // The answer speaks of the largest horizon tried.
+        result.attempts.sort_by_key(|a| a.horizon);
+        result.status = if proven {
+            Status::Unsat
+        } else {
+            Status::Unknown
+        };
+    }
+    result
 }
 
 /// The verdict of a finished search: its plan checked by the simulator.

@@ -205,3 +205,32 @@ fn the_horizon_chart_has_clauses_and_milliseconds_on_separate_axes() {
     assert!(labels[0].contains("clauses") && !labels[0].contains("ms"));
     assert!(labels[1].contains("ms") && !labels[1].contains("clauses"));
 }
+
+/// `--timeout` covers the horizon chart too: its horizons each used to get
+/// 10 s of their own after the search had used the whole limit.
+#[test]
+fn the_horizon_chart_stops_at_the_timeout() {
+    let dir = temp_dir("charts-horizon-timeout");
+    let file = dir.join("h.svg").to_string_lossy().into_owned();
+    let problem = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benchmarks/ipc2018-snake/satisficing/instance-9.pddl"
+    );
+    let run = snakesat(&[
+        "solve",
+        problem,
+        "--satisficing",
+        "--timeout",
+        "2",
+        "--plot-horizon",
+        &file,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("the horizon chart stops at T="),
+        "{}",
+        run.stderr
+    );
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(y_descriptions(&svg).len(), 2);
+}

@@ -315,8 +315,60 @@ fn bad_flags_are_refused_with_one_line() {
         ]),
         "uniqueness clauses (family 1), beyond its limit",
     );
+    // The largest horizon has the same limit as --horizon (a search up to
+    // 10^9 moves used to run until memory ran out).
+    for flag in ["1000000000", "100001", "0"] {
+        assert_bad_input(
+            &snakesat(&["solve", "--max-horizon", flag]),
+            "must be a whole number of moves in 1..=100000",
+        );
+        assert_bad_input(
+            &snakesat(&["sizes", "--max-horizon", flag]),
+            "must be a whole number of moves in 1..=100000",
+        );
+    }
+    // A satisficing search has no fixed horizon to honour.
+    assert_bad_input(
+        &snakesat(&["solve", "--satisficing", "--horizon", "50"]),
+        "cannot be combined with --horizon",
+    );
     let clap_error = snakesat(&["solve", "--no-such-flag"]);
     assert_eq!(clap_error.code, 2);
+}
+
+/// The satisficing search keeps to --max-horizon like the least-horizon
+/// search: its first plans come from constructions that know no horizon.
+#[test]
+fn satisficing_keeps_to_the_largest_horizon() {
+    let dir = temp_dir("satisficing-max");
+    let file = dir.join("m1.json");
+    std::fs::write(
+        &file,
+        r#"{"width":4,"height":3,"snake":[[2,0],[1,0]],"apples":[[3,2],[0,1],[2,1],[2,2]],
+            "walls":[[1,2],[1,1]],"visible":2,"tail":"strict","grow":true}"#,
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    for search in [&["--satisficing"][..], &[][..]] {
+        let mut args = vec!["solve", file, "--max-horizon", "14"];
+        args.extend(search);
+        let run = snakesat(&args);
+        assert_eq!(run.code, 1, "{search:?}: {}", run.stderr);
+        assert!(
+            run.stdout.starts_with("no plan within 14 moves"),
+            "{}",
+            run.stdout
+        );
+        let mut args = vec!["solve", file, "--max-horizon", "15"];
+        args.extend(search);
+        let run = snakesat(&args);
+        assert_eq!(run.code, 0, "{search:?}: {}", run.stderr);
+        assert!(
+            run.stdout.starts_with("plan: 15 moves (proven least)"),
+            "{}",
+            run.stdout
+        );
+    }
 }
 
 #[test]

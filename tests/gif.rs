@@ -250,6 +250,29 @@ fn illegal_plans_are_refused() {
     }
 }
 
+#[test]
+fn frames_beyond_the_pixel_budget_are_refused_before_drawing() {
+    let (instance, path) = small();
+    let mut bytes = Vec::new();
+    // 5 x 2,000 px a side: 10,001 x ~10,040 pixels, twice the budget.
+    let options = GifOptions {
+        cell: Some(2_000),
+        ..GifOptions::default()
+    };
+    let err = write_gif(&instance, &path, &options, &mut bytes).unwrap_err();
+    assert!(
+        matches!(err, snakesat::render::gif::GifError::TooManyPixels { .. }),
+        "{err}"
+    );
+    assert!(bytes.is_empty(), "nothing written");
+    // Just within it (5 x 1,400 px) is drawn.
+    let options = GifOptions {
+        cell: Some(1_400),
+        ..GifOptions::default()
+    };
+    assert!(write_gif(&instance, &path, &options, &mut bytes).is_ok());
+}
+
 /// A snake of length 3 going round a Hamiltonian cycle of 16×16 for 300 moves.
 fn long_cycle() -> (Instance, Vec<Pos>) {
     let cycle = cycle16();

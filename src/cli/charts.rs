@@ -3,7 +3,7 @@
 //! below), and a plan's timeline (`--plot-timeline`).
 
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use snakesat::encode::Encoding;
 use snakesat::instance::{Instance, Pos};
@@ -16,9 +16,11 @@ use snakesat::solve::Status;
 use super::{Failure, bad_input};
 
 /// How many horizons past the plan's the horizon chart shows.
-const PAST_PLAN: usize = 10;
+pub const PAST_PLAN: usize = 10;
 /// The longest any one horizon of the chart is solved.
 const PER_HORIZON: Duration = Duration::from_secs(10);
+/// The least time the chart's first horizon gets, even past the deadline.
+const FIRST_HORIZON: Duration = Duration::from_millis(100);
 
 /// The format of a chart path, or its refusal (before any work).
 pub fn chart_format(path: &Path) -> Result<ChartFormat, Failure> {
@@ -34,24 +36,41 @@ pub fn write_line_chart(line: &LineChart, out: &mut Output) -> Result<(), Failur
 
 /// Solves every horizon from `from` to `to` and charts clauses (top panel)
 /// and build + solve time (bottom panel) against it; SAT and UNSAT horizons
-/// are separate series of the time panel.
+/// are separate series of the time panel. Each horizon gets at most
+/// [`PER_HORIZON`], and none starts after `deadline`: the horizons left then
+/// are not drawn. Returns the last horizon drawn.
 pub fn plot_horizon(
     instance: &Instance,
     encoding: &dyn Encoding,
     from: usize,
     to: usize,
+    deadline: Option<Instant>,
     out: &mut Output,
-) -> Result<(), Failure> {
+) -> Result<usize, Failure> {
     let to = to.max(from) + PAST_PLAN;
     let mut clauses = Vec::new();
     let mut sat = Vec::new();
     let mut unsat = Vec::new();
     let mut unknown = Vec::new();
+    let mut last = from.max(1) - 1;
     for moves in from.max(1)..=to {
+        let left = deadline.map_or(PER_HORIZON, |d| {
+            d.saturating_duration_since(Instant::now()).min(PER_HORIZON)
+        });
+        // The first horizon is drawn in any case (within the watchdog's
+        // tolerance), so the chart is never empty.
+        let left = if moves == from.max(1) {
+            left.max(FIRST_HORIZON)
+        } else if left.is_zero() {
+            break;
+        } else {
+            left
+        };
+        last = moves;
         let outcome = Planner::new(encoding)
             .search(Search::FixedHorizon(moves))
             .shortcut(false)
-            .timeout(Some(PER_HORIZON))
+            .timeout(Some(left))
             .plan(instance)
             .map_err(bad_input)?;
         let stats = outcome.stats();
@@ -104,7 +123,7 @@ pub fn plot_horizon(
     };
     let format = chart_format(out.path())?;
     out.write_with(|w| chart::panel_chart(&chart, format, w))?;
-    Ok(())
+    Ok(last)
 }
 
 /// Charts apples eaten and the snake's length at every time of a legal path.

@@ -176,6 +176,16 @@ pub fn seconds(text: &str) -> Result<Duration, String> {
     }
 }
 
+/// Parses a largest horizon (`--max-horizon`): a whole number of moves in
+/// `1..=`[`snakesat::instance::MAX_HORIZON`], the limit `--horizon` has too.
+pub fn max_horizon(text: &str) -> Result<usize, String> {
+    let max = snakesat::instance::MAX_HORIZON;
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("must be a whole number of moves in 1..={max}")),
+    }
+}
+
 /// An error with the exit code it maps to.
 pub struct Failure {
     pub code: u8,

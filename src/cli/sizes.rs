@@ -47,8 +47,8 @@ pub struct SizesArgs {
     /// Seconds allowed to each solve (and to the search for the least horizon).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
     pub timeout: Duration,
-    /// Largest horizon tried when searching the least one.
-    #[arg(long, default_value_t = 300)]
+    /// Largest horizon tried when searching the least one (at most 100000).
+    #[arg(long, default_value_t = 300, value_parser = super::max_horizon)]
     pub max_horizon: usize,
     /// Vary a parameter: `size=A..B[:STEP]` (square grids) or `horizon=A..B[:STEP]` (inclusive).
     #[arg(long, value_name = "PARAM=A..B[:STEP]")]

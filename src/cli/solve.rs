@@ -3,7 +3,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use indicatif::ProgressBar;
@@ -36,8 +36,8 @@ pub struct SolveArgs {
     pub instance: InstanceArgs,
     #[command(flatten)]
     pub encoding: EncodingArgs,
-    /// Largest horizon tried when searching the least one.
-    #[arg(long, default_value_t = 300)]
+    /// Largest horizon tried when searching the least one (at most 100000).
+    #[arg(long, default_value_t = 300, value_parser = super::max_horizon)]
     pub max_horizon: usize,
     /// Give up after this many seconds (status `unknown`, exit 3); with
     /// `--satisficing`, the best plan found by then (the first plan included)
@@ -131,6 +131,11 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     };
     bar.set_message(format!("solving {}", encoding.name()));
     bar.enable_steady_tick(Duration::from_millis(200));
+    if args.satisficing && args.instance.horizon.is_some() {
+        return Err(bad_input(
+            "--satisficing looks for plans of any length up to --max-horizon; it cannot be combined with --horizon",
+        ));
+    }
     let search = match (args.satisficing, instance.horizon) {
         (true, _) => Search::Satisficing,
         (false, Some(t)) => Search::FixedHorizon(t),
@@ -141,6 +146,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Some(SearchMode::Incremental) => Method::Incremental,
         Some(SearchMode::Fresh) => Method::Fresh,
     };
+    let deadline = timeout.map(|t| Instant::now() + t);
     let watchdog = watchdog::arm(timeout, args.json);
     let outcome = Planner::new(&*encoding)
         .search(search)
@@ -227,13 +233,17 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
                 charts::plot_timeline(&instance, &path, out)?;
             }
             if let Some(out) = &mut horizon_out {
-                charts::plot_horizon(
+                let last = charts::plot_horizon(
                     &instance,
                     &*encoding,
                     outcome.lower_bound,
                     plan.horizon,
+                    deadline,
                     out,
                 )?;
+                if last < plan.horizon + charts::PAST_PLAN {
+                    note!("the horizon chart stops at T={last}: --timeout ran out");
+                }
             }
             output::commit([plan_out, gif_out, horizon_out, timeline_out])?;
             if let Some(note) = gif_note {

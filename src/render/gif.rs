@@ -68,6 +68,11 @@ use thiserror::Error;
 use crate::instance::{Instance, Pos};
 use crate::sim::{State, Violation, states};
 
+/// The most pixels a frame may have (about 7,000 × 7,000): the writer holds
+/// the canvas, the previous frame and the frame being encoded, so a frame
+/// this large already takes a few hundred megabytes.
+pub const MAX_FRAME_PIXELS: usize = 50_000_000;
+
 /// Why an animation cannot be written.
 #[derive(Debug, Error)]
 pub enum GifError {
@@ -83,6 +88,19 @@ pub enum GifError {
     /// An image beyond GIF's 65535 × 65535 pixels.
     #[error("the image would be {width}x{height} pixels, more than a GIF allows (65535)")]
     TooLarge {
+        /// The image width, in pixels.
+        width: usize,
+        /// The image height, in pixels.
+        height: usize,
+    },
+    /// A frame of more than [`MAX_FRAME_PIXELS`]: refused before any
+    /// drawing (the writer keeps a few copies of a frame in memory).
+    #[error(
+        "the image would be {width}x{height} pixels, more than the {max} million pixels a frame may have \
+         (choose a smaller cell size)",
+        max = MAX_FRAME_PIXELS / 1_000_000
+    )]
+    TooManyPixels {
         /// The image width, in pixels.
         width: usize,
         /// The image height, in pixels.
@@ -423,6 +441,9 @@ impl Layout {
         let (Ok(w), Ok(h)) = (u16::try_from(width), u16::try_from(height)) else {
             return Err(GifError::TooLarge { width, height });
         };
+        if width * height > MAX_FRAME_PIXELS {
+            return Err(GifError::TooManyPixels { width, height });
+        }
         Ok(Layout {
             cell: c,
             cols: instance.width,

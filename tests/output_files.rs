@@ -308,3 +308,50 @@ fn export_to_dash_writes_the_cnf_to_stdout() {
     assert!(stderr.starts_with("wrote standard output:"), "{stderr}");
     assert!(listing(&dir).is_empty());
 }
+
+/// `bench` names a kept plan after the problem's folder and file, and a
+/// certificate folder after the file: two problems that would share one are
+/// refused before anything runs (the second used to overwrite the first).
+#[test]
+fn bench_refuses_two_problems_writing_the_same_plan_or_certificates() {
+    let dir = temp_dir("bench-clash");
+    for folder in ["x1/bd", "x2/bd", "x3/other"] {
+        std::fs::create_dir_all(dir.join(folder)).unwrap();
+        std::fs::write(dir.join(folder).join("instance-1.pddl"), PROBLEM).unwrap();
+    }
+    let folder = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    let plans = dir.join("plans");
+    let proofs = dir.join("proofs");
+    // Same folder name: the same plan file `bd-instance-1.plan`.
+    let run = snakesat(&[
+        "bench",
+        &folder("x1/bd"),
+        &folder("x2/bd"),
+        "--plans",
+        s(&plans),
+    ]);
+    assert_bad_input(&run, "bd-instance-1.plan");
+    // Any two folders: the same certificate folder `instance-1`.
+    let run = snakesat(&[
+        "bench",
+        &folder("x1/bd"),
+        &folder("x3/other"),
+        "--proof",
+        s(&proofs),
+    ]);
+    assert_bad_input(&run, "instance-1");
+    assert!(!plans.exists() && !proofs.exists(), "nothing created");
+    // Different names are fine.
+    let run = snakesat(&[
+        "bench",
+        &folder("x1/bd"),
+        &folder("x3/other"),
+        "--plans",
+        s(&plans),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        listing(&plans),
+        ["bd-instance-1.plan", "other-instance-1.plan"]
+    );
+}

@@ -3,6 +3,7 @@
 //! its peak memory is its own, reported on its stderr), every plan checked by
 //! the simulator and turned into an IPC plan, and the rows as tables.
 
+use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -159,16 +160,60 @@ pub fn solve_all(
         .collect()
 }
 
-/// Solves one problem file in a child process and checks its plan.
-pub fn solve_one(file: &Path, settings: &Settings) -> Row {
-    let label = file
-        .parent()
+/// A problem's name in the tables: its folder's name and its file name.
+fn label(file: &Path) -> String {
+    file.parent()
         .and_then(|p| p.file_name())
         .map(|d| format!("{}/", d.to_string_lossy()))
         .unwrap_or_default()
-        + &file.file_name().unwrap_or_default().to_string_lossy();
+        + &file.file_name().unwrap_or_default().to_string_lossy()
+}
+
+/// The file `--plans` keeps a problem's plan in: `FOLDER-instance-K.plan`.
+fn plan_file_name(file: &Path) -> String {
+    label(file).replace('/', "-").replace(".pddl", ".plan")
+}
+
+/// The folder `--proof OUT` gives a problem's certificates: `OUT/<file stem>`.
+fn proof_folder(dir: &Path, file: &Path) -> PathBuf {
+    dir.join(file.file_stem().unwrap_or_default())
+}
+
+/// Two problems whose plans (with `plans`) or certificates (with `proof`)
+/// would go to the same place, e.g. `instance-1.pddl` of two folders named
+/// alike, or of any two folders with `--proof`; `None` when all differ.
+pub fn clashing_outputs(
+    files: &[PathBuf],
+    plans: Option<&Path>,
+    proof: Option<&Path>,
+) -> Option<String> {
+    let mut taken: HashMap<PathBuf, &Path> = HashMap::new();
+    for file in files {
+        let mut places = Vec::new();
+        if let Some(dir) = plans {
+            places.push(dir.join(plan_file_name(file)));
+        }
+        if let Some(dir) = proof {
+            places.push(proof_folder(dir, file));
+        }
+        for place in places {
+            if let Some(first) = taken.insert(place.clone(), file) {
+                return Some(format!(
+                    "{} and {} would both write {}; bench them in separate runs",
+                    first.display(),
+                    file.display(),
+                    place.display()
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Solves one problem file in a child process and checks its plan.
+pub fn solve_one(file: &Path, settings: &Settings) -> Row {
     let mut row = Row {
-        instance: label,
+        instance: label(file),
         grid: String::new(),
         apples: 0,
         status: "error".into(),
@@ -208,8 +253,7 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         cmd.arg("--satisficing");
     }
     if let Some(dir) = &settings.proof {
-        cmd.arg("--proof")
-            .arg(dir.join(file.file_stem().unwrap_or_default()));
+        cmd.arg("--proof").arg(proof_folder(dir, file));
     }
     let started = Instant::now();
     let Ok(mut child) = cmd.spawn() else {
@@ -283,9 +327,8 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         });
         if valid {
             if let (Some(dir), Some(p)) = (&settings.plans, &path) {
-                let name = row.instance.replace('/', "-").replace(".pddl", ".plan");
                 let text = pddl::plan::ipc_plan(&instance, p).unwrap_or_default();
-                if std::fs::write(dir.join(name), text).is_err() {
+                if std::fs::write(dir.join(plan_file_name(file)), text).is_err() {
                     row.status = "error".into();
                     return row;
                 }

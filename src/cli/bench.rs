@@ -74,10 +74,6 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     if args.jobs == 0 {
         return Err(bad_input("--jobs must be at least 1"));
     }
-    if let Some(dir) = &args.plans {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))?;
-    }
     if args.json
         && let Some(file) = args
             .dirs
@@ -97,6 +93,14 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         .filter(|(p, _)| shard.is_none_or(|s| s.owns(*p)))
         .map(|(_, f)| f)
         .collect();
+    if let Some(clash) = ipc::clashing_outputs(&files, args.plans.as_deref(), args.proof.as_deref())
+    {
+        return Err(bad_input(clash));
+    }
+    if let Some(dir) = &args.plans {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))?;
+    }
     let [mut json_out, mut csv_out] =
         output::claim([args.json_out.as_deref(), args.csv_out.as_deref()])?;
     let bar = progress_bar(files.len() as u64, "{bar:30} {pos}/{len} {elapsed} {msg}");

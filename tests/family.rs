@@ -370,6 +370,11 @@ fn bad_parameters_are_one_line_errors() {
         "generate", "-o", out, "--size", "2", "--apples", "1", "--length", "1", "--count", "5",
     ]);
     assert_bad_input(&run, "fewer than 5 classes");
+    // The domain cannot move a one-cell snake (no nextsnake fact).
+    let run = snakesat(&[
+        "generate", "-o", out, "--format", "pddl", "--length", "1", "--size", "4",
+    ]);
+    assert_bad_input(&run, "at least two cells");
 }
 
 /// The CSV without the given (0-based) columns; no field holds a comma.

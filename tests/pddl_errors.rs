@@ -76,6 +76,18 @@ fn missing_headsnake() {
     assert!(e.contains("headsnake"), "{e}");
 }
 
+/// In the domain a one-cell snake cannot `move` (it needs a `nextsnake`
+/// fact at the tail), so it could only eat next to its head; such problems
+/// were read as a snake that moves freely, and "solved".
+#[test]
+fn one_cell_snake() {
+    let e = err(&with(
+        "(headsnake pos1-0) (tailsnake pos0-0) (nextsnake pos1-0 pos0-0)\n    (blocked pos1-0) (blocked pos0-0)",
+        "(headsnake pos1-0) (tailsnake pos1-0)\n    (blocked pos1-0)",
+    ));
+    assert!(e.contains("one cell") && e.contains("nextsnake"), "{e}");
+}
+
 #[test]
 fn broken_spawn_chain_missing_link() {
     let e = err(&with("(NEXTSPAWN pos0-1 dummypoint)", ""));

@@ -227,6 +227,11 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
             "--format pddl needs IPC-2018's rules: --start body, --tail strict and growth",
         ));
     }
+    if pddl && length.lo < 2 {
+        return Err(bad_input(
+            "--format pddl needs a snake of at least two cells (--length 2 or more): the domain's move needs a nextsnake fact",
+        ));
+    }
     if args.max_horizon == 0 || args.max_horizon > snakesat::instance::MAX_HORIZON {
         return Err(bad_input(format!(
             "--max-horizon must be 1..={}, not {}",

@@ -454,6 +454,15 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
         body.push(next);
         at = next;
     }
+    if body.len() == 1 {
+        // The domain's `move` needs a `nextsnake` fact at the tail: a
+        // one-cell snake could only eat next to its head, which the
+        // simulator (and every encoding) does not model.
+        fail!(
+            "the snake is one cell ({}): the domain's move needs a (nextsnake ...) fact, so such a snake could only eat next to its head, which snakesat does not model",
+            object_name(head)
+        );
+    }
     if next_snake.len() != body.len() - 1 {
         fail!(
             "snake body is not a simple chain: {} nextsnake fact(s) for a body of {} cell(s) from head to tail",

@@ -29,11 +29,17 @@ pub enum WriteError {
 }
 
 /// The problem file of `instance`, named `name`. The instance needs the
-/// domain's rules: an explicit body, `tail = strict`, growth, distinct apples.
+/// domain's rules: an explicit body of at least two cells, `tail = strict`,
+/// growth, distinct apples.
 pub fn to_pddl(instance: &Instance, name: &str) -> Result<String, WriteError> {
     let Start::Body(body) = &instance.start else {
         return Err(WriteError::NotIpc("an explicit snake body"));
     };
+    if body.len() < 2 {
+        return Err(WriteError::NotIpc(
+            "a snake of at least two cells (the domain's move needs a nextsnake fact)",
+        ));
+    }
     if instance.tail != TailRule::Strict {
         return Err(WriteError::NotIpc("the strict tail rule"));
     }

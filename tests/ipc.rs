@@ -721,3 +721,25 @@ fn odd_full_boards_get_plans_that_pass_the_replay() {
         assert!(steps >= size * size - 2, "{name}: {steps}");
     }
 }
+
+/// `bench --max-horizon N` reaches `solve`: a problem whose least plan is
+/// longer is `unsat` (no plan within N) and the run exits 3; by default the
+/// bound is the horizon cap, so long plans are not reported `unsat`.
+#[test]
+fn bench_passes_the_largest_horizon_to_solve() {
+    let problems = temp_dir("bench-max-horizon");
+    std::fs::copy(
+        instance_file("optimal", 4),
+        problems.join("instance-4.pddl"),
+    )
+    .unwrap();
+    let dir = problems.to_str().unwrap();
+    let cut = cli(&["bench", dir, "--max-horizon", "11", "--json"]);
+    assert_eq!(cut.status.code(), Some(3));
+    let rows: serde_json::Value = serde_json::from_slice(&cut.stdout).unwrap();
+    assert_eq!(rows[0]["status"], "unsat", "{rows}");
+    let full = cli(&["bench", dir, "--json"]);
+    assert_eq!(full.status.code(), Some(0));
+    let rows: serde_json::Value = serde_json::from_slice(&full.stdout).unwrap();
+    assert_eq!(rows[0]["plan_length"], 12, "{rows}");
+}

@@ -29,6 +29,8 @@ pub struct Settings {
     pub timeout: Duration,
     /// `solve --satisficing`.
     pub satisficing: bool,
+    /// `solve --max-horizon`.
+    pub max_horizon: usize,
     /// `solve --encoding`.
     pub encoding: String,
     /// Keep every checked IPC plan in this folder, as `FOLDER-instance-K.plan`.
@@ -244,6 +246,8 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         .arg(&settings.encoding)
         .arg("--timeout")
         .arg(settings.timeout.as_secs_f64().to_string())
+        .arg("--max-horizon")
+        .arg(settings.max_horizon.to_string())
         .env("SNAKESAT_REPORT_MEMORY", "1")
         .env_remove("SNAKESAT_PROGRESS")
         .stdin(Stdio::null())

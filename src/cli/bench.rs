@@ -32,6 +32,10 @@ pub struct BenchArgs {
     /// Passed to `solve`: a plan fast, then shorter ones.
     #[arg(long)]
     pub satisficing: bool,
+    /// Passed to `solve --max-horizon`: the longest plan looked for. An
+    /// `unsat` row means no plan of at most this many moves.
+    #[arg(long, default_value_t = snakesat::instance::MAX_HORIZON, value_parser = super::max_horizon)]
+    pub max_horizon: usize,
     /// Passed to `solve --encoding`.
     #[arg(long, default_value = "direct")]
     pub encoding: String,
@@ -108,6 +112,7 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         solver: std::env::current_exe().unwrap_or_else(|_| PathBuf::from("snakesat")),
         timeout: args.timeout,
         satisficing: args.satisficing,
+        max_horizon: args.max_horizon,
         encoding: args.encoding.clone(),
         plans: args.plans.clone(),
         proof: args.proof.clone(),

@@ -79,6 +79,10 @@ enum Command {
     Export(export::ExportArgs),
     /// Solve every IPC-2018 problem file of folders and tabulate the results
     /// (`bench game`: full games instead).
+    #[command(
+        after_help = "Exit codes: 0 every problem got a checked plan; 2 bad input; 3 some problem did not \
+                      (its row says unsat, unknown, invalid or error)."
+    )]
     Bench(bench::BenchArgs),
     /// Read a solver's model for an exported CNF, rebuild the plan and check it.
     Decode(decode::DecodeArgs),

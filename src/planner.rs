@@ -378,7 +378,7 @@ impl<'a> Planner<'a> {
                     instance,
                     encoding,
                     proven,
-                    upper,
+                    upper.min(SATISFICING_FORMULA_MOVES),
                     &budget,
                     &mut progress,
                 )?,
@@ -485,6 +485,13 @@ impl<'a> Planner<'a> {
         (status, path)
     }
 }
+
+/// The largest horizon of a formula the satisficing search builds (its
+/// plans may be longer: they come from constructions and beams, and from
+/// formulas over parts of the plan). Building a formula cannot be stopped
+/// at the deadline, and the search doubles its horizon while no plan is
+/// known, so the horizon is capped apart from the longest plan returned.
+pub const SATISFICING_FORMULA_MOVES: usize = 300;
 
 /// A satisficing result held to the largest horizon allowed: its first
 /// plans come from constructions that know no horizon, so a plan longer than

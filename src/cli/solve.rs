@@ -30,15 +30,20 @@ pub enum SearchMode {
     Fresh,
 }
 
+/// `--max-horizon` of the least-horizon searches.
+const DEFAULT_MAX_HORIZON: usize = 300;
+
 #[derive(Args)]
 pub struct SolveArgs {
     #[command(flatten)]
     pub instance: InstanceArgs,
     #[command(flatten)]
     pub encoding: EncodingArgs,
-    /// Largest horizon tried when searching the least one (at most 100000).
-    #[arg(long, default_value_t = 300, value_parser = super::max_horizon)]
-    pub max_horizon: usize,
+    /// Largest horizon tried when searching the least one, and the longest
+    /// plan `--satisficing` returns (at most 100000) [default: 300; with
+    /// --satisficing, 100000].
+    #[arg(long, value_parser = super::max_horizon)]
+    pub max_horizon: Option<usize>,
     /// Give up after this many seconds (status `unknown`, exit 3); with
     /// `--satisficing`, the best plan found by then (the first plan included)
     /// [default: no limit].
@@ -136,6 +141,13 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             "--satisficing looks for plans of any length up to --max-horizon; it cannot be combined with --horizon",
         ));
     }
+    // A least-horizon search climbs to its largest horizon, so its default is
+    // modest; the satisficing search's first plans may be long.
+    let max_horizon = args.max_horizon.unwrap_or(if args.satisficing {
+        snakesat::instance::MAX_HORIZON
+    } else {
+        DEFAULT_MAX_HORIZON
+    });
     let search = match (args.satisficing, instance.horizon) {
         (true, _) => Search::Satisficing,
         (false, Some(t)) => Search::FixedHorizon(t),
@@ -151,7 +163,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     let outcome = Planner::new(&*encoding)
         .search(search)
         .method(method)
-        .max_horizon(instance.horizon.unwrap_or(args.max_horizon))
+        .max_horizon(instance.horizon.unwrap_or(max_horizon))
         .timeout(timeout)
         .cadical_config(config)
         .certify_into(args.proof.as_deref())
@@ -190,7 +202,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Verdict::NoPlan { .. } | Verdict::Unknown => outcome
             .attempts
             .last()
-            .map_or(instance.horizon.unwrap_or(args.max_horizon), |a| a.horizon),
+            .map_or(instance.horizon.unwrap_or(max_horizon), |a| a.horizon),
     };
     let used_config = outcome.attempts.last().map_or(config, |a| a.config);
     let mut report = PlanReport {

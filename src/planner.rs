@@ -226,8 +226,10 @@ impl Outcome {
             .last()
             .map(|a| a.stats.clone())
             .unwrap_or_default();
-        stats.build_seconds = self.attempts.iter().map(|a| a.stats.build_seconds).sum();
-        stats.solve_seconds = self.attempts.iter().map(|a| a.stats.solve_seconds).sum();
+        // A fold from 0.0: the float `sum` of no attempts is −0.0, printed "-0.000".
+        let total = |f: fn(&Stats) -> f64| self.attempts.iter().fold(0.0, |t, a| t + f(&a.stats));
+        stats.build_seconds = total(|s| s.build_seconds);
+        stats.solve_seconds = total(|s| s.solve_seconds);
         stats
     }
 }
@@ -372,6 +374,12 @@ impl<'a> Planner<'a> {
             }
         };
         let result = match self.search {
+            // Nothing to eat: the plan of no moves (the searches start at one).
+            Search::Optimal | Search::Satisficing if instance.apples.is_empty() => {
+                let attempt = solve::solve_at(instance, encoding, 0, &budget)?;
+                progress(&attempt);
+                SearchResult::from_attempts(vec![attempt], 0)
+            }
             Search::Satisficing if !incremental => return Err(refuse("satisficing")),
             Search::Satisficing => within(
                 solve::satisficing::satisficing(

@@ -626,3 +626,24 @@ fn unknown_variable_kind_in_a_cnf_is_bad_input() {
     let run = snakesat(&["decode", &bad, &model]);
     assert_bad_input(&run, "unknown variable kind \"snake\"");
 }
+
+/// With nothing to eat the least plan has no moves (the searches start at
+/// one move, and used to answer "1 moves (proven least)"), in both searches.
+#[test]
+fn no_apples_is_a_plan_of_no_moves() {
+    let dir = temp_dir("no-apples");
+    let file = dir.join("none.json");
+    std::fs::write(&file, r#"{"width":5,"height":5,"apples":[]}"#).unwrap();
+    for extra in [&[][..], &["--satisficing"][..]] {
+        let mut args = vec!["solve", file.to_str().unwrap()];
+        args.extend(extra);
+        let run = snakesat(&args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(
+            run.stdout.starts_with("plan: 0 moves (proven least)"),
+            "{}",
+            run.stdout
+        );
+        assert!(!run.stdout.contains("-0.000"), "{}", run.stdout);
+    }
+}

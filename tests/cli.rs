@@ -647,3 +647,31 @@ fn no_apples_is_a_plan_of_no_moves() {
         assert!(!run.stdout.contains("-0.000"), "{}", run.stdout);
     }
 }
+
+/// Files written by editors that start with a UTF-8 byte-order mark read
+/// like the same files without it (JSON and PDDL were refused at column 1).
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let dir = temp_dir("bom");
+    let json = dir.join("bom.json");
+    std::fs::write(
+        &json,
+        "\u{feff}{\"width\":5,\"height\":5,\"apples\":[[2,2]]}",
+    )
+    .unwrap();
+    let pddl = dir.join("bom.pddl");
+    let problem = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benchmarks/ipc2018-snake/optimal/instance-4.pddl"
+    );
+    std::fs::write(
+        &pddl,
+        format!("\u{feff}{}", std::fs::read_to_string(problem).unwrap()),
+    )
+    .unwrap();
+    for (file, moves) in [(&json, "plan: 1 moves"), (&pddl, "plan: 12 moves")] {
+        let run = snakesat(&["solve", file.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(run.stdout.starts_with(moves), "{}", run.stdout);
+    }
+}

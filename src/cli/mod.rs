@@ -277,8 +277,16 @@ pub fn shard_flag(text: Option<&str>) -> Result<Option<snakesat::family::index::
 /// Set once standard input has been read (as the file `-`).
 static STDIN_READ: AtomicBool = AtomicBool::new(false);
 
-/// The text of an input file; `-` reads standard input (once per run).
+/// The text of an input file, without a leading UTF-8 byte-order mark
+/// (which some editors write); `-` reads standard input (once per run).
 pub fn read_file(path: &Path) -> Result<String, Failure> {
+    read_raw(path).map(|text| match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+fn read_raw(path: &Path) -> Result<String, Failure> {
     if path.as_os_str() == "-" {
         if STDIN_READ.swap(true, Ordering::Relaxed) {
             return Err(bad_input(

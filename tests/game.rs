@@ -215,7 +215,10 @@ fn play_refuses_bad_input() {
         // One row or column: no Hamiltonian cycle (this used to panic in the cycle edits).
         (vec!["--size", "1x4"], "no Hamiltonian cycle"),
         (vec!["--size", "6x1"], "no Hamiltonian cycle"),
-        (vec!["--size", "1x3", "--reuse", "fresh"], "no Hamiltonian cycle"),
+        (
+            vec!["--size", "1x3", "--reuse", "fresh"],
+            "no Hamiltonian cycle",
+        ),
         (vec!["--size", "axb"], "not a board side"),
         (vec!["--timeout", "0"], "positive number of seconds"),
         (vec!["--timeout", "nan"], "positive number of seconds"),

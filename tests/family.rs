@@ -352,8 +352,23 @@ fn pddl_problems_read_back_and_solve_to_t_star() {
 fn bad_parameters_are_one_line_errors() {
     let dir = temp_dir("bad");
     let out = dir.to_str().unwrap();
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 10] = [
         (&["--max-horizon", "0"], "--max-horizon must be"),
+        // Above instance::MAX_HORIZON (100,000): refused before any solve.
+        (
+            &["--horizons", "T*+100000"],
+            "above the horizon cap of 100000",
+        ),
+        (
+            &["--horizons", "T*,100001"],
+            "above the horizon cap of 100000",
+        ),
+        // Counted in closed form before anything is built (this setting
+        // took 7 GB and 22 s to be refused).
+        (
+            &["--all", "--size", "6", "--apples", "5"],
+            "more than 5000000 instances",
+        ),
         (&["--size", "5..3"], "size range"),
         (&["--apples", "3..x"], "--apples"),
         (&["--count", "2000000"], "larger than the limit"),
@@ -364,7 +379,12 @@ fn bad_parameters_are_one_line_errors() {
     for (args, needle) in cases {
         let mut all = vec!["generate", "-o", out];
         all.extend_from_slice(args);
+        let started = std::time::Instant::now();
         assert_bad_input(&snakesat(&all), needle);
+        assert!(
+            started.elapsed().as_secs_f64() < 5.0,
+            "{args:?} is refused at once"
+        );
     }
     let run = snakesat(&[
         "generate", "-o", out, "--size", "2", "--apples", "1", "--length", "1", "--count", "5",

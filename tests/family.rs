@@ -444,10 +444,47 @@ fn bench_shards_merge_into_the_single_table() {
         drop_columns(&read(&merged), &[6, 7, 8]),
         drop_columns(&read(&all), &[6, 7, 8])
     );
-    // Shards in the wrong order cannot be interleaved back.
-    let mut wrong = vec!["merge", "-o", &merged];
-    wrong.extend([&shards[2], &shards[0], &shards[1]].map(String::as_str));
-    assert_bad_input(&snakesat(&wrong), "row counts");
+    // Every row of a shard's table names its shard (a last `shard` column,
+    // dropped by merge): shards in the wrong order, repeated or missing are
+    // refused, whether or not their row counts would fit.
+    let shard_csv = read(&shards[0]);
+    assert!(shard_csv.lines().next().unwrap().ends_with(",shard"));
+    assert!(shard_csv.lines().skip(1).all(|l| l.ends_with(",1/3")));
+    for given in [
+        [2, 0, 1].as_slice(),
+        &[0, 0, 0],
+        &[1, 0, 2],
+        &[0, 1],
+        &[0, 2],
+    ] {
+        let mut wrong = vec!["merge", "-o", &merged];
+        wrong.extend(given.iter().map(|&i| shards[i].as_str()));
+        assert_bad_input(&snakesat(&wrong), "expected shards 1/");
+    }
+    // Tables without the column (written before it existed) are checked by
+    // their rows' size, reuse and seed.
+    let untagged: Vec<String> = shards
+        .iter()
+        .map(|p| {
+            let text: String = read(p)
+                .lines()
+                .map(|l| format!("{}\n", l.rsplit_once(',').unwrap().0))
+                .collect();
+            let out = format!("{p}.old.csv");
+            std::fs::write(&out, text).unwrap();
+            out
+        })
+        .collect();
+    let mut repeated = vec!["merge", "-o", &merged];
+    repeated.extend([&untagged[0], &untagged[0], &untagged[0]].map(String::as_str));
+    assert_bad_input(&snakesat(&repeated), "out of place");
+    let mut old = vec!["merge", "-o", &merged];
+    old.extend(untagged.iter().map(String::as_str));
+    assert_eq!(snakesat(&old).code, 0);
+    assert_eq!(
+        drop_columns(&read(&merged), &[6, 7, 8]),
+        drop_columns(&read(&all), &[6, 7, 8])
+    );
 
     // bench on IPC problems (a generated PDDL family): seconds and peak memory vary.
     let problems = dir.join("problems");
@@ -484,6 +521,18 @@ fn bench_shards_merge_into_the_single_table() {
         0
     );
     let merged = d("ipc-merged.csv");
+    assert_bad_input(
+        &snakesat(&["merge", "-o", &merged, &one, &one]),
+        "expected shards 1/2..2/2 once each, got 1/2, 1/2",
+    );
+    assert_bad_input(
+        &snakesat(&["merge", "-o", &merged, &two, &one]),
+        "expected shards",
+    );
+    assert_bad_input(
+        &snakesat(&["merge", "-o", &merged, &one]),
+        "expected shards",
+    );
     assert_eq!(snakesat(&["merge", "-o", &merged, &one, &two]).code, 0);
     assert_eq!(read(&merged).lines().count(), 4);
     assert_eq!(

@@ -164,52 +164,226 @@ pub enum EnumerateError {
     },
 }
 
+/// The number of valid instances of the setting in normal form (what
+/// [`all_instances`] returns), computed without building any of them;
+/// `None` when it does not fit in a `u64`.
+///
+/// Walls are a set of `w` cells, apples are distinct cells off the walls
+/// and the body, and the `m` apples visible at the start are a set while the
+/// rest keep their order. For an explicit body, every body of `L` cells on
+/// the empty board leaves `C(n − L, w)` wall sets that miss it, so the count
+/// is `bodies(L) · C(n − L, w) · C(f, m) · P(f − m, k − m)` with
+/// `f = n − w − L` free cells; for a free start it is
+/// `C(n, w) · C(f, m) · P(f − m, k − m)` with `f = n − w`. Settings whose
+/// instances all fail [`Instance::validate`] count 0. `bodies(L)` is counted
+/// by a walk that stops once the total is known to exceed `cap`, so any value
+/// above `cap` may be a lower bound of the true count.
+pub fn count_instances(setting: &Setting, cap: u64) -> Option<u64> {
+    let rules = &setting.rules;
+    let (w, h) = (rules.width, rules.height);
+    let sides = 1..=crate::instance::MAX_SIDE;
+    if !sides.contains(&w) || !sides.contains(&h) {
+        return Some(0);
+    }
+    let n = (w * h) as u64;
+    let walls = setting.walls as u64;
+    let length = setting.length as u64;
+    let k = setting.apples as u64;
+    let m = (rules.visible as u64).min(k);
+    if setting.length == 0
+        || setting.apples > crate::instance::MAX_APPLES
+        || (k > 0 && rules.visible == 0)
+    {
+        return Some(0);
+    }
+    if rules
+        .horizon
+        .is_some_and(|t| t == 0 || t > crate::instance::MAX_HORIZON)
+    {
+        return Some(0);
+    }
+    if setting.explicit {
+        let Some(free) = n.checked_sub(walls.checked_add(length)?) else {
+            return Some(0);
+        };
+        let apples =
+            binomial(free, m)?.checked_mul(permutations(free.saturating_sub(m), k - m)?)?;
+        let with_walls = binomial(n - length, walls)?.checked_mul(apples)?;
+        if with_walls == 0 {
+            return Some(0);
+        }
+        let bodies = count_bodies(w, h, setting.length, cap / with_walls + 1);
+        bodies.checked_mul(with_walls)
+    } else {
+        let Some(free) = n.checked_sub(walls) else {
+            return Some(0);
+        };
+        // The snake needs an open cell, and one not under a visible apple.
+        if length > free || m == free {
+            return Some(0);
+        }
+        binomial(n, walls)?
+            .checked_mul(binomial(free, m)?)?
+            .checked_mul(permutations(free.saturating_sub(m), k - m)?)
+    }
+}
+
+/// `C(n, k)`, `None` on overflow.
+fn binomial(n: u64, k: u64) -> Option<u64> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut c: u128 = 1;
+    for i in 0..k {
+        // c · (n − i) / (i + 1) stays an integer (a product of i + 1
+        // consecutive integers divides by (i + 1)!).
+        c = c.checked_mul(u128::from(n - i))? / u128::from(i + 1);
+        if c > u128::from(u64::MAX) {
+            return None;
+        }
+    }
+    u64::try_from(c).ok()
+}
+
+/// `n · (n − 1) ⋯ (n − k + 1)`, the ordered `k`-tuples of `n` items; `None`
+/// on overflow.
+fn permutations(n: u64, k: u64) -> Option<u64> {
+    if k > n {
+        return Some(0);
+    }
+    (n - k + 1..=n).try_fold(1u64, |p, f| p.checked_mul(f))
+}
+
+/// The snake bodies of `length` cells on an empty `width × height` board,
+/// counted up to `limit` (the walk stops there and returns `limit`).
+fn count_bodies(width: usize, height: usize, length: usize, limit: u64) -> u64 {
+    fn go(
+        w: usize,
+        h: usize,
+        left: usize,
+        at: usize,
+        used: &mut [bool],
+        count: &mut u64,
+        limit: u64,
+    ) {
+        if *count >= limit {
+            return;
+        }
+        if left == 0 {
+            *count += 1;
+            return;
+        }
+        let (x, y) = (at % w, at / w);
+        let mut next = [usize::MAX; 4];
+        if x > 0 {
+            next[0] = at - 1;
+        }
+        if x + 1 < w {
+            next[1] = at + 1;
+        }
+        if y > 0 {
+            next[2] = at - w;
+        }
+        if y + 1 < h {
+            next[3] = at + w;
+        }
+        for c in next {
+            if c != usize::MAX && !used[c] {
+                used[c] = true;
+                go(w, h, left - 1, c, used, count, limit);
+                used[c] = false;
+            }
+        }
+    }
+    let cells = width * height;
+    if length == 0 || length > cells {
+        return 0;
+    }
+    let mut used = vec![false; cells];
+    let mut count = 0;
+    for head in 0..cells {
+        used[head] = true;
+        go(
+            width,
+            height,
+            length - 1,
+            head,
+            &mut used,
+            &mut count,
+            limit,
+        );
+        used[head] = false;
+        if count >= limit {
+            break;
+        }
+    }
+    count
+}
+
 /// Every valid instance of the setting in normal form, each once (not yet
 /// reduced by symmetry); the set is closed under the grid's symmetries.
+///
+/// The count ([`count_instances`]) is checked against [`MAX_ENUMERATED`]
+/// before anything is built, and the instances are generated directly in
+/// normal form (the visible apples as a sorted set), so no two are equal.
 pub fn all_instances(setting: &Setting) -> Result<Vec<Instance>, EnumerateError> {
+    let limit = MAX_ENUMERATED as u64;
+    let count = count_instances(setting, limit);
+    if count.is_none_or(|c| c > limit) {
+        return Err(EnumerateError::TooMany {
+            limit: MAX_ENUMERATED,
+        });
+    }
     let (w, h) = (setting.rules.width, setting.rules.height);
     let cells: Vec<Pos> = (0..h).flat_map(|y| (0..w).map(move |x| (x, y))).collect();
-    let mut out = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for walls in combinations(&cells, setting.walls) {
+    let visible = setting.rules.visible.min(setting.apples);
+    let mut out = Vec::with_capacity(count.unwrap_or(0) as usize);
+    let mut apples = Vec::with_capacity(setting.apples);
+    for_each_combination(&cells, setting.walls, &mut |walls| {
         let open: Vec<Pos> = cells
             .iter()
             .copied()
             .filter(|c| !walls.contains(c))
             .collect();
-        let starts: Vec<Start> = if setting.explicit {
-            bodies(&open, setting.length)
-                .into_iter()
-                .map(Start::Body)
-                .collect()
-        } else {
-            vec![Start::Free {
-                length: setting.length,
-            }]
-        };
-        for start in starts {
+        let mut emit = |start: Start| {
             let free: Vec<Pos> = match &start {
                 Start::Body(body) => open.iter().copied().filter(|c| !body.contains(c)).collect(),
                 Start::Free { .. } => open.clone(),
             };
-            for apples in arrangements(&free, setting.apples) {
-                let instance = normal_form(&Instance {
-                    walls: walls.clone(),
-                    start: start.clone(),
-                    apples,
-                    ..setting.rules.clone()
-                });
-                if instance.validate().is_ok() && seen.insert(key(&instance)) {
-                    if out.len() == MAX_ENUMERATED {
-                        return Err(EnumerateError::TooMany {
-                            limit: MAX_ENUMERATED,
-                        });
+            for_each_combination(&free, visible, &mut |shown| {
+                let rest: Vec<Pos> = free
+                    .iter()
+                    .copied()
+                    .filter(|c| !shown.contains(c))
+                    .collect();
+                for_each_arrangement(&rest, setting.apples - visible, &mut |later| {
+                    apples.clear();
+                    apples.extend_from_slice(shown);
+                    apples.extend_from_slice(later);
+                    let instance = normal_form(&Instance {
+                        walls: walls.to_vec(),
+                        start: start.clone(),
+                        apples: apples.clone(),
+                        ..setting.rules.clone()
+                    });
+                    if instance.validate().is_ok() {
+                        out.push(instance);
                     }
-                    out.push(instance);
-                }
-            }
+                });
+            });
+        };
+        if setting.explicit {
+            for_each_body(&open, setting.length, &mut |body| {
+                emit(Start::Body(body.to_vec()))
+            });
+        } else {
+            emit(Start::Free {
+                length: setting.length,
+            });
         }
-    }
+    });
+    debug_assert_eq!(Some(out.len() as u64), count, "count_instances is exact");
     Ok(out)
 }
 
@@ -224,83 +398,83 @@ pub fn enumerate(setting: &Setting) -> Result<Vec<Instance>, EnumerateError> {
     Ok(canonical)
 }
 
-/// Every `k`-subset of `items`, in lexicographic order.
-fn combinations(items: &[Pos], k: usize) -> Vec<Vec<Pos>> {
-    fn go(items: &[Pos], k: usize, from: usize, current: &mut Vec<Pos>, out: &mut Vec<Vec<Pos>>) {
+/// Calls `f` with every `k`-subset of `items`, in lexicographic order.
+fn for_each_combination(items: &[Pos], k: usize, f: &mut impl FnMut(&[Pos])) {
+    fn go(
+        items: &[Pos],
+        k: usize,
+        from: usize,
+        current: &mut Vec<Pos>,
+        f: &mut impl FnMut(&[Pos]),
+    ) {
         if current.len() == k {
-            out.push(current.clone());
+            f(current);
             return;
         }
         for i in from..items.len() {
             current.push(items[i]);
-            go(items, k, i + 1, current, out);
+            go(items, k, i + 1, current, f);
             current.pop();
         }
     }
-    let mut out = Vec::new();
-    go(items, k, 0, &mut Vec::with_capacity(k), &mut out);
-    out
+    go(items, k, 0, &mut Vec::with_capacity(k), f);
 }
 
-/// Every ordered `k`-tuple of distinct `items`.
-fn arrangements(items: &[Pos], k: usize) -> Vec<Vec<Pos>> {
+/// Calls `f` with every ordered `k`-tuple of distinct `items`.
+fn for_each_arrangement(items: &[Pos], k: usize, f: &mut impl FnMut(&[Pos])) {
     fn go(
         items: &[Pos],
         k: usize,
         used: &mut Vec<bool>,
         current: &mut Vec<Pos>,
-        out: &mut Vec<Vec<Pos>>,
+        f: &mut impl FnMut(&[Pos]),
     ) {
         if current.len() == k {
-            out.push(current.clone());
+            f(current);
             return;
         }
         for i in 0..items.len() {
             if !used[i] {
                 used[i] = true;
                 current.push(items[i]);
-                go(items, k, used, current, out);
+                go(items, k, used, current, f);
                 current.pop();
                 used[i] = false;
             }
         }
     }
-    let mut out = Vec::new();
     go(
         items,
         k,
         &mut vec![false; items.len()],
         &mut Vec::with_capacity(k),
-        &mut out,
+        f,
     );
-    out
 }
 
-/// Every snake body of `length` cells (head first, consecutive cells
-/// adjacent, no repeats) on the `open` cells.
-fn bodies(open: &[Pos], length: usize) -> Vec<Vec<Pos>> {
-    fn go(open: &[Pos], length: usize, current: &mut Vec<Pos>, out: &mut Vec<Vec<Pos>>) {
+/// Calls `f` with every snake body of `length` cells (head first,
+/// consecutive cells adjacent, no repeats) on the `open` cells.
+fn for_each_body(open: &[Pos], length: usize, f: &mut impl FnMut(&[Pos])) {
+    fn go(open: &[Pos], length: usize, current: &mut Vec<Pos>, f: &mut impl FnMut(&[Pos])) {
         if current.len() == length {
-            out.push(current.clone());
+            f(current);
             return;
         }
         let &(x, y) = current.last().expect("a body has a head");
         for &c in open {
             if Direction::from_to((x, y), c).is_some() && !current.contains(&c) {
                 current.push(c);
-                go(open, length, current, out);
+                go(open, length, current, f);
                 current.pop();
             }
         }
     }
-    let mut out = Vec::new();
     if length == 0 {
-        return out;
+        return;
     }
     for &head in open {
-        go(open, length, &mut vec![head], &mut out);
+        go(open, length, &mut vec![head], f);
     }
-    out
 }
 
 #[cfg(test)]
@@ -420,5 +594,72 @@ mod tests {
         // only those on the centre (none, three distinct cells being needed):
         // (504 + 4·6) / 8 = 66.
         assert_eq!(enumerate(&settings[0]).unwrap().len(), 66);
+    }
+
+    #[test]
+    fn the_count_is_that_of_the_enumeration() {
+        for (w, h) in [(1, 1), (2, 2), (3, 2), (3, 3), (4, 1)] {
+            for walls in 0..=2 {
+                for length in 0..=3 {
+                    for explicit in [false, true] {
+                        for apples in 0..=3 {
+                            for visible in 0..=3 {
+                                let setting = Setting {
+                                    rules: rules(w, h, visible.min(apples)),
+                                    walls,
+                                    length,
+                                    explicit,
+                                    apples,
+                                };
+                                let all = all_instances(&setting).unwrap();
+                                assert_eq!(
+                                    count_instances(&setting, MAX_ENUMERATED as u64),
+                                    Some(all.len() as u64),
+                                    "{setting:?}"
+                                );
+                                let mut keys: Vec<Vec<usize>> = all.iter().map(key).collect();
+                                keys.sort();
+                                keys.dedup();
+                                assert_eq!(keys.len(), all.len(), "no instance twice");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn large_settings_are_refused_before_any_work() {
+        // 6×6 with 5 apples: 36·35·34·33·32 / 5! ≈ 3.8e5 apple sets per
+        // body, ~1e9 instances; refused at once, without building them.
+        let setting = Setting {
+            rules: rules(6, 6, 5),
+            walls: 0,
+            length: 3,
+            explicit: true,
+            apples: 5,
+        };
+        let started = std::time::Instant::now();
+        assert_eq!(
+            all_instances(&setting).unwrap_err(),
+            EnumerateError::TooMany {
+                limit: MAX_ENUMERATED
+            }
+        );
+        assert!(started.elapsed().as_secs_f64() < 1.0);
+        // Counts beyond u64 do not overflow.
+        let huge = Setting {
+            rules: rules(1000, 1000, 1),
+            walls: 0,
+            length: 1,
+            explicit: false,
+            apples: 100,
+        };
+        assert_eq!(count_instances(&huge, 10), None);
+        assert!(all_instances(&huge).is_err());
+        assert_eq!(binomial(60, 30), Some(118_264_581_564_861_424));
+        assert_eq!(permutations(5, 3), Some(60));
+        assert_eq!(count_bodies(3, 3, 2, u64::MAX), 24);
     }
 }

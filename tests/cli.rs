@@ -440,6 +440,54 @@ fn models_that_do_not_fit_are_refused() {
 }
 
 #[test]
+fn a_cnf_without_its_var_lines_is_bad_input() {
+    let dir = temp_dir("novar");
+    let cnf = dir.join("m.cnf").to_string_lossy().into_owned();
+    let run = snakesat(&[
+        "export",
+        "--size",
+        "4",
+        "--apples",
+        "1",
+        "--horizon",
+        "6",
+        "-o",
+        &cnf,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    let p_line = text.lines().position(|l| l.starts_with("p cnf")).unwrap();
+    let model = write(
+        &dir, "m.out", "SAT
+1 0
+",
+    );
+    // Every `c var` line removed (the lines before `p cnf` shift up).
+    let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("c var ")).collect();
+    let removed = text.lines().count() - kept.len();
+    let none = write(&dir, "none.cnf", &(kept.join("\n") + "\n"));
+    assert_bad_input(
+        &snakesat(&["decode", &none, &model]),
+        &format!(
+            "line {}: `p cnf` declares {removed} variables, but variable 1 has no `c var` line",
+            p_line + 1 - removed
+        ),
+    );
+    // Only the last variable's line removed.
+    let last = format!("c var {removed} ");
+    let one: String = text
+        .lines()
+        .filter(|l| !l.starts_with(&last))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let one = write(&dir, "one.cnf", &one);
+    assert_bad_input(
+        &snakesat(&["decode", &one, &model]),
+        &format!("variable {removed} has no `c var` line"),
+    );
+}
+
+#[test]
 fn export_minisat_decode_round_trip() {
     let have_minisat = Command::new("minisat").arg("--help").output().is_ok();
     if !have_minisat {

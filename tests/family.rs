@@ -352,8 +352,23 @@ fn pddl_problems_read_back_and_solve_to_t_star() {
 fn bad_parameters_are_one_line_errors() {
     let dir = temp_dir("bad");
     let out = dir.to_str().unwrap();
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 10] = [
         (&["--max-horizon", "0"], "--max-horizon must be"),
+        // Above instance::MAX_HORIZON (100,000): refused before any solve.
+        (
+            &["--horizons", "T*+100000"],
+            "above the horizon cap of 100000",
+        ),
+        (
+            &["--horizons", "T*,100001"],
+            "above the horizon cap of 100000",
+        ),
+        // Counted in closed form before anything is built (this setting
+        // took 7 GB and 22 s to be refused).
+        (
+            &["--all", "--size", "6", "--apples", "5"],
+            "more than 5000000 instances",
+        ),
         (&["--size", "5..3"], "size range"),
         (&["--apples", "3..x"], "--apples"),
         (&["--count", "2000000"], "larger than the limit"),
@@ -364,7 +379,12 @@ fn bad_parameters_are_one_line_errors() {
     for (args, needle) in cases {
         let mut all = vec!["generate", "-o", out];
         all.extend_from_slice(args);
+        let started = std::time::Instant::now();
         assert_bad_input(&snakesat(&all), needle);
+        assert!(
+            started.elapsed().as_secs_f64() < 5.0,
+            "{args:?} is refused at once"
+        );
     }
     let run = snakesat(&[
         "generate", "-o", out, "--size", "2", "--apples", "1", "--length", "1", "--count", "5",
@@ -429,10 +449,47 @@ fn bench_shards_merge_into_the_single_table() {
         drop_columns(&read(&merged), &[6, 7, 8]),
         drop_columns(&read(&all), &[6, 7, 8])
     );
-    // Shards in the wrong order cannot be interleaved back.
-    let mut wrong = vec!["merge", "-o", &merged];
-    wrong.extend([&shards[2], &shards[0], &shards[1]].map(String::as_str));
-    assert_bad_input(&snakesat(&wrong), "row counts");
+    // Every row of a shard's table names its shard (a last `shard` column,
+    // dropped by merge): shards in the wrong order, repeated or missing are
+    // refused, whether or not their row counts would fit.
+    let shard_csv = read(&shards[0]);
+    assert!(shard_csv.lines().next().unwrap().ends_with(",shard"));
+    assert!(shard_csv.lines().skip(1).all(|l| l.ends_with(",1/3")));
+    for given in [
+        [2, 0, 1].as_slice(),
+        &[0, 0, 0],
+        &[1, 0, 2],
+        &[0, 1],
+        &[0, 2],
+    ] {
+        let mut wrong = vec!["merge", "-o", &merged];
+        wrong.extend(given.iter().map(|&i| shards[i].as_str()));
+        assert_bad_input(&snakesat(&wrong), "expected shards 1/");
+    }
+    // Tables without the column (written before it existed) are checked by
+    // their rows' size, reuse and seed.
+    let untagged: Vec<String> = shards
+        .iter()
+        .map(|p| {
+            let text: String = read(p)
+                .lines()
+                .map(|l| format!("{}\n", l.rsplit_once(',').unwrap().0))
+                .collect();
+            let out = format!("{p}.old.csv");
+            std::fs::write(&out, text).unwrap();
+            out
+        })
+        .collect();
+    let mut repeated = vec!["merge", "-o", &merged];
+    repeated.extend([&untagged[0], &untagged[0], &untagged[0]].map(String::as_str));
+    assert_bad_input(&snakesat(&repeated), "out of place");
+    let mut old = vec!["merge", "-o", &merged];
+    old.extend(untagged.iter().map(String::as_str));
+    assert_eq!(snakesat(&old).code, 0);
+    assert_eq!(
+        drop_columns(&read(&merged), &[6, 7, 8]),
+        drop_columns(&read(&all), &[6, 7, 8])
+    );
 
     // bench on IPC problems (a generated PDDL family): seconds and peak memory vary.
     let problems = dir.join("problems");
@@ -469,6 +526,18 @@ fn bench_shards_merge_into_the_single_table() {
         0
     );
     let merged = d("ipc-merged.csv");
+    assert_bad_input(
+        &snakesat(&["merge", "-o", &merged, &one, &one]),
+        "expected shards 1/2..2/2 once each, got 1/2, 1/2",
+    );
+    assert_bad_input(
+        &snakesat(&["merge", "-o", &merged, &two, &one]),
+        "expected shards",
+    );
+    assert_bad_input(
+        &snakesat(&["merge", "-o", &merged, &one]),
+        "expected shards",
+    );
     assert_eq!(snakesat(&["merge", "-o", &merged, &one, &two]).code, 0);
     assert_eq!(read(&merged).lines().count(), 4);
     assert_eq!(

@@ -11,6 +11,7 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 
 use snakesat::bench::ipc::{self, Settings};
+use snakesat::family::index;
 use snakesat::output;
 
 use super::bench_game::{self, BenchGameArgs};
@@ -130,7 +131,8 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         out.write_with(|w| w.write_all(text.as_bytes()))?;
     }
     if let Some(out) = &mut csv_out {
-        out.write_with(|w| w.write_all(ipc::rows_table(&rows).to_csv().as_bytes()))?;
+        let csv = index::with_shard_column(&ipc::rows_table(&rows).to_csv(), shard);
+        out.write_with(|w| w.write_all(csv.as_bytes()))?;
     }
     output::commit([json_out, csv_out])?;
     if args.json {

@@ -11,6 +11,7 @@ use std::time::Duration;
 use clap::Args;
 
 use snakesat::bench::game::{GameSummary, Row, Sweep, games_table, per_apple_series, rows_table};
+use snakesat::family::index;
 use snakesat::game::Reuse;
 use snakesat::output::{self, Output};
 use snakesat::render::chart::LineChart;
@@ -189,7 +190,8 @@ pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
         out.write_with(|w| w.write_all(json.as_bytes()))?;
     }
     if let Some(out) = &mut csv_out {
-        out.write_with(|w| w.write_all(games_table(&games).to_csv().as_bytes()))?;
+        let csv = index::with_shard_column(&games_table(&games).to_csv(), sweep.shard);
+        out.write_with(|w| w.write_all(csv.as_bytes()))?;
     }
     if let Some(out) = &mut steps_out {
         per_apple_chart(

@@ -258,6 +258,25 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
         .split(',')
         .map(Horizon::parse)
         .collect::<Result<Vec<_>, _>>()?;
+    for h in &horizons {
+        let cap = snakesat::instance::MAX_HORIZON;
+        match *h {
+            Horizon::Absolute(n) if n > cap => {
+                return Err(bad_input(format!(
+                    "--horizons: {n} is above the horizon cap of {cap} moves"
+                )));
+            }
+            // T* can be as large as --max-horizon.
+            Horizon::Relative(k) if (args.max_horizon as i64).saturating_add(k) > cap as i64 => {
+                return Err(bad_input(format!(
+                    "--horizons: T*+{k} can reach {} moves (T* up to --max-horizon {}), above the horizon cap of {cap}",
+                    (args.max_horizon as i64).saturating_add(k),
+                    args.max_horizon
+                )));
+            }
+            _ => {}
+        }
+    }
     let band = match &args.solve_seconds {
         None => None,
         Some(text) => {

@@ -204,6 +204,8 @@ pub struct ParsedCnf {
     pub names: Vec<Option<VarKind>>,
     /// Variable count of the `p cnf` header.
     pub num_vars: usize,
+    /// The line number (1-based) of the `p cnf` header.
+    pub header_line: usize,
     /// Clauses, each followed by `0`.
     pub flat: Vec<Lit>,
     /// Number of clauses in `flat`.
@@ -306,6 +308,7 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
                 .map_err(|_| bad(lineno, "clause count", f[2]))?;
             check(lineno, "variable count", v)?;
             header = Some((v, c));
+            parsed.header_line = lineno;
             continue;
         }
         let Some((num_vars, _)) = header else {

@@ -41,6 +41,18 @@ pub enum HeaderError {
     /// The horizon is out of range.
     #[error("{0}")]
     Horizon(#[from] DecodeError),
+    /// A variable of `1..=V` without its `c var` line.
+    #[error(
+        "line {line}: `p cnf` declares {declared} variables, but variable {var} has no `c var` line (every variable needs one)"
+    )]
+    Unnamed {
+        /// The line of the `p cnf` header.
+        line: usize,
+        /// The first variable without a name.
+        var: usize,
+        /// `V` of the `p cnf` line.
+        declared: usize,
+    },
     /// The instance's own horizon differs from `c horizon`.
     #[error("`c horizon {header}` disagrees with the instance's horizon {instance}")]
     Disagree {
@@ -93,6 +105,13 @@ impl Header {
                 instance: h,
             });
         }
+        if let Some(i) = parsed.names.iter().position(Option::is_none) {
+            return Err(HeaderError::Unnamed {
+                line: parsed.header_line,
+                var: i + 1,
+                declared: parsed.num_vars,
+            });
+        }
         Ok(Header {
             instance,
             encoding,
@@ -143,6 +162,11 @@ mod tests {
                 header: 5,
                 instance: 4
             })
+        ));
+        let unnamed = text.replace("c var 2 ", "c comment ");
+        assert!(matches!(
+            Header::read(&dimacs::parse(&unnamed).unwrap()),
+            Err(HeaderError::Unnamed { var: 2, .. })
         ));
         let none = dimacs::parse(&text.replace("c encoding", "c coding")).unwrap();
         assert!(matches!(

@@ -132,6 +132,18 @@ pub enum MergeError {
     /// Row counts that no split `p % K` gives.
     #[error("row counts {0:?} are not those of shards 1/K..K/K given in order")]
     Uneven(Vec<usize>),
+    /// Merged rows that a single run does not give in that order.
+    #[error(
+        "merged row {row} ({what}) is out of place: {why}; give every shard 1/K..K/K once, in that order"
+    )]
+    OutOfOrder {
+        /// The row (1-based, after the header) where the order breaks.
+        row: usize,
+        /// The row's key columns.
+        what: String,
+        /// What is wrong.
+        why: String,
+    },
     /// A table without a header line.
     #[error("table {0} is empty (no header)")]
     Empty(usize),
@@ -308,10 +320,82 @@ pub fn merge(
     Ok((summary, rows))
 }
 
+/// The CSV table of shard `shard` (when the run is one) with a last column
+/// `shard` (`I/K`) on every line, which [`merge_tables`] checks and drops.
+pub fn with_shard_column(table: &str, shard: Option<Shard>) -> String {
+    let Some(shard) = shard else {
+        return table.to_string();
+    };
+    let mut lines = table.lines();
+    let mut out = String::with_capacity(table.len() + 8 * table.lines().count());
+    if let Some(header) = lines.next() {
+        out.push_str(header);
+        out.push_str(",shard\n");
+    }
+    for line in lines {
+        out.push_str(&format!("{line},{shard}\n"));
+    }
+    out
+}
+
+/// Checks the `shard` column of shard tables (see [`with_shard_column`])
+/// and removes it: the tables must be shards `1/K..K/K` of one `K`, once
+/// each and in that order, every row of a table naming the same shard (a
+/// table without rows names none and is taken for the shard at its place).
+fn strip_shard_column(tables: &[String]) -> Result<Vec<String>, MergeError> {
+    let count = tables.len();
+    let mut got = Vec::with_capacity(count);
+    let mut stripped = Vec::with_capacity(count);
+    for (i, t) in tables.iter().enumerate() {
+        let mut lines = t.lines();
+        let header = lines.next().ok_or(MergeError::Empty(i + 1))?;
+        let Some(header) = header.strip_suffix(",shard") else {
+            return Err(MergeError::DifferentHeaders(i + 1));
+        };
+        let mut out = format!("{header}\n");
+        let mut shard: Option<String> = None;
+        for line in lines {
+            let (row, s) = line.rsplit_once(',').unwrap_or(("", line));
+            if shard.as_deref().is_some_and(|x| x != s) {
+                return Err(MergeError::BadShard(s.to_string()));
+            }
+            Shard::parse(s)?;
+            shard = Some(s.to_string());
+            out.push_str(row);
+            out.push('\n');
+        }
+        got.push(shard.unwrap_or_else(|| format!("{}/{count} (no rows)", i + 1)));
+        stripped.push(out);
+    }
+    let expected: Vec<String> = (1..=count).map(|i| format!("{i}/{count}")).collect();
+    let matches = got
+        .iter()
+        .zip(&expected)
+        .all(|(g, e)| g == e || g.strip_suffix(" (no rows)") == Some(e.as_str()));
+    if !matches {
+        return Err(MergeError::WrongShards {
+            count,
+            got: got.join(", ") + " (CSV tables go in shard order)",
+        });
+    }
+    Ok(stripped)
+}
+
 /// Interleaves the CSV tables of shards `1/K..K/K` (given in that order,
 /// each with the same header) into the table of a single run: row `j` of
-/// shard `i` (0-based) goes to position `j·K + i`.
+/// shard `i` (0-based) goes to position `j·K + i`. Tables with a `shard`
+/// column ([`with_shard_column`]) must name shards `1/K..K/K` in order;
+/// the merged rows are then checked against the order of a single run
+/// ([`check_run_order`]).
 pub fn merge_tables(tables: &[String]) -> Result<String, MergeError> {
+    let has_shard_column = |t: &String| t.lines().next().is_some_and(|h| h.ends_with(",shard"));
+    let stripped;
+    let tables = if tables.iter().any(has_shard_column) {
+        stripped = strip_shard_column(tables)?;
+        &stripped[..]
+    } else {
+        tables
+    };
     let mut split = Vec::with_capacity(tables.len());
     for (i, t) in tables.iter().enumerate() {
         let mut lines = t.lines();
@@ -338,7 +422,130 @@ pub fn merge_tables(tables: &[String]) -> Result<String, MergeError> {
         out.push_str(split[p % k].1[p / k]);
         out.push('\n');
     }
+    check_run_order(&out)?;
     Ok(out)
+}
+
+/// Checks that a merged table's rows are in the order of a single run, as
+/// far as its key columns tell: a shard given twice, left out or out of
+/// order puts rows out of place. `bench game` rows (`size`, `reuse`, `seed`)
+/// come in groups of one (size, reuse), each with the seeds `s, s+1, …` of
+/// the same `s` and count; `bench` rows (`instance`, `FOLDER/NAME.pddl`) in
+/// groups of one folder, sorted by the number in the name then the name, as
+/// `bench` lists them. Other tables are not checked. A missing shard whose
+/// rows leave no gap (e.g. the last group's single game, or problems whose
+/// numbers are not consecutive) cannot be told apart from a smaller run.
+fn check_run_order(table: &str) -> Result<(), MergeError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .from_reader(table.as_bytes());
+    let Ok(header) = reader.headers().cloned() else {
+        return Ok(());
+    };
+    let column = |name: &str| header.iter().position(|h| h == name);
+    let records: Vec<csv::StringRecord> = reader.records().filter_map(Result::ok).collect();
+    let out_of_place = |row: usize, what: String, why: String| MergeError::OutOfOrder {
+        row: row + 1,
+        what,
+        why,
+    };
+    if let (Some(size), Some(reuse), Some(seed)) = (column("size"), column("reuse"), column("seed"))
+    {
+        // (group, first seed, games so far) of each group, in order.
+        let mut groups: Vec<(String, u64, u64)> = Vec::new();
+        for (row, r) in records.iter().enumerate() {
+            let group = format!("size {}, reuse {}", &r[size], &r[reuse]);
+            let what = format!("{group}, seed {}", &r[seed]);
+            let Ok(s) = r[seed].parse::<u64>() else {
+                return Err(out_of_place(row, what, "the seed is not a number".into()));
+            };
+            match groups.last_mut() {
+                Some((g, first, n)) if *g == group => {
+                    let expected = first.wrapping_add(*n);
+                    if s != expected {
+                        return Err(out_of_place(
+                            row,
+                            what,
+                            format!("a single run has seed {expected} here"),
+                        ));
+                    }
+                    *n += 1;
+                }
+                _ => {
+                    if groups.iter().any(|(g, _, _)| *g == group) {
+                        return Err(out_of_place(
+                            row,
+                            what,
+                            "its size and reuse already had their games".into(),
+                        ));
+                    }
+                    if let Some(&(_, first, n)) = groups.first() {
+                        let (_, _, last_n) = groups.last().expect("not empty");
+                        if *last_n != n {
+                            return Err(out_of_place(
+                                row,
+                                what,
+                                format!("the group before has {last_n} games, the first {n}"),
+                            ));
+                        }
+                        if s != first {
+                            return Err(out_of_place(
+                                row,
+                                what,
+                                format!("a single run starts every group at seed {first}"),
+                            ));
+                        }
+                    }
+                    groups.push((group, s, 1));
+                }
+            }
+        }
+        if let (Some((_, _, n)), Some((_, _, last))) = (groups.first(), groups.last())
+            && n != last
+        {
+            return Err(out_of_place(
+                records.len() - 1,
+                "the last row".into(),
+                format!("the last group has {last} games, the first {n}"),
+            ));
+        }
+    } else if let Some(instance) = column("instance") {
+        let order = |name: &str| {
+            let (folder, file) = name.rsplit_once('/').unwrap_or(("", name));
+            let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+            let digits: String = stem.chars().filter(|c| c.is_ascii_digit()).collect();
+            (
+                folder.to_string(),
+                (digits.parse::<u64>().unwrap_or(u64::MAX), stem.to_string()),
+            )
+        };
+        let mut folders: Vec<String> = Vec::new();
+        let mut last: Option<(u64, String)> = None;
+        for (row, r) in records.iter().enumerate() {
+            let what = format!("instance {}", &r[instance]);
+            let (folder, key) = order(&r[instance]);
+            if folders.last() == Some(&folder) {
+                if last.as_ref().is_some_and(|l| *l >= key) {
+                    return Err(out_of_place(
+                        row,
+                        what,
+                        "a single run lists a folder's problems by number, each once".into(),
+                    ));
+                }
+            } else if folders.contains(&folder) {
+                return Err(out_of_place(
+                    row,
+                    what,
+                    "its folder's problems came before".into(),
+                ));
+            } else {
+                folders.push(folder);
+            }
+            last = Some(key);
+        }
+    }
+    Ok(())
 }
 
 /// Per instance (in row order), the solve time of its first CNF at
@@ -484,6 +691,67 @@ mod tests {
         assert!(matches!(merge_tables(&swapped), Err(MergeError::Uneven(_))));
         let bad = vec![tables[0].clone(), "x\nr1\n".to_string()];
         assert_eq!(merge_tables(&bad), Err(MergeError::DifferentHeaders(2)));
+    }
+
+    #[test]
+    fn game_tables_must_come_back_in_the_order_of_one_run() {
+        // bench game --sizes 4,5 --games 3: seeds 1..=3 per size.
+        let rows: Vec<String> = ["4x4", "5x5"]
+            .iter()
+            .flat_map(|s| (1..=3).map(move |seed| format!("{s},clauses,{seed},true")))
+            .collect();
+        let table = |shard: usize, of: usize| -> String {
+            let s = Shard {
+                index: shard,
+                count: of,
+            };
+            let mine: String = (0..rows.len())
+                .filter(|&p| s.owns(p))
+                .map(|p| format!("{}\n", rows[p]))
+                .collect();
+            format!("size,reuse,seed,won\n{mine}")
+        };
+        let single = table(1, 1);
+        let three: Vec<String> = (1..=3).map(|i| table(i, 3)).collect();
+        assert_eq!(merge_tables(&three).unwrap(), single);
+        let out_of_order = |tables: &[&String]| {
+            let tables: Vec<String> = tables.iter().map(|t| t.to_string()).collect();
+            matches!(merge_tables(&tables), Err(MergeError::OutOfOrder { .. }))
+        };
+        // Repeated, reordered, missing.
+        assert!(out_of_order(&[&three[0], &three[0], &three[0]]));
+        assert!(out_of_order(&[&three[2], &three[1], &three[0]]));
+        // Shard 3/3 held only the last seed of each size: without a shard
+        // column the rest looks like a run of --games 2.
+        assert!(merge_tables(&[three[0].clone(), three[1].clone()]).is_ok());
+        let tagged: Vec<String> = (1..=3)
+            .map(|i| with_shard_column(&table(i, 3), Some(Shard { index: i, count: 3 })))
+            .collect();
+        assert_eq!(merge_tables(&tagged).unwrap(), single);
+        for wrong in [[0, 1].as_slice(), &[0, 0, 0], &[1, 0, 2], &[0, 2]] {
+            let tables: Vec<String> = wrong.iter().map(|&i| tagged[i].clone()).collect();
+            assert!(
+                matches!(merge_tables(&tables), Err(MergeError::WrongShards { .. })),
+                "{wrong:?}"
+            );
+        }
+        assert!(out_of_order(&[&three[0], &three[2]]));
+        // IPC tables: by folder, then by the number in the name.
+        let ipc = |names: &[&str]| -> String {
+            let rows: String = names.iter().map(|n| format!("{n},4x4\n")).collect();
+            format!("instance,grid\n{rows}")
+        };
+        assert!(
+            check_run_order(&ipc(&[
+                "a/instance-2.pddl",
+                "a/instance-10.pddl",
+                "b/x-1.pddl"
+            ]))
+            .is_ok()
+        );
+        assert!(check_run_order(&ipc(&["a/instance-2.pddl", "a/instance-2.pddl"])).is_err());
+        assert!(check_run_order(&ipc(&["a/instance-10.pddl", "a/instance-2.pddl"])).is_err());
+        assert!(check_run_order(&ipc(&["a/i1.pddl", "b/i1.pddl", "a/i2.pddl"])).is_err());
     }
 
     #[test]

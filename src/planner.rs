@@ -374,12 +374,6 @@ impl<'a> Planner<'a> {
             }
         };
         let result = match self.search {
-            // Nothing to eat: the plan of no moves (the searches start at one).
-            Search::Optimal | Search::Satisficing if instance.apples.is_empty() => {
-                let attempt = solve::solve_at(instance, encoding, 0, &budget)?;
-                progress(&attempt);
-                SearchResult::from_attempts(vec![attempt], 0)
-            }
             Search::Satisficing if !incremental => return Err(refuse("satisficing")),
             Search::Satisficing => within(
                 solve::satisficing::satisficing(

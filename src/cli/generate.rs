@@ -668,7 +668,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
     summary.files = rows.len();
     write_index(&args.output, plan.shard, &summary, &rows)?;
     note!(
-        "wrote {}: {} instances ({} files) of {} distinct draws; rejected {} duplicate and {} invalid draws; dropped {} unsolvable, {} at the time limit, {} out of the band",
+        "wrote {}: {} instances ({} files) of {} distinct draws; rejected {} duplicate and {} invalid draws; dropped {} without a plan of at most {} moves (--max-horizon), {} at the time limit, {} out of the band",
         args.output.display(),
         summary.instances,
         summary.files,
@@ -676,6 +676,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
         summary.duplicates,
         summary.invalid,
         summary.unsolvable,
+        args.max_horizon,
         summary.unknown,
         summary.out_of_band
     );

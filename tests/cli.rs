@@ -327,6 +327,12 @@ fn bad_flags_are_refused_with_one_line() {
             "must be a whole number of moves in 1..=100000",
         );
     }
+    // The size limit names the horizon it was measured at (here the default
+    // --max-horizon, though a plan needs only a few moves).
+    assert_bad_input(
+        &snakesat(&["solve", "--size", "1000", "--apples", "1"]),
+        "beyond its limit of 50000000 (at a horizon of 300 moves)",
+    );
     // A satisficing search has no fixed horizon to honour.
     assert_bad_input(
         &snakesat(&["solve", "--satisficing", "--horizon", "50"]),

@@ -98,10 +98,15 @@ pub enum EncodeError {
         limit: u128,
     },
     /// Some part of the formula would be larger than the encoding allows.
-    #[error("encoding {encoding} would need {count} {what}, beyond its limit of {limit}")]
+    #[error(
+        "encoding {encoding} would need {count} {what}, beyond its limit of {limit} \
+         (at a horizon of {moves} moves)"
+    )]
     TooBig {
         /// The encoding's name.
         encoding: String,
+        /// The horizon asked for (a search asks up to its largest one).
+        moves: usize,
         /// The part that is too big.
         what: &'static str,
         /// Its size.

@@ -264,6 +264,7 @@ impl Encoding for Notebook {
         if uniqueness > UNIQUENESS_CLAUSE_LIMIT {
             return Err(EncodeError::TooBig {
                 encoding: self.as_str().to_string(),
+                moves,
                 what: "uniqueness clauses (family 1)",
                 count: uniqueness,
                 limit: UNIQUENESS_CLAUSE_LIMIT,

@@ -281,6 +281,7 @@ fn check_size(
     if count > MAX_HEAD_SLOTS {
         return Err(EncodeError::TooBig {
             encoding: options.name(),
+            moves,
             what: "head slots (cells × time points)",
             count,
             limit: MAX_HEAD_SLOTS,
@@ -290,6 +291,7 @@ fn check_size(
     if literals > MAX_LITERALS {
         return Err(EncodeError::TooBig {
             encoding: options.name(),
+            moves,
             what: "literals (estimated)",
             count: literals,
             limit: MAX_LITERALS,

@@ -109,9 +109,7 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     };
     let (w, h) = size_sides(text);
     let (w, h) = (side(w)?, side(h)?);
-    if (w == 1 || h == 1) && w * h > 2 {
-        return Err(game::GameError::NoCycle(w, h).to_string());
-    }
+    game::check_board(w, h).map_err(|e| e.to_string())?;
     Ok((w, h))
 }
 

@@ -312,18 +312,25 @@ struct Plan {
     least: bool,
 }
 
-/// Plays one game; `on_apple` sees each apple once it is eaten.
-pub fn play(
-    config: &GameConfig,
-    mut on_apple: impl FnMut(&AppleRecord),
-) -> Result<GameRecord, GameError> {
-    let (w, h) = (config.width, config.height);
+/// Whether the player can play a `w` x `h` board: sides in `1..=MAX_SIDE`,
+/// and a Hamiltonian cycle possible (not one row or column of more than 2).
+pub fn check_board(w: usize, h: usize) -> Result<(), GameError> {
     if !(1..=MAX_SIDE).contains(&w) || !(1..=MAX_SIDE).contains(&h) {
         return Err(GameError::BadSize(w, h));
     }
     if (w == 1 || h == 1) && w * h > 2 {
         return Err(GameError::NoCycle(w, h));
     }
+    Ok(())
+}
+
+/// Plays one game; `on_apple` sees each apple once it is eaten.
+pub fn play(
+    config: &GameConfig,
+    mut on_apple: impl FnMut(&AppleRecord),
+) -> Result<GameRecord, GameError> {
+    let (w, h) = (config.width, config.height);
+    check_board(w, h)?;
     let started = Instant::now();
     let grid = Grid::new(w, h);
     let cells = grid.cells();

@@ -19,6 +19,12 @@
 //! On SIGINT, SIGTERM or SIGHUP, the live temporaries are removed and the
 //! process dies of the signal as it would have without them.
 //!
+//! A file that is an input of the command (read through [`note_input`]) is
+//! never an output too: claiming it, or reading a claimed output as an input,
+//! is refused, so a typo such as `solve p.pddl --plan p.pddl` cannot replace
+//! the problem with its plan. Files are compared by device and inode, so
+//! another spelling of the path or a link to it is caught as well.
+//!
 //! The path `-` names standard output ([`Output::stdout`], e.g. `export -o -`,
 //! `bench --csv-out -`): it is written as it comes and cannot be undone, at
 //! most one output of a command can be `-`, and the command then prints
@@ -26,7 +32,7 @@
 
 use std::fs::{self, Permissions};
 use std::io::{self, BufWriter, Stdout, Write};
-use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
@@ -233,6 +239,49 @@ fn resolve(path: &Path) -> Result<Resolved, OutputError> {
     }
 }
 
+/// A file's identity: its device and inode.
+type FileId = (u64, u64);
+
+/// The identity of the file at `path` (links followed), if it exists.
+fn file_id(path: &Path) -> Option<FileId> {
+    fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// The files the command has read ([`note_input`]) and the existing files it
+/// has claimed as outputs, with the path given for each.
+#[derive(Default)]
+struct Seen {
+    inputs: Vec<FileId>,
+    outputs: Vec<(FileId, PathBuf)>,
+}
+
+fn seen() -> MutexGuard<'static, Seen> {
+    static SEEN: OnceLock<Mutex<Seen>> = OnceLock::new();
+    SEEN.get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What the refusal of a file both read and written says.
+const BOTH: &str = "it is also an input of this command";
+
+/// Records `path` as an input of the command (`-` and missing files are
+/// ignored); refused if the command has already claimed it as an output.
+pub fn note_input(path: &Path) -> Result<(), OutputError> {
+    if is_stdout(path) {
+        return Ok(());
+    }
+    let Some(id) = file_id(path) else {
+        return Ok(());
+    };
+    let mut seen = seen();
+    if let Some((_, given)) = seen.outputs.iter().find(|(o, _)| *o == id) {
+        return Err(OutputError::new(given, BOTH));
+    }
+    seen.inputs.push(id);
+    Ok(())
+}
+
 /// Set once an output is standard output (see [`stdout_taken`]).
 static STDOUT_TAKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
@@ -271,6 +320,13 @@ pub fn claim<const N: usize>(
                 path,
                 "named by two outputs of this command",
             ));
+        }
+        if let Some(id) = file_id(&r.target) {
+            let mut seen = seen();
+            if seen.inputs.contains(&id) {
+                return Err(OutputError::new(path, BOTH));
+            }
+            seen.outputs.push((id, path.to_path_buf()));
         }
         resolved.push((*path, r));
     }

@@ -327,11 +327,11 @@ fn bad_flags_are_refused_with_one_line() {
             "must be a whole number of moves in 1..=100000",
         );
     }
-    // The size limit names the horizon it was measured at (here the default
-    // --max-horizon, though a plan needs only a few moves).
+    // The size limit names the horizon it was measured at (here the first
+    // formula of the incremental search: the lower bound plus 8 moves).
     assert_bad_input(
         &snakesat(&["solve", "--size", "1000", "--apples", "1"]),
-        "beyond its limit of 50000000 (at a horizon of 300 moves)",
+        "beyond its limit of 100000000 (at a horizon of 9 moves)",
     );
     // A satisficing search has no fixed horizon to honour.
     assert_bad_input(
@@ -728,4 +728,75 @@ fn a_byte_order_mark_is_skipped() {
         assert_eq!(run.code, 0, "{}", run.stderr);
         assert!(run.stdout.starts_with(moves), "{}", run.stdout);
     }
+}
+
+/// An output that names one of the command's inputs is refused before
+/// anything is written, however the path is spelt (another spelling, a
+/// link); the input is left as it was.
+#[test]
+fn an_output_naming_an_input_is_refused() {
+    let dir = temp_dir("input-output");
+    let problem = dir.join("p4.pddl");
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/benchmarks/ipc2018-snake/optimal/instance-4.pddl"
+        ),
+        &problem,
+    )
+    .unwrap();
+    let instance = write(&dir, "i.json", r#"{"width":5,"height":5,"apples":[[2,2]]}"#);
+    let plan = dir.join("p4.plan");
+    let run = snakesat(&[
+        "solve",
+        problem.to_str().unwrap(),
+        "-q",
+        "--plan",
+        plan.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let link = dir.join("link.json");
+    std::os::unix::fs::symlink(&instance, &link).unwrap();
+    let dotted = format!("{}/./i.json", dir.display());
+    let p = |path: &std::path::Path| path.to_str().unwrap().to_string();
+    let before: Vec<Vec<u8>> = [&problem, &plan, std::path::Path::new(&instance)]
+        .iter()
+        .map(|f| std::fs::read(f).unwrap())
+        .collect();
+    let cases: Vec<Vec<String>> = vec![
+        vec!["solve".into(), p(&problem), "--plan".into(), p(&problem)],
+        vec![
+            "solve".into(),
+            instance.clone(),
+            "--gif".into(),
+            dotted.clone(),
+        ],
+        vec!["solve".into(), p(&link), "--gif".into(), instance.clone()],
+        vec![
+            "export".into(),
+            instance.clone(),
+            "--horizon".into(),
+            "4".into(),
+            "-o".into(),
+            instance.clone(),
+        ],
+        vec![
+            "render".into(),
+            p(&problem),
+            p(&plan),
+            "--gif".into(),
+            p(&plan),
+        ],
+        vec!["bench".into(), p(&dir), "--csv-out".into(), p(&problem)],
+    ];
+    for args in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = snakesat(&args);
+        assert_bad_input(&run, "it is also an input of this command");
+    }
+    let after: Vec<Vec<u8>> = [&problem, &plan, std::path::Path::new(&instance)]
+        .iter()
+        .map(|f| std::fs::read(f).unwrap())
+        .collect();
+    assert!(before == after, "an input was changed");
 }

@@ -41,24 +41,17 @@ impl Search {
     }
 }
 
-/// The least-horizon search with `method`, one solver and no time limit.
-fn least(inst: &Instance, name: &str, method: Method) -> Search {
-    least_racing(inst, name, method, None)
-}
-
-/// The least-horizon search with `method`, a `second` configuration racing
-/// the default one (`None`: one solver) and no time limit.
-fn least_racing(
-    inst: &Instance,
-    name: &str,
-    method: Method,
-    second: Option<CadicalConfig>,
-) -> Search {
+/// The least-horizon search with `method`, its own CaDiCaL configuration
+/// (`None`) or `config`, and no time limit.
+fn least(inst: &Instance, name: &str, method: Method, config: Option<CadicalConfig>) -> Search {
     let encoding = by_name(name).unwrap();
-    let outcome = Planner::new(encoding.as_ref())
+    let mut planner = Planner::new(encoding.as_ref())
         .method(method)
-        .portfolio(second)
-        .max_horizon(MAX_MOVES)
+        .max_horizon(MAX_MOVES);
+    if let Some(config) = config {
+        planner = planner.cadical_config(config);
+    }
+    let outcome = planner
         .plan(inst)
         .unwrap_or_else(|e| panic!("{name} refused {}: {e}", to_json(inst)));
     Search::of(outcome)
@@ -117,21 +110,31 @@ fn check(inst: &Instance) -> Option<usize> {
     }
     let fresh = ENCODINGS
         .iter()
-        .map(|&name| (name.to_string(), least(inst, name, Method::Fresh)));
+        .map(|&name| (name.to_string(), least(inst, name, Method::Fresh, None)));
     let incremental = INCREMENTAL.iter().map(|&name| {
         (
             format!("incremental {name}"),
-            least(inst, name, Method::Incremental),
+            least(inst, name, Method::Incremental, None),
         )
     });
-    // The default search: two configurations racing on every horizon.
-    let racing = [CadicalConfig::Unsat, CadicalConfig::Sat].map(|second| {
+    // The default search (incremental with CaDiCaL's `unsat` configuration,
+    // fresh formulas on every core on full boards), and the incremental one
+    // with the other configurations.
+    let default = [(
+        "default search".to_string(),
+        least(inst, "direct", Method::Auto, None),
+    )];
+    let configs = [CadicalConfig::Default, CadicalConfig::Sat].map(|config| {
         (
-            format!("portfolio direct + {}", second.name()),
-            least_racing(inst, "direct", Method::Incremental, Some(second)),
+            format!("incremental direct, {}", config.name()),
+            least(inst, "direct", Method::Incremental, Some(config)),
         )
     });
-    let all: Vec<(String, Search)> = fresh.chain(incremental).chain(racing).collect();
+    let all: Vec<(String, Search)> = fresh
+        .chain(incremental)
+        .chain(default)
+        .chain(configs)
+        .collect();
     for (name, search) in all {
         match expected {
             Some(k) => {
@@ -182,22 +185,6 @@ fn check(inst: &Instance) -> Option<usize> {
         assert_eq!(
             fixed.status, full.status,
             "solve_fixed vs solve_at at T={moves} on {json}"
-        );
-        // The portfolio reports the plan the primary configuration finds
-        // alone at the least horizon, whichever solver won the race.
-        let alone = Planner::new(encoding.as_ref())
-            .search(Question::FixedHorizon(k))
-            .shortcut(false)
-            .plan(inst)
-            .unwrap();
-        let raced = Planner::new(encoding.as_ref())
-            .max_horizon(MAX_MOVES)
-            .plan(inst)
-            .unwrap();
-        assert_eq!(
-            raced.plan().map(|p| &p.path),
-            alone.plan().map(|p| &p.path),
-            "the portfolio's plan is not the primary solver's at T={k} on {json}"
         );
         if let Some((_, Some(path))) = &fixed.plan {
             assert_eq!(path.len(), moves + 1, "fixed-horizon path length on {json}");

@@ -102,6 +102,9 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     {
         return Err(bad_input(clash));
     }
+    for file in &files {
+        output::note_input(file)?;
+    }
     if let Some(dir) = &args.plans {
         std::fs::create_dir_all(dir)
             .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))?;

@@ -299,6 +299,7 @@ fn read_raw(path: &Path) -> Result<String, Failure> {
             .map(|_| text)
             .map_err(|e| bad_input(format!("cannot read standard input: {e}")));
     }
+    snakesat::output::note_input(path)?;
     std::fs::read_to_string(path)
         .map_err(|e| bad_input(format!("cannot read {}: {e}", path.display())))
 }

@@ -58,7 +58,7 @@ pub struct SolveArgs {
     /// A plan fast (any length), then shorter ones while time remains; `optimal` only if proven.
     #[arg(long)]
     pub satisficing: bool,
-    /// CaDiCaL configuration of every solver (`default`, `plain`, `sat`, `unsat`).
+    /// CaDiCaL configuration of every solver (`default`, `plain`, `sat`, `unsat`) [default: `unsat` for the incremental least-horizon search, `default` for every other]
     #[arg(long, value_name = "NAME")]
     pub cadical_config: Option<String>,
     /// Write the IPC plan (the domain's actions) of the checked path to FILE (PDDL instances only).
@@ -101,9 +101,9 @@ fn plan_failure(e: PlanError) -> Failure {
 pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     let instance = load_instance(&args.instance)?;
     let encoding = load_encoding(&args.encoding.encoding)?;
-    let config: CadicalConfig = match &args.cadical_config {
-        Some(name) => name.parse().map_err(plan_failure)?,
-        None => CadicalConfig::Default,
+    let config: Option<CadicalConfig> = match &args.cadical_config {
+        Some(name) => Some(name.parse().map_err(plan_failure)?),
+        None => None,
     };
     if args.plan.is_some() && !args.instance.is_pddl() {
         return Err(bad_input(
@@ -160,12 +160,15 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     };
     let deadline = timeout.map(|t| Instant::now() + t);
     let watchdog = watchdog::arm(timeout, args.json);
-    let outcome = Planner::new(&*encoding)
+    let mut planner = Planner::new(&*encoding);
+    if let Some(config) = config {
+        planner = planner.cadical_config(config);
+    }
+    let outcome = planner
         .search(search)
         .method(method)
         .max_horizon(instance.horizon.unwrap_or(max_horizon))
         .timeout(timeout)
-        .cadical_config(config)
         .certify_into(args.proof.as_deref())
         .on_attempt(|a: &solve::Attempt| {
             let line = format!(
@@ -204,7 +207,6 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             .last()
             .map_or(instance.horizon.unwrap_or(max_horizon), |a| a.horizon),
     };
-    let used_config = outcome.attempts.last().map_or(config, |a| a.config);
     let mut report = PlanReport {
         status: outcome.status(),
         horizon,
@@ -214,7 +216,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         lower_bound: finite(outcome.lower_bound),
         encoding: encoding.name(),
         stats: outcome.stats(),
-        cadical_config: args.cadical_config.is_some().then(|| used_config.name()),
+        cadical_config: config.map(|c| c.name()),
         certification: None,
     };
     // A model the simulator rejected is an error, not an answer: nothing to certify.

@@ -15,8 +15,6 @@
 //! Learnt clauses carry over from one horizon to the next; when the horizon
 //! passes `Tmax`, the formula is rebuilt for a larger one.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarKind};
@@ -68,9 +66,6 @@ fn var_time(kind: &VarKind, initial_length: usize) -> usize {
 /// A formula open at every horizon up to `max`, loaded into CaDiCaL.
 pub(crate) struct Session {
     solver: cadical::Solver<Interrupt>,
-    /// Set to stop the current question, e.g. when the other solver of a
-    /// portfolio has answered (see [`Interrupt`]).
-    flag: Arc<AtomicBool>,
     cnf: Cnf,
     /// `eaten[i * (max + 1) + t]`.
     eaten: Vec<Lit>,
@@ -236,10 +231,9 @@ impl Session {
                 }
             }
         }
-        let flag = Arc::new(AtomicBool::new(false));
         solver.set_callbacks(Some(Interrupt {
             deadline: budget.deadline,
-            flag: Some(flag.clone()),
+            flag: None,
         }));
         let stats = Stats {
             variables: next as u64,
@@ -250,7 +244,6 @@ impl Session {
         };
         Ok(Session {
             solver,
-            flag,
             cnf,
             eaten,
             apples: instance.apples.len(),
@@ -324,7 +317,7 @@ impl Session {
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.solver.set_callbacks(Some(Interrupt {
             deadline,
-            flag: Some(self.flag.clone()),
+            flag: None,
         }));
     }
 
@@ -351,15 +344,21 @@ impl Session {
 }
 
 /// How many horizons past `first` the first open formula of a least-horizon
-/// search reaches: at least the board's cells (doubled at each rebuild).
-fn default_margin(instance: &Instance, first: usize) -> usize {
-    first.max(instance.cells()).max(8)
-}
+/// search reaches (doubled at each rebuild). Small, because the pruning of an
+/// open formula is that of its largest horizon: with ordered apples and a
+/// least plan near the lower bound, a formula open far beyond it lets the
+/// head be almost anywhere at every time. With the earlier margin of
+/// `max(lower bound, cells)`, 16×16 with 30 ordered apples (least plan 348,
+/// bound 346) had 556,314 clauses and took 38 s; with 8, 121,583 clauses and
+/// 0.28 s (20×20, 40 apples, seed 5: over 100 s against 0.63 s), while the
+/// IPC-2018 problems, whose least plans lie far above their bounds, take
+/// the same time either way (README, "Incremental least-horizon search").
+const FIRST_MARGIN: usize = 8;
 
 /// The least horizon in `first..=max_moves`, climbing one step at a time in
 /// one solver (rebuilt with a doubled margin when the horizon passes its
 /// maximum). `margin` is how many horizons past `first` the first formula
-/// reaches (0: [`default_margin`]). Same contract as
+/// reaches (0: [`FIRST_MARGIN`]). Same contract as
 /// [`super::least_horizon`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn least_horizon_incremental(
@@ -372,11 +371,7 @@ pub(crate) fn least_horizon_incremental(
     budget: &Budget,
     progress: impl FnMut(&Attempt),
 ) -> Result<SearchResult, EncodeError> {
-    let margin = if margin == 0 {
-        default_margin(instance, first.max(1))
-    } else {
-        margin
-    };
+    let margin = if margin == 0 { FIRST_MARGIN } else { margin };
     climb(
         first,
         max_moves,
@@ -447,84 +442,4 @@ fn climb<S>(
         attempts,
         lower_bound: lower_bound.max(1),
     })
-}
-
-/// [`least_horizon_incremental`] from `first`, the proven lower bound, with
-/// two solvers racing on every horizon:
-/// one with `budget.config` (the primary) and one with `second`, each in its
-/// own thread with its own open formula and learnt clauses. The first to
-/// answer SAT or UNSAT stops the other (which keeps its state for the next
-/// horizon). SAT and UNSAT are facts of the formula, so the horizons
-/// refuted, the least one and its optimality do not depend on which solver
-/// won; the plan reported does not either: the SAT horizon is solved once
-/// more from a fresh formula by the primary configuration alone, and its plan
-/// is the one returned (the racing model only if that solve meets the
-/// deadline). Attempts record the configuration that answered.
-pub(crate) fn least_horizon_portfolio(
-    instance: &Instance,
-    encoding: &dyn Encoding,
-    first: usize,
-    max_moves: usize,
-    budget: &Budget,
-    second: CadicalConfig,
-    progress: impl FnMut(&Attempt),
-) -> Result<SearchResult, EncodeError> {
-    let (deadline, lower_bound) = (budget.deadline, first);
-    let other = Budget {
-        config: second,
-        ..*budget
-    };
-    climb(
-        first,
-        max_moves,
-        lower_bound,
-        default_margin(instance, first.max(1)),
-        deadline,
-        |t, max| {
-            Ok((
-                Session::new(instance, encoding, t, max, budget)?,
-                Session::new(instance, encoding, t, max, &other)?,
-            ))
-        },
-        |(a, _)| a.max,
-        |pair, t| {
-            let (a, b) = (&mut pair.0, &mut pair.1);
-            let started = Instant::now();
-            let (first_answer, second_answer) = std::thread::scope(|scope| {
-                let flags = (a.flag.clone(), b.flag.clone());
-                flags.0.store(false, Ordering::Relaxed);
-                flags.1.store(false, Ordering::Relaxed);
-                let stop_a = flags.0.clone();
-                let racer = &mut *b;
-                let answer_b = scope.spawn(move || {
-                    let answer = racer.ask(instance, t);
-                    if answer.0 != Status::Unknown {
-                        stop_a.store(true, Ordering::Relaxed);
-                    }
-                    answer
-                });
-                let answer_a = a.ask(instance, t);
-                if answer_a.0 != Status::Unknown {
-                    flags.1.store(true, Ordering::Relaxed);
-                }
-                (
-                    answer_a,
-                    answer_b.join().expect("a solver thread does not panic"),
-                )
-            });
-            let (winner, (st, mut path)) = match (first_answer, second_answer) {
-                ((Status::Unknown, _), answer) if answer.0 != Status::Unknown => (&*b, answer),
-                (answer, _) => (&*a, answer),
-            };
-            if st == Status::Sat {
-                let fresh = super::solve_at(instance, encoding, t, budget)?;
-                if fresh.status == Status::Sat {
-                    path = fresh.path;
-                }
-            }
-            let secs = started.elapsed().as_secs_f64();
-            Ok(winner.attempt(t, st, path, secs))
-        },
-        progress,
-    )
 }

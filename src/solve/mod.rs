@@ -84,8 +84,8 @@ pub(crate) struct Budget {
     pub config: CadicalConfig,
 }
 
-/// Stops CaDiCaL at a deadline or when another thread raises a flag (the
-/// other solver of a portfolio answered, a lower horizon was found SAT).
+/// Stops CaDiCaL at a deadline or when another thread raises a flag (a
+/// lower horizon was found SAT by another thread).
 pub(crate) struct Interrupt {
     /// Stop at this instant.
     pub(crate) deadline: Option<Instant>,

@@ -416,14 +416,14 @@ impl Output {
         write(self.writer()).map_err(|e| OutputError::new(&self.given, chain(&e)))
     }
 
-    /// The bytes written so far (0 for standard output).
-    pub fn written_bytes(&mut self) -> u64 {
+    /// The bytes written so far to a file (`None` for standard output).
+    pub fn written_bytes(&mut self) -> Option<u64> {
         match self.writer.as_mut() {
             Some(Writer(Sink::File(w))) => {
                 let _ = w.flush();
-                w.get_ref().as_file().metadata().map_or(0, |m| m.len())
+                w.get_ref().as_file().metadata().ok().map(|m| m.len())
             }
-            _ => 0,
+            _ => None,
         }
     }
 }

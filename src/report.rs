@@ -96,7 +96,11 @@ pub fn picture(instance: &Instance, path: &[Pos], replay: &Replay) -> String {
     let eaten: Vec<String> = replay
         .eaten
         .iter()
-        .map(|&(i, t)| format!("{}@{t}", apple_symbol(i)))
+        .map(|&(i, t)| match apple_symbol(i) {
+            // Past the 35 symbols, the apple's number (from 1) says which one.
+            '*' => format!("{}@{t}", i + 1),
+            symbol => format!("{symbol}@{t}"),
+        })
         .collect();
     if !eaten.is_empty() {
         let _ = writeln!(out, "eaten (apple@time): {}", eaten.join(" "));

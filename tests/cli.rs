@@ -800,3 +800,75 @@ fn an_output_naming_an_input_is_refused() {
         .collect();
     assert!(before == after, "an input was changed");
 }
+
+/// The GIF line names the frame interval as an ordinal and the file's size,
+/// but no size for standard output (it said "0 bytes"); apples past the 35
+/// symbols of the picture are listed by number in `eaten`.
+#[test]
+fn gif_lines_and_eaten_lists_say_what_happened() {
+    let dir = temp_dir("gif-lines");
+    let gif = dir.join("g.gif");
+    let draw = |target: &str, skip: &str| {
+        snakesat(&[
+            "solve",
+            "--size",
+            "6",
+            "--apples",
+            "3",
+            "--horizon",
+            "30",
+            "--gif",
+            target,
+            "--skip",
+            skip,
+        ])
+    };
+    for (skip, word) in [
+        ("2", "every 2nd time point"),
+        ("3", "every 3rd time point"),
+        ("11", "every 11th time point"),
+    ] {
+        let run = draw(gif.to_str().unwrap(), skip);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(run.stderr.contains(word), "{}", run.stderr);
+        let size = std::fs::metadata(&gif).unwrap().len();
+        assert!(
+            run.stderr.contains(&format!(", {size} bytes")),
+            "{}",
+            run.stderr
+        );
+    }
+    let run = draw("-", "2");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("every 2nd"), "{}", run.stderr);
+    assert!(!run.stderr.contains("bytes"), "{}", run.stderr);
+    // 40 ordered apples on 16x16: the 36th and later by number.
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "16",
+        "--apples",
+        "40",
+        "--length",
+        "1",
+        "--max-horizon",
+        "1000",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let eaten = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("eaten (apple@time):"))
+        .expect("an eaten line");
+    let labels: Vec<&str> = eaten
+        .trim_start_matches("eaten (apple@time): ")
+        .split(' ')
+        .map(|e| e.split('@').next().unwrap())
+        .collect();
+    let expected: Vec<String> = ('1'..='9')
+        .chain('a'..='z')
+        .map(String::from)
+        .chain((36..=40).map(|i| i.to_string()))
+        .collect();
+    assert_eq!(labels, expected, "{eaten}");
+}

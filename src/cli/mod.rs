@@ -452,6 +452,18 @@ impl GifLook {
     }
 }
 
+/// `n` as an English ordinal: 2nd, 3rd, 11th, 23rd, …
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 /// Draws the animation of a checked `path` into `out`; returns the line
 /// to print once it has landed.
 pub fn write_gif_file(
@@ -464,13 +476,16 @@ pub fn write_gif_file(
     let mut summary = None;
     out.write_with(|w| write_gif(instance, path, &options, w).map(|s| summary = Some(s)))?;
     let summary = summary.expect("written above");
-    let bytes = out.written_bytes();
+    // Standard output has no size to ask for.
+    let bytes = out
+        .written_bytes()
+        .map_or(String::new(), |b| format!(", {b} bytes"));
     let every = match summary.skip {
         1 => String::new(),
-        n => format!(", every {n}th time point"),
+        n => format!(", every {} time point", ordinal(n)),
     };
     Ok(format!(
-        "wrote {}: {}x{} pixels, {} frames{every}, {bytes} bytes",
+        "wrote {}: {}x{} pixels, {} frames{every}{bytes}",
         out.name(),
         summary.width,
         summary.height,

@@ -214,10 +214,26 @@ fn no_plan_no_gif() {
     let instance = dir.join("instance.json");
     std::fs::write(&instance, INSTANCE).unwrap();
     let gif = dir.join("none.gif");
-    let run = snakesat(&["solve", s(&instance), "--horizon", "2", "--gif", s(&gif)]);
+    let chart = dir.join("none.svg");
+    let run = snakesat(&[
+        "solve",
+        s(&instance),
+        "--horizon",
+        "2",
+        "--gif",
+        s(&gif),
+        "--plot-horizon",
+        s(&chart),
+    ]);
     assert_eq!(run.code, 1, "stderr: {}", run.stderr);
     assert!(run.stderr.contains("no GIF written"), "{}", run.stderr);
-    assert!(!gif.exists());
+    // Every output that needs a plan says so, not only the GIF.
+    assert!(
+        run.stderr.contains("no horizon chart written"),
+        "{}",
+        run.stderr
+    );
+    assert!(!gif.exists() && !chart.exists());
     // An unwritable GIF is refused before solving.
     let run = snakesat(&["solve", s(&instance), "--gif", "/nonexistent/dir/out.gif"]);
     assert_bad_input(&run, "cannot write");

@@ -12,7 +12,7 @@ use snakesat::report::PlanReport;
 use snakesat::solve::{self, Stats, Status};
 
 use super::{
-    Failure, GifLook, bad_input, checked_report, finite, note_no_gif, print_plan, read_file,
+    Failure, GifLook, bad_input, checked_report, finite, note_not_written, print_plan, read_file,
     write_gif_file,
 };
 
@@ -67,12 +67,12 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
         dimacs::ModelFile::Sat(values) => values,
         dimacs::ModelFile::Unsat => {
             report.status = Status::Unsat;
-            note_no_gif(args.gif.as_ref(), Status::Unsat);
+            note_not_written(&[("GIF", args.gif.as_ref())], Status::Unsat);
             print_plan(&instance, &report, None, args.json);
             return Ok(1);
         }
         dimacs::ModelFile::Unknown => {
-            note_no_gif(args.gif.as_ref(), Status::Unknown);
+            note_not_written(&[("GIF", args.gif.as_ref())], Status::Unknown);
             print_plan(&instance, &report, None, args.json);
             return Ok(3);
         }

@@ -493,17 +493,20 @@ pub fn write_gif_file(
     ))
 }
 
-/// Says on stderr that no GIF is written for a run without a plan.
-pub fn note_no_gif(file: Option<&PathBuf>, status: Status) {
-    if let Some(file) = file {
-        let status = match status {
-            Status::Sat => "sat",
-            Status::Unsat => "unsat",
-            Status::Unknown => "unknown",
-        };
-        note!(
-            "no GIF written to {}: no plan (status {status})",
-            file.display()
-        );
+/// Says on stderr, for each output asked for (what it is and its path),
+/// that it is not written because the run has no plan.
+pub fn note_not_written(outputs: &[(&str, Option<&PathBuf>)], status: Status) {
+    let status = match status {
+        Status::Sat => "sat",
+        Status::Unsat => "unsat",
+        Status::Unknown => "unknown",
+    };
+    for (what, file) in outputs {
+        if let Some(file) = file {
+            note!(
+                "no {what} written to {}: no plan (status {status})",
+                file.display()
+            );
+        }
     }
 }

@@ -16,8 +16,8 @@ use snakesat::solve::{self, Status};
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
 use super::watchdog;
 use super::{
-    Failure, GifLook, bad_input, encode_failure, finite, illegal_model, note_no_gif, print_plan,
-    progress_bar, seconds, write_gif_file,
+    Failure, GifLook, bad_input, encode_failure, finite, illegal_model, note_not_written,
+    print_plan, progress_bar, seconds, write_gif_file,
 };
 use super::{certify, charts};
 
@@ -269,14 +269,24 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             Ok(0)
         }
         Verdict::NoPlan { .. } => {
-            note_no_gif(args.gif.as_ref(), Status::Unsat);
+            note_not_written(&not_written(&args), Status::Unsat);
             print_plan(&instance, &report, None, args.json);
             Ok(1)
         }
         Verdict::Unknown => {
-            note_no_gif(args.gif.as_ref(), Status::Unknown);
+            note_not_written(&not_written(&args), Status::Unknown);
             print_plan(&instance, &report, None, args.json);
             Ok(3)
         }
     }
+}
+
+/// The outputs `solve` writes only with a plan, and their paths.
+fn not_written(args: &SolveArgs) -> [(&'static str, Option<&PathBuf>); 4] {
+    [
+        ("IPC plan", args.plan.as_ref()),
+        ("GIF", args.gif.as_ref()),
+        ("horizon chart", args.plot_horizon.as_ref()),
+        ("timeline chart", args.plot_timeline.as_ref()),
+    ]
 }

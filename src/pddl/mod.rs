@@ -566,9 +566,11 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
         let cell_name = match lit.list() {
             Some([Sx::Atom(not), Sx::List(inner)]) if not == "not" => match inner.as_slice() {
                 [Sx::Atom(p), Sx::Atom(c)] if p == "ispoint" => c,
-                _ => fail!("unsupported goal {lit}: only (not (ispoint CELL)) literals are"),
+                _ => fail!(
+                    "unsupported goal {lit}: only (not (ispoint CELL)) literals are supported"
+                ),
             },
-            _ => fail!("unsupported goal {lit}: only (not (ispoint CELL)) literals are"),
+            _ => fail!("unsupported goal {lit}: only (not (ispoint CELL)) literals are supported"),
         };
         goal_cells.insert(cell(cell_name)?);
     }

@@ -872,3 +872,41 @@ fn gif_lines_and_eaten_lists_say_what_happened() {
         .collect();
     assert_eq!(labels, expected, "{eaten}");
 }
+
+/// `--satisficing` on free starts: the constructions that need a body get
+/// one, so a plan comes within seconds where none came in 30 s; and a
+/// refuted horizon at the formula cap is no proof that no plan exists (a
+/// lower bound of 655 above the cap of 300 was reported as "no plan").
+#[test]
+fn satisficing_on_free_starts_plans_and_claims_no_false_unsat() {
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "8",
+        "--apples",
+        "40",
+        "--length",
+        "1",
+        "--satisficing",
+        "--timeout",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(json_of(&run)["status"], "sat");
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "12",
+        "--apples",
+        "80",
+        "--length",
+        "5",
+        "--satisficing",
+        "--timeout",
+        "2",
+        "--json",
+    ]);
+    assert_ne!(run.code, 1, "{}", run.stdout);
+    assert_ne!(json_of(&run)["status"], "unsat", "{}", run.stdout);
+}

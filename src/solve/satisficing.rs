@@ -451,6 +451,81 @@ pub(crate) fn cut(instance: &Instance, path: Vec<Pos>) -> Vec<Pos> {
     }
 }
 
+/// Nodes of the search for a free start's body.
+const BODY_NODES: usize = 10_000;
+
+/// With a free start, the same instance with an explicit body: the head on
+/// the apple-free cell nearest the first apple (the nearest that has room),
+/// the body a simple path of apple-free cells behind it. A plan of that
+/// instance is a plan of the free start too, whose body before `t = 0` is
+/// unconstrained (docs/DESIGN.md §1), so the constructions that need a body
+/// (tours, the search apple by apple, beams) serve free starts as well.
+/// `None` with an explicit body or when no body of that length fits.
+fn with_concrete_start(instance: &Instance) -> Option<Instance> {
+    let Start::Free { length } = instance.start else {
+        return None;
+    };
+    let walls = instance.wall_map();
+    let open = |p: Pos| !walls[instance.index(p)] && !instance.apples.contains(&p);
+    let first = instance.apples.first().copied().unwrap_or((0, 0));
+    let far = |p: Pos| p.0.abs_diff(first.0) + p.1.abs_diff(first.1);
+    let mut heads: Vec<Pos> = (0..instance.cells())
+        .map(|c| instance.pos(c))
+        .filter(|&p| open(p))
+        .collect();
+    heads.sort_by_key(|&p| far(p));
+    let mut nodes = 0;
+    heads.into_iter().find_map(|head| {
+        let body = simple_path(instance, head, length, &open, &mut nodes)?;
+        Some(Instance {
+            start: Start::Body(body),
+            ..instance.clone()
+        })
+    })
+}
+
+/// A simple path of `length` cells from `head` through cells `open` accepts,
+/// by depth-first search within [`BODY_NODES`] nodes in all (`nodes` counts
+/// them across calls).
+fn simple_path(
+    instance: &Instance,
+    head: Pos,
+    length: usize,
+    open: &impl Fn(Pos) -> bool,
+    nodes: &mut usize,
+) -> Option<Vec<Pos>> {
+    let mut path = vec![head];
+    let mut tried: Vec<Vec<Pos>> = vec![instance.neighbours(head).collect()];
+    while path.len() < length {
+        if *nodes >= BODY_NODES {
+            return None;
+        }
+        *nodes += 1;
+        let next = tried.last_mut().and_then(|options| {
+            while let Some(p) = options.pop() {
+                if open(p) && !path.contains(&p) {
+                    return Some(p);
+                }
+            }
+            None
+        });
+        match next {
+            Some(p) => {
+                path.push(p);
+                tried.push(instance.neighbours(p).collect());
+            }
+            None => {
+                path.pop();
+                tried.pop();
+                if path.is_empty() {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(path)
+}
+
 /// Satisficing search: every phase stops at the deadline (status `unknown`
 /// when no plan was found by then; else the best plan so far). `lower_bound` is a proven bound;
 /// `max_moves` the largest horizon ever built. Every solver uses the
@@ -471,23 +546,27 @@ pub(crate) fn satisficing(
     let quick = started + CONSTRUCT_SECONDS;
     let quick = deadline.map_or(quick, |d| d.min(quick));
     let valid = |p: &Vec<Pos>| sim::simulate(instance, p).is_ok();
+    // The constructions need a body: a free start gets one (its plans are
+    // plans of the free start too, and each is checked against `instance`).
+    let concrete = with_concrete_start(instance);
+    let built = concrete.as_ref().unwrap_or(instance);
     // The tours get two thirds of the window; on odd full boards (where the
     // SAT phases rarely find a first plan) two thirds of the time left.
     let window = quick.saturating_duration_since(started);
-    let tour_deadline = if needs_pair(instance) {
+    let tour_deadline = if needs_pair(built) {
         deadline.map_or(started + ODD_TOUR_SECONDS, |d| {
             started + d.saturating_duration_since(started) * 2 / 3
         })
     } else {
         started + window * 2 / 3
     };
-    let tour = tour_plan(instance, Some(tour_deadline))
+    let tour = tour_plan(built, Some(tour_deadline))
         .filter(valid)
         .map(|p| cut(instance, p));
     // The search apple by apple: the rest of the window, at least a third of it.
     let quick = quick.max(Instant::now() + window / 3);
     let quick = deadline.map_or(quick, |d| d.min(quick));
-    let constructed = construct(instance, CONSTRUCT_NODES, Some(quick))
+    let constructed = construct(built, CONSTRUCT_NODES, Some(quick))
         .filter(valid)
         .map(|p| cut(instance, p));
     let constructed = shorter(tour, constructed);
@@ -496,7 +575,7 @@ pub(crate) fn satisficing(
     let beam_deadline = deadline.map_or(now + BEAM_SECONDS, |d| {
         now + d.saturating_duration_since(now).mul_f64(BEAM_SHARE)
     });
-    let beamed = beams(instance, beam_deadline)
+    let beamed = beams(built, beam_deadline)
         .filter(valid)
         .map(|p| cut(instance, p));
     let constructed = shorter(constructed, beamed);
@@ -612,10 +691,12 @@ pub(crate) fn satisficing(
                     attempts.push(a);
                     margin *= 2;
                 }
+                // UNSAT at the largest horizon built refutes only plans that
+                // go on legally to it, not every shorter one: no verdict.
                 _ => {
                     attempts.push(a);
                     return Ok(SearchResult {
-                        status,
+                        status: Status::Unknown,
                         attempts,
                         lower_bound,
                     });
@@ -782,5 +863,40 @@ mod tests {
         let better = regrow(&inst, encoding.as_ref(), 60, &budget, path.clone());
         assert_eq!(sim::simulate(&inst, &better).unwrap().eaten.len(), 4);
         assert!(better.len() + 6 <= path.len(), "{} moves", better.len() - 1);
+    }
+
+    /// A free start gets a legal body of its length (distinct, adjacent,
+    /// apple- and wall-free cells) whose plans are plans of the free start;
+    /// too long a body for the board gives none.
+    #[test]
+    fn a_free_start_gets_a_body_whose_plans_it_accepts() {
+        for (length, walls) in [(1, vec![]), (3, vec![(2, 2)]), (9, vec![(1, 1), (3, 3)])] {
+            let inst = Instance {
+                start: Start::Free { length },
+                walls: walls.clone(),
+                ..board(vec![(5, 5), (0, 4), (4, 1)], 1)
+            };
+            let concrete = with_concrete_start(&inst).expect("a body");
+            let Start::Body(body) = &concrete.start else {
+                panic!("no body")
+            };
+            assert_eq!(body.len(), length);
+            for (i, &p) in body.iter().enumerate() {
+                assert!(!walls.contains(&p) && !inst.apples.contains(&p), "{p:?}");
+                assert!(!body[..i].contains(&p), "{body:?}");
+                if i > 0 {
+                    assert!(inst.neighbours(body[i - 1]).any(|q| q == p), "{body:?}");
+                }
+            }
+            let plan = construct(&concrete, CONSTRUCT_NODES, None).expect("a plan");
+            assert_eq!(sim::simulate(&concrete, &plan).unwrap().eaten.len(), 3);
+            assert_eq!(sim::simulate(&inst, &plan).unwrap().eaten.len(), 3);
+        }
+        let too_long = Instance {
+            start: Start::Free { length: 40 },
+            ..board(vec![(5, 5)], 1)
+        };
+        assert!(with_concrete_start(&too_long).is_none());
+        assert!(with_concrete_start(&board(vec![(5, 5)], 1)).is_none());
     }
 }

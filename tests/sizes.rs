@@ -300,3 +300,44 @@ fn bad_input_is_one_line_and_exit_2() {
         "--horizon",
     );
 }
+
+/// Without a least horizon to measure at because no plan exists within
+/// `--max-horizon` (refuted, or below the lower bound), `sizes` exits 1 like
+/// `solve` ("proven no plan within the horizon"), naming the status in words.
+#[test]
+fn no_plan_within_the_max_horizon_exits_1() {
+    let dir = temp_dir("sizes-no-plan");
+    let one = dir.join("one.json");
+    std::fs::write(
+        &one,
+        r#"{"width":1,"height":1,"snake":[[0,0]],"apples":[]}"#,
+    )
+    .unwrap();
+    let run = snakesat(&[
+        "sizes",
+        one.to_str().unwrap(),
+        "--max-horizon",
+        "5",
+        "--encodings",
+        "direct",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("status unsat after 5 attempts"),
+        "{}",
+        run.stderr
+    );
+    let far = dir.join("far.json");
+    std::fs::write(
+        &far,
+        r#"{"width":9,"height":1,"snake":[[0,0]],"apples":[[8,0]]}"#,
+    )
+    .unwrap();
+    let run = snakesat(&["sizes", far.to_str().unwrap(), "--max-horizon", "3"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("below the lower bound 8"),
+        "{}",
+        run.stderr
+    );
+}

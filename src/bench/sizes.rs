@@ -293,7 +293,8 @@ pub enum HorizonError {
     Plan(#[from] PlanError),
     /// The search ended without a plan.
     #[error(
-        "no least horizon found with {encoding} (status {status:?} after {attempts} attempts, up to T={last}); give --horizon"
+        "no least horizon found with {encoding} (status {} after {attempts} attempts, up to T={last}); give --horizon",
+        status.name()
     )]
     NotFound {
         /// The encoding searched with.
@@ -340,14 +341,6 @@ pub fn horizon_for(
     }
 }
 
-fn status_name(s: Status) -> &'static str {
-    match s {
-        Status::Sat => "sat",
-        Status::Unsat => "unsat",
-        Status::Unknown => "unknown",
-    }
-}
-
 /// One row per encoding (and with `families` one per clause family beneath
 /// it); with `solved` the solve time and status. `markdown` marks names up.
 pub fn sizes_table(measures: &[Measure], families: bool, solved: bool, markdown: bool) -> Table {
@@ -390,9 +383,7 @@ pub fn sizes_table(measures: &[Measure], families: bool, solved: bool, markdown:
         ];
         if solved {
             row.push(m.solve_seconds.map_or(Cell::Empty, |s| Cell::Float(s, 2)));
-            let mut status = m
-                .status
-                .map_or(String::new(), |s| status_name(s).to_string());
+            let mut status = m.status.map_or(String::new(), |s| s.name().to_string());
             if m.legal_plan == Some(false) {
                 status.push_str(" (illegal plan)");
             }

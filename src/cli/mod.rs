@@ -496,11 +496,7 @@ pub fn write_gif_file(
 /// Says on stderr, for each output asked for (what it is and its path),
 /// that it is not written because the run has no plan.
 pub fn note_not_written(outputs: &[(&str, Option<&PathBuf>)], status: Status) {
-    let status = match status {
-        Status::Sat => "sat",
-        Status::Unsat => "unsat",
-        Status::Unknown => "unknown",
-    };
+    let status = status.name();
     for (what, file) in outputs {
         if let Some(file) = file {
             note!(

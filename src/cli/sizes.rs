@@ -18,6 +18,7 @@ use snakesat::instance::Instance;
 use snakesat::instance::random::RandomSpec;
 use snakesat::output::{self, Output};
 use snakesat::render::chart::{self, ChartFormat};
+use snakesat::solve::Status;
 
 use super::instance_args::{InstanceArgs, load_instance};
 use super::{Failure, bad_input, print_report, seconds};
@@ -69,12 +70,22 @@ fn horizon(
     horizon_for(instance, timeout, max_horizon, |a| {
         if verbose {
             eprintln!(
-                "searching the least horizon: T={} {:?}",
-                a.horizon, a.status
+                "searching the least horizon: T={} {}",
+                a.horizon,
+                a.status.name()
             );
         }
     })
     .map_err(|e| match e {
+        // Proven: no plan within --max-horizon (exit 1, as `solve` says).
+        sizes::HorizonError::NotFound {
+            status: Status::Unsat,
+            ..
+        }
+        | sizes::HorizonError::BelowBound { .. } => Failure {
+            code: 1,
+            message: e.to_string(),
+        },
         sizes::HorizonError::NotFound { .. } => Failure {
             code: 3,
             message: e.to_string(),

@@ -38,6 +38,17 @@ pub enum Status {
     Unknown,
 }
 
+impl Status {
+    /// Its name in output: `sat`, `unsat` or `unknown` (as in JSON).
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Sat => "sat",
+            Status::Unsat => "unsat",
+            Status::Unknown => "unknown",
+        }
+    }
+}
+
 /// Sizes and times of one solver call.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Stats {

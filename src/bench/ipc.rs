@@ -182,7 +182,7 @@ fn plan_file_name(file: &Path) -> String {
 }
 
 /// The folder `--proof OUT` gives a problem's certificates: `OUT/<file stem>`.
-fn proof_folder(dir: &Path, file: &Path) -> PathBuf {
+pub fn proof_folder(dir: &Path, file: &Path) -> PathBuf {
     dir.join(file.file_stem().unwrap_or_default())
 }
 

@@ -117,6 +117,9 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     }
     if let Some(dir) = &args.proof {
         certify::check(dir, &*encoding)?;
+        for file in &files {
+            certify::refuse_earlier(&ipc::proof_folder(dir, file))?;
+        }
     }
     let [mut json_out, mut csv_out] =
         output::claim([args.json_out.as_deref(), args.csv_out.as_deref()])?;

@@ -38,7 +38,7 @@ Exit codes: 0 family written; 2 bad input; 3 a solve reached --timeout (that ins
 or a label disagreed with the planner."
 )]
 pub struct GenerateArgs {
-    /// Output folder (created if missing).
+    /// Output folder: new or empty (created if missing); shards of one command may share one.
     #[arg(short, long, value_name = "DIR")]
     pub output: PathBuf,
     /// Board sizes: N, A..B (squares), WxH or WxH..WxH.
@@ -525,8 +525,66 @@ pub fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<String, Failur
     Ok(index::sha256_hex(bytes))
 }
 
+/// Refuses an output folder that holds files of an earlier run, which would
+/// stay beside the new family: without `shard` the folder must be missing or
+/// empty; a shard's folder may hold the other shards of the same command
+/// (shards share a folder), but no whole family and no shard of another
+/// command or another shard count.
+fn check_folder(dir: &Path, shard: Option<Shard>, command: &str) -> Result<(), Failure> {
+    // A folder that cannot be read is created, or refused, by the caller.
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    let names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let Some(first) = names.iter().min() else {
+        return Ok(());
+    };
+    let shown = dir.display();
+    let Some(shard) = shard else {
+        return Err(bad_input(format!(
+            "{shown} is not empty (it holds {first}): generate writes a family into a new or empty \
+             folder, so that no file of an earlier run stays beside it"
+        )));
+    };
+    let refuse = |name: &str, what: &str| {
+        bad_input(format!(
+            "{shown} holds {name} ({what}): a shard writes into a new or empty folder or beside \
+             the other shards of the same command only"
+        ))
+    };
+    for name in &names {
+        if ["index.csv", "index.jsonl", "summary.json", "hardness.svg"].contains(&name.as_str()) {
+            return Err(refuse(name, "a whole family"));
+        }
+        let Some(other) = name
+            .strip_prefix("summary-")
+            .and_then(|n| n.strip_suffix(".json"))
+            .and_then(|n| n.split_once("-of-"))
+        else {
+            continue;
+        };
+        if other.1.parse() != Ok(shard.count) {
+            return Err(refuse(
+                name,
+                &format!("a shard of {} shards, not {}", other.1, shard.count),
+            ));
+        }
+        let earlier = std::fs::read_to_string(dir.join(name))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+        if earlier.as_ref().and_then(|s| s["command"].as_str()) != Some(command) {
+            return Err(refuse(name, "a shard of another command"));
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
     let plan = settings(&args)?;
+    check_folder(&args.output, plan.shard, &plan.command)?;
     let sample = if args.all {
         family::enumerate(&plan.spec)
     } else {

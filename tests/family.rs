@@ -427,8 +427,15 @@ fn pddl_problems_read_back_and_solve_to_t_star() {
 fn bad_parameters_are_one_line_errors() {
     let dir = temp_dir("bad");
     let out = dir.to_str().unwrap();
-    let cases: [(&[&str], &str); 10] = [
+    let cases: [(&[&str], &str); 13] = [
         (&["--max-horizon", "0"], "--max-horizon must be"),
+        // A horizon is at least 1 move; K is digits after one sign.
+        (&["--horizons", "T*,0"], "0 is not a horizon"),
+        (
+            &["--horizons", "T*+-1"],
+            "is not T*, T*-K, T*+K or a number",
+        ),
+        (&["--horizons", "T*5"], "is not T*, T*-K, T*+K or a number"),
         // Above instance::MAX_HORIZON (100,000): refused before any solve.
         (
             &["--horizons", "T*+100000"],
@@ -619,6 +626,41 @@ fn bench_shards_merge_into_the_single_table() {
         drop_columns(&read(&merged), &[7, 10]),
         drop_columns(&read(&all), &[7, 10])
     );
+}
+
+/// `T*-K` below 1 move on some instance writes no CNF for it, and says so:
+/// counted in `skipped_cnfs` of the summary (per encoding) and in a note.
+#[test]
+fn horizons_below_one_move_are_counted_and_noted() {
+    let dir = temp_dir("below-one");
+    let run = snakesat(&[
+        "generate",
+        "-o",
+        dir.to_str().unwrap(),
+        "--size",
+        "4",
+        "--apples",
+        "2",
+        "--count",
+        "3",
+        "--horizons",
+        "T*,T*-100,T*-100,T*-200",
+        "--encoding",
+        "direct,direct,prune=off",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let s = summary(&dir, "summary.json");
+    assert_eq!(s.instances, 3);
+    // Two distinct horizons below 1 move, two encodings, three instances.
+    assert_eq!(s.skipped_cnfs, 12);
+    assert_eq!(s.files, 3 + 3 * 2);
+    assert!(
+        run.stderr
+            .contains("skipped 12 CNF file(s) whose horizon T*-K is below 1 move"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -82,7 +82,8 @@ pub struct GenerateArgs {
     /// follow it (`direct,amo=pairwise,direct` is two encodings). Exact encodings only.
     #[arg(long, value_name = "LIST", default_value = "direct")]
     pub encoding: String,
-    /// Horizons of the CNF files: `T*`, `T*-K`, `T*+K` or a number, comma-separated.
+    /// Horizons of the CNF files: `T*`, `T*-K`, `T*+K` or a number (at least 1), comma-separated;
+    /// an instance with `T*-K` below 1 move gets no file for it (counted as skipped_cnfs in summary.json).
     #[arg(long, value_name = "LIST", default_value = "T*,T*-1")]
     pub horizons: String,
     /// `json` (instances as JSON) or `pddl` (also IPC-2018 problem files).
@@ -118,21 +119,35 @@ impl Horizon {
             ))
         };
         let t = text.trim();
+        // K and the number: digits only (no second sign, as in `T*+-1`).
+        let number = |digits: &str| {
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            digits.parse::<usize>().map_err(|_| bad())
+        };
         match t.strip_prefix("T*") {
             Some("") => Ok(Horizon::Relative(0)),
             Some(rest) => {
-                let k: i64 = rest
-                    .strip_prefix('+')
-                    .unwrap_or(rest)
-                    .parse()
-                    .map_err(|_| bad())?;
-                Ok(Horizon::Relative(k))
+                let (sign, digits) = match (rest.strip_prefix('+'), rest.strip_prefix('-')) {
+                    (Some(d), _) => (1, d),
+                    (None, Some(d)) => (-1, d),
+                    (None, None) => return Err(bad()),
+                };
+                let k = i64::try_from(number(digits)?).map_err(|_| bad())?;
+                Ok(Horizon::Relative(sign * k))
             }
-            None => t.parse().map(Horizon::Absolute).map_err(|_| bad()),
+            None => match number(t)? {
+                0 => Err(bad_input(
+                    "--horizons: 0 is not a horizon: a horizon is at least 1 move",
+                )),
+                h => Ok(Horizon::Absolute(h)),
+            },
         }
     }
 
-    /// The horizon for an instance with least horizon `t_star`; `None` below 1 move.
+    /// The horizon for an instance with least horizon `t_star`; `None` below 1 move
+    /// (only `T*-K` with `K >= t_star` can be: numbers are at least 1).
     fn at(self, t_star: usize) -> Option<usize> {
         let h = match self {
             Horizon::Relative(k) => i64::try_from(t_star).ok()?.checked_add(k)?,
@@ -390,6 +405,8 @@ enum Fate {
         lower_bound: usize,
         search_seconds: f64,
         files: Vec<Labelled>,
+        /// CNF files not written: their horizon `T*-K` is below 1 move.
+        skipped: usize,
     },
     Unsolvable,
     Unknown,
@@ -423,6 +440,13 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
         }
     };
     let mut files = Vec::new();
+    let mut below_one: Vec<Horizon> = Vec::new();
+    for h in &plan.horizons {
+        if h.at(t_star).is_none() && !below_one.contains(h) {
+            below_one.push(*h);
+        }
+    }
+    let skipped = below_one.len() * plan.encodings.len();
     for encoding in &plan.encodings {
         let planner = Planner::new(&**encoding).timeout(Some(plan.timeout));
         let mut done = Vec::new();
@@ -498,6 +522,7 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
         lower_bound: outcome.lower_bound,
         search_seconds,
         files,
+        skipped,
     })
 }
 
@@ -627,7 +652,11 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
                     lower_bound,
                     search_seconds,
                     files,
-                } => (t_star, lower_bound, search_seconds, files),
+                    skipped,
+                } => {
+                    summary.skipped_cnfs += skipped;
+                    (t_star, lower_bound, search_seconds, files)
+                }
                 Fate::Unsolvable => {
                     summary.unsolvable += 1;
                     continue;
@@ -738,6 +767,12 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
         summary.unknown,
         summary.out_of_band
     );
+    if summary.skipped_cnfs > 0 {
+        note!(
+            "skipped {} CNF file(s) whose horizon T*-K is below 1 move (instances with T* <= K; skipped_cnfs in the summary)",
+            summary.skipped_cnfs
+        );
+    }
     Ok(if summary.unknown > 0 { 3 } else { 0 })
 }
 
@@ -827,5 +862,8 @@ mod tests {
         assert_eq!(h("T*-7").and_then(|h| h.at(7)), None);
         assert_eq!(h("12").and_then(|h| h.at(7)), Some(12));
         assert!(h("T").is_none() && h("T*-x").is_none());
+        assert!(h("0").is_none() && h("T*+-1").is_none() && h("T*-+1").is_none());
+        assert!(h("T*5").is_none() && h("T*+").is_none() && h("-3").is_none());
+        assert_eq!(h("T*+0").and_then(|h| h.at(7)), Some(7));
     }
 }

@@ -318,7 +318,10 @@ impl Certificate {
     }
 }
 
-/// The manifest written as `manifest.json`.
+/// The file name of the manifest in a certificate folder.
+pub const MANIFEST: &str = "manifest.json";
+
+/// The manifest written as [`MANIFEST`].
 #[derive(Clone, Debug, Serialize)]
 pub struct Manifest {
     /// The encoding of every CNF, as `--encoding` accepts it.
@@ -418,7 +421,7 @@ pub fn certify(
         claims: certificates,
     };
     let text = serde_json::to_string_pretty(&manifest)?;
-    let manifest_path = dir.join("manifest.json");
+    let manifest_path = dir.join(MANIFEST);
     std::fs::write(&manifest_path, text + "\n")
         .map_err(|e| ProofError::write(&manifest_path, e))?;
     Ok(manifest)

@@ -255,6 +255,81 @@ fn agree_with_minisat(dir: &Path, index: &[IndexRow]) {
     assert!(checked >= 12);
 }
 
+/// `generate -o DIR` never mixes two families: a folder holding anything is
+/// refused (nothing in it changes), except that shards of one command share
+/// a folder; a shard of another command, another shard count, or beside a
+/// whole family is refused.
+#[test]
+fn an_earlier_family_is_not_mixed_with_a_new_one() {
+    let dir = temp_dir("earlier");
+    let first = dir.join("first");
+    generate(
+        &first,
+        &[
+            "--size", "4", "--apples", "2", "--count", "3", "--seed", "3",
+        ],
+    );
+    let listing = |d: &Path| {
+        let mut names: Vec<(String, Vec<u8>)> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    let before = listing(&first);
+    let run = |out: &Path, extra: &[&str]| {
+        let mut all = vec![
+            "generate",
+            "-o",
+            out.to_str().unwrap(),
+            "--size",
+            "4",
+            "--apples",
+            "2",
+        ];
+        all.extend_from_slice(extra);
+        snakesat(&all)
+    };
+    let again = run(&first, &["--count", "2", "--seed", "5"]);
+    assert_bad_input(&again, "is not empty");
+    assert!(
+        again.stderr.contains(first.to_str().unwrap()),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(listing(&first), before, "nothing written");
+
+    let shards = dir.join("shards");
+    let x = ["--count", "4", "--seed", "3"];
+    for shard in ["1/2", "2/2", "1/2"] {
+        let mut a = x.to_vec();
+        a.extend(["--shard", shard]);
+        assert_eq!(run(&shards, &a).code, 0, "{shard}");
+    }
+    for (extra, needle) in [
+        (
+            &["--count", "4", "--seed", "4", "--shard", "1/2"][..],
+            "another command",
+        ),
+        (&["--count", "4", "--seed", "3", "--shard", "1/3"], "not 3"),
+    ] {
+        assert_bad_input(&run(&shards, extra), needle);
+    }
+    assert_bad_input(
+        &run(&first, &["--count", "3", "--seed", "3", "--shard", "1/2"]),
+        "a whole family",
+    );
+    assert_eq!(listing(&first), before, "nothing written");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn shards_merge_into_the_single_run() {
     let single = temp_dir("single");
@@ -352,8 +427,15 @@ fn pddl_problems_read_back_and_solve_to_t_star() {
 fn bad_parameters_are_one_line_errors() {
     let dir = temp_dir("bad");
     let out = dir.to_str().unwrap();
-    let cases: [(&[&str], &str); 10] = [
+    let cases: [(&[&str], &str); 13] = [
         (&["--max-horizon", "0"], "--max-horizon must be"),
+        // A horizon is at least 1 move; K is digits after one sign.
+        (&["--horizons", "T*,0"], "0 is not a horizon"),
+        (
+            &["--horizons", "T*+-1"],
+            "is not T*, T*-K, T*+K or a number",
+        ),
+        (&["--horizons", "T*5"], "is not T*, T*-K, T*+K or a number"),
         // Above instance::MAX_HORIZON (100,000): refused before any solve.
         (
             &["--horizons", "T*+100000"],
@@ -546,6 +628,41 @@ fn bench_shards_merge_into_the_single_table() {
     );
 }
 
+/// `T*-K` below 1 move on some instance writes no CNF for it, and says so:
+/// counted in `skipped_cnfs` of the summary (per encoding) and in a note.
+#[test]
+fn horizons_below_one_move_are_counted_and_noted() {
+    let dir = temp_dir("below-one");
+    let run = snakesat(&[
+        "generate",
+        "-o",
+        dir.to_str().unwrap(),
+        "--size",
+        "4",
+        "--apples",
+        "2",
+        "--count",
+        "3",
+        "--horizons",
+        "T*,T*-100,T*-100,T*-200",
+        "--encoding",
+        "direct,direct,prune=off",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let s = summary(&dir, "summary.json");
+    assert_eq!(s.instances, 3);
+    // Two distinct horizons below 1 move, two encodings, three instances.
+    assert_eq!(s.skipped_cnfs, 12);
+    assert_eq!(s.files, 3 + 3 * 2);
+    assert!(
+        run.stderr
+            .contains("skipped 12 CNF file(s) whose horizon T*-K is below 1 move"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn hardness_bands_keep_what_the_timeout_allows() {
     let dir = temp_dir("band");
@@ -557,8 +674,9 @@ fn hardness_bands_keep_what_the_timeout_allows() {
     for (band, kept) in [("0..60", 4), ("61..100", 0)] {
         let mut a = args.to_vec();
         a.extend(["--solve-seconds", band]);
-        generate(&dir, &a);
-        let s = summary(&dir, "summary.json");
+        let out = dir.join(band);
+        generate(&out, &a);
+        let s = summary(&out, "summary.json");
         assert_eq!((s.instances, s.out_of_band), (kept, 4 - kept), "{band}");
         assert!(s.command.ends_with(&format!(
             "--solve-seconds {band} --timeout 60 --max-horizon 300"

@@ -743,3 +743,72 @@ fn bench_passes_the_largest_horizon_to_solve() {
     let rows: serde_json::Value = serde_json::from_slice(&full.stdout).unwrap();
     assert_eq!(rows[0]["plan_length"], 12, "{rows}");
 }
+
+/// A `bench` row that failed says why, on stderr and in the `error` column
+/// of the JSON and CSV; an unreadable problem's grid and apples are unknown
+/// (`null`), not `0`; a flag every child would refuse (`--encoding bogus`,
+/// an unwritable `--proof` folder) is refused before any problem runs.
+#[test]
+fn bench_says_why_a_row_failed_and_refuses_bad_flags_up_front() {
+    let problems = temp_dir("bench-errors");
+    std::fs::copy(
+        instance_file("optimal", 4),
+        problems.join("instance-4.pddl"),
+    )
+    .unwrap();
+    std::fs::write(problems.join("broken.pddl"), "(define (problem broken)").unwrap();
+    let dir = problems.to_str().unwrap();
+    let run = cli(&["bench", dir, "--json", "-q"]);
+    assert_eq!(run.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let rows: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(rows[0]["status"], "sat", "{rows}");
+    assert_eq!(rows[0]["error"], serde_json::Value::Null, "{rows}");
+    assert_eq!(rows[1]["status"], "error", "{rows}");
+    assert_eq!(rows[1]["grid"], serde_json::Value::Null, "{rows}");
+    assert_eq!(rows[1]["apples"], serde_json::Value::Null, "{rows}");
+    let why = rows[1]["error"].as_str().unwrap();
+    assert!(why.contains("never closed"), "{why}");
+    assert_eq!(
+        stderr.trim(),
+        format!("{}: error: {why}", rows[1]["instance"].as_str().unwrap())
+    );
+    let csv = cli(&["bench", dir, "--csv-out", "-", "-q"]);
+    let text = String::from_utf8_lossy(&csv.stdout);
+    assert!(text.lines().next().unwrap().ends_with(",error"), "{text}");
+    assert!(text.contains(",,,error,"), "{text}");
+    assert!(text.contains(why), "{text}");
+    // The child's own refusal reaches the row.
+    let notebook = cli(&[
+        "bench",
+        dir,
+        "--encoding",
+        "notebook-ordered",
+        "--json",
+        "-q",
+    ]);
+    let rows: serde_json::Value = serde_json::from_slice(&notebook.stdout).unwrap();
+    let why = rows[0]["error"].as_str().unwrap();
+    assert!(why.contains("does not accept this instance"), "{why}");
+    assert!(String::from_utf8_lossy(&notebook.stderr).contains(why));
+    for flags in [
+        &["--encoding", "bogus"][..],
+        &["--proof", "/proc/snakesat-no-such-dir"],
+        &[
+            "--encoding",
+            "notebook-ordered",
+            "--proof",
+            "/proc/snakesat-no-such-dir",
+        ],
+        &["--encoding", "direct,body=block", "--satisficing"],
+    ] {
+        let mut args = vec!["bench", dir];
+        args.extend(flags);
+        let refused = cli(&args);
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(2), "{flags:?}: {stderr}");
+        assert!(refused.stdout.is_empty(), "{flags:?}");
+        assert_eq!(stderr.lines().count(), 1, "{flags:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{flags:?}: {stderr}");
+    }
+}

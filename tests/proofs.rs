@@ -398,3 +398,35 @@ fn proofs_of_approximate_encodings_are_refused() {
     assert!(!out.exists(), "nothing written");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A certificate folder of an earlier run is refused (exit 2, nothing
+/// changed in it): its certificates would stay beside the new manifest.
+/// `bench --proof OUT` checks every problem's folder before any problem runs.
+#[test]
+fn a_folder_with_earlier_certificates_is_refused() {
+    let dir = temp_dir("earlier");
+    let out = dir.join("proofs");
+    let d = out.to_str().unwrap();
+    let first = snakesat(&["solve", &ipc(4), "--proof", d, "-q"]);
+    assert_eq!(first.code, 0, "stderr: {}", first.stderr);
+    let manifest = std::fs::read(out.join("manifest.json")).unwrap();
+    let again = snakesat(&["solve", &ipc(5), "--proof", d]);
+    assert_bad_input(&again, "holds the certificates of an earlier run");
+    assert_eq!(std::fs::read(out.join("manifest.json")).unwrap(), manifest);
+
+    let problems = dir.join("problems");
+    std::fs::create_dir_all(&problems).unwrap();
+    for n in [4, 5] {
+        std::fs::copy(ipc(n), problems.join(format!("instance-{n}.pddl"))).unwrap();
+    }
+    let bench_out = dir.join("bench");
+    let p = problems.to_str().unwrap();
+    let b = bench_out.to_str().unwrap();
+    assert_eq!(snakesat(&["bench", p, "--proof", b, "-q"]).code, 0);
+    let again = snakesat(&["bench", p, "--proof", b, "-q"]);
+    assert_bad_input(
+        &again,
+        "instance-4 holds the certificates of an earlier run",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use crate::instance::{Instance, Pos};
 use crate::pddl;
 use crate::sim;
 use crate::table::{Align, Cell, Table};
@@ -44,10 +45,10 @@ pub struct Settings {
 pub struct Row {
     /// `FOLDER/FILE.pddl`.
     pub instance: String,
-    /// `WxH`.
-    pub grid: String,
-    /// Apples of the problem.
-    pub apples: usize,
+    /// `WxH` (`None`: the problem cannot be read).
+    pub grid: Option<String>,
+    /// Apples of the problem (`None`: the problem cannot be read).
+    pub apples: Option<usize>,
     /// `sat`, `unsat`, `unknown`, `timeout`, `invalid` or `error`.
     pub status: String,
     /// Moves of the checked plan.
@@ -70,6 +71,10 @@ pub struct Row {
     pub certificates: Option<usize>,
     /// With `proof`: the proofs' total size.
     pub proof_bytes: Option<u64>,
+    /// What went wrong, when something did: the child's `error:` line, or
+    /// why the problem could not be read, the child gave no report, its plan
+    /// failed the check or it was stopped.
+    pub error: Option<String>,
 }
 
 /// Why the problems cannot be listed.
@@ -177,7 +182,7 @@ fn plan_file_name(file: &Path) -> String {
 }
 
 /// The folder `--proof OUT` gives a problem's certificates: `OUT/<file stem>`.
-fn proof_folder(dir: &Path, file: &Path) -> PathBuf {
+pub fn proof_folder(dir: &Path, file: &Path) -> PathBuf {
     dir.join(file.file_stem().unwrap_or_default())
 }
 
@@ -216,8 +221,8 @@ pub fn clashing_outputs(
 pub fn solve_one(file: &Path, settings: &Settings) -> Row {
     let mut row = Row {
         instance: label(file),
-        grid: String::new(),
-        apples: 0,
+        grid: None,
+        apples: None,
         status: "error".into(),
         plan_length: None,
         optimal: false,
@@ -229,15 +234,21 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         certified: None,
         certificates: None,
         proof_bytes: None,
+        error: None,
     };
-    let Some(instance) = std::fs::read_to_string(file)
-        .ok()
-        .and_then(|t| pddl::from_pddl(&t).ok())
-    else {
-        return row;
+    let instance = match std::fs::read_to_string(file) {
+        Err(e) => Err(format!("cannot read {}: {e}", file.display())),
+        Ok(text) => pddl::from_pddl(&text).map_err(|e| e.to_string()),
     };
-    row.grid = format!("{}x{}", instance.width, instance.height);
-    row.apples = instance.apples.len();
+    let instance = match instance {
+        Ok(instance) => instance,
+        Err(e) => {
+            row.error = Some(e);
+            return row;
+        }
+    };
+    row.grid = Some(format!("{}x{}", instance.width, instance.height));
+    row.apples = Some(instance.apples.len());
     let mut cmd = Command::new(&settings.solver);
     cmd.arg("solve")
         .arg(file)
@@ -260,8 +271,12 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         cmd.arg("--proof").arg(proof_folder(dir, file));
     }
     let started = Instant::now();
-    let Ok(mut child) = cmd.spawn() else {
-        return row;
+    let mut child = match cmd.spawn() {
+        Ok(child) => child,
+        Err(e) => {
+            row.error = Some(format!("cannot run {}: {e}", settings.solver.display()));
+            return row;
+        }
     };
     // A hard stop well after the limit (which bounds every phase of the search).
     let hard = Duration::from_secs_f64(settings.timeout.as_secs_f64() * 5.0 + 30.0);
@@ -278,9 +293,13 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         s
     });
     let mut killed = false;
+    let mut exit = None;
     loop {
         match child.try_wait() {
-            Ok(Some(_)) => break,
+            Ok(Some(status)) => {
+                exit = Some(status);
+                break;
+            }
             Ok(None) if started.elapsed() > hard => {
                 let _ = child.kill();
                 let _ = child.wait();
@@ -298,14 +317,26 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         .lines()
         .find_map(|l| l.strip_prefix(MEMORY_LINE))
         .and_then(|v| v.trim().parse().ok());
+    row.error = err
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("error: "))
+        .map(str::to_string);
     if killed {
         row.status = "timeout".into();
+        row.error = Some(format!(
+            "stopped after {:.0} s without an answer",
+            hard.as_secs_f64()
+        ));
         return row;
     }
     let Some(report) = out
         .lines()
         .find_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
     else {
+        if row.error.is_none() {
+            row.error = Some(no_report(exit, &err));
+        }
         return row;
     };
     row.status = report["status"].as_str().unwrap_or("error").to_string();
@@ -324,28 +355,56 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         );
     }
     if row.status == "sat" {
-        let path: Option<Vec<(usize, usize)>> = serde_json::from_value(report["path"].clone()).ok();
-        let valid = path.as_ref().is_some_and(|p| {
-            sim::simulate(&instance, p).is_ok_and(|r| r.eaten.len() == instance.apples.len())
-                && pddl::plan::ipc_plan(&instance, p).is_ok()
-        });
-        if valid {
-            if let (Some(dir), Some(p)) = (&settings.plans, &path) {
-                let text = pddl::plan::ipc_plan(&instance, p).unwrap_or_default();
-                if std::fs::write(dir.join(plan_file_name(file)), text).is_err() {
-                    row.status = "error".into();
-                    return row;
+        let path: Option<Vec<Pos>> = serde_json::from_value(report["path"].clone()).ok();
+        match path.as_ref().map_or_else(
+            || Err("the report has no path".to_string()),
+            |p| check_plan(&instance, p),
+        ) {
+            Ok(ipc) => {
+                if let Some(dir) = &settings.plans {
+                    let kept = dir.join(plan_file_name(file));
+                    if let Err(e) = std::fs::write(&kept, ipc) {
+                        row.status = "error".into();
+                        row.error = Some(format!("cannot write {}: {e}", kept.display()));
+                        return row;
+                    }
                 }
+                row.plan_length = path.map(|p| p.len() - 1);
             }
-            row.plan_length = path.map(|p| p.len() - 1);
-        } else {
-            row.status = "invalid".into();
-            row.optimal = false;
+            Err(e) => {
+                row.status = "invalid".into();
+                row.error = Some(e);
+                row.optimal = false;
+            }
         }
     } else {
         row.optimal = false;
     }
     row
+}
+
+/// The plan `path` of `instance` checked by the simulator (every apple
+/// eaten) and written as an IPC plan; why not, if it fails.
+fn check_plan(instance: &Instance, path: &[Pos]) -> Result<String, String> {
+    sim::simulate(instance, path).map_err(|e| format!("the plan fails the simulator: {e}"))?;
+    pddl::plan::ipc_plan(instance, path).map_err(|e| format!("no IPC plan: {e}"))
+}
+
+/// Why a child gave no report, when it printed no `error:` line: how it
+/// ended and its last line on stderr (a panic's, say).
+fn no_report(exit: Option<std::process::ExitStatus>, stderr: &str) -> String {
+    let how = match exit {
+        Some(status) => format!("solve ended ({status}) without a report"),
+        None => "solve ended without a report".to_string(),
+    };
+    match stderr
+        .lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty() && !l.starts_with(MEMORY_LINE))
+    {
+        Some(last) => format!("{how}; its last line: {last}"),
+        None => how,
+    }
 }
 
 /// The table printed (as Markdown): plan length or status, sizes in MB;
@@ -376,8 +435,8 @@ pub fn summary_table(rows: &[Row], proofs: bool) -> Table {
     for r in rows {
         let mut row = vec![
             r.instance.clone().into(),
-            r.grid.clone().into(),
-            Cell::count(Some(r.apples)),
+            r.grid.clone().unwrap_or_else(|| "-".into()).into(),
+            opt(r.apples.map(|a| a as u64)),
             r.plan_length
                 .map_or(r.status.clone(), |l| l.to_string())
                 .into(),
@@ -422,12 +481,13 @@ pub fn rows_table(rows: &[Row]) -> Table {
         ("certified", Align::Left),
         ("certificates", Align::Right),
         ("proof_bytes", Align::Right),
+        ("error", Align::Left),
     ]);
     for r in rows {
         table.push(vec![
             r.instance.clone().into(),
-            r.grid.clone().into(),
-            Cell::count(Some(r.apples)),
+            r.grid.clone().map_or(Cell::Empty, Cell::Text),
+            Cell::count(r.apples),
             r.status.clone().into(),
             Cell::count(r.plan_length),
             Cell::Bool(r.optimal),
@@ -439,6 +499,7 @@ pub fn rows_table(rows: &[Row]) -> Table {
             r.certified.map_or(Cell::Empty, Cell::Bool),
             Cell::count(r.certificates),
             Cell::int(r.proof_bytes),
+            r.error.clone().map_or(Cell::Empty, Cell::Text),
         ]);
     }
     table
@@ -451,8 +512,8 @@ mod tests {
     fn row() -> Row {
         Row {
             instance: "optimal/instance-1.pddl".into(),
-            grid: "5x5".into(),
-            apples: 3,
+            grid: Some("5x5".into()),
+            apples: Some(3),
             status: "sat".into(),
             plan_length: Some(12),
             optimal: true,
@@ -464,6 +525,7 @@ mod tests {
             certified: None,
             certificates: None,
             proof_bytes: None,
+            error: None,
         }
     }
 
@@ -472,14 +534,56 @@ mod tests {
         let rows = [row()];
         assert_eq!(
             rows_table(&rows).to_csv(),
-            "instance,grid,apples,status,plan_length,optimal,lower_bound,seconds,variables,clauses,peak_memory_kb,certified,certificates,proof_bytes\n\
-             optimal/instance-1.pddl,5x5,3,sat,12,true,12,1.235,100,,2048,,,\n"
+            "instance,grid,apples,status,plan_length,optimal,lower_bound,seconds,variables,clauses,peak_memory_kb,certified,certificates,proof_bytes,error\n\
+             optimal/instance-1.pddl,5x5,3,sat,12,true,12,1.235,100,,2048,,,,\n"
         );
         let json: serde_json::Value = serde_json::from_str(&rows_table(&rows).to_json()).unwrap();
         assert_eq!(json, serde_json::to_value(&rows).unwrap());
         assert_eq!(
             summary_table(&rows, false).to_markdown().lines().nth(2),
             Some("| optimal/instance-1.pddl | 5x5 | 3 | 12 | yes | 12 | 1.23 | 100 | - | 2.0 |")
+        );
+    }
+
+    #[test]
+    fn an_unreadable_problem_has_no_grid_or_apples_and_says_why() {
+        let dir = std::env::temp_dir().join(format!("snakesat-bench-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("broken.pddl");
+        std::fs::write(&file, "(define (problem p)").unwrap();
+        let settings = Settings {
+            solver: PathBuf::from("snakesat"),
+            timeout: Duration::from_secs(1),
+            satisficing: false,
+            max_horizon: 10,
+            encoding: "direct".into(),
+            plans: None,
+            proof: None,
+        };
+        let rows = [solve_one(&file, &settings)];
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(rows[0].status, "error");
+        let error = rows[0].error.as_deref().unwrap_or_default();
+        assert!(!error.is_empty(), "{:?}", rows[0]);
+        let json: serde_json::Value = serde_json::from_str(&rows_table(&rows).to_json()).unwrap();
+        assert_eq!(json[0]["grid"], serde_json::Value::Null);
+        assert_eq!(json[0]["apples"], serde_json::Value::Null);
+        assert_eq!(json[0]["error"], error);
+        let csv = rows_table(&rows).to_csv();
+        let line = csv.lines().nth(1).unwrap();
+        assert!(
+            line.starts_with(&format!("{},,,error,", rows[0].instance)),
+            "{line}"
+        );
+        assert!(line.contains(error), "{line}");
+        let markdown = summary_table(&rows, false).to_markdown();
+        assert!(
+            markdown
+                .lines()
+                .nth(2)
+                .unwrap()
+                .contains("| - | - | error |"),
+            "{markdown}"
         );
     }
 }

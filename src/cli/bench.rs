@@ -15,6 +15,8 @@ use snakesat::family::index;
 use snakesat::output;
 
 use super::bench_game::{self, BenchGameArgs};
+use super::certify;
+use super::instance_args::load_encoding;
 use super::{Failure, bad_input, print_report, progress_bar, seconds, shard_flag};
 
 #[derive(Args)]
@@ -91,6 +93,13 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         )));
     }
     let shard = shard_flag(args.shard.as_deref())?;
+    // What each child would refuse alike is refused here, before any problem runs.
+    let encoding = load_encoding(&args.encoding)?;
+    if args.satisficing && !encoding.capabilities().incremental {
+        return Err(bad_input(
+            "--satisficing needs a direct encoding without body=block",
+        ));
+    }
     let files: Vec<PathBuf> = ipc::problems(&args.dirs)
         .map_err(bad_input)?
         .into_iter()
@@ -108,6 +117,12 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     if let Some(dir) = &args.plans {
         std::fs::create_dir_all(dir)
             .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    if let Some(dir) = &args.proof {
+        certify::check(dir, &*encoding)?;
+        for file in &files {
+            certify::refuse_earlier(&ipc::proof_folder(dir, file))?;
+        }
     }
     let [mut json_out, mut csv_out] =
         output::claim([args.json_out.as_deref(), args.csv_out.as_deref()])?;
@@ -129,6 +144,11 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         |_| bar.inc(1),
     );
     bar.finish_and_clear();
+    for row in &rows {
+        if let Some(error) = &row.error {
+            eprintln!("{}: {}: {error}", row.instance, row.status);
+        }
+    }
     if let Some(out) = &mut json_out {
         let text = ipc::rows_table(&rows).to_json();
         out.write_with(|w| w.write_all(text.as_bytes()))?;

@@ -12,7 +12,9 @@ use snakesat::proof::{self, Certification};
 use super::{Failure, bad_input};
 
 /// Refuses what cannot be certified: an approximate encoding (its UNSAT
-/// proves nothing about the game) or a folder that cannot be created.
+/// proves nothing about the game), a folder holding an earlier run's
+/// certificates (they would stay beside the new manifest) or a folder that
+/// cannot be created.
 pub fn check(dir: &Path, encoding: &dyn Encoding) -> Result<(), Failure> {
     if encoding.capabilities().approximate {
         return Err(bad_input(format!(
@@ -20,8 +22,22 @@ pub fn check(dir: &Path, encoding: &dyn Encoding) -> Result<(), Failure> {
             encoding.name()
         )));
     }
+    refuse_earlier(dir)?;
     std::fs::create_dir_all(dir)
         .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))
+}
+
+/// Refuses a certificate folder that holds the manifest of an earlier run.
+pub fn refuse_earlier(dir: &Path) -> Result<(), Failure> {
+    let manifest = dir.join(proof::MANIFEST);
+    if manifest.exists() {
+        return Err(bad_input(format!(
+            "{} holds the certificates of an earlier run ({}); give --proof a new or empty folder",
+            dir.display(),
+            manifest.display()
+        )));
+    }
+    Ok(())
 }
 
 /// Writes the certificates of the search's `outcome` into `dir` (the re-solves get their own

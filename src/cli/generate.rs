@@ -38,7 +38,7 @@ Exit codes: 0 family written; 2 bad input; 3 a solve reached --timeout (that ins
 or a label disagreed with the planner."
 )]
 pub struct GenerateArgs {
-    /// Output folder (created if missing).
+    /// Output folder: new or empty (created if missing); shards of one command may share one.
     #[arg(short, long, value_name = "DIR")]
     pub output: PathBuf,
     /// Board sizes: N, A..B (squares), WxH or WxH..WxH.
@@ -82,7 +82,8 @@ pub struct GenerateArgs {
     /// follow it (`direct,amo=pairwise,direct` is two encodings). Exact encodings only.
     #[arg(long, value_name = "LIST", default_value = "direct")]
     pub encoding: String,
-    /// Horizons of the CNF files: `T*`, `T*-K`, `T*+K` or a number, comma-separated.
+    /// Horizons of the CNF files: `T*`, `T*-K`, `T*+K` or a number (at least 1), comma-separated;
+    /// an instance with `T*-K` below 1 move gets no file for it (counted as skipped_cnfs in summary.json).
     #[arg(long, value_name = "LIST", default_value = "T*,T*-1")]
     pub horizons: String,
     /// `json` (instances as JSON) or `pddl` (also IPC-2018 problem files).
@@ -118,21 +119,35 @@ impl Horizon {
             ))
         };
         let t = text.trim();
+        // K and the number: digits only (no second sign, as in `T*+-1`).
+        let number = |digits: &str| {
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            digits.parse::<usize>().map_err(|_| bad())
+        };
         match t.strip_prefix("T*") {
             Some("") => Ok(Horizon::Relative(0)),
             Some(rest) => {
-                let k: i64 = rest
-                    .strip_prefix('+')
-                    .unwrap_or(rest)
-                    .parse()
-                    .map_err(|_| bad())?;
-                Ok(Horizon::Relative(k))
+                let (sign, digits) = match (rest.strip_prefix('+'), rest.strip_prefix('-')) {
+                    (Some(d), _) => (1, d),
+                    (None, Some(d)) => (-1, d),
+                    (None, None) => return Err(bad()),
+                };
+                let k = i64::try_from(number(digits)?).map_err(|_| bad())?;
+                Ok(Horizon::Relative(sign * k))
             }
-            None => t.parse().map(Horizon::Absolute).map_err(|_| bad()),
+            None => match number(t)? {
+                0 => Err(bad_input(
+                    "--horizons: 0 is not a horizon: a horizon is at least 1 move",
+                )),
+                h => Ok(Horizon::Absolute(h)),
+            },
         }
     }
 
-    /// The horizon for an instance with least horizon `t_star`; `None` below 1 move.
+    /// The horizon for an instance with least horizon `t_star`; `None` below 1 move
+    /// (only `T*-K` with `K >= t_star` can be: numbers are at least 1).
     fn at(self, t_star: usize) -> Option<usize> {
         let h = match self {
             Horizon::Relative(k) => i64::try_from(t_star).ok()?.checked_add(k)?,
@@ -390,6 +405,8 @@ enum Fate {
         lower_bound: usize,
         search_seconds: f64,
         files: Vec<Labelled>,
+        /// CNF files not written: their horizon `T*-K` is below 1 move.
+        skipped: usize,
     },
     Unsolvable,
     Unknown,
@@ -423,6 +440,13 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
         }
     };
     let mut files = Vec::new();
+    let mut below_one: Vec<Horizon> = Vec::new();
+    for h in &plan.horizons {
+        if h.at(t_star).is_none() && !below_one.contains(h) {
+            below_one.push(*h);
+        }
+    }
+    let skipped = below_one.len() * plan.encodings.len();
     for encoding in &plan.encodings {
         let planner = Planner::new(&**encoding).timeout(Some(plan.timeout));
         let mut done = Vec::new();
@@ -498,6 +522,7 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
         lower_bound: outcome.lower_bound,
         search_seconds,
         files,
+        skipped,
     })
 }
 
@@ -525,8 +550,66 @@ pub fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<String, Failur
     Ok(index::sha256_hex(bytes))
 }
 
+/// Refuses an output folder that holds files of an earlier run, which would
+/// stay beside the new family: without `shard` the folder must be missing or
+/// empty; a shard's folder may hold the other shards of the same command
+/// (shards share a folder), but no whole family and no shard of another
+/// command or another shard count.
+fn check_folder(dir: &Path, shard: Option<Shard>, command: &str) -> Result<(), Failure> {
+    // A folder that cannot be read is created, or refused, by the caller.
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    let names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let Some(first) = names.iter().min() else {
+        return Ok(());
+    };
+    let shown = dir.display();
+    let Some(shard) = shard else {
+        return Err(bad_input(format!(
+            "{shown} is not empty (it holds {first}): generate writes a family into a new or empty \
+             folder, so that no file of an earlier run stays beside it"
+        )));
+    };
+    let refuse = |name: &str, what: &str| {
+        bad_input(format!(
+            "{shown} holds {name} ({what}): a shard writes into a new or empty folder or beside \
+             the other shards of the same command only"
+        ))
+    };
+    for name in &names {
+        if ["index.csv", "index.jsonl", "summary.json", "hardness.svg"].contains(&name.as_str()) {
+            return Err(refuse(name, "a whole family"));
+        }
+        let Some(other) = name
+            .strip_prefix("summary-")
+            .and_then(|n| n.strip_suffix(".json"))
+            .and_then(|n| n.split_once("-of-"))
+        else {
+            continue;
+        };
+        if other.1.parse() != Ok(shard.count) {
+            return Err(refuse(
+                name,
+                &format!("a shard of {} shards, not {}", other.1, shard.count),
+            ));
+        }
+        let earlier = std::fs::read_to_string(dir.join(name))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+        if earlier.as_ref().and_then(|s| s["command"].as_str()) != Some(command) {
+            return Err(refuse(name, "a shard of another command"));
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
     let plan = settings(&args)?;
+    check_folder(&args.output, plan.shard, &plan.command)?;
     let sample = if args.all {
         family::enumerate(&plan.spec)
     } else {
@@ -569,7 +652,11 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
                     lower_bound,
                     search_seconds,
                     files,
-                } => (t_star, lower_bound, search_seconds, files),
+                    skipped,
+                } => {
+                    summary.skipped_cnfs += skipped;
+                    (t_star, lower_bound, search_seconds, files)
+                }
                 Fate::Unsolvable => {
                     summary.unsolvable += 1;
                     continue;
@@ -680,6 +767,12 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
         summary.unknown,
         summary.out_of_band
     );
+    if summary.skipped_cnfs > 0 {
+        note!(
+            "skipped {} CNF file(s) whose horizon T*-K is below 1 move (instances with T* <= K; skipped_cnfs in the summary)",
+            summary.skipped_cnfs
+        );
+    }
     Ok(if summary.unknown > 0 { 3 } else { 0 })
 }
 
@@ -769,5 +862,8 @@ mod tests {
         assert_eq!(h("T*-7").and_then(|h| h.at(7)), None);
         assert_eq!(h("12").and_then(|h| h.at(7)), Some(12));
         assert!(h("T").is_none() && h("T*-x").is_none());
+        assert!(h("0").is_none() && h("T*+-1").is_none() && h("T*-+1").is_none());
+        assert!(h("T*5").is_none() && h("T*+").is_none() && h("-3").is_none());
+        assert_eq!(h("T*+0").and_then(|h| h.at(7)), Some(7));
     }
 }

@@ -80,8 +80,10 @@ enum Command {
     /// Solve every IPC-2018 problem file of folders and tabulate the results
     /// (`bench game`: full games instead).
     #[command(
-        after_help = "Exit codes: 0 every problem got a checked plan; 2 bad input; 3 some problem did not \
-                      (its row says unsat, unknown, invalid or error)."
+        after_help = "Exit codes: 0 every problem got a checked plan; 2 bad input (a flag every child \
+                      would refuse too, before any problem runs); 3 some problem did not (its row says unsat, \
+                      unknown, timeout, invalid or error; why an error, invalid or timeout row failed is \
+                      printed on stderr and is the `error` column of --json, --json-out and --csv-out)."
     )]
     Bench(bench::BenchArgs),
     /// Read a solver's model for an exported CNF, rebuild the plan and check it.

@@ -41,6 +41,10 @@ macro_rules! var_kinds {
         }
 
         impl VarKind {
+            /// Every kind's name with its coordinates' names, in DIMACS order.
+            #[cfg(test)]
+            const ALL: &[(&str, &[&str])] = &[$(($name, &[$(stringify!($field)),+])),*];
+
             $(
                 #[doc = concat!("[`VarKind::", stringify!($variant), "`] from `usize` coordinates.")]
                 pub fn $ctor($($field: usize),+) -> VarKind {
@@ -136,7 +140,7 @@ var_kinds! {
     AmoTail = "amo-tail", amo_tail { group: "Time.", k: "Counter." }
     /// The notebook's `P[apple, t]`: apple `apple` is active at `t`.
     Active = "active", active { apple: "Apple index.", t: "Time." }
-    /// The notebook's `C[count, t]`: the apple counter is `count` at `t`.
+    /// The notebook's `C[count, t]`: more than `count` apples have been eaten by `t`.
     Counter = "counter", counter { count: "Counter value.", t: "Time." }
 }
 
@@ -363,6 +367,42 @@ mod tests {
         cnf.add(&[-a]);
         let fams: Vec<(&str, u64)> = cnf.families().map(|(n, s)| (n, s.clauses)).collect();
         assert_eq!(fams, vec![("one", 1), ("two", 2)]);
+    }
+
+    /// docs/FORMATS.md's `c var` table names every kind with as many
+    /// coordinates as it has (a row may give several kinds, `a`, `b`, with
+    /// coordinates `x t` / `y t`).
+    #[test]
+    fn the_formats_table_lists_every_kind() {
+        let doc = include_str!("../../docs/FORMATS.md");
+        let table: Vec<(Vec<&str>, Vec<usize>)> = doc
+            .split("| kind | coordinates | true when |")
+            .nth(1)
+            .expect("the c var table")
+            .lines()
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(|l| {
+                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+                let kinds = cells[1].split(", ").map(|k| k.trim_matches('`')).collect();
+                let arity = cells[2]
+                    .split(" / ")
+                    .map(|c| c.trim_matches('`').split_whitespace().count())
+                    .collect();
+                (kinds, arity)
+            })
+            .collect();
+        for (name, coords) in VarKind::ALL {
+            let row = table.iter().find(|(kinds, _)| kinds.contains(name));
+            let Some((kinds, arity)) = row else {
+                panic!("docs/FORMATS.md has no row for `{name}`");
+            };
+            let at = kinds.iter().position(|k| k == name).unwrap();
+            let arity = arity.get(at).or(arity.first()).copied();
+            assert_eq!(arity, Some(coords.len()), "`{name}`: {coords:?}");
+        }
+        let listed: usize = table.iter().map(|(kinds, _)| kinds.len()).sum();
+        assert_eq!(listed, VarKind::ALL.len(), "a row names no kind");
     }
 
     #[test]

@@ -102,6 +102,10 @@ pub struct Summary {
     pub unknown: usize,
     /// Instances dropped by `--solve-seconds` (depends on timing).
     pub out_of_band: usize,
+    /// CNF files of kept instances not written because their horizon
+    /// `T*-K` is below 1 move (`T* <= K`).
+    #[serde(default)]
+    pub skipped_cnfs: usize,
     /// Files listed in the index.
     pub files: usize,
     /// `I/K` for one shard's summary; absent once merged.
@@ -304,6 +308,7 @@ pub fn merge(
         unsolvable: 0,
         unknown: 0,
         out_of_band: 0,
+        skipped_cnfs: 0,
         files: 0,
         ..first
     };
@@ -313,6 +318,7 @@ pub fn merge(
         summary.unsolvable += s.unsolvable;
         summary.unknown += s.unknown;
         summary.out_of_band += s.out_of_band;
+        summary.skipped_cnfs += s.skipped_cnfs;
         summary.files += s.files;
         rows.extend(r);
     }

@@ -483,15 +483,8 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
                 });
             }
             let mut bytes = Vec::new();
-            header::write(
-                &cnf,
-                &at,
-                &**encoding,
-                h,
-                Some(status_name(status)),
-                &mut bytes,
-            )
-            .map_err(bad_input)?;
+            header::write(&cnf, &at, &**encoding, h, Some(status.name()), &mut bytes)
+                .map_err(bad_input)?;
             let size = cnf.size();
             files.push(Labelled {
                 encoding: encoding.name(),
@@ -524,14 +517,6 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
         files,
         skipped,
     })
-}
-
-fn status_name(status: Status) -> &'static str {
-    match status {
-        Status::Sat => "sat",
-        Status::Unsat => "unsat",
-        Status::Unknown => "unknown",
-    }
 }
 
 /// A file name piece for an encoding: `direct,amo=pairwise` → `direct-amo-pairwise`.
@@ -738,7 +723,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
             rows.push(IndexRow {
                 encoding: Some(f.encoding),
                 horizon: Some(f.horizon),
-                status: Some(status_name(f.status).to_string()),
+                status: Some(f.status.name().to_string()),
                 variables: Some(f.variables),
                 clauses: Some(f.clauses),
                 literals: Some(f.literals),

@@ -182,6 +182,14 @@ pub enum DimacsError {
         /// Variables of the CNF.
         declared: usize,
     },
+    /// Two `c var` comments name one variable.
+    #[error("line {line}: variable {var} already has a `c var` line (every variable has one)")]
+    NamedTwice {
+        /// Line of the second comment, from 1.
+        line: usize,
+        /// The variable.
+        var: usize,
+    },
     /// A model gives the variable (the field) both signs.
     #[error("model gives variable {0} both values")]
     BothValues(usize),
@@ -282,6 +290,12 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
                 };
                 if parsed.names.len() < id {
                     parsed.names.resize(id, None);
+                }
+                if parsed.names[id - 1].is_some() {
+                    return Err(DimacsError::NamedTwice {
+                        line: lineno,
+                        var: id,
+                    });
                 }
                 parsed.names[id - 1] = Some(name);
             } else if let Some((k, v)) = rest.split_once(' ') {
@@ -480,6 +494,11 @@ mod tests {
 
     #[test]
     fn unknown_variable_kinds_are_errors() {
+        let twice = parse("c var 1 head 3 0 1\nc var 1 head 4 1 1\np cnf 1 1\n1 0\n").unwrap_err();
+        assert!(
+            matches!(twice, DimacsError::NamedTwice { line: 2, var: 1 }),
+            "{twice}"
+        );
         let text = "c var 1 snake 1 2\np cnf 1 1\n1 0\n";
         let e = parse(text).unwrap_err();
         assert_eq!(e.to_string(), "line 1: unknown variable kind \"snake\"");

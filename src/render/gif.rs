@@ -281,10 +281,21 @@ pub fn default_cell(width: usize, height: usize) -> u16 {
 /// The least skip that keeps an animation of a `moves`-move path, at
 /// `delay_cs` per frame, within about [`TARGET_DURATION_CS`]: 1 (every time
 /// point) when `moves + 1` frames fit, e.g. up to 299 moves at 15 cs.
+/// Delays below 2 cs count as [`SHOWN_FAST_DELAY_CS`], as browsers and
+/// viewers play them.
 pub fn auto_skip(moves: usize, delay_cs: u16) -> usize {
-    let frames = (TARGET_DURATION_CS / usize::from(delay_cs.max(1))).max(2);
+    let shown = if delay_cs < 2 {
+        SHOWN_FAST_DELAY_CS
+    } else {
+        delay_cs
+    };
+    let frames = (TARGET_DURATION_CS / usize::from(shown)).max(2);
     moves.div_ceil(frames - 1).max(1)
 }
+
+/// How long browsers and most viewers show a frame whose stored delay is 0
+/// or 1 cs, in centiseconds.
+pub const SHOWN_FAST_DELAY_CS: u16 = 10;
 
 /// The centre pixel `(column, row)` of cell `p` with `cell` pixels per cell.
 pub fn cell_centre(cell: u16, p: Pos) -> (usize, usize) {
@@ -813,9 +824,11 @@ mod tests {
         assert_eq!(auto_skip(45, 15), 1);
         assert_eq!(auto_skip(299, 15), 1);
         assert_eq!(auto_skip(300, 15), 2);
-        for (moves, delay) in [(434, 15), (3000, 4), (50_000, 6), (10_000, 1)] {
+        for (moves, delay) in [(434, 15), (3000, 4), (50_000, 6), (10_000, 1), (100_000, 0)] {
             let skip = auto_skip(moves, delay);
-            let seconds = frame_times(moves, skip).len() as f64 * f64::from(delay) / 100.0;
+            // Delays of 0 and 1 cs play at 10 cs.
+            let shown = if delay < 2 { 10 } else { delay };
+            let seconds = frame_times(moves, skip).len() as f64 * f64::from(shown) / 100.0;
             assert!(
                 (20.0..=46.0).contains(&seconds),
                 "{moves} at {delay}: {seconds} s"

@@ -252,6 +252,13 @@ fn bad_flags_are_refused_with_one_line() {
         &snakesat(&["solve", "--horizon", "0"]),
         "horizon must be at least 1",
     );
+    // A direct option given twice was last-wins without a word.
+    for command in [
+        vec!["solve", "--encoding", "direct,amo=pairwise,amo=binary"],
+        vec!["sizes", "--encodings", "direct,prune=on,prune=off"],
+    ] {
+        assert_bad_input(&snakesat(&command), "given twice");
+    }
     assert_bad_input(
         &snakesat(&["solve", "--size", "0"]),
         "grid size 0x0 is out of range",

@@ -157,22 +157,6 @@ impl Horizon {
     }
 }
 
-/// An encoding list `direct,amo=pairwise,direct`: an item with `=` is an
-/// option of the encoding before it.
-fn split_encodings(list: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for item in list.split(',').map(str::trim) {
-        match out.last_mut() {
-            Some(last) if item.contains('=') => {
-                last.push(',');
-                last.push_str(item);
-            }
-            _ => out.push(item.to_string()),
-        }
-    }
-    out
-}
-
 /// The validated flags.
 struct Plan {
     spec: FamilySpec,
@@ -258,7 +242,7 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
         return Err(bad_input(family::FamilyError::TooMany(args.count)));
     }
     let mut encodings = Vec::new();
-    for name in split_encodings(&args.encoding) {
+    for name in snakesat::bench::sizes::split_list(&args.encoding) {
         let e = encode::by_name(&name).map_err(|e| bad_input(format!("--encoding: {e}")))?;
         if e.approximate() {
             return Err(bad_input(format!(
@@ -829,14 +813,6 @@ fn hardness_chart(rows: &[IndexRow], out: &mut output::Output) -> Result<bool, F
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn encoding_lists_keep_options_with_their_encoding() {
-        assert_eq!(
-            split_encodings("direct,amo=pairwise,body=block,direct"),
-            ["direct,amo=pairwise,body=block", "direct"]
-        );
-    }
 
     #[test]
     fn horizons_are_relative_to_t_star_or_absolute() {

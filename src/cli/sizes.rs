@@ -28,8 +28,10 @@ pub struct SizesArgs {
     #[command(flatten)]
     pub instance: InstanceArgs,
     /// Encodings to compare, comma-separated; a `key=value` item adds an
-    /// option to the `direct` before it, e.g.
-    /// `direct,direct,amo=pairwise,notebook-ordered` (three encodings).
+    /// option to the `direct` before it (after a notebook encoding, or first,
+    /// it starts a `direct` of its own), e.g.
+    /// `direct,direct,amo=pairwise,notebook-ordered` (three encodings); an
+    /// option given twice to one `direct` is refused.
     /// [default: direct, each amo=, body=, position=, growth=counter, prune=off, and the four notebook encodings]
     #[arg(long, value_name = "LIST")]
     pub encodings: Option<String>,

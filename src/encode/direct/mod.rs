@@ -137,6 +137,7 @@ impl DirectOptions {
     /// Parses `direct`, `direct,key=value,...` or `key=value,...`.
     pub fn parse(name: &str) -> Result<DirectOptions, String> {
         let mut options = DirectOptions::default();
+        let mut given: Vec<&str> = Vec::new();
         for part in name.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             if part == "direct" {
                 continue;
@@ -144,6 +145,10 @@ impl DirectOptions {
             let Some((key, value)) = part.split_once('=') else {
                 return Err(format!("unknown encoding {name:?}"));
             };
+            if given.contains(&key) {
+                return Err(format!("encoding option {key:?} given twice in {name:?}"));
+            }
+            given.push(key);
             match key {
                 "amo" => {
                     options.amo = Amo::parse(value).ok_or_else(|| {

@@ -286,17 +286,38 @@ pub fn merge(
         }
         seen.push(s.shard.as_deref().map(Shard::parse).transpose()?);
     }
-    let count = shards.len();
+    // K: the shards' own when they agree, else the number given.
+    let counts: Vec<usize> = seen.iter().flatten().map(|s| s.count).collect();
+    let count = match counts.first() {
+        Some(&k) if counts.len() == seen.len() && counts.iter().all(|&c| c == k) => k,
+        _ => shards.len(),
+    };
     let mut indices: Vec<usize> = seen
         .iter()
         .filter_map(|s| s.filter(|s| s.count == count).map(|s| s.index))
         .collect();
     indices.sort_unstable();
     if indices != (1..=count).collect::<Vec<_>>() {
-        let got: Vec<String> = seen
+        let mut got: Vec<String> = seen
             .iter()
             .map(|s| s.map_or("unsharded".to_string(), |s| s.to_string()))
             .collect();
+        let missing: Vec<String> = (1..=count)
+            .filter(|i| !indices.contains(i))
+            .map(|i| format!("{i}/{count}"))
+            .collect();
+        let mut repeated: Vec<String> = indices
+            .windows(2)
+            .filter(|w| w[0] == w[1])
+            .map(|w| format!("{}/{count}", w[0]))
+            .collect();
+        repeated.dedup();
+        if !missing.is_empty() {
+            got.push(format!("missing {}", missing.join(", ")));
+        }
+        if !repeated.is_empty() {
+            got.push(format!("repeated {}", repeated.join(", ")));
+        }
         return Err(MergeError::WrongShards {
             count,
             got: got.join(", "),
@@ -668,10 +689,17 @@ mod tests {
         assert_eq!(without_timing(&rows), without_timing(&single));
         assert_ne!(rows, single);
         // A shard missing, or a shard of another split.
-        assert!(matches!(
-            merge(shards[..1].to_vec()),
-            Err(MergeError::WrongShards { .. })
-        ));
+        let missing = merge(shards[..1].to_vec()).unwrap_err();
+        assert!(matches!(missing, MergeError::WrongShards { count: 2, .. }));
+        assert!(
+            missing.to_string().ends_with("got 2/2, missing 1/2"),
+            "{missing}"
+        );
+        let twice = merge(vec![shards[0].clone(), shards[0].clone()]).unwrap_err();
+        assert!(
+            twice.to_string().contains("missing 1/2, repeated 2/2"),
+            "{twice}"
+        );
         let mut other = shards.clone();
         other[1].0.command = "snakesat generate --seed 2".into();
         assert!(matches!(

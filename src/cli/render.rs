@@ -72,7 +72,7 @@ pub fn checked_path(
     let name = plan.display();
     let text = read_file(plan).map_err(PlanProblem::Unreadable)?;
     let path = if is_ipc_plan(problem, &text) {
-        let actions = validate::read_plan(&text)
+        let actions = validate::read_plan(&text, instance)
             .map_err(|e| PlanProblem::Unreadable(bad_input(format!("{name}: {e}"))))?;
         validate::validate(instance, &actions)
             .map_err(|e| PlanProblem::Illegal(format!("{name}: {e}")))?

@@ -207,3 +207,60 @@ fn a_line_with_more_than_one_action_is_refused() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout.trim(), "valid: 12 moves, all 8 apples eaten");
 }
+
+/// A plan whose number of moves is not the horizon the instance fixes is a
+/// verdict of `check` (exit 1, and `"valid":false` with `--json`), not a
+/// read error; `render` still refuses it. A plan without a path is
+/// unreadable, in the words of the command.
+#[test]
+fn a_plan_off_the_fixed_horizon_is_invalid() {
+    let dir = temp_dir("fixed-horizon");
+    let instance = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/instances/strict-tail-4x4.json"
+    );
+    let plan = dir.join("plan20.json");
+    let run = snakesat(&["solve", instance, "--horizon", "20", "--json", "-q"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    std::fs::write(&plan, &run.stdout).unwrap();
+    let plan = plan.to_str().unwrap();
+    let message = "plan20.json: the plan has 20 moves but";
+    let run = snakesat(&["check", instance, plan]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    assert!(run.stderr.starts_with("invalid: "), "{}", run.stderr);
+    assert!(run.stderr.contains(message), "{}", run.stderr);
+    assert!(
+        run.stderr.trim_end().ends_with("fixes the horizon at 16"),
+        "{}",
+        run.stderr
+    );
+    let run = snakesat(&["check", instance, plan, "--json"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["valid"], false);
+    assert!(v["violation"].as_str().unwrap().contains(message), "{v}");
+    let gif = dir.join("plan20.gif");
+    assert_bad_input(
+        &snakesat(&["render", instance, plan, "--gif", gif.to_str().unwrap()]),
+        message,
+    );
+
+    let no_plan = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/instances/no-plan-3x1.json"
+    );
+    let unsat = dir.join("unsat.json");
+    let run = snakesat(&["solve", no_plan, "--json", "-q"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    std::fs::write(&unsat, &run.stdout).unwrap();
+    let unsat = unsat.to_str().unwrap();
+    assert_bad_input(
+        &snakesat(&["check", no_plan, unsat]),
+        "status unsat: the plan has no path to check",
+    );
+    assert_bad_input(
+        &snakesat(&["render", no_plan, unsat, "--gif", gif.to_str().unwrap()]),
+        "status unsat: the plan has no path to draw",
+    );
+}

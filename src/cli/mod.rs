@@ -99,7 +99,8 @@ on error nothing is written."
     /// Check a plan from snakesat or any planner: an IPC plan against the domain, any plan in the simulator.
     #[command(
         after_help = "Exit codes: 0 the plan is valid (every apple eaten, every move legal); 1 it is not \
-(the first violated precondition or rule is named); 2 a file cannot be read or parsed."
+(the first violated precondition or rule is named, or the number of moves when the instance fixes \
+another horizon); 2 a file cannot be read or parsed, or the plan has no path (status unsat or unknown)."
     )]
     Check(check::CheckArgs),
     /// Compare the sizes (and optionally solve times) of the encodings on an instance.

@@ -264,6 +264,23 @@ fn bad_flags_are_refused_with_one_line() {
         &snakesat(&["solve", "--size", "3", "--apples", "9"]),
         "do not fit on a 3x3 grid",
     );
+    // walls + apples does not wrap around (it panicked).
+    for command in [
+        &["solve", "-q"][..],
+        &["export", "--horizon", "5", "-o", "/tmp/never.cnf"],
+        &["sizes"],
+    ] {
+        let mut args = command.to_vec();
+        args.extend(["--walls", "18446744073709551615"]);
+        assert_bad_input(
+            &snakesat(&args),
+            "18446744073709551615 walls and 9 apples do not fit on a 10x10 grid",
+        );
+    }
+    assert_bad_input(
+        &snakesat(&["solve", "--apples", "18446744073709551615"]),
+        "0 walls and 18446744073709551615 apples do not fit",
+    );
     assert_bad_input(
         &snakesat(&["solve", "--encoding", "magic"]),
         "unknown encoding",

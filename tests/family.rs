@@ -352,8 +352,30 @@ fn pddl_problems_read_back_and_solve_to_t_star() {
 fn bad_parameters_are_one_line_errors() {
     let dir = temp_dir("bad");
     let out = dir.to_str().unwrap();
-    let cases: [(&[&str], &str); 10] = [
+    const MAX: &str = "18446744073709551615";
+    let cases: [(&[&str], &str); 17] = [
         (&["--max-horizon", "0"], "--max-horizon must be"),
+        // Sums of huge values do not wrap (they panicked); settings that
+        // cannot fit are named, not reported as too few classes.
+        (
+            &["--walls", MAX],
+            "--walls 18446744073709551615, --apples 3 and --length 3 do not fit on 6x6, the largest board of --size",
+        ),
+        (&["--apples", MAX], "--apples 18446744073709551615 and"),
+        (
+            &["--length", MAX],
+            "--length 18446744073709551615 do not fit",
+        ),
+        (&["--walls", MAX, "--fill", "50"], "--fill 50 and"),
+        (&["--size", "2"], "do not fit on 2x2"),
+        (
+            &["--all", "--size", "3", "--apples", "1", "--walls", MAX],
+            "do not fit on 3x3",
+        ),
+        (
+            &["--all", "--size", "3", "--apples", MAX],
+            "do not fit on 3x3",
+        ),
         // Above instance::MAX_HORIZON (100,000): refused before any solve.
         (
             &["--horizons", "T*+100000"],

@@ -746,3 +746,27 @@ fn a_byte_order_mark_is_skipped() {
         assert!(run.stdout.starts_with(moves), "{}", run.stdout);
     }
 }
+
+/// A reader that has gone (`snakesat completions bash | head -1`) is not an
+/// error: exit 0 and nothing on stderr (it panicked); the script itself is
+/// printed whole.
+#[test]
+fn completions_survive_a_closed_stdout() {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(["completions", "bash"])
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    let run = snakesat(&["completions", "bash"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("complete -F _snakesat"),
+        "{}",
+        run.stdout
+    );
+}

@@ -243,15 +243,7 @@ pub fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Merge(args) => merge::run(args),
-        Command::Completions { shell } => {
-            clap_complete::generate(
-                shell,
-                &mut Cli::command(),
-                "snakesat",
-                &mut std::io::stdout(),
-            );
-            Ok(0)
-        }
+        Command::Completions { shell } => completions(shell),
     };
     if std::env::var_os("SNAKESAT_REPORT_MEMORY").is_some()
         && let Some(kb) = snakesat::bench::ipc::peak_memory_kb()
@@ -265,6 +257,20 @@ pub fn main() -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::from(f.code)
         }
+    }
+}
+
+/// Prints the completion script for `shell` on stdout. A reader that stops
+/// early (`| head`) is not an error; another failure to write is.
+fn completions(shell: clap_complete::Shell) -> Result<u8, Failure> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "snakesat", &mut script);
+    let mut out = std::io::stdout().lock();
+    match out.write_all(&script).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(bad_input(format!(
+            "cannot write the completion script to standard output: {e}"
+        ))),
+        _ => Ok(0),
     }
 }
 

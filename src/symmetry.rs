@@ -335,6 +335,11 @@ pub fn all_instances(setting: &Setting) -> Result<Vec<Instance>, EnumerateError>
             limit: MAX_ENUMERATED,
         });
     }
+    // Nothing to build (and the walls or apples asked for may be more than
+    // any buffer can hold).
+    if count == Some(0) {
+        return Ok(Vec::new());
+    }
     let (w, h) = (setting.rules.width, setting.rules.height);
     let cells: Vec<Pos> = (0..h).flat_map(|y| (0..w).map(move |x| (x, y))).collect();
     let visible = setting.rules.visible.min(setting.apples);
@@ -661,5 +666,19 @@ mod tests {
         assert_eq!(binomial(60, 30), Some(118_264_581_564_861_424));
         assert_eq!(permutations(5, 3), Some(60));
         assert_eq!(count_bodies(3, 3, 2, u64::MAX), 24);
+    }
+
+    #[test]
+    fn settings_with_more_walls_or_apples_than_cells_have_no_instance() {
+        for (walls, apples) in [(usize::MAX, 1), (0, usize::MAX)] {
+            let setting = Setting {
+                rules: rules(3, 3, 1),
+                walls,
+                length: 1,
+                explicit: false,
+                apples,
+            };
+            assert_eq!(all_instances(&setting), Ok(vec![]));
+        }
     }
 }

@@ -132,3 +132,135 @@ fn render_draws_another_planners_plan_and_refuses_an_invalid_one() {
     // Some output is required.
     assert_eq!(snakesat(&["render", PROBLEM, VALID]).code, 2);
 }
+
+/// Everything on a plan line is read: an action followed by junk, a second
+/// action on the line (whose objects need not even exist) or an object off
+/// the problem's grid makes the plan unreadable, for `check` and `render`.
+#[test]
+fn a_line_with_more_than_one_action_is_refused() {
+    let dir = temp_dir("one-per-line");
+    let problem = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benchmarks/ipc2018-snake/optimal/instance-4.pddl"
+    );
+    let own = dir.join("own.plan");
+    let run = snakesat(&["solve", problem, "-q", "--plan", own.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<String> = std::fs::read_to_string(&own)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), 13, "12 actions and the cost: {lines:?}");
+    let with = |edit: &dyn Fn(&mut Vec<String>)| {
+        let mut plan = lines.clone();
+        edit(&mut plan);
+        plan.join("\n")
+    };
+    let cases = [
+        // A 13th action that cannot apply, on the 12th's line.
+        (
+            with(&|p| p[11] += " (move pos4-1 pos4-2 pos9-9 pos9-9)"),
+            "line 12: one action per line: `(move pos4-1 pos4-2 pos9-9 pos9-9)` follows the action",
+        ),
+        // Junk after an action.
+        (
+            with(&|p| p[1] += " garbage here ((("),
+            "line 2: unexpected `garbage here (((` after the action",
+        ),
+        // Actions 2 and 3 on one line.
+        (
+            with(&|p| {
+                let third = p.remove(2);
+                p[1] = format!("{} {third}", p[1]);
+            }),
+            "line 2: one action per line: `(move pos2-3 pos2-2 pos1-3 pos1-4)` follows the action",
+        ),
+        // An action naming a cell the problem does not have, on its own line.
+        (
+            with(&|p| p.insert(12, "(move pos4-1 pos4-2 pos9-9 pos9-9)".to_string())),
+            "line 13: unknown object `pos9-9`: not a cell of the problem's 5x5 grid",
+        ),
+    ];
+    for (i, (text, message)) in cases.iter().enumerate() {
+        let plan = dir.join(format!("case{i}.plan"));
+        std::fs::write(&plan, text).unwrap();
+        let plan = plan.to_str().unwrap();
+        assert_bad_input(&snakesat(&["check", problem, plan]), message);
+        assert_bad_input(&snakesat(&["check", problem, plan, "--json"]), message);
+        let gif = dir.join(format!("case{i}.gif"));
+        assert_bad_input(
+            &snakesat(&["render", problem, plan, "--gif", gif.to_str().unwrap()]),
+            message,
+        );
+        assert!(!gif.exists());
+    }
+    // Step numbers and costs around an action are still read.
+    let numbered: Vec<String> = lines[..12]
+        .iter()
+        .enumerate()
+        .map(|(i, a)| format!("{i}.000: {a} [1.000]"))
+        .collect();
+    let plan = dir.join("numbered.plan");
+    std::fs::write(&plan, numbered.join("\n")).unwrap();
+    let run = snakesat(&["check", problem, plan.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.trim(), "valid: 12 moves, all 8 apples eaten");
+}
+
+/// A plan whose number of moves is not the horizon the instance fixes is a
+/// verdict of `check` (exit 1, and `"valid":false` with `--json`), not a
+/// read error; `render` still refuses it. A plan without a path is
+/// unreadable, in the words of the command.
+#[test]
+fn a_plan_off_the_fixed_horizon_is_invalid() {
+    let dir = temp_dir("fixed-horizon");
+    let instance = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/instances/strict-tail-4x4.json"
+    );
+    let plan = dir.join("plan20.json");
+    let run = snakesat(&["solve", instance, "--horizon", "20", "--json", "-q"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    std::fs::write(&plan, &run.stdout).unwrap();
+    let plan = plan.to_str().unwrap();
+    let message = "plan20.json: the plan has 20 moves but";
+    let run = snakesat(&["check", instance, plan]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    assert!(run.stderr.starts_with("invalid: "), "{}", run.stderr);
+    assert!(run.stderr.contains(message), "{}", run.stderr);
+    assert!(
+        run.stderr.trim_end().ends_with("fixes the horizon at 16"),
+        "{}",
+        run.stderr
+    );
+    let run = snakesat(&["check", instance, plan, "--json"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["valid"], false);
+    assert!(v["violation"].as_str().unwrap().contains(message), "{v}");
+    let gif = dir.join("plan20.gif");
+    assert_bad_input(
+        &snakesat(&["render", instance, plan, "--gif", gif.to_str().unwrap()]),
+        message,
+    );
+
+    let no_plan = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/instances/no-plan-3x1.json"
+    );
+    let unsat = dir.join("unsat.json");
+    let run = snakesat(&["solve", no_plan, "--json", "-q"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    std::fs::write(&unsat, &run.stdout).unwrap();
+    let unsat = unsat.to_str().unwrap();
+    assert_bad_input(
+        &snakesat(&["check", no_plan, unsat]),
+        "status unsat: the plan has no path to check",
+    );
+    assert_bad_input(
+        &snakesat(&["render", no_plan, unsat, "--gif", gif.to_str().unwrap()]),
+        "status unsat: the plan has no path to draw",
+    );
+}

@@ -271,6 +271,23 @@ fn bad_flags_are_refused_with_one_line() {
         &snakesat(&["solve", "--size", "3", "--apples", "9"]),
         "do not fit on a 3x3 grid",
     );
+    // walls + apples does not wrap around (it panicked).
+    for command in [
+        &["solve", "-q"][..],
+        &["export", "--horizon", "5", "-o", "/tmp/never.cnf"],
+        &["sizes"],
+    ] {
+        let mut args = command.to_vec();
+        args.extend(["--walls", "18446744073709551615"]);
+        assert_bad_input(
+            &snakesat(&args),
+            "18446744073709551615 walls and 9 apples do not fit on a 10x10 grid",
+        );
+    }
+    assert_bad_input(
+        &snakesat(&["solve", "--apples", "18446744073709551615"]),
+        "0 walls and 18446744073709551615 apples do not fit",
+    );
     assert_bad_input(
         &snakesat(&["solve", "--encoding", "magic"]),
         "unknown encoding",
@@ -916,4 +933,28 @@ fn satisficing_on_free_starts_plans_and_claims_no_false_unsat() {
     ]);
     assert_ne!(run.code, 1, "{}", run.stdout);
     assert_ne!(json_of(&run)["status"], "unsat", "{}", run.stdout);
+}
+
+/// A reader that has gone (`snakesat completions bash | head -1`) is not an
+/// error: exit 0 and nothing on stderr (it panicked); the script itself is
+/// printed whole.
+#[test]
+fn completions_survive_a_closed_stdout() {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(["completions", "bash"])
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    let run = snakesat(&["completions", "bash"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("complete -F _snakesat"),
+        "{}",
+        run.stdout
+    );
 }

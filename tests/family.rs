@@ -357,7 +357,7 @@ fn shards_merge_into_the_single_run() {
         merged.to_str().unwrap(),
         partial.to_str().unwrap(),
     ]);
-    assert_bad_input(&run, "shards 1/1..1/1");
+    assert_bad_input(&run, "shards 1/3..3/3 once each, got 1/3, missing 2/3, 3/3");
     let run = snakesat(&[
         "merge",
         "-o",
@@ -427,7 +427,8 @@ fn pddl_problems_read_back_and_solve_to_t_star() {
 fn bad_parameters_are_one_line_errors() {
     let dir = temp_dir("bad");
     let out = dir.to_str().unwrap();
-    let cases: [(&[&str], &str); 13] = [
+    const MAX: &str = "18446744073709551615";
+    let cases: &[(&[&str], &str)] = &[
         (&["--max-horizon", "0"], "--max-horizon must be"),
         // A horizon is at least 1 move; K is digits after one sign.
         (&["--horizons", "T*,0"], "0 is not a horizon"),
@@ -436,6 +437,27 @@ fn bad_parameters_are_one_line_errors() {
             "is not T*, T*-K, T*+K or a number",
         ),
         (&["--horizons", "T*5"], "is not T*, T*-K, T*+K or a number"),
+        // Sums of huge values do not wrap (they panicked); settings that
+        // cannot fit are named, not reported as too few classes.
+        (
+            &["--walls", MAX],
+            "--walls 18446744073709551615, --apples 3 and --length 3 do not fit on 6x6, the largest board of --size",
+        ),
+        (&["--apples", MAX], "--apples 18446744073709551615 and"),
+        (
+            &["--length", MAX],
+            "--length 18446744073709551615 do not fit",
+        ),
+        (&["--walls", MAX, "--fill", "50"], "--fill 50 and"),
+        (&["--size", "2"], "do not fit on 2x2"),
+        (
+            &["--all", "--size", "3", "--apples", "1", "--walls", MAX],
+            "do not fit on 3x3",
+        ),
+        (
+            &["--all", "--size", "3", "--apples", MAX],
+            "do not fit on 3x3",
+        ),
         // Above instance::MAX_HORIZON (100,000): refused before any solve.
         (
             &["--horizons", "T*+100000"],

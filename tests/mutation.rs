@@ -168,8 +168,9 @@ fn dimacs_reader_never_panics() {
 #[test]
 fn plan_reader_never_panics() {
     no_panics("plan", &[PLAN, PLAN_BAD], |t| {
-        if let Ok(actions) = validate::read_plan(t) {
-            let _ = validate::validate(&pddl::from_pddl(PLAN_PROBLEM).unwrap(), &actions);
+        let problem = pddl::from_pddl(PLAN_PROBLEM).unwrap();
+        if let Ok(actions) = validate::read_plan(t, &problem) {
+            let _ = validate::validate(&problem, &actions);
         }
     });
 }
@@ -259,8 +260,10 @@ fn samples_are_valid() {
     assert_eq!(pddl::from_pddl(PDDL).unwrap().apples.len(), 2);
     assert_eq!(dimacs::parse(CNF).unwrap().num_vars, 1);
     let problem = pddl::from_pddl(PLAN_PROBLEM).unwrap();
-    assert!(validate::validate(&problem, &validate::read_plan(PLAN).unwrap()).is_ok());
-    assert!(validate::validate(&problem, &validate::read_plan(PLAN_BAD).unwrap()).is_err());
+    assert!(validate::validate(&problem, &validate::read_plan(PLAN, &problem).unwrap()).is_ok());
+    assert!(
+        validate::validate(&problem, &validate::read_plan(PLAN_BAD, &problem).unwrap()).is_err()
+    );
     assert!(matches!(
         dimacs::parse_model(MODEL, 3),
         Ok(dimacs::ModelFile::Sat(_))

@@ -40,7 +40,7 @@ struct Verdict {
 
 pub fn run(args: CheckArgs) -> Result<u8, Failure> {
     let instance = load_instance_file(&args.problem)?;
-    let verdict = match checked_path(&args.problem, &instance, &args.plan) {
+    let verdict = match checked_path(&args.problem, &instance, &args.plan, "check") {
         Ok((path, replay)) => Verdict {
             valid: true,
             moves: Some(path.len() - 1),

@@ -330,12 +330,10 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
 /// The command that regenerates the family: every setting spelled out,
 /// without `-o` and `--shard` (which do not change the family).
 fn command_line(args: &GenerateArgs, spec: &FamilySpec, encodings: &[Box<dyn Encoding>]) -> String {
-    let mut c = format!("snakesat generate --size {}", spec.size);
-    match spec.apples {
-        AppleCount::Count(s) => c += &format!(" --apples {s}"),
-        AppleCount::Fill(s) => c += &format!(" --fill {s}"),
-    }
-    c += &format!(" --length {} --walls {}", spec.length, spec.walls);
+    let mut c = format!(
+        "snakesat generate --size {} {} --length {} --walls {}",
+        spec.size, spec.apples, spec.length, spec.walls
+    );
     match spec.visible {
         Some(v) => c += &format!(" --visible {v}"),
         None => c += " --visible all",

@@ -101,7 +101,8 @@ on error nothing is written."
     /// Check a plan from snakesat or any planner: an IPC plan against the domain, any plan in the simulator.
     #[command(
         after_help = "Exit codes: 0 the plan is valid (every apple eaten, every move legal); 1 it is not \
-(the first violated precondition or rule is named); 2 a file cannot be read or parsed."
+(the first violated precondition or rule is named, or the number of moves when the instance fixes \
+another horizon); 2 a file cannot be read or parsed, or the plan has no path (status unsat or unknown)."
     )]
     Check(check::CheckArgs),
     /// Compare the sizes (and optionally solve times) of the encodings on an instance.
@@ -244,15 +245,7 @@ pub fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Merge(args) => merge::run(args),
-        Command::Completions { shell } => {
-            clap_complete::generate(
-                shell,
-                &mut Cli::command(),
-                "snakesat",
-                &mut std::io::stdout(),
-            );
-            Ok(0)
-        }
+        Command::Completions { shell } => completions(shell),
     };
     if std::env::var_os("SNAKESAT_REPORT_MEMORY").is_some()
         && let Some(kb) = snakesat::bench::ipc::peak_memory_kb()
@@ -266,6 +259,20 @@ pub fn main() -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::from(f.code)
         }
+    }
+}
+
+/// Prints the completion script for `shell` on stdout. A reader that stops
+/// early (`| head`) is not an error; another failure to write is.
+fn completions(shell: clap_complete::Shell) -> Result<u8, Failure> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "snakesat", &mut script);
+    let mut out = std::io::stdout().lock();
+    match out.write_all(&script).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(bad_input(format!(
+            "cannot write the completion script to standard output: {e}"
+        ))),
+        _ => Ok(0),
     }
 }
 

@@ -63,21 +63,23 @@ fn is_ipc_plan(problem: &Path, text: &str) -> bool {
 
 /// The head path of the plan file at `plan` for `instance` (read from
 /// `problem`) and the simulator's replay of it: an IPC plan is checked action
-/// by action against the domain first.
+/// by action against the domain first. `verb` says what the caller does with
+/// the path ("draw", "check"), for the message about a plan without one.
 pub fn checked_path(
     problem: &Path,
     instance: &Instance,
     plan: &Path,
+    verb: &str,
 ) -> Result<(Vec<Pos>, sim::Replay), PlanProblem> {
     let name = plan.display();
     let text = read_file(plan).map_err(PlanProblem::Unreadable)?;
     let path = if is_ipc_plan(problem, &text) {
-        let actions = validate::read_plan(&text)
+        let actions = validate::read_plan(&text, instance)
             .map_err(|e| PlanProblem::Unreadable(bad_input(format!("{name}: {e}"))))?;
         validate::validate(instance, &actions)
             .map_err(|e| PlanProblem::Illegal(format!("{name}: {e}")))?
     } else {
-        json_path(problem, instance, &text, plan).map_err(PlanProblem::Unreadable)?
+        json_path(problem, instance, &text, plan, verb)?
     };
     match sim::simulate(instance, &path) {
         Ok(replay) => Ok((path, replay)),
@@ -85,32 +87,36 @@ pub fn checked_path(
     }
 }
 
-/// The path of a plan of `solve --json`, with its own consistency checks.
+/// The path of a plan of `solve --json`, with its own consistency checks: a
+/// file that is not such a plan, or one without a path, is unreadable; a path
+/// whose number of moves is not the horizon `instance` fixes is illegal.
 fn json_path(
     problem: &Path,
     instance: &Instance,
     text: &str,
     plan: &Path,
-) -> Result<Vec<Pos>, Failure> {
+    verb: &str,
+) -> Result<Vec<Pos>, PlanProblem> {
     let name = plan.display();
+    let unreadable = |message: String| PlanProblem::Unreadable(bad_input(message));
     let parsed: PlanFile = serde_json::from_str(text)
-        .map_err(|e| bad_input(format!("{name}: not a plan of `solve --json`: {e}")))?;
+        .map_err(|e| unreadable(format!("{name}: not a plan of `solve --json`: {e}")))?;
     if let Some(status) = parsed.status.as_deref()
         && status != "sat"
     {
-        return Err(bad_input(format!(
-            "{name}: status {status}: the plan has no path to draw"
+        return Err(unreadable(format!(
+            "{name}: status {status}: the plan has no path to {verb}"
         )));
     }
     let path = match parsed.path {
         Some(path) if !path.is_empty() => path,
-        _ => return Err(bad_input(format!("{name}: no `path` to draw"))),
+        _ => return Err(unreadable(format!("{name}: no `path` to {verb}"))),
     };
     let moves = path.len() - 1;
     if let Some(h) = parsed.horizon
         && h != moves
     {
-        return Err(bad_input(format!(
+        return Err(unreadable(format!(
             "{name}: `horizon` is {h} but `path` has {} cells ({moves} moves)",
             path.len()
         )));
@@ -118,7 +124,7 @@ fn json_path(
     if let Some(t) = instance.horizon
         && t != moves
     {
-        return Err(bad_input(format!(
+        return Err(PlanProblem::Illegal(format!(
             "{name}: the plan has {moves} moves but {} fixes the horizon at {t}",
             problem.display()
         )));
@@ -129,7 +135,7 @@ fn json_path(
 pub fn run(args: RenderArgs) -> Result<u8, Failure> {
     let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
     let instance = load_instance_file(&args.instance)?;
-    let path = match checked_path(&args.instance, &instance, &args.plan) {
+    let path = match checked_path(&args.instance, &instance, &args.plan, "draw") {
         Ok((path, _)) => path,
         Err(PlanProblem::Unreadable(failure)) => return Err(failure),
         Err(PlanProblem::Illegal(message)) => return Err(bad_input(message)),

@@ -154,6 +154,16 @@ pub enum AppleCount {
     Fill(Span),
 }
 
+impl std::fmt::Display for AppleCount {
+    /// The flag that sets it: `--apples A..B` or `--fill A..B`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AppleCount::Count(span) => write!(f, "--apples {span}"),
+            AppleCount::Fill(span) => write!(f, "--fill {span}"),
+        }
+    }
+}
+
 /// The parameters of a family.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FamilySpec {
@@ -199,6 +209,23 @@ pub enum FamilyError {
     /// Too many instances asked for.
     #[error("--count {0} is larger than the limit {MAX_COUNT}")]
     TooMany(usize),
+    /// Even the least walls, apples and length of the spec do not fit on
+    /// the largest board, so no draw can be an instance.
+    #[error(
+        "--walls {walls}, {apples} and --length {length} do not fit on {width}x{height}, the largest board of --size"
+    )]
+    TooCrowded {
+        /// The walls asked for.
+        walls: Span,
+        /// The apples asked for.
+        apples: AppleCount,
+        /// The lengths asked for.
+        length: Span,
+        /// The largest board's width.
+        width: usize,
+        /// The largest board's height.
+        height: usize,
+    },
     /// Sampling stopped finding new classes.
     #[error(
         "only {found} distinct instances after {draws} draws ({rejected} rejected in a row): the setting may have fewer than {count} classes (try --all)"
@@ -235,12 +262,15 @@ pub struct Sample {
 }
 
 /// Draws `spec.count` instances, no two related by a symmetry, each in its
-/// canonical form. Deterministic: the same spec gives the same sample.
+/// canonical form. Deterministic: the same spec gives the same sample. A spec
+/// whose least walls, apples and length do not fit on its largest board is
+/// refused before any draw.
 pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
     if spec.count > MAX_COUNT {
         return Err(FamilyError::TooMany(spec.count));
     }
     let sizes = spec.size.sizes();
+    fits_somewhere(spec, &sizes)?;
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let mut seen = HashSet::new();
     let mut out = Sample {
@@ -275,6 +305,46 @@ pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
     Ok(out)
 }
 
+/// Refuses a spec whose least walls, apples and length need more cells than
+/// the largest of `sizes` has (sums that overflow included): every draw of it
+/// would be rejected.
+fn fits_somewhere(spec: &FamilySpec, sizes: &[(usize, usize)]) -> Result<(), FamilyError> {
+    let (width, height) = sizes
+        .iter()
+        .copied()
+        .max_by_key(|&(w, h)| w * h)
+        .expect("a size span has a size");
+    let cells = width * height;
+    // Cells the apples and the snake cover at least: with --fill, the
+    // largest fill must leave room for an apple beyond the snake.
+    let covered = match spec.apples {
+        AppleCount::Count(span) => span.lo.checked_add(spec.length.lo),
+        AppleCount::Fill(percent) => covered_cells(percent.hi, cells)
+            .filter(|&c| c > spec.length.lo)
+            .and_then(|_| spec.length.lo.checked_add(1)),
+    };
+    match covered.and_then(|c| c.checked_add(spec.walls.lo)) {
+        Some(needed) if needed <= cells => Ok(()),
+        _ => Err(too_crowded(spec, width, height)),
+    }
+}
+
+fn too_crowded(spec: &FamilySpec, width: usize, height: usize) -> FamilyError {
+    FamilyError::TooCrowded {
+        walls: spec.walls,
+        apples: spec.apples,
+        length: spec.length,
+        width,
+        height,
+    }
+}
+
+/// The cells a snake covers on a board of `cells` cells at a fill of
+/// `percent` (rounded), `None` on overflow.
+fn covered_cells(percent: usize, cells: usize) -> Option<usize> {
+    Some(percent.checked_mul(cells)?.checked_add(50)? / 100)
+}
+
 /// One random instance of the spec, or `None` when the draw is not valid.
 fn draw(spec: &FamilySpec, sizes: &[(usize, usize)], rng: &mut ChaCha8Rng) -> Option<Instance> {
     let (width, height) = sizes[rng.random_range(0..sizes.len())];
@@ -284,7 +354,7 @@ fn draw(spec: &FamilySpec, sizes: &[(usize, usize)], rng: &mut ChaCha8Rng) -> Op
     let apples = match spec.apples {
         AppleCount::Count(span) => span.draw(rng),
         AppleCount::Fill(percent) => {
-            let covered = (percent.draw(rng) * cells + 50) / 100;
+            let covered = covered_cells(percent.draw(rng), cells)?;
             covered.checked_sub(length).filter(|&a| a > 0)?
         }
     };
@@ -292,7 +362,8 @@ fn draw(spec: &FamilySpec, sizes: &[(usize, usize)], rng: &mut ChaCha8Rng) -> Op
         Some(span) => span.draw(rng).min(apples),
         None => apples,
     };
-    if length == 0 || walls + apples + length > cells {
+    let needed = walls.checked_add(apples)?.checked_add(length)?;
+    if length == 0 || needed > cells {
         return None;
     }
     let mut order: Vec<Pos> = (0..cells).map(|i| (i % width, i / width)).collect();
@@ -372,6 +443,17 @@ pub fn enumerate(spec: &FamilySpec) -> Result<Sample, FamilyError> {
         Some(span) => one(span, "--visible")?.min(apples),
         None => apples,
     };
+    // Walls and apples, and walls and a snake, share the board (a free
+    // start's snake may lie under apples yet to appear).
+    let fits = |n: usize| {
+        spec.walls
+            .lo
+            .checked_add(n)
+            .is_some_and(|c| c <= width * height)
+    };
+    if !fits(apples) || !fits(spec.length.lo) {
+        return Err(too_crowded(spec, width, height));
+    }
     let setting = Setting {
         rules: Instance {
             width,

@@ -56,7 +56,8 @@ impl Default for RandomSpec {
 /// Why a random instance cannot be drawn.
 #[derive(Debug, thiserror::Error)]
 pub enum RandomError {
-    /// `walls + apples >= width * height`: no cell is left free for the start.
+    /// `walls + apples >= width * height` (or the sum overflows): no cell is
+    /// left free for the start.
     #[error("{walls} walls and {apples} apples do not fit on a {w}x{h} grid")]
     TooCrowded {
         /// Requested number of walls.
@@ -97,21 +98,23 @@ pub fn generate(spec: &RandomSpec) -> Result<Instance, RandomError> {
     }
     let cells = spec.width * spec.height;
     // Keep at least one cell free of walls and apples for the start.
-    if spec.walls + spec.apples >= cells {
-        return Err(RandomError::TooCrowded {
+    let taken = spec
+        .walls
+        .checked_add(spec.apples)
+        .filter(|&taken| taken < cells)
+        .ok_or(RandomError::TooCrowded {
             walls: spec.walls,
             apples: spec.apples,
             w: spec.width,
             h: spec.height,
-        });
-    }
+        })?;
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let mut order: Vec<Pos> = (0..cells)
         .map(|i| (i % spec.width, i / spec.width))
         .collect();
     order.shuffle(&mut rng);
     let walls = order[..spec.walls].to_vec();
-    let apples = order[spec.walls..spec.walls + spec.apples].to_vec();
+    let apples = order[spec.walls..taken].to_vec();
     let instance = Instance {
         walls,
         start: Start::Free {

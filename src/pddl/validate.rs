@@ -11,9 +11,11 @@
 //! (or `dummypoint`). A violated precondition is reported with the step and
 //! the literal, in the domain's words.
 //!
-//! Plan files: one action per line, `(name arg ...)` in any case; text before
-//! the `(` (step numbers such as `3:`) and after the `)` (costs such as
-//! `[1]`) is ignored, as are blank lines and `;` comments.
+//! Plan files: one action per line, `(name arg ...)` in any case, whose
+//! objects are cells of the problem's grid or `dummypoint`. A step number
+//! such as `3:` or `0.000:` may precede the action and a cost such as `[1]`
+//! may follow it; blank lines and `;` comments are skipped. Anything else on
+//! a line, a second action included, makes the file unreadable.
 
 use std::collections::{HashSet, VecDeque};
 
@@ -137,8 +139,17 @@ fn shorten(token: &str) -> String {
     }
 }
 
-/// Reads a plan file.
-pub fn read_plan(text: &str) -> Result<Vec<Action>, PlanReadError> {
+/// True for a plain decimal number such as `3` or `0.000`: the step numbers
+/// and costs that planners write around an action.
+fn is_number(text: &str) -> bool {
+    let mut parts = text.splitn(2, '.');
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    parts.next().is_some_and(digits) && parts.next().is_none_or(digits)
+}
+
+/// Reads a plan file for the problem `instance`: an object that is not a
+/// cell of its grid (or `dummypoint`) is unknown.
+pub fn read_plan(text: &str, instance: &Instance) -> Result<Vec<Action>, PlanReadError> {
     let mut actions = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
@@ -153,6 +164,16 @@ pub fn read_plan(text: &str) -> Result<Vec<Action>, PlanReadError> {
                 shorten(body)
             ))
         })?;
+        let before = body[..open].trim_end();
+        let numbered = before
+            .strip_suffix(':')
+            .is_some_and(|label| is_number(label.trim_end()));
+        if !before.is_empty() && !numbered {
+            return Err(err(format!(
+                "unexpected `{}` before the action (only a step number such as `3:` may precede it)",
+                shorten(before)
+            )));
+        }
         let close = body[open..]
             .find(')')
             .map(|c| open + c)
@@ -170,11 +191,19 @@ pub fn read_plan(text: &str) -> Result<Vec<Action>, PlanReadError> {
         let args = words
             .map(|w| {
                 if w.eq_ignore_ascii_case(DUMMY) {
-                    Ok(Object::Dummy)
+                    return Ok(Object::Dummy);
+                }
+                let cell = parse_object(w)
+                    .ok_or_else(|| err(format!("unknown object `{}`", shorten(w))))?;
+                if instance.on_grid(cell) {
+                    Ok(Object::Cell(cell))
                 } else {
-                    parse_object(w)
-                        .map(Object::Cell)
-                        .ok_or_else(|| err(format!("unknown object `{}`", shorten(w))))
+                    Err(err(format!(
+                        "unknown object `{}`: not a cell of the problem's {}x{} grid",
+                        shorten(w),
+                        instance.width,
+                        instance.height
+                    )))
                 }
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -184,6 +213,22 @@ pub fn read_plan(text: &str) -> Result<Vec<Action>, PlanReadError> {
                 name.as_str(),
                 name.arity(),
                 args.len()
+            )));
+        }
+        let after = body[close + 1..].trim_start();
+        let is_cost = after
+            .strip_prefix('[')
+            .and_then(|c| c.strip_suffix(']'))
+            .is_some_and(|c| is_number(c.trim()));
+        if after.starts_with('(') {
+            return Err(err(format!(
+                "one action per line: `{}` follows the action",
+                shorten(after)
+            )));
+        } else if !after.is_empty() && !is_cost {
+            return Err(err(format!(
+                "unexpected `{}` after the action (only a cost such as `[1]` may follow it)",
+                shorten(after)
             )));
         }
         actions.push(Action { name, args, line });
@@ -376,9 +421,9 @@ mod tests {
     fn a_valid_plan_gives_its_path() {
         let plan = "; a comment\n\
             0: (MOVE-AND-EAT-SPAWN pos1-0 pos2-0 pos2-1 dummypoint) [1]\n\
-            (move-and-eat-no-spawn pos2-0 pos2-1)\n\
+            1.000 : (move-and-eat-no-spawn pos2-0 pos2-1)  [1.000] ; eats the last\n\
             ; cost = 2 (unit cost)\n";
-        let actions = read_plan(plan).unwrap();
+        let actions = read_plan(plan, &problem()).unwrap();
         assert_eq!(actions.len(), 2);
         assert_eq!(actions[0].line, 2);
         let path = validate(&problem(), &actions).unwrap();
@@ -389,18 +434,18 @@ mod tests {
     #[test]
     fn the_first_failed_precondition_is_named() {
         // Eating without naming the spawn point.
-        let actions = read_plan("(move-and-eat-no-spawn pos1-0 pos2-0)").unwrap();
+        let actions = read_plan("(move-and-eat-no-spawn pos1-0 pos2-0)", &problem()).unwrap();
         let e = validate(&problem(), &actions).unwrap_err();
         assert_eq!(
             e.to_string(),
             "step 1 (line 1): (move-and-eat-no-spawn pos1-0 pos2-0): precondition (spawn dummypoint) does not hold"
         );
         // Three legal moves that leave the point uneaten.
-        let actions = read_plan("(move pos1-0 pos1-1 pos0-0 pos1-0)\n(move pos1-1 pos0-1 pos1-0 pos1-1)\n(move pos0-1 pos0-0 pos1-1 pos0-1)").unwrap();
+        let actions = read_plan("(move pos1-0 pos1-1 pos0-0 pos1-0)\n(move pos1-1 pos0-1 pos1-0 pos1-1)\n(move pos0-1 pos0-0 pos1-1 pos0-1)", &problem()).unwrap();
         let e = validate(&problem(), &actions).unwrap_err();
         assert!(matches!(e, PlanViolation::Goal { .. }), "{e}");
         // Moving into the tail's cell (strict: it is still blocked).
-        let actions = read_plan("(move pos1-0 pos0-0 pos0-0 pos1-0)").unwrap();
+        let actions = read_plan("(move pos1-0 pos0-0 pos0-0 pos1-0)", &problem()).unwrap();
         let e = validate(&problem(), &actions).unwrap_err();
         assert!(e.to_string().contains("(not (blocked pos0-0))"), "{e}");
         // Not adjacent, wrong tail, wrong next spawn.
@@ -419,7 +464,7 @@ mod tests {
                 "(not (ispoint pos2-0))",
             ),
         ] {
-            let e = validate(&problem(), &read_plan(plan).unwrap()).unwrap_err();
+            let e = validate(&problem(), &read_plan(plan, &problem()).unwrap()).unwrap_err();
             assert!(e.to_string().contains(literal), "{plan}: {e}");
         }
     }
@@ -438,8 +483,31 @@ mod tests {
                 "line 1: expected `(action ...)`, found `move pos1-0`",
             ),
             ("(move pos1-0 pos2-0", "line 1: unclosed `(`"),
+            (
+                "(move pos1-0 pos1-1 pos9-9 pos1-0)",
+                "line 1: unknown object `pos9-9`: not a cell of the problem's 3x2 grid",
+            ),
+            (
+                "(move-and-eat-no-spawn pos1-0 pos2-0) (move pos2-0 pos2-1 pos0-0 pos1-0)",
+                "line 1: one action per line: `(move pos2-0 pos2-1 pos0-0 pos1-0)` follows the action",
+            ),
+            (
+                "(move-and-eat-no-spawn pos1-0 pos2-0) garbage (((",
+                "line 1: unexpected `garbage (((` after the action (only a cost such as `[1]` may follow it)",
+            ),
+            (
+                "(move-and-eat-no-spawn pos1-0 pos2-0)) [1]",
+                "line 1: unexpected `) [1]` after the action (only a cost such as `[1]` may follow it)",
+            ),
+            (
+                "step (move-and-eat-no-spawn pos1-0 pos2-0)",
+                "line 1: unexpected `step` before the action (only a step number such as `3:` may precede it)",
+            ),
         ] {
-            assert_eq!(read_plan(text).unwrap_err().to_string(), message);
+            assert_eq!(
+                read_plan(text, &problem()).unwrap_err().to_string(),
+                message
+            );
         }
     }
 }

@@ -20,7 +20,7 @@ use thiserror::Error;
 use crate::cnf::Cnf;
 use crate::encode::full::ends_full;
 use crate::encode::{EncodeError, Encoding, prune};
-use crate::instance::{Instance, Pos};
+use crate::instance::{Instance, MAX_HORIZON, Pos};
 use crate::proof::ProofError;
 use crate::sim::{self, Replay, Violation};
 use crate::solve::{self, Attempt, Budget, SearchResult, Stats, Status};
@@ -35,8 +35,9 @@ pub enum Search {
     /// A plan of exactly this many moves.
     FixedHorizon(usize),
     /// A plan fast (of any length up to [`Planner::max_horizon`]), then
-    /// shorter ones until the timeout; least only if proven. The first plan
-    /// ignores the timeout. Needs an incremental encoding.
+    /// shorter ones until the timeout; least only if proven. Every phase, the
+    /// first plan included, stops at the timeout (then no plan if none was
+    /// found by it). Needs an incremental encoding.
     Satisficing,
 }
 
@@ -289,9 +290,10 @@ impl<'a> Planner<'a> {
         self
     }
 
-    /// The largest horizon [`Search::Optimal`] and [`Search::Satisficing`] try.
+    /// The largest horizon [`Search::Optimal`] and [`Search::Satisficing`]
+    /// try, at most [`MAX_HORIZON`] (larger values count as it).
     pub fn max_horizon(mut self, max_horizon: usize) -> Self {
-        self.max_horizon = max_horizon;
+        self.max_horizon = max_horizon.min(MAX_HORIZON);
         self
     }
 
@@ -341,8 +343,9 @@ impl<'a> Planner<'a> {
             Search::FixedHorizon(t) => (t, t),
             Search::Optimal | Search::Satisficing => (proven, self.max_horizon),
         };
-        if lower > upper {
-            // Proven without solving: the bound exceeds every horizon allowed.
+        if lower > upper || proven == usize::MAX {
+            // Proven without solving: the bound exceeds every horizon allowed
+            // (`usize::MAX`: some apple can never be reached).
             return Ok(Outcome {
                 verdict: Verdict::NoPlan { within: upper },
                 lower_bound: proven,
@@ -634,6 +637,41 @@ mod tests {
         assert_eq!(plan.eaten().len(), 2);
         assert_eq!(outcome.lower_bound, 4);
         assert_eq!(seen, [4, 5, 6]);
+    }
+
+    /// An apple behind walls is "no plan" in every search, even without a
+    /// limit on the horizon (the incremental search panicked, the fresh one
+    /// said unknown, the satisficing one built a formula of 2^63 moves).
+    #[test]
+    fn an_unreachable_apple_is_no_plan_at_any_max_horizon() {
+        let instance = from_json(
+            r#"{"width": 4, "height": 4, "snake": [[0, 0]], "walls": [[2, 3], [3, 2]], "apples": [[3, 3]]}"#,
+        )
+        .unwrap();
+        let direct = by_name("direct").unwrap();
+        for (search, method) in [
+            (Search::Optimal, Method::Auto),
+            (Search::Optimal, Method::Fresh),
+            (Search::Satisficing, Method::Auto),
+        ] {
+            let outcome = Planner::new(&*direct)
+                .search(search)
+                .method(method)
+                .max_horizon(usize::MAX)
+                .plan(&instance)
+                .unwrap();
+            assert_eq!(outcome.lower_bound, usize::MAX);
+            assert!(
+                matches!(
+                    outcome.verdict,
+                    Verdict::NoPlan {
+                        within: MAX_HORIZON
+                    }
+                ),
+                "{search:?} {method:?}: {:?}",
+                outcome.verdict
+            );
+        }
     }
 
     #[test]

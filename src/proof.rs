@@ -326,9 +326,11 @@ pub const MANIFEST: &str = "manifest.json";
 pub struct Manifest {
     /// The encoding of every CNF, as `--encoding` accepts it.
     pub encoding: String,
-    /// The proven lower bound the answer starts from (absent for a fixed horizon).
+    /// The proven lower bound the answer starts from (`null` for a fixed
+    /// horizon, and when some apple can never be reached).
     pub lower_bound: Option<usize>,
-    /// How horizons below the lower bound are excluded (absent for a fixed horizon).
+    /// How horizons below the lower bound are excluded, or, when some apple
+    /// can never be reached, every horizon (absent for a fixed horizon).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub below_lower_bound: Option<&'static str>,
     /// Every claim, by horizon.
@@ -360,6 +362,10 @@ const BOUND_NOTE: &str = "excluded by the lower bound (distances through the app
 spanning tree over the start and the apples, src/encode/prune.rs), an argument, not a proof; the \
 claim with reason below-bound certifies the horizon just below it";
 
+/// What excludes every horizon when some apple can never be reached.
+const UNREACHABLE_NOTE: &str = "every horizon is excluded because some apple can never be reached \
+from the start (walls cut it off, src/encode/prune.rs), an argument, not a proof";
+
 /// The horizons whose UNSAT the answer rests on (the UNSAT `attempts` of its search), ascending.
 pub fn refuted_horizons(attempts: &[Attempt]) -> Vec<usize> {
     let mut horizons: Vec<usize> = attempts
@@ -390,6 +396,7 @@ pub fn certify(
 ) -> Result<Manifest, ProofError> {
     create_dir(dir)?;
     let mut claims: Vec<(usize, Reason)> = refuted.iter().map(|&t| (t, Reason::Refuted)).collect();
+    let unreachable = lower_bound == Some(usize::MAX);
     let lower_bound = lower_bound.filter(|&b| b != usize::MAX);
     if let Some(below) = lower_bound.and_then(|b| b.checked_sub(1))
         && below >= 1
@@ -417,7 +424,11 @@ pub fn certify(
     let manifest = Manifest {
         encoding: encoding.name(),
         lower_bound,
-        below_lower_bound: lower_bound.map(|_| BOUND_NOTE),
+        below_lower_bound: if unreachable {
+            Some(UNREACHABLE_NOTE)
+        } else {
+            lower_bound.map(|_| BOUND_NOTE)
+        },
         claims: certificates,
     };
     let text = serde_json::to_string_pretty(&manifest)?;

@@ -231,3 +231,31 @@ fn play_refuses_bad_input() {
         assert_bad_input(&snakesat(&all), needle);
     }
 }
+
+/// A lost game's last apple record is the apple it never reached, marked
+/// `lost` (it was listed as followed along the cycle with 0 steps), so the
+/// per-apple methods add up to the summary; the loss names it from 1.
+#[test]
+fn a_lost_game_marks_the_apple_it_never_reached() {
+    let run = snakesat(&["play", "--size", "5", "--seed", "4", "--json"]);
+    assert_eq!(run.code, 1, "the README's lost 5x5 game: {}", run.stderr);
+    let game: serde_json::Value = serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap();
+    let apples = game["apples"].as_array().unwrap();
+    let eaten = game["eaten"].as_u64().unwrap() as usize;
+    assert_eq!(apples.len(), eaten + 1);
+    assert_eq!(apples[eaten]["method"], "lost");
+    for method in ["shortest", "route", "cycle"] {
+        let listed = apples.iter().filter(|a| a["method"] == method).count();
+        let key = format!("{method}_apples");
+        assert_eq!(
+            listed as u64,
+            game[key.as_str()].as_u64().unwrap(),
+            "{method}"
+        );
+    }
+    let loss = game["loss"].as_str().unwrap();
+    assert!(
+        loss.starts_with(&format!("no safe plan to apple {} at", eaten + 1)),
+        "{loss}"
+    );
+}

@@ -260,9 +260,31 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
     assert_eq!(horizons(&m["claims"], "refuted"), vec![5]);
     assert_eq!(m["claims"].as_array().unwrap().len(), 1);
     assert!(m["lower_bound"].is_null());
+    assert!(m.get("below_lower_bound").is_none());
     if have_checker() {
         check_all(&fixed);
     }
+
+    // An apple behind walls: no claim to certify, and the manifest says
+    // which argument excludes every horizon (it said nothing).
+    let walled = dir.join("walled.json");
+    std::fs::write(
+        &walled,
+        r#"{"width": 4, "height": 4, "snake": [[0, 0]], "walls": [[2, 3], [3, 2]], "apples": [[3, 3]]}"#,
+    )
+    .unwrap();
+    let out = dir.join("walled");
+    let run = snakesat(&[
+        "solve",
+        walled.to_str().unwrap(),
+        "--proof",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "stderr: {}", run.stderr);
+    let m = manifest(&out);
+    assert!(m["claims"].as_array().unwrap().is_empty());
+    let note = m["below_lower_bound"].as_str().unwrap();
+    assert!(note.contains("some apple can never be reached"), "{note}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -155,6 +155,9 @@ pub enum Method {
     Route,
     /// The previous certified cycle (the search ran out of effort or time).
     Cycle,
+    /// Not eaten: no safe plan was found and the game ended (the last
+    /// record of a lost game).
+    Lost,
 }
 
 /// Apples and moves by [`Method`]: where a game's moves go.
@@ -180,6 +183,7 @@ impl Breakdown {
             Method::Shortest => (&mut self.shortest_apples, &mut self.shortest_steps),
             Method::Route => (&mut self.route_apples, &mut self.route_steps),
             Method::Cycle => (&mut self.cycle_apples, &mut self.cycle_steps),
+            Method::Lost => return,
         };
         *apples += 1;
         *moves += steps;
@@ -396,14 +400,15 @@ pub fn play(
                 length: body.len(),
                 steps: 0,
                 lower_bound: lower_bound.unwrap_or(0),
-                method: Method::Cycle,
+                method: Method::Lost,
                 least: false,
                 seconds: apple_started.elapsed().as_secs_f64(),
                 work: difference(solver.work, work_before),
             });
+            // Apples counted from 1 in words, as `solve` and the viewer do.
             record.stats.loss = Some(format!(
                 "no safe plan to apple {} at {:?} with the snake of length {} at {:?}",
-                record.stats.eaten,
+                record.stats.eaten + 1,
                 grid.pos(apple),
                 body.len(),
                 snake.iter().map(|&c| grid.pos(c)).collect::<Vec<_>>()

@@ -259,3 +259,49 @@ fn a_lost_game_marks_the_apple_it_never_reached() {
         "{loss}"
     );
 }
+
+/// Seeds past the largest one (they wrapped round to 0), JSON and a GIF both
+/// on standard output, and charts of boards without apples (drawn only after
+/// every game, then refused) are refused before any game.
+#[test]
+fn impossible_output_and_seed_requests_are_refused_up_front() {
+    let max = u64::MAX.to_string();
+    assert_bad_input(
+        &snakesat(&["play", "--size", "4", "--seed", &max, "--games", "2"]),
+        "goes past the largest seed",
+    );
+    assert_bad_input(
+        &snakesat(&[
+            "bench", "game", "--sizes", "4", "--seed", &max, "--games", "2",
+        ]),
+        "goes past the largest seed",
+    );
+    assert_bad_input(
+        &snakesat(&["play", "--size", "4", "--json", "--gif", "-"]),
+        "--json and --gif - both write to standard output",
+    );
+    assert_bad_input(
+        &snakesat(&["solve", "--json", "--gif", "-"]),
+        "--json and --gif - both write to standard output",
+    );
+    let dir = temp_dir("one-cell-chart");
+    let chart = dir.join("steps.svg");
+    let json = dir.join("games.json");
+    let run = snakesat(&[
+        "bench",
+        "game",
+        "--sizes",
+        "1",
+        "--games",
+        "2",
+        "--plot-steps",
+        chart.to_str().unwrap(),
+        "--json-out",
+        json.to_str().unwrap(),
+    ]);
+    assert_bad_input(&run, "nothing to draw, a board of one cell has no apples");
+    assert!(!chart.exists() && !json.exists());
+    // One seed at the very end is fine.
+    let run = snakesat(&["play", "--size", "4", "--seed", &max, "-q"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}

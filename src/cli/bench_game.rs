@@ -118,12 +118,20 @@ fn settings(args: &BenchGameArgs) -> Result<Sweep, Failure> {
     if args.games == 0 {
         return Err(bad_input("--games must be at least 1"));
     }
+    super::check_seeds(args.seed, args.games)?;
     if args.jobs == 0 {
         return Err(bad_input("--jobs must be at least 1"));
     }
     let shard = shard_flag(args.shard.as_deref())?;
     for file in [&args.plot_steps, &args.plot_time].into_iter().flatten() {
         chart_format(file)?;
+        // A one-cell board has no apple: its games give the charts no point.
+        if sizes.iter().all(|&(w, h)| w * h < 2) {
+            return Err(bad_input(format!(
+                "cannot write {}: nothing to draw, a board of one cell has no apples",
+                file.display()
+            )));
+        }
     }
     Ok(Sweep {
         sizes,

@@ -461,6 +461,29 @@ impl GifLook {
     }
 }
 
+/// Refuses `games` seeds from `seed` on that pass the largest seed (they
+/// wrapped round to 0).
+pub fn check_seeds(seed: u64, games: u64) -> Result<(), Failure> {
+    match seed.checked_add(games.saturating_sub(1)) {
+        Some(_) => Ok(()),
+        None => Err(bad_input(format!(
+            "--seed {seed} with --games {games} goes past the largest seed, {}",
+            u64::MAX
+        ))),
+    }
+}
+
+/// Refuses `--json` (printed on standard output) with a file flag `-` that
+/// also writes there.
+pub fn check_json_beside(json: bool, flag: &str, file: Option<&Path>) -> Result<(), Failure> {
+    if json && file.is_some_and(snakesat::output::is_stdout) {
+        return Err(bad_input(format!(
+            "--json and {flag} - both write to standard output; give {flag} a file name"
+        )));
+    }
+    Ok(())
+}
+
 /// `n` as an English ordinal: 2nd, 3rd, 11th, 23rd, …
 fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {

@@ -137,17 +137,17 @@ pub fn game_failure(e: game::GameError) -> Failure {
 }
 
 pub fn run(args: PlayArgs) -> Result<u8, Failure> {
+    super::check_seeds(args.seed, args.games)?;
+    super::check_json_beside(args.json, "--gif", args.gif.as_deref())?;
     let [mut gif] = output::claim([args.gif.as_deref()])?;
     let mut note = None;
     let bar = progress_bar(0, "{elapsed:>4} [{bar:30}] {pos}/{len} apples {msg}");
     let mut all_won = true;
     for i in 0..args.games {
-        let config = args.player.player().config(
-            args.size,
-            args.seed.wrapping_add(i),
-            args.reuse,
-            args.timeout,
-        );
+        let config =
+            args.player
+                .player()
+                .config(args.size, args.seed + i, args.reuse, args.timeout);
         let record = play_one(&config, &bar)?;
         bar.suspend(|| print_game(&record, args.json));
         all_won &= record.stats.won;

@@ -119,6 +119,14 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     if let Some(dir) = &args.proof {
         certify::check(dir, &*encoding)?;
     }
+    for (flag, file) in [
+        ("--plan", &args.plan),
+        ("--gif", &args.gif),
+        ("--plot-horizon", &args.plot_horizon),
+        ("--plot-timeline", &args.plot_timeline),
+    ] {
+        super::check_json_beside(args.json, flag, file.as_deref())?;
+    }
     let [mut plan_out, mut gif_out, mut horizon_out, mut timeline_out] = output::claim([
         args.plan.as_deref(),
         args.gif.as_deref(),

@@ -428,7 +428,9 @@ impl<'a> Planner<'a> {
     /// [`Method::Incremental`] is chosen (the encoding must allow it), else
     /// with a fresh formula per horizon. Paths are not checked: callers that
     /// print them replay them in the simulator. The timeout bounds the whole
-    /// range; horizons past it are answered `Unknown`.
+    /// range: a horizon the solver has not decided by then is answered
+    /// `Unknown` (one decided without search, e.g. by unit propagation, may
+    /// still be `Unsat` or `Sat`).
     pub fn each_horizon(
         &self,
         instance: &Instance,

@@ -305,3 +305,39 @@ fn impossible_output_and_seed_requests_are_refused_up_front() {
     let run = snakesat(&["play", "--size", "4", "--seed", &max, "-q"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+/// `play --html` writes the viewer of the first game with each apple's
+/// method in its "how" column (the column existed but nothing filled it).
+#[test]
+fn play_writes_an_html_viewer_with_how_each_apple_was_reached() {
+    let dir = temp_dir("play-html");
+    let page = dir.join("game.html");
+    let run = snakesat(&[
+        "play",
+        "--size",
+        "6",
+        "--seed",
+        "2",
+        "--json",
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let game: serde_json::Value = serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap();
+    let html = std::fs::read_to_string(&page).unwrap();
+    let start = html.find("\"methods\":[").expect("methods in the page") + "\"methods\":[".len();
+    let list = &html[start..start + html[start..].find(']').unwrap()];
+    let methods: Vec<&str> = list.split(',').map(|m| m.trim_matches('"')).collect();
+    let expected: Vec<&str> = game["apples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| match a["method"].as_str().unwrap() {
+            "shortest" => "shortest path",
+            "route" => "longer certified path",
+            _ => "following the cycle",
+        })
+        .collect();
+    assert_eq!(methods, expected);
+    assert!(html.contains("6x6 seed 2"), "title");
+}

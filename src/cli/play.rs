@@ -9,8 +9,9 @@ use indicatif::ProgressBar;
 use super::instance_args::size_sides;
 use super::{Failure, GifLook, bad_input, print_report, progress_bar, seconds, write_gif_file};
 use snakesat::bench::game::{DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED, Player};
-use snakesat::game::{self, GameConfig, GameRecord, Reuse};
-use snakesat::output;
+use snakesat::game::{self, GameConfig, GameRecord, Method, Reuse};
+use snakesat::output::{self, Output};
+use snakesat::render::html;
 
 #[derive(Args)]
 #[command(
@@ -44,6 +45,10 @@ pub struct PlayArgs {
     /// time points to last at most about 45 s unless --skip is given.
     #[arg(long, value_name = "FILE")]
     pub gif: Option<PathBuf>,
+    /// Write a self-contained HTML viewer of the (first) game (`-`: stdout):
+    /// board, play/pause, step slider, and per apple how it was reached.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     #[command(flatten)]
     pub look: GifLook,
 }
@@ -139,8 +144,9 @@ pub fn game_failure(e: game::GameError) -> Failure {
 pub fn run(args: PlayArgs) -> Result<u8, Failure> {
     super::check_seeds(args.seed, args.games)?;
     super::check_json_beside(args.json, "--gif", args.gif.as_deref())?;
-    let [mut gif] = output::claim([args.gif.as_deref()])?;
-    let mut note = None;
+    super::check_json_beside(args.json, "--html", args.html.as_deref())?;
+    let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
+    let mut notes = Vec::new();
     let bar = progress_bar(0, "{elapsed:>4} [{bar:30}] {pos}/{len} apples {msg}");
     let mut all_won = true;
     for i in 0..args.games {
@@ -154,20 +160,47 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
         if i == 0
             && let Some(out) = &mut gif
         {
-            note = Some(write_gif_file(
+            notes.push(write_gif_file(
                 &record.instance(),
                 &record.path,
                 out,
                 &args.look,
             )?);
         }
+        if i == 0
+            && let Some(out) = &mut page
+        {
+            notes.push(write_viewer(&record, out)?);
+        }
     }
     bar.finish_and_clear();
-    output::commit([gif])?;
-    if let Some(note) = note {
+    output::commit([gif, page])?;
+    for note in notes {
         note!("{note}");
     }
     Ok(if all_won { 0 } else { 1 })
+}
+
+/// Writes the HTML viewer of a played game into `out`, with each eaten
+/// apple's method in its "how" column; returns the line to print.
+fn write_viewer(record: &GameRecord, out: &mut Output) -> Result<String, Failure> {
+    let methods: Vec<String> = record
+        .apples
+        .iter()
+        .filter(|a| a.method != Method::Lost)
+        .map(|a| a.method.describe().to_string())
+        .collect();
+    let title = format!(
+        "{}x{} seed {} — {} moves",
+        record.stats.width,
+        record.stats.height,
+        record.stats.seed,
+        record.path.len().saturating_sub(1)
+    );
+    let text = html::viewer(&record.instance(), &record.path, &title, &methods)
+        .map_err(|v| bad_input(format!("the game's path breaks a rule: {v}")))?;
+    out.write_with(|w| std::io::Write::write_all(w, text.as_bytes()))?;
+    Ok(format!("wrote {}", out.name()))
 }
 
 fn print_game(record: &GameRecord, json: bool) {

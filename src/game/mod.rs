@@ -160,6 +160,18 @@ pub enum Method {
     Lost,
 }
 
+impl Method {
+    /// In words, as the HTML viewer's "how" column shows it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Method::Shortest => "shortest path",
+            Method::Route => "longer certified path",
+            Method::Cycle => "following the cycle",
+            Method::Lost => "not reached",
+        }
+    }
+}
+
 /// Apples and moves by [`Method`]: where a game's moves go.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Breakdown {

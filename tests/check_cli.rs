@@ -257,10 +257,10 @@ fn a_plan_off_the_fixed_horizon_is_invalid() {
     let unsat = unsat.to_str().unwrap();
     assert_bad_input(
         &snakesat(&["check", no_plan, unsat]),
-        "status unsat: the plan has no path to check",
+        "status unsat: only a plan with status sat has a path to check",
     );
     assert_bad_input(
         &snakesat(&["render", no_plan, unsat, "--gif", gif.to_str().unwrap()]),
-        "status unsat: the plan has no path to draw",
+        "status unsat: only a plan with status sat has a path to draw",
     );
 }

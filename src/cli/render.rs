@@ -105,7 +105,7 @@ fn json_path(
         && status != "sat"
     {
         return Err(unreadable(format!(
-            "{name}: status {status}: the plan has no path to {verb}"
+            "{name}: status {status}: only a plan with status sat has a path to {verb}"
         )));
     }
     let path = match parsed.path {
@@ -147,9 +147,10 @@ pub fn run(args: RenderArgs) -> Result<u8, Failure> {
     if let Some(page) = page.as_mut() {
         let title = format!(
             "{} — {} moves",
-            args.plan
-                .file_name()
-                .map_or_else(|| "plan".into(), |n| n.to_string_lossy()),
+            match args.plan.file_name() {
+                Some(n) if !output::is_stdout(&args.plan) => n.to_string_lossy(),
+                _ => "plan".into(),
+            },
             path.len() - 1
         );
         let text = html::viewer(&instance, &path, &title, &[])

@@ -91,11 +91,20 @@ enum Sink {
     File(BufWriter<NamedTempFile>),
 }
 
+/// A reader of standard output that has gone (`| head`) is not an error:
+/// what is left to write is dropped, as the reports on stdout do.
+fn reader_gone<T>(result: io::Result<T>, gone: T) -> io::Result<T> {
+    match result {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(gone),
+        other => other,
+    }
+}
+
 impl Write for Writer {
     #[inline]
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.0 {
-            Sink::Stdout(w) => w.write(buf),
+            Sink::Stdout(w) => reader_gone(w.write(buf), buf.len()),
             Sink::File(w) => w.write(buf),
         }
     }
@@ -103,14 +112,14 @@ impl Write for Writer {
     #[inline]
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.0 {
-            Sink::Stdout(w) => w.write_all(buf),
+            Sink::Stdout(w) => reader_gone(w.write_all(buf), ()),
             Sink::File(w) => w.write_all(buf),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.0 {
-            Sink::Stdout(w) => w.flush(),
+            Sink::Stdout(w) => reader_gone(w.flush(), ()),
             Sink::File(w) => w.flush(),
         }
     }

@@ -958,3 +958,25 @@ fn completions_survive_a_closed_stdout() {
         run.stdout
     );
 }
+
+/// A streamed output `-` whose reader has gone (`solve --gif - | head -c 6`)
+/// is not an error either: exit 0, nothing on stderr (it said "cannot write
+/// -: Broken pipe", exit 2).
+#[test]
+fn streamed_outputs_survive_a_closed_stdout() {
+    for args in [
+        &["solve", "--gif", "-", "-q"][..],
+        &["export", "--horizon", "60", "-o", "-", "-q"][..],
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}

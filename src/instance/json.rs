@@ -13,6 +13,9 @@ pub enum JsonError {
     /// The input is empty or only whitespace.
     #[error("instance is empty")]
     Empty,
+    /// The input is JSON but not an object (an array, a number, …).
+    #[error("an instance is a JSON object, {{\"width\": …, \"height\": …, \"apples\": […], …}}")]
+    NotObject,
     /// Not JSON, or not the shape of an instance; `message` is serde's, cut short.
     #[error("invalid instance JSON at line {line} column {column}: {message}")]
     Syntax {
@@ -70,17 +73,43 @@ fn excerpt_each_quote(message: &str) -> String {
 }
 
 /// `visible` is a count or the word `"all"`.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(untagged)]
+#[derive(Clone, Copy, Debug)]
 enum Visible {
     Count(usize),
-    All(AllWord),
+    All,
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize)]
-enum AllWord {
-    #[serde(rename = "all")]
-    All,
+impl Serialize for Visible {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Visible::Count(n) => s.serialize_u64(*n as u64),
+            Visible::All => s.serialize_str("all"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Visible {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Count;
+        impl serde::de::Visitor<'_> for Count {
+            type Value = Visible;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("`visible`: a whole number of apples or \"all\"")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Visible, E> {
+                usize::try_from(v)
+                    .map(Visible::Count)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Visible, E> {
+                match v {
+                    "all" => Ok(Visible::All),
+                    _ => Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)),
+                }
+            }
+        }
+        d.deserialize_any(Count)
+    }
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -110,6 +139,14 @@ pub fn from_json(text: &str) -> Result<Instance, JsonError> {
     if text.trim().is_empty() {
         return Err(JsonError::Empty);
     }
+    // Other first characters (`[`, digits, quotes) are JSON of another shape;
+    // anything else is left to the parser, which names where it fails.
+    if text.trim_start().starts_with([
+        '[', '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9',
+    ]) || ["true", "false", "null"].iter().any(|w| text.trim() == *w)
+    {
+        return Err(JsonError::NotObject);
+    }
     let raw: RawInstance = serde_json::from_str(text)?;
     let start = match (raw.snake, raw.length) {
         (Some(_), Some(_)) => return Err(JsonError::SnakeAndLength),
@@ -123,7 +160,7 @@ pub fn from_json(text: &str) -> Result<Instance, JsonError> {
         Some(other) => return Err(JsonError::UnknownTail(excerpt(other))),
     };
     let visible = match raw.visible {
-        None | Some(Visible::All(_)) => raw.apples.len(),
+        None | Some(Visible::All) => raw.apples.len(),
         Some(Visible::Count(v)) => v,
     };
     let instance = Instance {
@@ -176,6 +213,24 @@ mod tests {
         assert_eq!(i.horizon, Some(20));
         let again = from_json(&to_json(&i)).unwrap();
         assert_eq!(again, i);
+    }
+
+    /// Errors say what an instance is and what `visible` takes, not serde's
+    /// names for them ("struct RawInstance with 10 elements", "untagged enum
+    /// Visible").
+    #[test]
+    fn shape_errors_name_what_is_expected() {
+        for text in ["[]", "42", " null ", "\"x\""] {
+            assert!(
+                matches!(from_json(text), Err(JsonError::NotObject)),
+                "{text}"
+            );
+        }
+        let e = from_json(r#"{"width":3,"height":3,"apples":[[1,1]],"visible":"ALL"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a whole number of apples or \"all\""), "{e}");
+        assert!(!e.contains("Visible"), "{e}");
     }
 
     #[test]

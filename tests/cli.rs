@@ -176,6 +176,11 @@ fn bad_instances_are_refused_with_one_line() {
             "wall (9, 9) is off the 5x5 grid",
         ),
         (
+            r#"{"width":5,"height":5,"walls":[[2,2],[2,2]],"apples":[]}"#,
+            "wall (2, 2) is listed twice",
+        ),
+        ("[]", "an instance is a JSON object"),
+        (
             r#"{"width":5,"height":5,"snake":[[0,0],[1,0]],"apples":[[1,0]]}"#,
             "apple 0 (1, 0) is on the snake's body",
         ),

@@ -132,6 +132,14 @@ pub enum InstanceError {
         /// Row of cell `j`.
         y2: usize,
     },
+    #[error("wall ({x}, {y}) is listed twice")]
+    /// [`Instance::walls`] lists a cell twice.
+    WallRepeats {
+        /// Column of the repeated wall.
+        x: usize,
+        /// Row of the repeated wall.
+        y: usize,
+    },
     #[error("snake body visits ({x}, {y}) twice")]
     /// [`Start::Body`] contains a cell twice.
     BodyRepeats {
@@ -265,8 +273,12 @@ impl Instance {
             }
             Ok(())
         };
+        let mut walls_seen = HashSet::new();
         for &w in &self.walls {
             check_cell("wall".into(), w)?;
+            if !walls_seen.insert(w) {
+                return Err(InstanceError::WallRepeats { x: w.0, y: w.1 });
+            }
         }
         let walls = self.wall_map();
         let on_wall = |what: String, p: Pos| -> Result<(), InstanceError> {

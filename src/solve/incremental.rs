@@ -369,67 +369,34 @@ pub(crate) fn least_horizon_incremental(
     lower_bound: usize,
     margin: usize,
     budget: &Budget,
-    progress: impl FnMut(&Attempt),
-) -> Result<SearchResult, EncodeError> {
-    let margin = if margin == 0 { FIRST_MARGIN } else { margin };
-    climb(
-        first,
-        max_moves,
-        lower_bound,
-        margin,
-        budget.deadline,
-        |t, max| Session::new(instance, encoding, t, max, budget),
-        |s| s.max,
-        |s, t| {
-            let started = Instant::now();
-            let (st, path) = s.ask(instance, t);
-            Ok(s.attempt(t, st, path, started.elapsed().as_secs_f64()))
-        },
-        progress,
-    )
-}
-
-/// The climb both searches share: asks `first, first + 1, ...` up to
-/// `max_moves` of a session (`build(t, max)` opens one for horizons
-/// `t..=max`, rebuilt with a doubled margin when the horizon passes
-/// `max_of(session)`), stopping at the first answer other than UNSAT or at
-/// the deadline. `ask(session, t)` answers one horizon. A session's build
-/// time counts once, with the first horizon asked of it.
-#[allow(clippy::too_many_arguments)]
-fn climb<S>(
-    first: usize,
-    max_moves: usize,
-    lower_bound: usize,
-    mut margin: usize,
-    deadline: Option<Instant>,
-    mut build: impl FnMut(usize, usize) -> Result<S, EncodeError>,
-    max_of: impl Fn(&S) -> usize,
-    mut ask: impl FnMut(&mut S, usize) -> Result<Attempt, EncodeError>,
     mut progress: impl FnMut(&Attempt),
 ) -> Result<SearchResult, EncodeError> {
+    let mut margin = if margin == 0 { FIRST_MARGIN } else { margin };
     let mut attempts: Vec<Attempt> = Vec::new();
     let mut status = Status::Unsat;
-    let mut session: Option<S> = None;
+    let mut session: Option<Session> = None;
     let mut t = first.max(1);
     while t <= max_moves {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if budget.deadline.is_some_and(|d| Instant::now() >= d) {
             status = Status::Unknown;
             break;
         }
         let mut built = false;
-        if session.as_ref().is_none_or(|s| max_of(s) < t) {
+        if session.as_ref().is_none_or(|s| s.max < t) {
             let max = (t + margin).min(max_moves);
             margin *= 2;
-            session = Some(build(t, max)?);
+            session = Some(Session::new(instance, encoding, t, max, budget)?);
             built = true;
         }
         let s = session.as_mut().expect("session built");
-        let mut attempt = ask(s, t)?;
-        if !built && !attempts.is_empty() {
+        let started = Instant::now();
+        let (st, path) = s.ask(instance, t);
+        let mut attempt = s.attempt(t, st, path, started.elapsed().as_secs_f64());
+        // A session's build time counts once, with the first horizon asked of it.
+        if !built {
             attempt.stats.build_seconds = 0.0;
         }
         progress(&attempt);
-        let st = attempt.status;
         attempts.push(attempt);
         if st != Status::Unsat {
             status = st;

@@ -551,11 +551,7 @@ fn check_folder(dir: &Path, shard: Option<Shard>, command: &str) -> Result<(), F
         if ["index.csv", "index.jsonl", "summary.json", "hardness.svg"].contains(&name.as_str()) {
             return Err(refuse(name, "a whole family"));
         }
-        let Some(other) = name
-            .strip_prefix("summary-")
-            .and_then(|n| n.strip_suffix(".json"))
-            .and_then(|n| n.split_once("-of-"))
-        else {
+        let Some(other) = index::summary_shard_name(name) else {
             continue;
         };
         if other.1.parse() != Ok(shard.count) {

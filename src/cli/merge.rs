@@ -72,14 +72,7 @@ fn shards_in(dir: &Path) -> Result<Vec<(Shard, PathBuf)>, Failure> {
     let mut out = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(middle) = name
-            .strip_prefix("summary-")
-            .and_then(|n| n.strip_suffix(".json"))
-        else {
-            continue;
-        };
-        if let Some(shard) = middle
-            .split_once("-of-")
+        if let Some(shard) = index::summary_shard_name(&name)
             .and_then(|(i, k)| Shard::parse(&format!("{i}/{k}")).ok())
         {
             out.push((shard, dir.to_path_buf()));

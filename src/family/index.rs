@@ -347,6 +347,14 @@ pub fn merge(
     Ok((summary, rows))
 }
 
+/// The `I` and `K` of a shard's summary file name, `summary-I-of-K.json`,
+/// as written there (unchecked); `None` for any other name.
+pub fn summary_shard_name(name: &str) -> Option<(&str, &str)> {
+    name.strip_prefix("summary-")?
+        .strip_suffix(".json")?
+        .split_once("-of-")
+}
+
 /// The CSV table of shard `shard` (when the run is one) with a last column
 /// `shard` (`I/K`) on every line, which [`merge_tables`] checks and drops.
 pub fn with_shard_column(table: &str, shard: Option<Shard>) -> String {

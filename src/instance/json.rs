@@ -139,15 +139,15 @@ pub fn from_json(text: &str) -> Result<Instance, JsonError> {
     if text.trim().is_empty() {
         return Err(JsonError::Empty);
     }
-    // Other first characters (`[`, digits, quotes) are JSON of another shape;
-    // anything else is left to the parser, which names where it fails.
-    if text.trim_start().starts_with([
-        '[', '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9',
-    ]) || ["true", "false", "null"].iter().any(|w| text.trim() == *w)
-    {
-        return Err(JsonError::NotObject);
-    }
-    let raw: RawInstance = serde_json::from_str(text)?;
+    let raw: RawInstance = match serde_json::from_str(text) {
+        Ok(raw) => raw,
+        // JSON of another shape (an array, a number, …) is not an instance;
+        // anything else keeps the parser's message and position.
+        Err(_) if serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| !v.is_object()) => {
+            return Err(JsonError::NotObject);
+        }
+        Err(e) => return Err(e.into()),
+    };
     let start = match (raw.snake, raw.length) {
         (Some(_), Some(_)) => return Err(JsonError::SnakeAndLength),
         (Some(body), None) => Start::Body(body),

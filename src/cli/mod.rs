@@ -262,18 +262,16 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Prints the completion script for `shell` on stdout. A reader that stops
-/// early (`| head`) is not an error; another failure to write is.
+/// Prints the completion script for `shell` on stdout, through the writer of
+/// every output `-`: a reader that stops early (`| head`) is not an error;
+/// another failure to write is.
 fn completions(shell: clap_complete::Shell) -> Result<u8, Failure> {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "snakesat", &mut script);
-    let mut out = std::io::stdout().lock();
-    match out.write_all(&script).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(bad_input(format!(
-            "cannot write the completion script to standard output: {e}"
-        ))),
-        _ => Ok(0),
-    }
+    let mut out = Output::stdout();
+    out.write_with(|w| w.write_all(&script))?;
+    snakesat::output::commit([Some(out)])?;
+    Ok(0)
 }
 
 /// The `--shard I/K` flag of `generate`, `bench` and `bench game`.

@@ -13,6 +13,7 @@ use clap::{Args, Subcommand};
 use snakesat::bench::ipc::{self, Settings};
 use snakesat::family::index;
 use snakesat::output;
+use snakesat::planner::PlanError;
 
 use super::bench_game::{self, BenchGameArgs};
 use super::certify;
@@ -96,9 +97,10 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     // What each child would refuse alike is refused here, before any problem runs.
     let encoding = load_encoding(&args.encoding)?;
     if args.satisficing && !encoding.capabilities().incremental {
-        return Err(bad_input(
-            "--satisficing needs a direct encoding without body=block",
-        ));
+        return Err(super::solve::plan_failure(PlanError::NotIncremental {
+            search: "satisficing",
+            encoding: encoding.name(),
+        }));
     }
     let files: Vec<PathBuf> = ipc::problems(&args.dirs)
         .map_err(bad_input)?

@@ -83,7 +83,7 @@ pub struct SolveArgs {
 }
 
 /// The planner's refusal as the command line words it.
-fn plan_failure(e: PlanError) -> Failure {
+pub fn plan_failure(e: PlanError) -> Failure {
     match e {
         PlanError::NotIncremental { search, .. } => bad_input(format!(
             "{} needs a direct encoding without body=block",
@@ -119,13 +119,8 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     if let Some(dir) = &args.proof {
         certify::check(dir, &*encoding)?;
     }
-    for (flag, file) in [
-        ("--plan", &args.plan),
-        ("--gif", &args.gif),
-        ("--plot-horizon", &args.plot_horizon),
-        ("--plot-timeline", &args.plot_timeline),
-    ] {
-        super::check_json_beside(args.json, flag, file.as_deref())?;
+    for (flag, _, file) in plan_outputs(&args) {
+        super::check_json_beside(args.json, flag, file.map(PathBuf::as_path))?;
     }
     let [mut plan_out, mut gif_out, mut horizon_out, mut timeline_out] = output::claim([
         args.plan.as_deref(),
@@ -289,12 +284,28 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     }
 }
 
-/// The outputs `solve` writes only with a plan, and their paths.
-fn not_written(args: &SolveArgs) -> [(&'static str, Option<&PathBuf>); 4] {
+/// The outputs `solve` writes only with a plan: flag, what it is, path.
+fn plan_outputs(args: &SolveArgs) -> [(&'static str, &'static str, Option<&PathBuf>); 4] {
     [
-        ("IPC plan", args.plan.as_ref()),
-        ("GIF", args.gif.as_ref()),
-        ("horizon chart", args.plot_horizon.as_ref()),
-        ("timeline chart", args.plot_timeline.as_ref()),
+        ("--plan", "IPC plan", args.plan.as_ref()),
+        ("--gif", "GIF", args.gif.as_ref()),
+        (
+            "--plot-horizon",
+            "horizon chart",
+            args.plot_horizon.as_ref(),
+        ),
+        (
+            "--plot-timeline",
+            "timeline chart",
+            args.plot_timeline.as_ref(),
+        ),
     ]
+}
+
+/// What [`note_not_written`] says of `solve`'s outputs.
+fn not_written(args: &SolveArgs) -> Vec<(&'static str, Option<&PathBuf>)> {
+    plan_outputs(args)
+        .into_iter()
+        .map(|(_, what, file)| (what, file))
+        .collect()
 }

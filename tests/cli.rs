@@ -940,6 +940,40 @@ fn satisficing_on_free_starts_plans_and_claims_no_false_unsat() {
     assert_ne!(json_of(&run)["status"], "unsat", "{}", run.stdout);
 }
 
+/// `--satisficing` where it answered `unknown` at once with time left: a
+/// board the apples nearly fill from a free start whose apple-free cells
+/// hold no body (the body may lie on apples hidden at the start), the
+/// default `follow` tail rule (the tours plan under `strict`, whose plans are
+/// `follow` plans), a snake trapped after its last apple (no plan of exactly
+/// the horizons asked above the least one: the horizons below are climbed),
+/// and a whole-plan formula too large to build before the deadline, whose
+/// building overran it and lost the plan found.
+#[test]
+fn satisficing_finds_plans_where_it_gave_up() {
+    let dir = temp_dir("satisficing-gave-up");
+    let trapped = dir.join("trapped.json");
+    std::fs::write(
+        &trapped,
+        r#"{"width":4,"height":1,"length":4,"apples":[[2,0]],"visible":"all","tail":"strict"}"#,
+    )
+    .unwrap();
+    let trapped = trapped.to_str().unwrap();
+    for args in [
+        &[
+            "--size", "8", "--apples", "62", "--length", "2", "--seed", "1",
+        ][..],
+        &["--size", "10", "--apples", "52"][..],
+        &[trapped][..],
+        &["--size", "16", "--apples", "150", "--visible", "3"][..],
+    ] {
+        let mut all = vec!["solve", "--satisficing", "--timeout", "4", "--json"];
+        all.extend_from_slice(args);
+        let run = snakesat(&all);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert_eq!(json_of(&run)["status"], "sat", "{args:?}");
+    }
+}
+
 /// A reader that has gone (`snakesat completions bash | head -1`) is not an
 /// error: exit 0 and nothing on stderr (it panicked); the script itself is
 /// printed whole.

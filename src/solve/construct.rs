@@ -661,6 +661,16 @@ impl Tour {
         (self.ord[b] + self.len - self.ord[a]) % self.len
     }
 
+    /// Forward distance along the cycle from the head to the tail: the moves
+    /// ahead before the head would overtake its tail. A one-cell snake (head
+    /// on its tail) has the whole cycle ahead.
+    fn to_tail(&self, head: usize, tail: usize) -> usize {
+        match self.ahead(head, tail) {
+            0 => self.len,
+            d => d,
+        }
+    }
+
     /// Odd boards: the corner and its diagonal neighbour trade places.
     fn swap(&mut self) {
         if let Some([a, on, b, off]) = self.alt {
@@ -747,7 +757,7 @@ impl Follow<'_> {
             }
             let head = inst.index(state.body[0]);
             let tail = inst.index(*state.body.back().expect("a body"));
-            let to_tail = tour.ahead(head, tail);
+            let to_tail = tour.to_tail(head, tail);
             // Near an odd board's end game, no shortcuts: the body it
             // starts from lies along the tour.
             let calm = self.free_cells - state.body.len() <= self.stop_free + CALM_FREE;
@@ -824,7 +834,7 @@ impl Steer<'_> {
         let tour = self.tour;
         let head = inst.index(state.body[0]);
         let tail = inst.index(*state.body.back().expect("a body"));
-        let to_tail = tour.ahead(head, tail);
+        let to_tail = tour.to_tail(head, tail);
         let in_body = |c: usize| state.body.iter().any(|&b| inst.index(b) == c);
         let target = (0..state.revealed)
             .filter(|&i| !state.taken[i])
@@ -1276,6 +1286,24 @@ mod tests {
             let replay = sim::simulate(&inst, &plan).expect("legal");
             assert_eq!(replay.eaten.len(), inst.apples.len());
         }
+    }
+
+    #[test]
+    fn a_one_cell_snake_follows_the_tours_to_a_full_board() {
+        // Ordered apples on every other cell of 6x6, in a seeded shuffle:
+        // a one-cell snake's head is its tail, with the whole tour ahead.
+        let mut apples: Vec<Pos> = (0..36).map(|c| (c % 6, c / 6)).skip(1).collect();
+        let mut seed = 7u64;
+        for i in (1..apples.len()).rev() {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            apples.swap(i, (seed >> 33) as usize % (i + 1));
+        }
+        let inst = instance(6, 6, vec![(0, 0)], apples, 1);
+        let plan = tour_plan(&inst, None).expect("a plan");
+        let replay = sim::simulate(&inst, &plan).expect("legal");
+        assert_eq!(replay.final_length, 36);
     }
 
     #[test]

@@ -39,12 +39,23 @@ use super::beam::beams;
 use super::construct::{construct, needs_pair, tour_plan};
 use super::incremental::{Session, least_horizon_incremental};
 use super::{Attempt, Budget, SearchResult, Status};
-use crate::encode::prune::lower_bound;
-use crate::instance::Start;
+use crate::encode::prune::{Bounds, lower_bound};
+use crate::instance::{Start, TailRule};
 use crate::symmetry::Symmetry;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The head cells of the pruned formula at horizon `top`, summed over its
+/// times ([`Bounds`]): a lower bound on its clauses and a measure of its
+/// build time, computed without building it.
+fn head_cells(instance: &Instance, top: usize) -> u64 {
+    Bounds::compute(instance, top)
+        .head
+        .iter()
+        .map(|cells| cells.iter().filter(|&&on| on).count() as u64)
+        .sum()
+}
 
 /// The symmetry that moves nothing.
 const IDENTITY: Symmetry = Symmetry {
@@ -73,6 +84,12 @@ const JUMP_SECONDS: std::time::Duration = std::time::Duration::from_secs(10);
 /// which the descent goes before the regrowing of suffixes (problems 1, 2,
 /// 5, 6, 7 and 11 of the IPC set; their plans are proven least that way).
 const SMALL_CLAUSES: u64 = 50_000;
+/// Head cells (summed over the times) of the whole-horizon formula built and
+/// loaded into CaDiCaL per second: a 20x20 board at T = 2,779 (553,479 head
+/// cells, 21 million clauses, 3 GB) took 11.8 s, about 47,000 a second. A
+/// formula the deadline leaves no time to build is not started: building is
+/// not interruptible, and overrunning the deadline loses the plan found.
+const BUILD_HEAD_CELLS_PER_SECOND: f64 = 40_000.0;
 /// Share of the time left for the descent on a small formula.
 const DESCENT_SHARE: f64 = 0.6;
 /// Share of the time left for regrowing suffixes with beams (before the SAT greedy's).
@@ -451,6 +468,16 @@ pub(crate) fn cut(instance: &Instance, path: Vec<Pos>) -> Vec<Pos> {
     }
 }
 
+/// `instance` under the `strict` tail rule, the only one the tours know,
+/// when its rule is `follow`: `strict` only forbids more (the cell the tail
+/// leaves), so a plan under it is a plan under `follow` too.
+fn with_strict_tail(instance: &Instance) -> Option<Instance> {
+    (instance.tail == TailRule::Follow).then(|| Instance {
+        tail: TailRule::Strict,
+        ..instance.clone()
+    })
+}
+
 /// Nodes of the search for a free start's body.
 const BODY_NODES: usize = 10_000;
 
@@ -466,22 +493,31 @@ fn with_concrete_start(instance: &Instance) -> Option<Instance> {
         return None;
     };
     let walls = instance.wall_map();
-    let open = |p: Pos| !walls[instance.index(p)] && !instance.apples.contains(&p);
     let first = instance.apples.first().copied().unwrap_or((0, 0));
     let far = |p: Pos| p.0.abs_diff(first.0) + p.1.abs_diff(first.1);
-    let mut heads: Vec<Pos> = (0..instance.cells())
-        .map(|c| instance.pos(c))
-        .filter(|&p| open(p))
-        .collect();
-    heads.sort_by_key(|&p| far(p));
-    let mut nodes = 0;
-    heads.into_iter().find_map(|head| {
-        let body = simple_path(instance, head, length, &open, &mut nodes)?;
-        Some(Instance {
-            start: Start::Body(body),
-            ..instance.clone()
+    // Apple-free cells first; when no body fits there (a board the apples
+    // nearly fill), also the cells of apples hidden at the start: the free
+    // start forbids only the revealed ones, and an apple revealed under the
+    // body waits until the head gets there.
+    let visible = instance.visible_at_start().min(instance.apples.len());
+    [&instance.apples[..], &instance.apples[..visible]]
+        .into_iter()
+        .find_map(|taken| {
+            let open = |p: Pos| !walls[instance.index(p)] && !taken.contains(&p);
+            let mut heads: Vec<Pos> = (0..instance.cells())
+                .map(|c| instance.pos(c))
+                .filter(|&p| open(p))
+                .collect();
+            heads.sort_by_key(|&p| far(p));
+            let mut nodes = 0;
+            heads.into_iter().find_map(|head| {
+                let body = simple_path(instance, head, length, &open, &mut nodes)?;
+                Some(Instance {
+                    start: Start::Body(body),
+                    ..instance.clone()
+                })
+            })
         })
-    })
 }
 
 /// A simple path of `length` cells from `head` through cells `open` accepts,
@@ -546,10 +582,12 @@ pub(crate) fn satisficing(
     let quick = started + CONSTRUCT_SECONDS;
     let quick = deadline.map_or(quick, |d| d.min(quick));
     let valid = |p: &Vec<Pos>| sim::simulate(instance, p).is_ok();
-    // The constructions need a body: a free start gets one (its plans are
-    // plans of the free start too, and each is checked against `instance`).
+    // The constructions need a body (a free start gets one), and the tours
+    // the strict tail rule; each plan is checked against `instance`.
     let concrete = with_concrete_start(instance);
     let built = concrete.as_ref().unwrap_or(instance);
+    let strict = with_strict_tail(built);
+    let toured = strict.as_ref().unwrap_or(built);
     // The tours get two thirds of the window; on odd full boards (where the
     // SAT phases rarely find a first plan) two thirds of the time left.
     let window = quick.saturating_duration_since(started);
@@ -560,7 +598,7 @@ pub(crate) fn satisficing(
     } else {
         started + window * 2 / 3
     };
-    let tour = tour_plan(built, Some(tour_deadline))
+    let tour = tour_plan(toured, Some(tour_deadline))
         .filter(valid)
         .map(|p| cut(instance, p));
     // The search apple by apple: the rest of the window, at least a third of it.
@@ -591,12 +629,12 @@ pub(crate) fn satisficing(
         deadline: greedy_deadline,
         config: budget.config,
     };
-    let start = match &instance.start {
+    let start = match &built.start {
         Start::Body(body) => vec![body[0]],
         Start::Free { .. } => Vec::new(),
     };
     let greedy_plan = greedy(
-        instance,
+        built,
         encoding,
         max_moves,
         &greedy_budget,
@@ -614,6 +652,9 @@ pub(crate) fn satisficing(
     // even be built by the deadline counts as large.
     let mut built = None;
     let small = match &first_plan {
+        // Each head variable has a clause of its own: more head cells than
+        // SMALL_CLAUSES means a large formula, known without building it.
+        Some(p) if head_cells(instance, p.len() - 1) > SMALL_CLAUSES => false,
         Some(p) => {
             let top = p.len() - 1;
             match Session::new(instance, encoding, lower_bound, top, budget) {
@@ -641,30 +682,35 @@ pub(crate) fn satisficing(
     let mut session;
     if let Some(path) = first_plan {
         let top = path.len() - 1;
-        session = match built {
-            Some(session) => session,
-            None => match Session::new(instance, encoding, lower_bound, top, budget) {
-                Ok(session) => session,
-                // No formula by the deadline: the plan found is the answer.
-                Err(_) => {
-                    let a = Attempt {
-                        horizon: top,
-                        status: Status::Sat,
-                        stats: Default::default(),
-                        path: Some(path),
-                        config: budget.config,
-                        certificate: None,
-                    };
-                    progress(&a);
-                    attempts.push(a);
-                    return Ok(SearchResult {
-                        status: Status::Sat,
-                        attempts,
-                        lower_bound,
-                    });
-                }
-            },
+        // A formula that cannot be built in the time left is not started.
+        let in_time = deadline.is_none_or(|d| {
+            let seconds = head_cells(instance, top) as f64 / BUILD_HEAD_CELLS_PER_SECOND;
+            d.saturating_duration_since(Instant::now()).as_secs_f64() > seconds
+        });
+        let opened = match built {
+            Some(session) => Some(session),
+            None if in_time => Session::new(instance, encoding, lower_bound, top, budget).ok(),
+            None => None,
         };
+        let Some(opened) = opened else {
+            // No formula by the deadline: the plan found is the answer.
+            let a = Attempt {
+                horizon: top,
+                status: Status::Sat,
+                stats: Default::default(),
+                path: Some(path),
+                config: budget.config,
+                certificate: None,
+            };
+            progress(&a);
+            attempts.push(a);
+            return Ok(SearchResult {
+                status: Status::Sat,
+                attempts,
+                lower_bound,
+            });
+        };
+        session = opened;
         let a = session.attempt(
             top,
             Status::Sat,
@@ -692,7 +738,33 @@ pub(crate) fn satisficing(
                     margin *= 2;
                 }
                 // UNSAT at the largest horizon built refutes only plans that
-                // go on legally to it, not every shorter one: no verdict.
+                // go on legally to it, not every shorter one (a snake with
+                // no move left after its last apple): the horizons below it
+                // in turn, from the lower bound, with the time left.
+                Status::Unsat if top > lower_bound => {
+                    attempts.push(a);
+                    let climb = least_horizon_incremental(
+                        instance,
+                        encoding,
+                        lower_bound,
+                        top - 1,
+                        lower_bound,
+                        0,
+                        budget,
+                        &mut progress,
+                    )?;
+                    // A plan found is the least one: nothing to descend to.
+                    let status = match climb.status {
+                        Status::Sat => Status::Sat,
+                        _ => Status::Unknown,
+                    };
+                    attempts.extend(climb.attempts);
+                    return Ok(SearchResult {
+                        status,
+                        attempts,
+                        lower_bound,
+                    });
+                }
                 _ => {
                     attempts.push(a);
                     return Ok(SearchResult {

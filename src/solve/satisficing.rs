@@ -26,8 +26,10 @@
 //! until the lower bound (UNSAT everywhere below proves the best plan least).
 //! A small formula (up to [`SMALL_CLAUSES`] clauses) gets windows, then the
 //! descent, then shortening if the plan is not proven least; a large one,
-//! where the descent rarely answers, gets shortening first. The deadline
-//! bounds every phase.
+//! where the descent rarely answers, gets shortening first (known large
+//! without building it when its head cells alone exceed that count, and not
+//! built at all when it could not be built before the deadline). The
+//! deadline bounds every phase.
 
 use std::time::Instant;
 

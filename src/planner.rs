@@ -195,7 +195,8 @@ pub enum Verdict {
 pub struct Outcome {
     /// The conclusion.
     pub verdict: Verdict,
-    /// The proven lower bound on the moves (`usize::MAX`: some apple can never be reached).
+    /// The proven lower bound on the moves (`usize::MAX`: some apple can never be eaten,
+    /// see [`crate::encode::prune::lower_bound`]).
     pub lower_bound: usize,
     /// Every horizon tried, in order.
     pub attempts: Vec<Attempt>,
@@ -345,7 +346,7 @@ impl<'a> Planner<'a> {
         };
         if lower > upper || proven == usize::MAX {
             // Proven without solving: the bound exceeds every horizon allowed
-            // (`usize::MAX`: some apple can never be reached).
+            // (`usize::MAX`: some apple can never be eaten).
             return Ok(Outcome {
                 verdict: Verdict::NoPlan { within: upper },
                 lower_bound: proven,

@@ -327,10 +327,10 @@ pub struct Manifest {
     /// The encoding of every CNF, as `--encoding` accepts it.
     pub encoding: String,
     /// The proven lower bound the answer starts from (`null` for a fixed
-    /// horizon, and when some apple can never be reached).
+    /// horizon, and when some apple can never be eaten).
     pub lower_bound: Option<usize>,
     /// How horizons below the lower bound are excluded, or, when some apple
-    /// can never be reached, every horizon (absent for a fixed horizon).
+    /// can never be eaten, every horizon (absent for a fixed horizon).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub below_lower_bound: Option<&'static str>,
     /// Every claim, by horizon.
@@ -362,9 +362,10 @@ const BOUND_NOTE: &str = "excluded by the lower bound (distances through the app
 spanning tree over the start and the apples, src/encode/prune.rs), an argument, not a proof; the \
 claim with reason below-bound certifies the horizon just below it";
 
-/// What excludes every horizon when some apple can never be reached.
-const UNREACHABLE_NOTE: &str = "every horizon is excluded because some apple can never be reached \
-from the start (walls cut it off, src/encode/prune.rs), an argument, not a proof";
+/// What excludes every horizon when some apple can never be eaten.
+const UNREACHABLE_NOTE: &str = "every horizon is excluded because some apple can never be eaten \
+(walls cut it off from the start, or it lies in a dead end that the snake could not leave while \
+another apple follows; src/encode/prune.rs), an argument, not a proof";
 
 /// The horizons whose UNSAT the answer rests on (the UNSAT `attempts` of its search), ascending.
 pub fn refuted_horizons(attempts: &[Attempt]) -> Vec<usize> {

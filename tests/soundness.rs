@@ -14,9 +14,9 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
 use snakesat::encode::by_name;
-use snakesat::encode::prune::lower_bound;
+use snakesat::encode::prune::{distances_from, lower_bound};
 use snakesat::instance::json::to_json;
-use snakesat::instance::{Instance, Pos};
+use snakesat::instance::{Instance, Pos, Start};
 use snakesat::planner::{CadicalConfig, Method, Outcome, Planner, Search as Question, Verdict};
 use snakesat::sim::simulate;
 use snakesat::solve::Status;
@@ -258,4 +258,43 @@ fn full_board_instances_agree_with_bfs() {
         solvable >= instances / 10 && solvable <= instances * 9 / 10,
         "{solvable} of {checked} full-board instances solvable"
     );
+}
+
+/// The dead-end rule of the lower bound (an apple in a cell with one open
+/// neighbour, eaten before another, strands a growing snake): wherever the
+/// bound is infinite although the head can reach every apple, the brute
+/// force finds no plan within twice the moves of the other tests; the rule
+/// fires often enough to be tested.
+#[test]
+fn dead_end_bounds_agree_with_bfs() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xdead_0e4d);
+    let (mut dead_ends, mut tries) = (0, 0);
+    while dead_ends < 40 {
+        tries += 1;
+        assert!(tries < 500_000, "only {dead_ends} dead-end bounds");
+        let Some(inst) = random_instance(&mut rng) else {
+            continue;
+        };
+        let Start::Body(body) = &inst.start else {
+            continue;
+        };
+        if inst.validate().is_err() || lower_bound(&inst) != usize::MAX {
+            continue;
+        }
+        let dist = distances_from(&inst, &inst.wall_map(), body[0]);
+        if inst
+            .apples
+            .iter()
+            .any(|&a| dist[inst.index(a)] == usize::MAX)
+        {
+            continue;
+        }
+        dead_ends += 1;
+        assert_eq!(
+            bfs::least_moves(&inst, 2 * MAX_MOVES),
+            None,
+            "infinite bound on a solvable instance: {}",
+            to_json(&inst)
+        );
+    }
 }

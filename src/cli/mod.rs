@@ -160,7 +160,7 @@ fn old_spelling_hint() -> String {
     hint
 }
 
-/// A lower bound for reports: `None` when it is infinite (an apple can never be reached).
+/// A lower bound for reports: `None` when it is infinite (an apple can never be eaten).
 pub fn finite(bound: usize) -> Option<usize> {
     (bound != usize::MAX).then_some(bound)
 }

@@ -196,7 +196,9 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Verdict::NoPlan { within } if outcome.attempts.is_empty() => {
             // Proven without solving: the bound exceeds every horizon allowed.
             if outcome.lower_bound == usize::MAX {
-                note!("no plan: some apple can never be reached from the start");
+                note!(
+                    "no plan: some apple can never be eaten (walls cut it off, or a dead end holds it that the snake could not leave before the last apple)"
+                );
             } else {
                 note!(
                     "no plan: at least {} moves are needed, more than {within}",

@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use crate::instance::{Instance, Pos, Start};
+use crate::instance::{Instance, Pos, Start, TailRule};
 
 /// Distances on the grid (walls respected, body ignored); `usize::MAX` where unreachable.
 pub fn distances_from(instance: &Instance, walls: &[bool], from: Pos) -> Vec<usize> {
@@ -147,7 +147,8 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
 }
 
 /// A proven lower bound on the number of moves needed to eat every apple
-/// (at least 1: a plan has at least one move). Its work is bounded by
+/// (at least 1: a plan has at least one move; `usize::MAX` when some apple
+/// can never be eaten: unreachable, or in a dead end, see [`dead_end_bound`]). Its work is bounded by
 /// [`MAX_DISTANCE_ENTRIES`] and [`MAX_TREE_CELLS`], not by the square of the
 /// number of apples.
 pub fn lower_bound(instance: &Instance) -> usize {
@@ -162,7 +163,46 @@ pub fn lower_bound(instance: &Instance) -> usize {
         .unwrap_or(0)
         .max(n)
         .max(tree_bound(instance, &walls, &dist))
+        .max(dead_end_bound(instance, &walls))
         .max(1)
+}
+
+/// `usize::MAX` when some apple lies in a dead end the snake could not leave
+/// after eating it although another apple must follow, else 0. A dead end
+/// is a cell with at most one neighbour that is on the grid and not a wall:
+/// the head enters it from that neighbour, which is then the body's second
+/// cell, so leaving means moving onto it. A growing snake is at least two
+/// cells long after an eat; that cell is blocked under the strict tail rule,
+/// and under `follow` once the snake is three cells long (from a start of
+/// two). So an apple there can only be the last one eaten: with ordered
+/// apples (one visible at a time), the last of the list; otherwise one
+/// apple at most.
+fn dead_end_bound(instance: &Instance, walls: &[bool]) -> usize {
+    let stuck_after_eating = instance.grow
+        && match instance.tail {
+            TailRule::Strict => true,
+            TailRule::Follow => instance.initial_length() >= 2,
+        };
+    if !stuck_after_eating {
+        return 0;
+    }
+    let dead_end = |p: Pos| {
+        instance
+            .neighbours(p)
+            .filter(|&q| !walls[instance.index(q)])
+            .count()
+            <= 1
+    };
+    let n = instance.apples.len();
+    let mut dead: Vec<usize> = (0..n).filter(|&i| dead_end(instance.apples[i])).collect();
+    if instance.visible_at_start() == 1 {
+        dead.retain(|&i| i + 1 < n);
+        if dead.is_empty() { 0 } else { usize::MAX }
+    } else if dead.len() >= 2 {
+        usize::MAX
+    } else {
+        0
+    }
 }
 
 /// The head visits every apple: its walk from the start through all apples

@@ -144,6 +144,84 @@ fn all_enumerates_one_instance_per_class_as_burnside_counts() {
     }
 }
 
+#[test]
+fn ranges_of_size_and_visible_keep_every_class() {
+    // Two apples on 3×3 behind a two-cell snake: 126 classes with one
+    // visible, 66 with both (each counted by --all). One apple: 2 classes on
+    // 2×2, 22 on 3×3. A range holds their sum: instances on another board or
+    // with another `visible` are not duplicates, even with the same cells.
+    for (name, args, singles) in [
+        (
+            "visible-range",
+            [
+                "--size",
+                "3",
+                "--apples",
+                "2",
+                "--visible",
+                "1..2",
+                "--count",
+                "192",
+            ],
+            [
+                ["--size", "3", "--visible", "1"],
+                ["--size", "3", "--visible", "2"],
+            ],
+        ),
+        (
+            "size-range",
+            [
+                "--size",
+                "2..3",
+                "--apples",
+                "1",
+                "--visible",
+                "1",
+                "--count",
+                "24",
+            ],
+            [
+                ["--size", "2", "--visible", "1"],
+                ["--size", "3", "--visible", "1"],
+            ],
+        ),
+    ] {
+        let common = [
+            "--length",
+            "2",
+            "--start",
+            "body",
+            "--horizons",
+            "T*",
+            "--seed",
+            "1",
+        ];
+        let mut expected = 0;
+        for single in singles {
+            let dir = temp_dir(&format!("{name}-all"));
+            let apples = &args[2..4];
+            generate(
+                &dir,
+                &[&["--all"], &single[..], apples, &common[..]].concat(),
+            );
+            expected += summary(&dir, "summary.json").distinct;
+        }
+        let count: usize = args[7].parse().unwrap();
+        assert_eq!(expected, count);
+        let dir = temp_dir(name);
+        generate(&dir, &[&args[..], &common[..]].concat());
+        let s = summary(&dir, "summary.json");
+        assert_eq!(s.distinct, count);
+        assert_eq!(s.draws, count + s.duplicates + s.invalid);
+        let instances: Vec<IndexRow> = rows(&dir, "index.jsonl")
+            .into_iter()
+            .filter(|r| r.kind == "instance")
+            .collect();
+        assert_eq!(instances.len() + s.unsolvable, count);
+        assert_no_symmetric_pair(&dir, &instances);
+    }
+}
+
 fn assert_no_symmetric_pair(dir: &Path, instances: &[IndexRow]) {
     let mut classes = HashSet::new();
     for r in instances {

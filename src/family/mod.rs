@@ -560,6 +560,84 @@ mod tests {
         assert_eq!(both.instances.len(), 2);
     }
 
+    /// True when some symmetry of `a`'s board maps it onto `b`.
+    fn related(a: &Instance, b: &Instance) -> bool {
+        let b = symmetry::normal_form(b);
+        symmetry::Symmetry::group(a.width, a.height)
+            .iter()
+            .any(|g| g.apply(a) == b)
+    }
+
+    #[test]
+    fn classes_on_other_boards_or_with_other_rules_are_not_duplicates() {
+        // 3×3, a two-cell body, two apples: 126 classes with one apple
+        // visible, 66 with both (each --all), so a range of `visible` has
+        // 192; a 2×2 board has 2 classes of one apple and 3×3 has 22, so
+        // sizes 2..3 have 24, though some cell lists of a 2×2 instance are
+        // those of a 3×3 one. Sampling finds every class, and no more.
+        let visible = FamilySpec {
+            size: SizeSpan::parse("3").unwrap(),
+            apples: AppleCount::Count(Span::one(2)),
+            length: Span::one(2),
+            walls: Span::one(0),
+            visible: Some(Span::parse("1..2").unwrap()),
+            count: 192,
+            seed: 1,
+            ..spec(0)
+        };
+        let sizes = FamilySpec {
+            size: SizeSpan::parse("2..3").unwrap(),
+            apples: AppleCount::Count(Span::one(1)),
+            visible: Some(Span::one(1)),
+            count: 24,
+            ..visible.clone()
+        };
+        // The classes of each single setting, counted by --all.
+        let classes = |spec: &FamilySpec, singles: &[(&str, usize)]| -> Vec<usize> {
+            singles
+                .iter()
+                .map(|&(size, visible)| {
+                    let single = FamilySpec {
+                        size: SizeSpan::parse(size).unwrap(),
+                        visible: Some(Span::one(visible)),
+                        ..spec.clone()
+                    };
+                    enumerate(&single).unwrap().instances.len()
+                })
+                .collect()
+        };
+        assert_eq!(classes(&visible, &[("3", 1), ("3", 2)]), [126, 66]);
+        assert_eq!(classes(&sizes, &[("2", 1), ("3", 1)]), [2, 22]);
+        // Rectangles: a 2×3 board is not turned into a 3×2 one (only
+        // squares are transposed), so both count.
+        let rectangles = FamilySpec {
+            size: SizeSpan::parse("2x2..3x3").unwrap(),
+            ..sizes.clone()
+        };
+        let singles = [("2x2", 1), ("2x3", 1), ("3x2", 1), ("3x3", 1)];
+        let rectangles = FamilySpec {
+            count: classes(&rectangles, &singles).iter().sum(),
+            ..rectangles
+        };
+        for spec in [visible, sizes, rectangles] {
+            let family = sample(&spec).unwrap().instances;
+            assert_eq!(family.len(), spec.count);
+            for (i, a) in family.iter().enumerate() {
+                for b in &family[i + 1..] {
+                    assert!(!related(a, b), "{a:?} and {b:?} are one class");
+                }
+            }
+            // One more is more than the setting has.
+            assert!(matches!(
+                sample(&FamilySpec {
+                    count: spec.count + 1,
+                    ..spec
+                }),
+                Err(FamilyError::Exhausted { .. })
+            ));
+        }
+    }
+
     #[test]
     fn fill_sets_the_apples_from_the_covered_share() {
         let s = FamilySpec {

@@ -551,6 +551,26 @@ fn bad_parameters_are_one_line_errors() {
             &["--all", "--size", "6", "--apples", "5"],
             "more than 5000000 instances",
         ),
+        // Rules no instance may break are named at once, as `solve` names
+        // them (they were 100,000 rejected draws, then "fewer classes").
+        (
+            &["--visible", "0"],
+            "visible must be at least 1 when there are apples",
+        ),
+        (
+            &["--visible", "0..2", "--apples", "0..2"],
+            "visible must be at least 1 when there are apples",
+        ),
+        (
+            &["--all", "--size", "4", "--apples", "2", "--visible", "0"],
+            "visible must be at least 1 when there are apples",
+        ),
+        (&["--length", "0"], "snake length must be at least 1"),
+        (&["--length", "0..2"], "snake length must be at least 1"),
+        (
+            &["--all", "--size", "3", "--length", "0", "--apples", "1"],
+            "snake length must be at least 1",
+        ),
         (&["--size", "5..3"], "size range"),
         (&["--apples", "3..x"], "--apples"),
         (&["--count", "2000000"], "larger than the limit"),
@@ -567,6 +587,29 @@ fn bad_parameters_are_one_line_errors() {
             started.elapsed().as_secs_f64() < 5.0,
             "{args:?} is refused at once"
         );
+    }
+    // No apple needs none visible: fine, and written as FORMATS.md allows.
+    let none = temp_dir("no-apples");
+    for visible in ["0", "all"] {
+        generate(
+            &none,
+            &[
+                "--size",
+                "3",
+                "--apples",
+                "0",
+                "--visible",
+                visible,
+                "--count",
+                "1",
+                "--horizons",
+                "T*",
+            ],
+        );
+        let file = &rows(&none, "index.jsonl")[0].file;
+        let text = std::fs::read_to_string(none.join(file)).unwrap();
+        assert!(text.contains(r#""visible":"all""#), "{text}");
+        std::fs::remove_dir_all(&none).unwrap();
     }
     let run = snakesat(&[
         "generate", "-o", out, "--size", "2", "--apples", "1", "--length", "1", "--count", "5",

@@ -19,6 +19,12 @@
 //! On SIGINT, SIGTERM or SIGHUP, the live temporaries are removed and the
 //! process dies of the signal as it would have without them.
 //!
+//! Files that cannot go through a temporary (the certificates of `solve
+//! --proof`, which CaDiCaL writes by their path, and their folder) are
+//! created with [`create_unfinished`] instead: the signals and
+//! [`abandon_and_exit`] remove them as well, until [`settle`] keeps them once
+//! the result they belong to is complete.
+//!
 //! A file that is an input of the command (read through [`note_input`]) is
 //! never an output too: claiming it, or reading a claimed output as an input,
 //! is refused, so a typo such as `solve p.pddl --plan p.pddl` cannot replace
@@ -125,22 +131,66 @@ impl Write for Writer {
     }
 }
 
-/// The temporaries alive now, removed by the signal handler.
-static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// The files the signal handler removes.
+struct Live {
+    /// The temporaries alive now.
+    temporaries: Vec<PathBuf>,
+    /// The files and folders of [`create_unfinished`] not yet [`settle`]d, in
+    /// the order they were created.
+    unfinished: Vec<PathBuf>,
+}
 
-fn live() -> MutexGuard<'static, Vec<PathBuf>> {
+static LIVE: Mutex<Live> = Mutex::new(Live {
+    temporaries: Vec::new(),
+    unfinished: Vec::new(),
+});
+
+fn live() -> MutexGuard<'static, Live> {
     LIVE.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Removes every live temporary and returns the lock, so that the caller,
-/// about to end the process, keeps any temporary from being created or
-/// renamed afterwards.
-fn remove_live() -> MutexGuard<'static, Vec<PathBuf>> {
+/// Removes every live temporary and unfinished file (the latest first, so a
+/// folder is empty when its turn comes; a folder is removed only when empty)
+/// and returns the lock, so that the caller, about to end the process, keeps
+/// any file from being created or renamed afterwards.
+fn remove_live() -> MutexGuard<'static, Live> {
     let files = live();
-    for file in files.iter() {
+    for file in files.temporaries.iter() {
         let _ = fs::remove_file(file);
     }
+    for file in files.unfinished.iter().rev() {
+        let _ = fs::remove_file(file).or_else(|_| fs::remove_dir(file));
+    }
     files
+}
+
+/// Creates the file or folder `path` with `create` (e.g. `File::create(path)`) and
+/// registers it as unfinished: until [`settle`] keeps it, SIGINT, SIGTERM,
+/// SIGHUP and [`abandon_and_exit`] remove it like the temporaries. For what
+/// is written in place rather than through a temporary, such as a proof that
+/// a C library writes by its path. It is created under the lock the signal
+/// handler holds until the process ends, so nothing is created after the
+/// handler has removed the files.
+pub fn create_unfinished<T>(path: &Path, create: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    watch_signals().map_err(io::Error::other)?;
+    let mut files = live();
+    let created = create()?;
+    files.unfinished.push(path.to_path_buf());
+    Ok(created)
+}
+
+/// Removes the file `path` of [`create_unfinished`] and forgets it.
+pub fn remove_unfinished(path: &Path) -> io::Result<()> {
+    let mut files = live();
+    fs::remove_file(path)?;
+    files.unfinished.retain(|f| f != path);
+    Ok(())
+}
+
+/// Keeps `folder` and everything in it that [`create_unfinished`] made: the
+/// result they belong to is complete, and a signal no longer removes them.
+pub fn settle(folder: &Path) {
+    live().unfinished.retain(|f| !f.starts_with(folder));
 }
 
 /// Starts (once) the thread that removes the live temporaries on a signal.
@@ -167,8 +217,8 @@ fn watch_signals() -> Result<(), String> {
 }
 
 /// Ends the process with exit code `code` after removing every live
-/// temporary (for a last-resort time limit: no half-written file is left and
-/// none is renamed into place afterwards).
+/// temporary and unfinished file (for a last-resort time limit: no
+/// half-written file is left and none is renamed into place afterwards).
 pub fn abandon_and_exit(code: i32) -> ! {
     let _held = remove_live();
     let _ = std::io::Write::flush(&mut std::io::stdout());
@@ -378,7 +428,7 @@ fn create(given: &Path, r: Resolved) -> Result<Output, OutputError> {
     if let Some(keep) = r.keep {
         temp.as_file().set_permissions(keep).map_err(fail)?;
     }
-    files.push(temp.path().to_path_buf());
+    files.temporaries.push(temp.path().to_path_buf());
     Ok(Output {
         given: given.to_path_buf(),
         target: Some(r.target),
@@ -442,7 +492,7 @@ impl Drop for Output {
         if let Some(Writer(Sink::File(w))) = &self.writer {
             let mut files = live();
             let path = w.get_ref().path().to_path_buf();
-            files.retain(|f| *f != path);
+            files.temporaries.retain(|f| *f != path);
             // Dropping the temporary removes it, under the lock.
             self.writer = None;
         }
@@ -480,7 +530,7 @@ pub fn commit(outputs: impl IntoIterator<Item = Option<Output>>) -> Result<(), O
         let mut files = live();
         let path = file.path().to_path_buf();
         let landed = file.persist(target);
-        files.retain(|f| *f != path);
+        files.temporaries.retain(|f| *f != path);
         landed.map_err(|e| OutputError::new(&output.given, e.error))?;
     }
     Ok(())

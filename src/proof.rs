@@ -137,6 +137,9 @@ impl Drop for Traced {
 /// Solves `cnf` with CaDiCaL writing a DRAT proof (binary) to `proof`:
 /// `Unsat` means the file holds a refutation of exactly these clauses (in
 /// this order, variables as numbered); `Unknown` means the deadline passed.
+/// Like every certificate file, the proof is created with
+/// [`crate::output::create_unfinished`]: a signal removes it until
+/// [`crate::output::settle`] keeps its folder.
 pub fn refute(cnf: &Cnf, proof: &Path, deadline: Option<Instant>) -> Result<Status, ProofError> {
     solve_traced(cnf, proof, CadicalConfig::Default, deadline, None).map(|(status, _)| status)
 }
@@ -168,10 +171,15 @@ pub(crate) fn solve_traced(
         if config != CadicalConfig::Default {
             ccadical_configure(solver.0, config_name.as_ptr());
         }
-        let file = fopen(path.as_ptr(), c"wb".as_ptr());
-        if file.is_null() {
-            return Err(ProofError::write(proof, std::io::Error::last_os_error()));
-        }
+        let file = crate::output::create_unfinished(proof, || {
+            let file = fopen(path.as_ptr(), c"wb".as_ptr());
+            if file.is_null() {
+                Err(std::io::Error::last_os_error())
+            } else {
+                Ok(file)
+            }
+        })
+        .map_err(|e| ProofError::write(proof, e))?;
         ccadical_set_option(solver.0, c"binary".as_ptr(), 1);
         if ccadical_trace_proof(solver.0, file, path.as_ptr()) == 0 {
             fclose(file);
@@ -243,18 +251,32 @@ fn file_names(horizon: usize) -> (String, String) {
     )
 }
 
+/// True for the name of a certificate file, `horizon-T.cnf` or `horizon-T.drat`.
+pub fn is_certificate_file(name: &str) -> bool {
+    name.strip_prefix("horizon-")
+        .and_then(|rest| rest.strip_suffix(".cnf").or(rest.strip_suffix(".drat")))
+        .is_some_and(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Removes the certificate files of `horizon` from `dir`.
 pub(crate) fn remove_files(dir: &Path, horizon: usize) -> Result<(), ProofError> {
     let (cnf, proof) = file_names(horizon);
     for file in [cnf, proof].map(|name| dir.join(name)) {
-        std::fs::remove_file(&file).map_err(|e| ProofError::write(&file, e))?;
+        crate::output::remove_unfinished(&file).map_err(|e| ProofError::write(&file, e))?;
     }
     Ok(())
 }
 
-/// Creates the proof folder `dir` if it is missing.
-pub(crate) fn create_dir(dir: &Path) -> Result<(), ProofError> {
-    std::fs::create_dir_all(dir).map_err(|source| ProofError::Create {
+/// Creates the proof folder `dir` if it is missing; a folder created here is
+/// unfinished ([`crate::output::create_unfinished`]) until its manifest is
+/// written, so a signal before then removes it (once it is empty again).
+pub fn create_dir(dir: &Path) -> Result<(), ProofError> {
+    let created = if dir.exists() {
+        std::fs::create_dir_all(dir)
+    } else {
+        crate::output::create_unfinished(dir, || std::fs::create_dir_all(dir))
+    };
+    created.map_err(|source| ProofError::Create {
         path: dir.display().to_string(),
         source,
     })
@@ -382,7 +404,9 @@ pub fn refuted_horizons(attempts: &[Attempt]) -> Vec<usize> {
 /// Writes into `dir` (created if missing) a CNF and a DRAT proof for every
 /// horizon in `refuted`, and, when the answer rests on a finite `lower_bound`
 /// (a least-horizon search), one for the horizon just below it when that is
-/// at least 1; then `manifest.json`. Horizons with a certificate in `done`
+/// at least 1; then `manifest.json`, and the folder is settled
+/// ([`crate::output::settle`]): until then a signal removes every certificate
+/// file (and the folder, if created by this run). Horizons with a certificate in `done`
 /// (written by the search itself, [`crate::planner::Planner::certify_into`])
 /// are not solved again. A horizon found satisfiable here contradicts the
 /// search and is an error.
@@ -434,8 +458,10 @@ pub fn certify(
     };
     let text = serde_json::to_string_pretty(&manifest)?;
     let manifest_path = dir.join(MANIFEST);
-    std::fs::write(&manifest_path, text + "\n")
+    crate::output::create_unfinished(&manifest_path, || std::fs::File::create(&manifest_path))
+        .and_then(|mut file| file.write_all((text + "\n").as_bytes()))
         .map_err(|e| ProofError::write(&manifest_path, e))?;
+    crate::output::settle(dir);
     Ok(manifest)
 }
 
@@ -507,7 +533,8 @@ fn write_cnf(
     cnf: &Cnf,
     path: &Path,
 ) -> Result<(), ProofError> {
-    let file = std::fs::File::create(path).map_err(|e| ProofError::write(path, e))?;
+    let file = crate::output::create_unfinished(path, || std::fs::File::create(path))
+        .map_err(|e| ProofError::write(path, e))?;
     let mut out = std::io::BufWriter::new(file);
     header::write(cnf, instance, encoding, horizon, None, &mut out)
         .and_then(|()| out.flush())

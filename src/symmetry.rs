@@ -12,7 +12,7 @@
 //! normal form (compared by [`key`]) over the grid's symmetries.
 
 use crate::geometry::Direction;
-use crate::instance::{Instance, Pos, Start};
+use crate::instance::{Instance, Pos, Start, TailRule};
 
 /// One symmetry of a `width × height` board: an optional transpose
 /// (`(x, y) → (y, x)`, squares only), then optional flips of each axis.
@@ -95,13 +95,28 @@ pub fn normal_form(instance: &Instance) -> Instance {
     normal
 }
 
-/// A total order on normal forms of one board size: walls, then the start,
-/// then the apples. (The rules — visible, growth, tail, horizon — are the
-/// same for every symmetric copy, so they are not part of it.)
+/// A total order on normal forms: the board size and the rules, then the
+/// walls, the start and the apples. Normal forms with the same key are the
+/// same game, so the keys of canonical forms tell classes apart across board
+/// sizes and rules too (a family may mix them). (The size and the rules —
+/// visible apples at `t = 0`, growth, tail, horizon — are the same for every
+/// symmetric copy of an instance, so they do not change which copy is least.)
 pub fn key(instance: &Instance) -> Vec<usize> {
     let mut key = Vec::with_capacity(
-        4 + 2 * (instance.walls.len() + instance.apples.len() + instance.initial_length()),
+        11 + 2 * (instance.walls.len() + instance.apples.len() + instance.initial_length()),
     );
+    key.extend([
+        instance.width,
+        instance.height,
+        instance.visible_at_start(),
+        usize::from(instance.grow),
+        match instance.tail {
+            TailRule::Follow => 0,
+            TailRule::Strict => 1,
+        },
+        // No horizon sorts first; a fixed one `T` as `T + 1`.
+        instance.horizon.map_or(0, |t| t + 1),
+    ]);
     key.push(instance.walls.len());
     key.extend(instance.walls.iter().flat_map(|&(x, y)| [x, y]));
     match &instance.start {

@@ -144,6 +144,84 @@ fn all_enumerates_one_instance_per_class_as_burnside_counts() {
     }
 }
 
+#[test]
+fn ranges_of_size_and_visible_keep_every_class() {
+    // Two apples on 3×3 behind a two-cell snake: 126 classes with one
+    // visible, 66 with both (each counted by --all). One apple: 2 classes on
+    // 2×2, 22 on 3×3. A range holds their sum: instances on another board or
+    // with another `visible` are not duplicates, even with the same cells.
+    for (name, args, singles) in [
+        (
+            "visible-range",
+            [
+                "--size",
+                "3",
+                "--apples",
+                "2",
+                "--visible",
+                "1..2",
+                "--count",
+                "192",
+            ],
+            [
+                ["--size", "3", "--visible", "1"],
+                ["--size", "3", "--visible", "2"],
+            ],
+        ),
+        (
+            "size-range",
+            [
+                "--size",
+                "2..3",
+                "--apples",
+                "1",
+                "--visible",
+                "1",
+                "--count",
+                "24",
+            ],
+            [
+                ["--size", "2", "--visible", "1"],
+                ["--size", "3", "--visible", "1"],
+            ],
+        ),
+    ] {
+        let common = [
+            "--length",
+            "2",
+            "--start",
+            "body",
+            "--horizons",
+            "T*",
+            "--seed",
+            "1",
+        ];
+        let mut expected = 0;
+        for single in singles {
+            let dir = temp_dir(&format!("{name}-all"));
+            let apples = &args[2..4];
+            generate(
+                &dir,
+                &[&["--all"], &single[..], apples, &common[..]].concat(),
+            );
+            expected += summary(&dir, "summary.json").distinct;
+        }
+        let count: usize = args[7].parse().unwrap();
+        assert_eq!(expected, count);
+        let dir = temp_dir(name);
+        generate(&dir, &[&args[..], &common[..]].concat());
+        let s = summary(&dir, "summary.json");
+        assert_eq!(s.distinct, count);
+        assert_eq!(s.draws, count + s.duplicates + s.invalid);
+        let instances: Vec<IndexRow> = rows(&dir, "index.jsonl")
+            .into_iter()
+            .filter(|r| r.kind == "instance")
+            .collect();
+        assert_eq!(instances.len() + s.unsolvable, count);
+        assert_no_symmetric_pair(&dir, &instances);
+    }
+}
+
 fn assert_no_symmetric_pair(dir: &Path, instances: &[IndexRow]) {
     let mut classes = HashSet::new();
     for r in instances {
@@ -473,6 +551,26 @@ fn bad_parameters_are_one_line_errors() {
             &["--all", "--size", "6", "--apples", "5"],
             "more than 5000000 instances",
         ),
+        // Rules no instance may break are named at once, as `solve` names
+        // them (they were 100,000 rejected draws, then "fewer classes").
+        (
+            &["--visible", "0"],
+            "visible must be at least 1 when there are apples",
+        ),
+        (
+            &["--visible", "0..2", "--apples", "0..2"],
+            "visible must be at least 1 when there are apples",
+        ),
+        (
+            &["--all", "--size", "4", "--apples", "2", "--visible", "0"],
+            "visible must be at least 1 when there are apples",
+        ),
+        (&["--length", "0"], "snake length must be at least 1"),
+        (&["--length", "0..2"], "snake length must be at least 1"),
+        (
+            &["--all", "--size", "3", "--length", "0", "--apples", "1"],
+            "snake length must be at least 1",
+        ),
         (&["--size", "5..3"], "size range"),
         (&["--apples", "3..x"], "--apples"),
         (&["--count", "2000000"], "larger than the limit"),
@@ -489,6 +587,29 @@ fn bad_parameters_are_one_line_errors() {
             started.elapsed().as_secs_f64() < 5.0,
             "{args:?} is refused at once"
         );
+    }
+    // No apple needs none visible: fine, and written as FORMATS.md allows.
+    let none = temp_dir("no-apples");
+    for visible in ["0", "all"] {
+        generate(
+            &none,
+            &[
+                "--size",
+                "3",
+                "--apples",
+                "0",
+                "--visible",
+                visible,
+                "--count",
+                "1",
+                "--horizons",
+                "T*",
+            ],
+        );
+        let file = &rows(&none, "index.jsonl")[0].file;
+        let text = std::fs::read_to_string(none.join(file)).unwrap();
+        assert!(text.contains(r#""visible":"all""#), "{text}");
+        std::fs::remove_dir_all(&none).unwrap();
     }
     let run = snakesat(&[
         "generate", "-o", out, "--size", "2", "--apples", "1", "--length", "1", "--count", "5",

@@ -454,3 +454,107 @@ fn a_folder_with_earlier_certificates_is_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An instance without a plan of any length (a breadth-first search finds
+/// none) whose "no plan" rests on ~300 refuted horizons, the highest taking
+/// seconds each: its certificates are still being written when the signal
+/// comes.
+const NO_PLAN: [&str; 12] = [
+    "solve", "--size", "5x4", "--apples", "6", "--walls", "2", "--seed", "21", "--length", "3",
+    "-q",
+];
+
+/// The certificate files in `dir` (none when it is missing).
+fn certificate_files(dir: &Path) -> Vec<String> {
+    if !dir.exists() {
+        return Vec::new();
+    }
+    folder_files(dir)
+        .into_iter()
+        .filter(|n| n.starts_with("horizon-"))
+        .collect()
+}
+
+/// Starts `solve --proof out` on [`NO_PLAN`] (with `extra` flags), sends
+/// `signal` once a DRAT proof holds data and checks that the process dies of
+/// it, leaving `out` as it found it: gone when it did not exist, else empty.
+fn interrupted(out: &Path, extra: &[&str], signal: &str, number: i32) {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let existed = out.exists();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(NO_PLAN)
+        .args(extra)
+        .arg("--proof")
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("binary runs");
+    let start = Instant::now();
+    let proving = || {
+        certificate_files(out).iter().any(|n| {
+            n.ends_with(".drat") && std::fs::metadata(out.join(n)).is_ok_and(|m| m.len() > 0)
+        })
+    };
+    while !proving() {
+        assert!(
+            start.elapsed() < Duration::from_secs(600),
+            "no proof appeared"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "solve ended early");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let sent = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(number), "{status:?}");
+    if existed {
+        assert_eq!(folder_files(out), Vec::<String>::new(), "left in {out:?}");
+    } else {
+        assert!(!out.exists(), "left: {:?}", folder_files(out));
+    }
+}
+
+/// An interrupted `solve --proof DIR` leaves no certificates behind (they
+/// went without a manifest, and a later run into DIR was accepted and
+/// mixed them with its own): SIGINT while the fresh search writes its
+/// certificates as it goes, SIGTERM while the incremental search's answer is
+/// certified afterwards. The folder is then accepted again.
+#[test]
+fn an_interrupted_proof_leaves_the_folder_as_it_found_it() {
+    let dir = temp_dir("interrupted");
+    let new = dir.join("new");
+    interrupted(&new, &["--search", "fresh"], "-INT", 2);
+    let empty = dir.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    interrupted(&empty, &[], "-TERM", 15);
+    let e = empty.to_str().unwrap();
+    let run = snakesat(&[
+        "solve", "--size", "5", "--apples", "3", "--seed", "2", "--proof", e,
+    ]);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    assert!(folder_files(&empty).contains(&"manifest.json".to_string()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Certificates without a manifest (a run killed by SIGKILL, or whose
+/// certification failed) are refused like an earlier run's manifest.
+#[test]
+fn a_folder_with_certificates_but_no_manifest_is_refused() {
+    let dir = temp_dir("leftover");
+    let left = dir.join("horizon-12.drat");
+    std::fs::write(&left, b"a").unwrap();
+    let d = dir.to_str().unwrap();
+    let run = snakesat(&[
+        "solve", "--size", "5", "--apples", "3", "--seed", "2", "--proof", d,
+    ]);
+    assert_bad_input(&run, "holds the certificates of an earlier run");
+    assert!(run.stderr.contains("horizon-12.drat"), "{}", run.stderr);
+    assert_eq!(folder_files(&dir), ["horizon-12.drat"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,7 +14,8 @@ use super::{Failure, bad_input};
 /// Refuses what cannot be certified: an approximate encoding (its UNSAT
 /// proves nothing about the game), a folder holding an earlier run's
 /// certificates (they would stay beside the new manifest) or a folder that
-/// cannot be created.
+/// cannot be created. A folder created here is removed again by a signal
+/// before the manifest is written ([`proof::create_dir`]).
 pub fn check(dir: &Path, encoding: &dyn Encoding) -> Result<(), Failure> {
     if encoding.capabilities().approximate {
         return Err(bad_input(format!(
@@ -23,21 +24,34 @@ pub fn check(dir: &Path, encoding: &dyn Encoding) -> Result<(), Failure> {
         )));
     }
     refuse_earlier(dir)?;
-    std::fs::create_dir_all(dir)
-        .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))
+    proof::create_dir(dir).map_err(|e| bad_input(format!("{:#}", anyhow::Error::from(e))))
 }
 
-/// Refuses a certificate folder that holds the manifest of an earlier run.
+/// Refuses a certificate folder that holds the manifest of an earlier run,
+/// or certificate files without one (a run that did not finish).
 pub fn refuse_earlier(dir: &Path) -> Result<(), Failure> {
     let manifest = dir.join(proof::MANIFEST);
-    if manifest.exists() {
-        return Err(bad_input(format!(
-            "{} holds the certificates of an earlier run ({}); give --proof a new or empty folder",
-            dir.display(),
-            manifest.display()
-        )));
-    }
-    Ok(())
+    let leftover = || {
+        let names = std::fs::read_dir(dir)
+            .ok()?
+            .flatten()
+            .map(|e| e.file_name());
+        names
+            .filter(|name| name.to_str().is_some_and(proof::is_certificate_file))
+            .min()
+    };
+    let earlier = if manifest.exists() {
+        manifest
+    } else if let Some(name) = leftover() {
+        dir.join(name)
+    } else {
+        return Ok(());
+    };
+    Err(bad_input(format!(
+        "{} holds the certificates of an earlier run ({}); give --proof a new or empty folder",
+        dir.display(),
+        earlier.display()
+    )))
 }
 
 /// Writes the certificates of the search's `outcome` into `dir` (the re-solves get their own

@@ -65,7 +65,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
     /// Write a CNF and a DRAT proof for every refuted horizon behind the answer,
-    /// and manifest.json, into DIR (not one holding an earlier manifest.json; see README, "Certified answers").
+    /// and manifest.json, into DIR (not one holding an earlier run's manifest.json or certificates; an
+    /// interrupted run removes its own; see README, "Certified answers").
     #[arg(long, value_name = "DIR")]
     pub proof: Option<PathBuf>,
     /// Write the animation of the checked plan as a GIF (nothing is written without a plan).

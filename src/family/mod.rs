@@ -22,7 +22,7 @@ use rand::{RngExt, SeedableRng};
 use thiserror::Error;
 
 use crate::geometry::{Direction, Grid};
-use crate::instance::{Instance, MAX_SIDE, Pos, Start, TailRule};
+use crate::instance::{Instance, InstanceError, MAX_SIDE, Pos, Start, TailRule};
 use crate::symmetry::{self, EnumerateError, Setting};
 
 /// An inclusive range of whole numbers, written `A..B` (or `A` alone).
@@ -240,6 +240,10 @@ pub enum FamilyError {
         /// Instances asked for.
         count: usize,
     },
+    /// A rule every instance of the spec would break (a snake of length 0,
+    /// no apple visible although there are apples): the instance's own error.
+    #[error(transparent)]
+    Rules(#[from] InstanceError),
     /// `--all` needs one value per parameter.
     #[error("--all enumerates one setting: give a single value for {0}")]
     NotSingle(&'static str),
@@ -263,12 +267,14 @@ pub struct Sample {
 
 /// Draws `spec.count` instances, no two related by a symmetry, each in its
 /// canonical form. Deterministic: the same spec gives the same sample. A spec
-/// whose least walls, apples and length do not fit on its largest board is
-/// refused before any draw.
+/// whose least walls, apples and length do not fit on its largest board, or
+/// whose ranges allow a rule-breaking length or `visible` ([`check_rules`]),
+/// is refused before any draw.
 pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
     if spec.count > MAX_COUNT {
         return Err(FamilyError::TooMany(spec.count));
     }
+    check_rules(spec)?;
     let sizes = spec.size.sizes();
     fits_somewhere(spec, &sizes)?;
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
@@ -303,6 +309,24 @@ pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
         }
     }
     Ok(out)
+}
+
+/// Refuses a spec whose ranges allow a value no instance may have, with the
+/// error [`Instance::validate`] gives it: a snake length of 0, or 0 apples
+/// visible when an instance may have apples.
+fn check_rules(spec: &FamilySpec) -> Result<(), InstanceError> {
+    if spec.length.lo == 0 {
+        return Err(InstanceError::ZeroLength);
+    }
+    let apples = match spec.apples {
+        AppleCount::Count(span) => span.hi > 0,
+        // A draw of --fill has at least one apple.
+        AppleCount::Fill(_) => true,
+    };
+    if apples && spec.visible.is_some_and(|v| v.lo == 0) {
+        return Err(InstanceError::ZeroVisible);
+    }
+    Ok(())
 }
 
 /// Refuses a spec whose least walls, apples and length need more cells than
@@ -363,7 +387,7 @@ fn draw(spec: &FamilySpec, sizes: &[(usize, usize)], rng: &mut ChaCha8Rng) -> Op
         None => apples,
     };
     let needed = walls.checked_add(apples)?.checked_add(length)?;
-    if length == 0 || needed > cells {
+    if needed > cells {
         return None;
     }
     let mut order: Vec<Pos> = (0..cells).map(|i| (i % width, i / width)).collect();
@@ -430,8 +454,10 @@ fn snake_body(
 }
 
 /// Every canonical instance of the spec's single setting (each parameter a
-/// single value), in the order of [`symmetry::key`].
+/// single value), in the order of [`symmetry::key`]. A setting that breaks a
+/// rule ([`check_rules`]) is refused, not enumerated as empty.
 pub fn enumerate(spec: &FamilySpec) -> Result<Sample, FamilyError> {
+    check_rules(spec)?;
     let one = |span: Span, what| span.single().ok_or(FamilyError::NotSingle(what));
     let width = one(spec.size.width, "--size")?;
     let height = one(spec.size.height, "--size")?;
@@ -558,6 +584,84 @@ mod tests {
         assert_eq!(enumerate(&tiny).unwrap().instances.len(), 2);
         let both = sample(&FamilySpec { count: 2, ..tiny }).unwrap();
         assert_eq!(both.instances.len(), 2);
+    }
+
+    /// True when some symmetry of `a`'s board maps it onto `b`.
+    fn related(a: &Instance, b: &Instance) -> bool {
+        let b = symmetry::normal_form(b);
+        symmetry::Symmetry::group(a.width, a.height)
+            .iter()
+            .any(|g| g.apply(a) == b)
+    }
+
+    #[test]
+    fn classes_on_other_boards_or_with_other_rules_are_not_duplicates() {
+        // 3×3, a two-cell body, two apples: 126 classes with one apple
+        // visible, 66 with both (each --all), so a range of `visible` has
+        // 192; a 2×2 board has 2 classes of one apple and 3×3 has 22, so
+        // sizes 2..3 have 24, though some cell lists of a 2×2 instance are
+        // those of a 3×3 one. Sampling finds every class, and no more.
+        let visible = FamilySpec {
+            size: SizeSpan::parse("3").unwrap(),
+            apples: AppleCount::Count(Span::one(2)),
+            length: Span::one(2),
+            walls: Span::one(0),
+            visible: Some(Span::parse("1..2").unwrap()),
+            count: 192,
+            seed: 1,
+            ..spec(0)
+        };
+        let sizes = FamilySpec {
+            size: SizeSpan::parse("2..3").unwrap(),
+            apples: AppleCount::Count(Span::one(1)),
+            visible: Some(Span::one(1)),
+            count: 24,
+            ..visible.clone()
+        };
+        // The classes of each single setting, counted by --all.
+        let classes = |spec: &FamilySpec, singles: &[(&str, usize)]| -> Vec<usize> {
+            singles
+                .iter()
+                .map(|&(size, visible)| {
+                    let single = FamilySpec {
+                        size: SizeSpan::parse(size).unwrap(),
+                        visible: Some(Span::one(visible)),
+                        ..spec.clone()
+                    };
+                    enumerate(&single).unwrap().instances.len()
+                })
+                .collect()
+        };
+        assert_eq!(classes(&visible, &[("3", 1), ("3", 2)]), [126, 66]);
+        assert_eq!(classes(&sizes, &[("2", 1), ("3", 1)]), [2, 22]);
+        // Rectangles: a 2×3 board is not turned into a 3×2 one (only
+        // squares are transposed), so both count.
+        let rectangles = FamilySpec {
+            size: SizeSpan::parse("2x2..3x3").unwrap(),
+            ..sizes.clone()
+        };
+        let singles = [("2x2", 1), ("2x3", 1), ("3x2", 1), ("3x3", 1)];
+        let rectangles = FamilySpec {
+            count: classes(&rectangles, &singles).iter().sum(),
+            ..rectangles
+        };
+        for spec in [visible, sizes, rectangles] {
+            let family = sample(&spec).unwrap().instances;
+            assert_eq!(family.len(), spec.count);
+            for (i, a) in family.iter().enumerate() {
+                for b in &family[i + 1..] {
+                    assert!(!related(a, b), "{a:?} and {b:?} are one class");
+                }
+            }
+            // One more is more than the setting has.
+            assert!(matches!(
+                sample(&FamilySpec {
+                    count: spec.count + 1,
+                    ..spec
+                }),
+                Err(FamilyError::Exhausted { .. })
+            ));
+        }
     }
 
     #[test]

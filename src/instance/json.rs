@@ -191,7 +191,12 @@ pub fn to_json(instance: &Instance) -> String {
         snake,
         length,
         apples: instance.apples.clone(),
-        visible: Some(Visible::Count(instance.visible)),
+        // A valid instance has `visible` 0 only without apples, where "all"
+        // reads back to it (FORMATS.md's counts start at 1).
+        visible: Some(match instance.visible {
+            0 => Visible::All,
+            n => Visible::Count(n),
+        }),
         grow: Some(instance.grow),
         tail: Some(instance.tail.name().to_string()),
         horizon: instance.horizon,
@@ -242,6 +247,15 @@ mod tests {
         assert_eq!(i.visible, 2);
         assert!(i.grow);
         assert_eq!(i.tail, TailRule::Follow);
+    }
+
+    #[test]
+    fn no_apples_and_none_visible_are_written_as_all() {
+        let i = from_json(r#"{"width":3,"height":2,"apples":[],"visible":"all"}"#).unwrap();
+        assert_eq!(i.visible, 0);
+        let text = to_json(&i);
+        assert!(text.contains(r#""visible":"all""#), "{text}");
+        assert_eq!(from_json(&text).unwrap(), i);
     }
 
     #[test]

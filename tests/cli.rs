@@ -471,7 +471,14 @@ fn models_that_do_not_fit_are_refused() {
         "beyond the 268435456",
     );
     let unsat = write(&dir, "unsat.out", "UNSAT\n");
-    assert_eq!(snakesat(&["decode", &cnf, &unsat]).code, 1);
+    let run = snakesat(&["decode", &cnf, &unsat]);
+    assert_eq!(run.code, 1);
+    // The CNF is the formula at one horizon: UNSAT refutes plans of exactly it.
+    assert!(
+        run.stdout.starts_with("no plan of exactly 8 moves"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -630,6 +637,65 @@ fn an_apple_behind_walls_is_proven_unreachable() {
     assert!(plan["lower_bound"].is_null());
     // At a fixed horizon the formula itself is UNSAT.
     assert_eq!(snakesat(&["solve", &f, "--horizon", "8"]).code, 1);
+}
+
+/// The formula at a fixed horizon asks for a plan of exactly that many moves:
+/// on a board the snake fills it cannot move on after its 4-move plan, so
+/// `--horizon 10` is UNSAT, and the answer says "of exactly", not "within"
+/// (the least-horizon search up to 3 moves does refute every shorter plan).
+#[test]
+fn a_fixed_horizon_refutes_only_plans_of_exactly_that_length() {
+    let dir = temp_dir("exactly");
+    let f = write(
+        &dir,
+        "full32.json",
+        r#"{"width":3,"height":2,"snake":[[1,0],[0,0]],"apples":[[2,0],[2,1],[1,1],[0,1]],"visible":1,"tail":"strict"}"#,
+    );
+    let run = snakesat(&["solve", &f]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("plan: 4 moves (proven least)"),
+        "{}",
+        run.stdout
+    );
+    let run = snakesat(&["solve", &f, "--horizon", "10"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("no plan of exactly 10 moves (encoding direct)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("a shorter plan may exist"),
+        "{}",
+        run.stderr
+    );
+    // The JSON keeps its fields and values.
+    let plan = json_of(&snakesat(&["solve", &f, "--horizon", "10", "--json"]));
+    assert_eq!(plan["status"], "unsat");
+    assert_eq!(plan["horizon"], 10);
+    // Below the lower bound (4) every shorter plan is excluded too.
+    let run = snakesat(&["solve", &f, "--horizon", "3"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("no plan within 3 moves"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stderr.contains("a shorter plan may exist"),
+        "{}",
+        run.stderr
+    );
+    // A least-horizon search refuted every horizon up to its maximum.
+    let run = snakesat(&["solve", &f, "--max-horizon", "3"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("no plan within 3 moves"),
+        "{}",
+        run.stdout
+    );
 }
 
 /// A 3x2 board with a wall at (2, 1): the snake (1, 0) -> (0, 0) eats the

@@ -1,7 +1,8 @@
 //! The `snakesat` command line: clap definitions, one file per command, and
 //! the helpers they share (errors with exit codes, loading, printing).
 //!
-//! Exit codes: 0 a plan, 1 proven no plan within the horizon, 2 bad input or
+//! Exit codes: 0 a plan, 1 proven no plan (of at most the largest horizon
+//! searched; at a fixed horizon, of exactly that many moves), 2 bad input or
 //! usage, 3 a limit reached or an illegal plan from an approximate encoding.
 //!
 //! One grammar across commands: `--json` prints JSON on standard output;
@@ -60,8 +61,9 @@ use snakesat::solve::Status;
     about = "Plans the Snake game with SAT (CaDiCaL)"
 )]
 #[command(
-    after_help = "Exit codes: 0 plan found, 1 proven no plan within the horizon, 2 bad input or usage, \
-3 limit reached or illegal plan from an approximate encoding."
+    after_help = "Exit codes: 0 plan found, 1 proven no plan (none of at most --max-horizon moves; at a \
+fixed horizon, none of exactly that many moves), 2 bad input or usage, 3 limit reached or illegal plan \
+from an approximate encoding."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -355,10 +357,38 @@ pub fn illegal_model(
     Failure { code: 3, message }
 }
 
+/// What an `unsat` answer rules out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refuted {
+    /// Every plan of at most the horizon: a least-horizon search refuted each
+    /// one, or the lower bound exceeds it.
+    AtMost,
+    /// Only plans of exactly the horizon: the formula at a fixed horizon, whose
+    /// snake must still move legally after its last apple (a shorter plan may
+    /// exist where it cannot).
+    Exactly,
+}
+
+impl Refuted {
+    /// What an `unsat` answer of the formula at the fixed horizon `t` rules
+    /// out, given the proven `lower_bound` (`usize::MAX`: an apple can never
+    /// be reached): below the bound, every plan of at most `t` moves.
+    pub fn at_fixed_horizon(t: usize, lower_bound: usize) -> Self {
+        if t < lower_bound {
+            Refuted::AtMost
+        } else {
+            Refuted::Exactly
+        }
+    }
+}
+
+/// Prints the answer on stdout: JSON, or a line (the plan's picture with a
+/// plan) and the formula's sizes; `refuted` words an `unsat` answer.
 pub fn print_plan(
     instance: &Instance,
     report: &PlanReport,
     replay: Option<&sim::Replay>,
+    refuted: Refuted,
     as_json: bool,
 ) {
     if snakesat::output::stdout_taken() {
@@ -390,9 +420,13 @@ pub fn print_plan(
             let _ = write!(out, "{}", picture(instance, &report.path, replay));
         }
         (Status::Unsat, _) => {
+            let scope = match refuted {
+                Refuted::AtMost => "within",
+                Refuted::Exactly => "of exactly",
+            };
             let _ = writeln!(
                 out,
-                "no plan within {} moves (encoding {})",
+                "no plan {scope} {} moves (encoding {})",
                 report.horizon, report.encoding
             );
         }

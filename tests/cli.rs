@@ -228,6 +228,11 @@ fn bad_instances_are_refused_with_one_line() {
             r#"{"width":5,"height":5,"apples":[[1,1],[1,1]]}"#,
             "share cell (1, 1)",
         ),
+        // Never on the board together, yet refused: only visible = 1 allows it.
+        (
+            r#"{"width":5,"height":5,"apples":[[1,1],[2,2],[1,1]],"visible":2}"#,
+            "apples 0 and 2 share cell (1, 1): apples may share a cell only with visible = 1",
+        ),
         (
             r#"{"width":5,"height":5,"apples":[],"tail":"loose"}"#,
             "unknown tail rule",

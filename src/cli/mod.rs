@@ -95,16 +95,19 @@ enum Command {
     #[command(
         after_help = "Exit codes: 0 GIF written; 2 bad input: an unreadable instance or plan file, \
 a plan file that is neither the JSON of `solve --json` nor an IPC plan, a plan without a path (status \
-unsat or unknown), a plan that breaks the rules on INSTANCE (the first violation is named), or an \
-output that cannot be written. Exit 0 means every requested output (--gif, --html) was written; \
+unsat or unknown), a plan that breaks the rules on INSTANCE (the first violation is named) or whose \
+`eaten` list is not the simulator's, or an output that cannot be written. Exit 0 means every requested output (--gif, --html) was written; \
 on error nothing is written."
     )]
     Render(render::RenderArgs),
     /// Check a plan from snakesat or any planner: an IPC plan against the domain, any plan in the simulator.
     #[command(
-        after_help = "Exit codes: 0 the plan is valid (every apple eaten, every move legal); 1 it is not \
-(the first violated precondition or rule is named, or the number of moves when the instance fixes \
-another horizon); 2 a file cannot be read or parsed, or the plan has no path (status unsat or unknown)."
+        after_help = "Of a JSON plan, only `path`, `horizon` and `eaten` are checked (`eaten` against the \
+simulator's eating times); its other claims, such as `optimal` and `lower_bound`, are not.\n\n\
+Exit codes: 0 the plan is valid (every apple eaten, every move legal); 1 it is not \
+(the first violated precondition or rule is named, the number of moves when the instance fixes \
+another horizon, or the first entry of a JSON plan's `eaten` that differs from the simulator's); \
+2 a file cannot be read or parsed, or the plan has no path (status unsat or unknown)."
     )]
     Check(check::CheckArgs),
     /// Compare the sizes (and optionally solve times) of the encodings on an instance.

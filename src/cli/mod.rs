@@ -95,7 +95,7 @@ enum Command {
     #[command(
         after_help = "Exit codes: 0 GIF written; 2 bad input: an unreadable instance or plan file, \
 a plan file that is neither the JSON of `solve --json` nor an IPC plan, a plan without a path (status \
-unsat or unknown), a plan that breaks the rules on INSTANCE (the first violation is named) or whose \
+unsat or unknown) or of more moves than the horizon limit (100000), a plan that breaks the rules on INSTANCE (the first violation is named) or whose \
 `eaten` list is not the simulator's, or an output that cannot be written. Exit 0 means every requested output (--gif, --html) was written; \
 on error nothing is written."
     )]
@@ -107,7 +107,8 @@ simulator's eating times); its other claims, such as `optimal` and `lower_bound`
 Exit codes: 0 the plan is valid (every apple eaten, every move legal); 1 it is not \
 (the first violated precondition or rule is named, the number of moves when the instance fixes \
 another horizon, or the first entry of a JSON plan's `eaten` that differs from the simulator's); \
-2 a file cannot be read or parsed, or the plan has no path (status unsat or unknown)."
+2 a file cannot be read or parsed, or the plan has no path (status unsat or unknown) or more moves than \
+the horizon limit (100000)."
     )]
     Check(check::CheckArgs),
     /// Compare the sizes (and optionally solve times) of the encodings on an instance.

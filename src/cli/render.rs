@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Deserialize;
 
-use snakesat::instance::{Instance, Pos};
+use snakesat::instance::{Instance, MAX_HORIZON, Pos};
 use snakesat::output;
 use snakesat::pddl::{self, validate};
 use snakesat::render::html;
@@ -82,6 +82,7 @@ pub fn checked_path(
     let (path, claimed) = if is_ipc_plan(problem, &text) {
         let actions = validate::read_plan(&text, instance)
             .map_err(|e| PlanProblem::Unreadable(bad_input(format!("{name}: {e}"))))?;
+        within_horizon_cap(plan, actions.len())?;
         let path = validate::validate(instance, &actions)
             .map_err(|e| PlanProblem::Illegal(format!("{name}: {e}")))?;
         (path, None)
@@ -96,6 +97,18 @@ pub fn checked_path(
         )));
     }
     Ok((path, replay))
+}
+
+/// Refuses a plan of more than [`MAX_HORIZON`] moves, the horizon cap,
+/// before it is checked or drawn.
+fn within_horizon_cap(plan: &Path, moves: usize) -> Result<(), PlanProblem> {
+    if moves > MAX_HORIZON {
+        return Err(PlanProblem::Unreadable(bad_input(format!(
+            "{}: the plan has {moves} moves, beyond the horizon limit of {MAX_HORIZON}",
+            plan.display()
+        ))));
+    }
+    Ok(())
 }
 
 /// The first difference between a plan file's `eaten` list and the
@@ -123,8 +136,9 @@ fn eaten_difference(claimed: &[(usize, usize)], replayed: &[(usize, usize)]) -> 
 
 /// The path of a plan of `solve --json` and its `eaten` list if it has one,
 /// with the path's own consistency checks: a file that is not such a plan,
-/// or one without a path, is unreadable; a path whose number of moves is not
-/// the horizon `instance` fixes is illegal.
+/// one without a path, or one of more moves than the horizon cap is
+/// unreadable; a path whose number of moves is not the horizon `instance`
+/// fixes is illegal.
 fn json_path(
     problem: &Path,
     instance: &Instance,
@@ -148,6 +162,7 @@ fn json_path(
         _ => return Err(unreadable(format!("{name}: no `path` to {verb}"))),
     };
     let moves = path.len() - 1;
+    within_horizon_cap(plan, moves)?;
     if let Some(h) = parsed.horizon
         && h != moves
     {

@@ -487,6 +487,20 @@ fn models_that_do_not_fit_are_refused() {
 }
 
 #[test]
+fn decode_help_documents_its_exit_codes() {
+    let run = snakesat(&["decode", "--help"]);
+    assert_eq!(run.code, 0);
+    for code in [
+        "Exit codes: 0 the model is a plan the simulator accepts",
+        "; 1 the solver says UNSAT (no plan of exactly the CNF's horizon)",
+        "; 2 bad input",
+        "; 3 the solver gave up (UNKNOWN), or the model is not a legal plan",
+    ] {
+        assert!(run.stdout.contains(code), "{code}: {}", run.stdout);
+    }
+}
+
+#[test]
 fn a_cnf_without_its_var_lines_is_bad_input() {
     let dir = temp_dir("novar");
     let cnf = dir.join("m.cnf").to_string_lossy().into_owned();

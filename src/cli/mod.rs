@@ -89,15 +89,21 @@ enum Command {
     )]
     Bench(bench::BenchArgs),
     /// Read a solver's model for an exported CNF, rebuild the plan and check it.
+    #[command(
+        after_help = "Exit codes: 0 the model is a plan the simulator accepts; 1 the solver says UNSAT \
+(no plan of exactly the CNF's horizon); 2 bad input (an unreadable or malformed CNF or model, a CNF not \
+written by `snakesat export`, a model that does not fit the CNF or falsifies one of its clauses, or an \
+output that cannot be written); 3 the solver gave up (UNKNOWN), or the model is not a legal plan (an \
+approximate encoding's; the first violated rule is named)."
+    )]
     Decode(decode::DecodeArgs),
     /// Check a saved plan (the JSON of `solve --json`, or any planner's IPC plan for a .pddl problem)
     /// and draw it as a GIF and/or an HTML viewer.
     #[command(
-        after_help = "Exit codes: 0 GIF written; 2 bad input: an unreadable instance or plan file, \
+        after_help = "Exit codes: 0 every requested output (--gif, --html) written; 2 bad input: an unreadable instance or plan file, \
 a plan file that is neither the JSON of `solve --json` nor an IPC plan, a plan without a path (status \
 unsat or unknown) or of more moves than the horizon limit (100000), a plan that breaks the rules on INSTANCE (the first violation is named) or whose \
-`eaten` list is not the simulator's, or an output that cannot be written. Exit 0 means every requested output (--gif, --html) was written; \
-on error nothing is written."
+`eaten` list is not the simulator's, or an output that cannot be written; on error nothing is written."
     )]
     Render(render::RenderArgs),
     /// Check a plan from snakesat or any planner: an IPC plan against the domain, any plan in the simulator.

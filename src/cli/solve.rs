@@ -279,9 +279,9 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             note_not_written(&not_written(&args), Status::Unsat);
             if refuted == Refuted::Exactly {
                 note!(
-                    "a shorter plan may exist: a fixed horizon asks for exactly {horizon} moves, \
-                     the snake still moving legally after its last apple; without one, solve \
-                     searches the least"
+                    "a plan of another length may exist: a fixed horizon asks for exactly \
+                     {horizon} moves, the snake still moving legally after its last apple; \
+                     without one, solve searches the least"
                 );
             }
             print_plan(&instance, &report, None, refuted, args.json);

@@ -264,3 +264,98 @@ fn a_plan_off_the_fixed_horizon_is_invalid() {
         "status unsat: only a plan with status sat has a path to draw",
     );
 }
+
+/// A JSON plan's own `eaten` list must be the simulator's: a wrong time, a
+/// missing or an extra entry is invalid for `check` (exit 1, the first
+/// difference named) and refused by `render`; without the key the path alone
+/// is checked. `optimal` is a claim `check` does not judge (see its --help).
+#[test]
+fn a_json_plan_must_eat_when_it_says() {
+    let dir = temp_dir("eaten");
+    let instance = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/instances/strict-tail-4x4.json"
+    );
+    let run = snakesat(&["solve", instance, "--json", "-q"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let plan: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let eaten: Vec<(usize, usize)> = serde_json::from_value(plan["eaten"].clone()).unwrap();
+    assert!(eaten.len() >= 2, "{plan}");
+    let (i1, t1) = eaten[1];
+    let with = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut p = plan.clone();
+        edit(&mut p);
+        let file = dir.join(name);
+        std::fs::write(&file, p.to_string()).unwrap();
+        file.to_string_lossy().into_owned()
+    };
+    let late = with("late.json", &|p| p["eaten"][1][1] = (t1 + 1).into());
+    let cases = [
+        (
+            late.clone(),
+            format!(
+                "late.json: `eaten` does not match the path: entry 1 is [{i1}, {}], but the simulator eats apple {i1} at t = {t1}",
+                t1 + 1
+            ),
+        ),
+        (
+            with("none.json", &|p| p["eaten"] = serde_json::json!([])),
+            format!(
+                "none.json: `eaten` does not match the path: it lists 0 apples, but the simulator also eats apple {} at t = {}",
+                eaten[0].0, eaten[0].1
+            ),
+        ),
+        (
+            with("extra.json", &|p| {
+                p["eaten"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(serde_json::json!([9, 99]))
+            }),
+            format!(
+                "extra.json: `eaten` does not match the path: entry {} is [9, 99], but the simulator eats only {} apples",
+                eaten.len(),
+                eaten.len()
+            ),
+        ),
+    ];
+    for (file, message) in &cases {
+        let run = snakesat(&["check", instance, file]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(run.stderr.starts_with("invalid: "), "{}", run.stderr);
+        assert!(
+            run.stderr.trim_end().ends_with(message.as_str()),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        let run = snakesat(&["check", instance, file, "--json"]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        assert_eq!(v["valid"], false);
+        assert!(
+            v["violation"].as_str().unwrap().ends_with(message.as_str()),
+            "{v}"
+        );
+    }
+    let gif = dir.join("late.gif");
+    assert_bad_input(
+        &snakesat(&["render", instance, &late, "--gif", gif.to_str().unwrap()]),
+        "`eaten` does not match the path: entry 1",
+    );
+    assert!(!gif.exists());
+    // Without `eaten`, and with a claim check does not judge, the path is valid.
+    let bare = with("bare.json", &|p| {
+        p.as_object_mut().unwrap().remove("eaten");
+        p["optimal"] = true.into();
+    });
+    let run = snakesat(&["check", instance, &bare]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = snakesat(&["check", "--help"]);
+    assert!(
+        run.stdout
+            .contains("only `path`, `horizon` and `eaten` are checked"),
+        "{}",
+        run.stdout
+    );
+}

@@ -228,6 +228,11 @@ fn bad_instances_are_refused_with_one_line() {
             r#"{"width":5,"height":5,"apples":[[1,1],[1,1]]}"#,
             "share cell (1, 1)",
         ),
+        // Never on the board together, yet refused: only visible = 1 allows it.
+        (
+            r#"{"width":5,"height":5,"apples":[[1,1],[2,2],[1,1]],"visible":2}"#,
+            "apples 0 and 2 share cell (1, 1): apples may share a cell only with visible = 1",
+        ),
         (
             r#"{"width":5,"height":5,"apples":[],"tail":"loose"}"#,
             "unknown tail rule",
@@ -471,7 +476,28 @@ fn models_that_do_not_fit_are_refused() {
         "beyond the 268435456",
     );
     let unsat = write(&dir, "unsat.out", "UNSAT\n");
-    assert_eq!(snakesat(&["decode", &cnf, &unsat]).code, 1);
+    let run = snakesat(&["decode", &cnf, &unsat]);
+    assert_eq!(run.code, 1);
+    // The CNF is the formula at one horizon: UNSAT refutes plans of exactly it.
+    assert!(
+        run.stdout.starts_with("no plan of exactly 8 moves"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn decode_help_documents_its_exit_codes() {
+    let run = snakesat(&["decode", "--help"]);
+    assert_eq!(run.code, 0);
+    for code in [
+        "Exit codes: 0 the model is a plan the simulator accepts",
+        "; 1 the solver says UNSAT (no plan of exactly the CNF's horizon)",
+        "; 2 bad input",
+        "; 3 the solver gave up (UNKNOWN), or the model is not a legal plan",
+    ] {
+        assert!(run.stdout.contains(code), "{code}: {}", run.stdout);
+    }
 }
 
 #[test]
@@ -626,6 +652,65 @@ fn an_apple_behind_walls_is_proven_unreachable() {
     assert!(plan["lower_bound"].is_null());
     // At a fixed horizon the formula itself is UNSAT.
     assert_eq!(snakesat(&["solve", &f, "--horizon", "8"]).code, 1);
+}
+
+/// The formula at a fixed horizon asks for a plan of exactly that many moves:
+/// on a board the snake fills it cannot move on after its 4-move plan, so
+/// `--horizon 10` is UNSAT, and the answer says "of exactly", not "within"
+/// (the least-horizon search up to 3 moves does refute every shorter plan).
+#[test]
+fn a_fixed_horizon_refutes_only_plans_of_exactly_that_length() {
+    let dir = temp_dir("exactly");
+    let f = write(
+        &dir,
+        "full32.json",
+        r#"{"width":3,"height":2,"snake":[[1,0],[0,0]],"apples":[[2,0],[2,1],[1,1],[0,1]],"visible":1,"tail":"strict"}"#,
+    );
+    let run = snakesat(&["solve", &f]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("plan: 4 moves (proven least)"),
+        "{}",
+        run.stdout
+    );
+    let run = snakesat(&["solve", &f, "--horizon", "10"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("no plan of exactly 10 moves (encoding direct)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("a plan of another length may exist"),
+        "{}",
+        run.stderr
+    );
+    // The JSON keeps its fields and values.
+    let plan = json_of(&snakesat(&["solve", &f, "--horizon", "10", "--json"]));
+    assert_eq!(plan["status"], "unsat");
+    assert_eq!(plan["horizon"], 10);
+    // Below the lower bound (4) every shorter plan is excluded too.
+    let run = snakesat(&["solve", &f, "--horizon", "3"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("no plan within 3 moves"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stderr.contains("a plan of another length may exist"),
+        "{}",
+        run.stderr
+    );
+    // A least-horizon search refuted every horizon up to its maximum.
+    let run = snakesat(&["solve", &f, "--max-horizon", "3"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("no plan within 3 moves"),
+        "{}",
+        run.stdout
+    );
 }
 
 /// A 3x2 board with a wall at (2, 1): the snake (1, 0) -> (0, 0) eats the

@@ -337,7 +337,7 @@ fn long_plans_skip_time_points_by_themselves() {
 
 #[test]
 fn default_images_are_about_400_pixels() {
-    for side in [5, 10, 16, 30] {
+    for side in [3, 4, 5, 10, 16, 30] {
         let instance = Instance {
             width: side,
             height: side,

@@ -178,3 +178,44 @@ fn the_timeout_bounds_building_and_loading_a_huge_formula() {
         "a file was left"
     );
 }
+
+/// `check` and `render` refuse a plan of more moves than the horizon cap up
+/// front (exit 2), JSON and IPC alike; a plan of exactly the cap is checked.
+#[test]
+fn plans_beyond_the_horizon_cap_are_refused() {
+    let dir = temp_dir("long-plans");
+    let instance = write(
+        &dir,
+        "two.json",
+        r#"{"width":2,"height":1,"snake":[[0,0]],"apples":[[1,0]]}"#,
+    );
+    let plan = |moves: usize| -> String {
+        let cells: Vec<&str> = (0..=moves)
+            .map(|t| if t % 2 == 0 { "[0,0]" } else { "[1,0]" })
+            .collect();
+        format!("{{\"path\":[{}]}}", cells.join(","))
+    };
+    let at_cap = write(&dir, "cap.json", &plan(100_000));
+    let run = snakesat(&["check", &instance, &at_cap]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.trim(), "valid: 100000 moves, all 1 apples eaten");
+    let beyond = write(&dir, "beyond.json", &plan(100_001));
+    let message = "beyond.json: the plan has 100001 moves, beyond the horizon limit of 100000";
+    assert_bad_input(&snakesat(&["check", &instance, &beyond]), message);
+    let gif = dir.join("beyond.gif").to_string_lossy().into_owned();
+    assert_bad_input(
+        &snakesat(&["render", &instance, &beyond, "--gif", &gif]),
+        message,
+    );
+    let problem = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny-3x2.pddl");
+    let ipc = write(
+        &dir,
+        "beyond.plan",
+        &"(move pos1-0 pos1-1 pos0-0 pos1-0)\n".repeat(100_001),
+    );
+    assert_bad_input(
+        &snakesat(&["check", problem, &ipc]),
+        "beyond.plan: the plan has 100001 moves, beyond the horizon limit of 100000",
+    );
+    assert!(!std::path::Path::new(&gif).exists());
+}

@@ -251,7 +251,7 @@ fn render_help_documents_exit_code_2() {
     assert!(run.stdout.contains("--skip"), "{}", run.stdout);
     assert!(
         run.stdout
-            .contains("Exit codes: 0 GIF written; 2 bad input"),
+            .contains("Exit codes: 0 every requested output (--gif, --html) written; 2 bad input"),
         "{}",
         run.stdout
     );

@@ -12,8 +12,8 @@ use snakesat::report::PlanReport;
 use snakesat::solve::{self, Stats, Status};
 
 use super::{
-    Failure, GifLook, bad_input, checked_report, finite, note_not_written, print_plan, read_file,
-    write_gif_file,
+    Failure, GifLook, Refuted, bad_input, checked_report, finite, note_not_written, print_plan,
+    read_file, write_gif_file,
 };
 
 #[derive(Args)]
@@ -46,13 +46,15 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     let model_text = read_file(&args.model)?;
     let model = dimacs::parse_model(&model_text, parsed.num_vars)
         .map_err(|e| bad_input(format!("{}: {e}", args.model.display())))?;
+    let lower_bound = encode::prune::lower_bound(&instance);
+    let refuted = Refuted::at_fixed_horizon(horizon, lower_bound);
     let mut report = PlanReport {
         status: Status::Unknown,
         horizon,
         path: vec![],
         eaten: vec![],
         optimal: false,
-        lower_bound: finite(encode::prune::lower_bound(&instance)),
+        lower_bound: finite(lower_bound),
         encoding: encoding.name(),
         stats: Stats {
             variables: parsed.num_vars as u64,
@@ -68,12 +70,12 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
         dimacs::ModelFile::Unsat => {
             report.status = Status::Unsat;
             note_not_written(&[("GIF", args.gif.as_ref())], Status::Unsat);
-            print_plan(&instance, &report, None, args.json);
+            print_plan(&instance, &report, None, refuted, args.json);
             return Ok(1);
         }
         dimacs::ModelFile::Unknown => {
             note_not_written(&[("GIF", args.gif.as_ref())], Status::Unknown);
-            print_plan(&instance, &report, None, args.json);
+            print_plan(&instance, &report, None, refuted, args.json);
             return Ok(3);
         }
     };
@@ -105,6 +107,6 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     report.optimal = Some(horizon) == report.lower_bound;
     report.path = path;
     report.eaten = replay.eaten.clone();
-    print_plan(&instance, &report, Some(&replay), args.json);
+    print_plan(&instance, &report, Some(&replay), refuted, args.json);
     Ok(0)
 }

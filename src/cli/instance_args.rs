@@ -42,8 +42,10 @@ pub struct InstanceArgs {
     /// Random instance: the snake does not grow when it eats.
     #[arg(long)]
     pub no_grow: bool,
-    /// Number of moves T (overrides the instance's). Without it (and without a
-    /// `horizon` in the instance) solve and sizes search the least T; export needs it.
+    /// Number of moves T (overrides the instance's): a plan of exactly T moves,
+    /// the snake still moving legally after its last apple. Without it (and
+    /// without a `horizon` in the instance) solve and sizes search the least T;
+    /// export needs it.
     #[arg(long)]
     pub horizon: Option<usize>,
 }

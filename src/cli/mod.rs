@@ -1,7 +1,8 @@
 //! The `snakesat` command line: clap definitions, one file per command, and
 //! the helpers they share (errors with exit codes, loading, printing).
 //!
-//! Exit codes: 0 a plan, 1 proven no plan within the horizon, 2 bad input or
+//! Exit codes: 0 a plan, 1 proven no plan (of at most the largest horizon
+//! searched; at a fixed horizon, of exactly that many moves), 2 bad input or
 //! usage, 3 a limit reached or an illegal plan from an approximate encoding.
 //!
 //! One grammar across commands: `--json` prints JSON on standard output;
@@ -60,8 +61,9 @@ use snakesat::solve::Status;
     about = "Plans the Snake game with SAT (CaDiCaL)"
 )]
 #[command(
-    after_help = "Exit codes: 0 plan found, 1 proven no plan within the horizon, 2 bad input or usage, \
-3 limit reached or illegal plan from an approximate encoding."
+    after_help = "Exit codes: 0 plan found, 1 proven no plan (none of at most --max-horizon moves; at a \
+fixed horizon, none of exactly that many moves), 2 bad input or usage, 3 limit reached or illegal plan \
+from an approximate encoding."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -87,22 +89,32 @@ enum Command {
     )]
     Bench(bench::BenchArgs),
     /// Read a solver's model for an exported CNF, rebuild the plan and check it.
+    #[command(
+        after_help = "Exit codes: 0 the model is a plan the simulator accepts; 1 the solver says UNSAT \
+(no plan of exactly the CNF's horizon); 2 bad input (an unreadable or malformed CNF or model, a CNF not \
+written by `snakesat export`, a model that does not fit the CNF or falsifies one of its clauses, or an \
+output that cannot be written); 3 the solver gave up (UNKNOWN), or the model is not a legal plan (an \
+approximate encoding's; the first violated rule is named)."
+    )]
     Decode(decode::DecodeArgs),
     /// Check a saved plan (the JSON of `solve --json`, or any planner's IPC plan for a .pddl problem)
     /// and draw it as a GIF and/or an HTML viewer.
     #[command(
-        after_help = "Exit codes: 0 GIF written; 2 bad input: an unreadable instance or plan file, \
+        after_help = "Exit codes: 0 every requested output (--gif, --html) written; 2 bad input: an unreadable instance or plan file, \
 a plan file that is neither the JSON of `solve --json` nor an IPC plan, a plan without a path (status \
-unsat or unknown), a plan that breaks the rules on INSTANCE (the first violation is named), or an \
-output that cannot be written. Exit 0 means every requested output (--gif, --html) was written; \
-on error nothing is written."
+unsat or unknown) or of more moves than the horizon limit (100000), a plan that breaks the rules on INSTANCE (the first violation is named) or whose \
+`eaten` list is not the simulator's, or an output that cannot be written; on error nothing is written."
     )]
     Render(render::RenderArgs),
     /// Check a plan from snakesat or any planner: an IPC plan against the domain, any plan in the simulator.
     #[command(
-        after_help = "Exit codes: 0 the plan is valid (every apple eaten, every move legal); 1 it is not \
-(the first violated precondition or rule is named, or the number of moves when the instance fixes \
-another horizon); 2 a file cannot be read or parsed, or the plan has no path (status unsat or unknown)."
+        after_help = "Of a JSON plan, only `path`, `horizon` and `eaten` are checked (`eaten` against the \
+simulator's eating times); its other claims, such as `optimal` and `lower_bound`, are not.\n\n\
+Exit codes: 0 the plan is valid (every apple eaten, every move legal); 1 it is not \
+(the first violated precondition or rule is named, the number of moves when the instance fixes \
+another horizon, or the first entry of a JSON plan's `eaten` that differs from the simulator's); \
+2 a file cannot be read or parsed, or the plan has no path (status unsat or unknown) or more moves than \
+the horizon limit (100000)."
     )]
     Check(check::CheckArgs),
     /// Compare the sizes (and optionally solve times) of the encodings on an instance.
@@ -355,10 +367,38 @@ pub fn illegal_model(
     Failure { code: 3, message }
 }
 
+/// What an `unsat` answer rules out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refuted {
+    /// Every plan of at most the horizon: a least-horizon search refuted each
+    /// one, or the lower bound exceeds it.
+    AtMost,
+    /// Only plans of exactly the horizon: the formula at a fixed horizon, whose
+    /// snake must still move legally after its last apple (a shorter plan may
+    /// exist where it cannot).
+    Exactly,
+}
+
+impl Refuted {
+    /// What an `unsat` answer of the formula at the fixed horizon `t` rules
+    /// out, given the proven `lower_bound` (`usize::MAX`: an apple can never
+    /// be reached): below the bound, every plan of at most `t` moves.
+    pub fn at_fixed_horizon(t: usize, lower_bound: usize) -> Self {
+        if t < lower_bound {
+            Refuted::AtMost
+        } else {
+            Refuted::Exactly
+        }
+    }
+}
+
+/// Prints the answer on stdout: JSON, or a line (the plan's picture with a
+/// plan) and the formula's sizes; `refuted` words an `unsat` answer.
 pub fn print_plan(
     instance: &Instance,
     report: &PlanReport,
     replay: Option<&sim::Replay>,
+    refuted: Refuted,
     as_json: bool,
 ) {
     if snakesat::output::stdout_taken() {
@@ -390,9 +430,13 @@ pub fn print_plan(
             let _ = write!(out, "{}", picture(instance, &report.path, replay));
         }
         (Status::Unsat, _) => {
+            let scope = match refuted {
+                Refuted::AtMost => "within",
+                Refuted::Exactly => "of exactly",
+            };
             let _ = writeln!(
                 out,
-                "no plan within {} moves (encoding {})",
+                "no plan {scope} {} moves (encoding {})",
                 report.horizon, report.encoding
             );
         }

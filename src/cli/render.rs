@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Deserialize;
 
-use snakesat::instance::{Instance, Pos};
+use snakesat::instance::{Instance, MAX_HORIZON, Pos};
 use snakesat::output;
 use snakesat::pddl::{self, validate};
 use snakesat::render::html;
@@ -39,12 +39,17 @@ pub struct RenderArgs {
     pub look: GifLook,
 }
 
-/// The fields of a plan file that `render` reads; the others are ignored.
+/// `[apple index, time]` pairs, in eating order.
+type Eaten = Vec<(usize, usize)>;
+
+/// The fields of a plan file that `render` and `check` read; the others
+/// (`optimal`, `lower_bound`, ...) are ignored.
 #[derive(Deserialize)]
 struct PlanFile {
     status: Option<String>,
     horizon: Option<usize>,
     path: Option<Vec<Pos>>,
+    eaten: Option<Eaten>,
 }
 
 /// Why a plan cannot be drawn or accepted.
@@ -63,8 +68,9 @@ fn is_ipc_plan(problem: &Path, text: &str) -> bool {
 
 /// The head path of the plan file at `plan` for `instance` (read from
 /// `problem`) and the simulator's replay of it: an IPC plan is checked action
-/// by action against the domain first. `verb` says what the caller does with
-/// the path ("draw", "check"), for the message about a plan without one.
+/// by action against the domain first; a JSON plan's `eaten`, when present,
+/// must be the simulator's. `verb` says what the caller does with the path
+/// ("draw", "check"), for the message about a plan without one.
 pub fn checked_path(
     problem: &Path,
     instance: &Instance,
@@ -73,30 +79,73 @@ pub fn checked_path(
 ) -> Result<(Vec<Pos>, sim::Replay), PlanProblem> {
     let name = plan.display();
     let text = read_file(plan).map_err(PlanProblem::Unreadable)?;
-    let path = if is_ipc_plan(problem, &text) {
+    let (path, claimed) = if is_ipc_plan(problem, &text) {
         let actions = validate::read_plan(&text, instance)
             .map_err(|e| PlanProblem::Unreadable(bad_input(format!("{name}: {e}"))))?;
-        validate::validate(instance, &actions)
-            .map_err(|e| PlanProblem::Illegal(format!("{name}: {e}")))?
+        within_horizon_cap(plan, actions.len())?;
+        let path = validate::validate(instance, &actions)
+            .map_err(|e| PlanProblem::Illegal(format!("{name}: {e}")))?;
+        (path, None)
     } else {
         json_path(problem, instance, &text, plan, verb)?
     };
-    match sim::simulate(instance, &path) {
-        Ok(replay) => Ok((path, replay)),
-        Err(v) => Err(PlanProblem::Illegal(format!("{name}: illegal plan: {v}"))),
+    let replay = sim::simulate(instance, &path)
+        .map_err(|v| PlanProblem::Illegal(format!("{name}: illegal plan: {v}")))?;
+    if let Some(difference) = claimed.and_then(|c| eaten_difference(&c, &replay.eaten)) {
+        return Err(PlanProblem::Illegal(format!(
+            "{name}: `eaten` does not match the path: {difference}"
+        )));
+    }
+    Ok((path, replay))
+}
+
+/// Refuses a plan of more than [`MAX_HORIZON`] moves, the horizon cap,
+/// before it is checked or drawn.
+fn within_horizon_cap(plan: &Path, moves: usize) -> Result<(), PlanProblem> {
+    if moves > MAX_HORIZON {
+        return Err(PlanProblem::Unreadable(bad_input(format!(
+            "{}: the plan has {moves} moves, beyond the horizon limit of {MAX_HORIZON}",
+            plan.display()
+        ))));
+    }
+    Ok(())
+}
+
+/// The first difference between a plan file's `eaten` list and the
+/// simulator's `[apple index, time]` pairs, in words; `None` when they agree.
+fn eaten_difference(claimed: &[(usize, usize)], replayed: &[(usize, usize)]) -> Option<String> {
+    let k = claimed
+        .iter()
+        .zip(replayed)
+        .position(|(c, r)| c != r)
+        .unwrap_or(claimed.len().min(replayed.len()));
+    match (claimed.get(k), replayed.get(k)) {
+        (None, None) => None,
+        (Some(&(i, t)), Some(&(j, u))) => Some(format!(
+            "entry {k} is [{i}, {t}], but the simulator eats apple {j} at t = {u}"
+        )),
+        (Some(&(i, t)), None) => Some(format!(
+            "entry {k} is [{i}, {t}], but the simulator eats only {} apples",
+            replayed.len()
+        )),
+        (None, Some(&(j, u))) => Some(format!(
+            "it lists {k} apples, but the simulator also eats apple {j} at t = {u}"
+        )),
     }
 }
 
-/// The path of a plan of `solve --json`, with its own consistency checks: a
-/// file that is not such a plan, or one without a path, is unreadable; a path
-/// whose number of moves is not the horizon `instance` fixes is illegal.
+/// The path of a plan of `solve --json` and its `eaten` list if it has one,
+/// with the path's own consistency checks: a file that is not such a plan,
+/// one without a path, or one of more moves than the horizon cap is
+/// unreadable; a path whose number of moves is not the horizon `instance`
+/// fixes is illegal.
 fn json_path(
     problem: &Path,
     instance: &Instance,
     text: &str,
     plan: &Path,
     verb: &str,
-) -> Result<Vec<Pos>, PlanProblem> {
+) -> Result<(Vec<Pos>, Option<Eaten>), PlanProblem> {
     let name = plan.display();
     let unreadable = |message: String| PlanProblem::Unreadable(bad_input(message));
     let parsed: PlanFile = serde_json::from_str(text)
@@ -113,6 +162,7 @@ fn json_path(
         _ => return Err(unreadable(format!("{name}: no `path` to {verb}"))),
     };
     let moves = path.len() - 1;
+    within_horizon_cap(plan, moves)?;
     if let Some(h) = parsed.horizon
         && h != moves
     {
@@ -129,7 +179,7 @@ fn json_path(
             problem.display()
         )));
     }
-    Ok(path)
+    Ok((path, parsed.eaten))
 }
 
 pub fn run(args: RenderArgs) -> Result<u8, Failure> {

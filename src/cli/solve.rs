@@ -16,7 +16,7 @@ use snakesat::solve::{self, Status};
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
 use super::watchdog;
 use super::{
-    Failure, GifLook, bad_input, encode_failure, finite, illegal_model, note_not_written,
+    Failure, GifLook, Refuted, bad_input, encode_failure, finite, illegal_model, note_not_written,
     print_plan, progress_bar, seconds, write_gif_file,
 };
 use super::{certify, charts};
@@ -213,6 +213,10 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             .last()
             .map_or(instance.horizon.unwrap_or(max_horizon), |a| a.horizon),
     };
+    let refuted = match search {
+        Search::FixedHorizon(t) => Refuted::at_fixed_horizon(t, outcome.lower_bound),
+        Search::Optimal | Search::Satisficing => Refuted::AtMost,
+    };
     let mut report = PlanReport {
         status: outcome.status(),
         horizon,
@@ -271,17 +275,24 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             }
             report.path = path;
             report.eaten = replay.eaten.clone();
-            print_plan(&instance, &report, Some(&replay), args.json);
+            print_plan(&instance, &report, Some(&replay), refuted, args.json);
             Ok(0)
         }
         Verdict::NoPlan { .. } => {
             note_not_written(&not_written(&args), Status::Unsat);
-            print_plan(&instance, &report, None, args.json);
+            if refuted == Refuted::Exactly {
+                note!(
+                    "a plan of another length may exist: a fixed horizon asks for exactly \
+                     {horizon} moves, the snake still moving legally after its last apple; \
+                     without one, solve searches the least"
+                );
+            }
+            print_plan(&instance, &report, None, refuted, args.json);
             Ok(1)
         }
         Verdict::Unknown => {
             note_not_written(&not_written(&args), Status::Unknown);
-            print_plan(&instance, &report, None, args.json);
+            print_plan(&instance, &report, None, refuted, args.json);
             Ok(3)
         }
     }

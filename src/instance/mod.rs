@@ -163,9 +163,10 @@ pub enum InstanceError {
     #[error("visible must be at least 1 when there are apples")]
     ZeroVisible,
     #[error(
-        "apples {i} and {j} share cell ({x}, {y}) and can be on the board together (only allowed with visible = 1)"
+        "apples {i} and {j} share cell ({x}, {y}): apples may share a cell only with visible = 1"
     )]
-    /// Two apples share a cell while `visible > 1` (allowed only with `visible = 1`).
+    /// Two apples share a cell while `visible > 1` (allowed only with `visible = 1`,
+    /// whether or not the two can be on the board together).
     DuplicateApple {
         /// Index of the first apple in reveal order.
         i: usize,

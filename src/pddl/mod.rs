@@ -12,7 +12,9 @@
 //! Lists may nest at most [`MAX_NESTING`] deep (the snake domain needs 4).
 //!
 //! Only grids with walls are supported: an `ISADJACENT` graph that is not the
-//! 4-neighbour grid restricted to its cells is refused.
+//! 4-neighbour grid restricted to its cells is refused. So is an initial
+//! `ispoint` under the snake's body, which the domain allows but the model
+//! does not (an apple visible at `t = 0` may not lie under the body).
 
 pub mod plan;
 pub mod validate;
@@ -604,7 +606,16 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
         tail: TailRule::Strict,
         horizon: None,
     };
-    instance.validate().map_err(PddlError::Invalid)?;
+    instance.validate().map_err(|e| match e {
+        // The domain allows it (the apple waits until the head comes back);
+        // snakesat's model does not.
+        InstanceError::AppleOnBody { x, y, .. } => unsupported(format!(
+            "initial (ispoint {}) lies under the snake's body: the domain allows it, but snakesat \
+             does not support an apple under the body at the start (only spawned ones)",
+            object_name((x, y))
+        )),
+        other => PddlError::Invalid(other),
+    })?;
     Ok(instance)
 }
 

@@ -271,11 +271,11 @@ pub struct GifSummary {
 }
 
 /// The cell size that makes a `width` × `height` board about
-/// [`TARGET_PIXELS`] across its longer side: `⌈400 / side⌉`, at least 4 and
-/// at most 80 (40 on 10×10, 25 on 16×16, 14 on 30×30).
+/// [`TARGET_PIXELS`] across its longer side: `⌈400 / side⌉`, at least 4
+/// (134 on 3×3, 40 on 10×10, 25 on 16×16, 14 on 30×30, 4 from 100 cells on).
 pub fn default_cell(width: usize, height: usize) -> u16 {
     let side = width.max(height).max(1);
-    TARGET_PIXELS.div_ceil(side).clamp(4, 80) as u16
+    TARGET_PIXELS.div_ceil(side).max(4) as u16
 }
 
 /// The least skip that keeps an animation of a `moves`-move path, at
@@ -838,12 +838,13 @@ mod tests {
 
     #[test]
     fn default_cells_make_boards_about_400_pixels() {
-        for side in [5, 8, 10, 16, 20, 30, 64] {
+        for side in [1, 2, 3, 4, 5, 8, 10, 16, 20, 30, 64] {
             let cell = usize::from(default_cell(side, side));
             let pixels = side * cell + 1;
             assert!((400..=480).contains(&pixels), "{side}: {pixels}");
         }
         assert_eq!(default_cell(10, 10), 40);
+        assert_eq!(default_cell(2, 1), 200);
         assert_eq!(default_cell(200, 3), 4);
     }
 

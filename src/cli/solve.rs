@@ -213,6 +213,17 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             .last()
             .map_or(instance.horizon.unwrap_or(max_horizon), |a| a.horizon),
     };
+    // A satisficing search without a plan before its deadline stopped at
+    // the largest whole-plan formula it builds: say which limit that was.
+    if search == Search::Satisficing
+        && matches!(outcome.verdict, Verdict::Unknown)
+        && deadline.is_none_or(|d| Instant::now() < d)
+    {
+        note!(
+            "no plan found before the time limit: the constructions gave none, and the whole-plan \
+             formulas --satisficing builds (up to {horizon} moves) have none"
+        );
+    }
     let refuted = match search {
         Search::FixedHorizon(t) => Refuted::at_fixed_horizon(t, outcome.lower_bound),
         Search::Optimal | Search::Satisficing => Refuted::AtMost,

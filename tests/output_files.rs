@@ -5,13 +5,13 @@
 
 #[path = "support/cli.rs"]
 mod support;
-use support::{Run, assert_bad_input, snakesat, temp_dir};
+use support::{Run, assert_bad_input, interrupt_when, snakesat, temp_dir};
 
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A 3×2 board, snake at (1,0)→(0,0), an apple at (2,0) and one spawning at (1,1).
 const PROBLEM: &str = "(define (problem snake-tiny)
@@ -239,26 +239,18 @@ fn interrupted(dir: &Path, signal: &str, number: i32) {
         .spawn()
         .expect("binary runs");
     // Wait until the CNF is being written into the temporary.
-    let start = Instant::now();
     let writing = || {
         listing(dir).iter().any(|n| {
             n.starts_with(".big.cnf.") && std::fs::metadata(dir.join(n)).is_ok_and(|m| m.len() > 0)
         })
     };
-    while !writing() {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "no temporary appeared"
-        );
-        assert!(child.try_wait().unwrap().is_none(), "export ended early");
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    let sent = Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-    let status = child.wait().unwrap();
+    let status = interrupt_when(
+        &mut child,
+        writing,
+        "a temporary",
+        Duration::from_secs(30),
+        signal,
+    );
     assert!(!status.success());
     assert_eq!(status.signal(), Some(number), "{status:?}");
     assert!(listing(dir).is_empty(), "left: {:?}", listing(dir));

@@ -4,7 +4,7 @@
 
 #[path = "support/cli.rs"]
 mod support;
-use support::{Run, assert_bad_input, snakesat, temp_dir};
+use support::{Run, assert_bad_input, interrupt_when, snakesat, temp_dir};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -481,7 +481,7 @@ fn certificate_files(dir: &Path) -> Vec<String> {
 fn interrupted(out: &Path, extra: &[&str], signal: &str, number: i32) {
     use std::os::unix::process::ExitStatusExt;
     use std::process::Stdio;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     let existed = out.exists();
     let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
         .args(NO_PLAN)
@@ -492,26 +492,18 @@ fn interrupted(out: &Path, extra: &[&str], signal: &str, number: i32) {
         .stderr(Stdio::null())
         .spawn()
         .expect("binary runs");
-    let start = Instant::now();
     let proving = || {
         certificate_files(out).iter().any(|n| {
             n.ends_with(".drat") && std::fs::metadata(out.join(n)).is_ok_and(|m| m.len() > 0)
         })
     };
-    while !proving() {
-        assert!(
-            start.elapsed() < Duration::from_secs(600),
-            "no proof appeared"
-        );
-        assert!(child.try_wait().unwrap().is_none(), "solve ended early");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let sent = Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-    let status = child.wait().unwrap();
+    let status = interrupt_when(
+        &mut child,
+        proving,
+        "a proof",
+        Duration::from_secs(600),
+        signal,
+    );
     assert_eq!(status.signal(), Some(number), "{status:?}");
     if existed {
         assert_eq!(folder_files(out), Vec::<String>::new(), "left in {out:?}");

@@ -46,3 +46,30 @@ pub fn assert_bad_input(run: &Run, needle: &str) {
     assert!(!run.stderr.contains("panicked"));
     assert!(run.stdout.is_empty(), "stdout: {}", run.stdout);
 }
+
+/// Waits, polling, until `ready` holds while `child` runs (at most `limit`;
+/// `what` names the awaited event in the failure), then sends `signal` (a
+/// `kill` option such as `-INT`) and returns the exit status.
+pub fn interrupt_when(
+    child: &mut std::process::Child,
+    ready: impl Fn() -> bool,
+    what: &str,
+    limit: std::time::Duration,
+    signal: &str,
+) -> std::process::ExitStatus {
+    let start = std::time::Instant::now();
+    while !ready() {
+        assert!(start.elapsed() < limit, "{what} did not happen");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let sent = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    child.wait().unwrap()
+}

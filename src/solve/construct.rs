@@ -266,7 +266,13 @@ impl Search<'_> {
         let found = if free - state.body.len() <= ENDGAME_FREE {
             self.by_moves(state, idle)
         } else {
+            // With one apple in view there is one earliest-arrival path: when
+            // it leads nowhere, single moves (a detour before the next path).
+            // (With more in view the paths to each are the choices; detours
+            // there cost the IPC problems time and gained nothing.)
+            let detours = self.instance.visible == 1 && !self.out_of_budget();
             self.by_apples(state)
+                .or_else(|| detours.then(|| self.by_moves(state, idle))?)
         };
         self.open.remove(state);
         if found.is_none() && !self.out_of_budget() && idle == 0 {

@@ -973,4 +973,26 @@ mod tests {
         assert!(with_concrete_start(&too_long).is_none());
         assert!(with_concrete_start(&board(vec![(5, 5)], 1)).is_none());
     }
+
+    /// Ordered apples on walled boards: with one apple in view the search
+    /// apple by apple has a single path per step, and when it leads nowhere
+    /// the search tries single moves first (random 12x12 and 14x14 boards
+    /// with walls, whose satisficing search answered unknown after 26 s).
+    #[test]
+    fn ordered_apples_on_walled_boards_get_constructed_plans() {
+        for (size, apples, walls, seed) in [(12, 60, 4, 7), (14, 80, 6, 8)] {
+            let spec = crate::instance::random::RandomSpec {
+                width: size,
+                height: size,
+                apples,
+                walls,
+                seed,
+                ..Default::default()
+            };
+            let inst = crate::instance::random::generate(&spec).unwrap();
+            let concrete = with_concrete_start(&inst).expect("a body");
+            let plan = construct(&concrete, CONSTRUCT_NODES, None).expect("a plan");
+            assert_eq!(sim::simulate(&inst, &plan).unwrap().eaten.len(), apples);
+        }
+    }
 }

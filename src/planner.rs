@@ -20,7 +20,7 @@ use thiserror::Error;
 use crate::cnf::Cnf;
 use crate::encode::full::ends_full;
 use crate::encode::{EncodeError, Encoding, prune};
-use crate::instance::{Instance, MAX_HORIZON, Pos};
+use crate::instance::{Instance, InstanceError, MAX_HORIZON, Pos};
 use crate::proof::ProofError;
 use crate::sim::{self, Replay, Violation};
 use crate::solve::{self, Attempt, Budget, SearchResult, Stats, Status};
@@ -127,6 +127,10 @@ pub enum PlanError {
         /// The encoding's name.
         encoding: String,
     },
+    /// The instance breaks a rule of the model ([`Instance::validate`]), or
+    /// the fixed horizon asked exceeds [`MAX_HORIZON`].
+    #[error("invalid instance: {0}")]
+    Instance(#[from] InstanceError),
     /// The encoding refuses the instance.
     #[error(transparent)]
     Encode(#[from] EncodeError),
@@ -333,8 +337,16 @@ impl<'a> Planner<'a> {
         self
     }
 
-    /// Plans `instance` and checks the plan with the simulator.
+    /// Plans `instance` and checks the plan with the simulator. An instance
+    /// that breaks a rule of the model ([`Instance::validate`]), or a fixed
+    /// horizon beyond [`MAX_HORIZON`], is refused ([`PlanError::Instance`]).
     pub fn plan(&mut self, instance: &Instance) -> Result<Outcome, PlanError> {
+        instance.validate()?;
+        if let Search::FixedHorizon(t) = self.search
+            && t > MAX_HORIZON
+        {
+            return Err(InstanceError::HugeHorizon(t).into());
+        }
         let budget = Budget {
             deadline: self.timeout.map(|d| Instant::now() + d),
             config: self.config.unwrap_or_default(),
@@ -718,5 +730,39 @@ mod tests {
             .unwrap();
         assert!(matches!(outcome.verdict, Verdict::NoPlan { within: 3 }));
         assert!(outcome.attempts.is_empty());
+    }
+
+    /// The library checks what the command line checks: an instance that
+    /// breaks the model (it panicked or got a "checked" plan) and a fixed
+    /// horizon beyond the cap (a 1.5 GB formula) are refused before any work.
+    #[test]
+    fn invalid_instances_and_huge_fixed_horizons_are_refused() {
+        let direct = by_name("direct").unwrap();
+        let valid = from_json(SMALL).unwrap();
+        for broken in [
+            Instance {
+                apples: vec![(99, 0)],
+                ..valid.clone()
+            },
+            Instance {
+                width: 0,
+                ..valid.clone()
+            },
+        ] {
+            let refused = Planner::new(&*direct).plan(&broken);
+            assert!(
+                matches!(refused, Err(PlanError::Instance(_))),
+                "{refused:?}"
+            );
+        }
+        let refused = Planner::new(&*direct)
+            .search(Search::FixedHorizon(MAX_HORIZON + 1))
+            .plan(&valid);
+        assert_eq!(
+            refused.err(),
+            Some(PlanError::Instance(InstanceError::HugeHorizon(
+                MAX_HORIZON + 1
+            )))
+        );
     }
 }

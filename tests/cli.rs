@@ -1046,12 +1046,48 @@ fn satisficing_finds_plans_where_it_gave_up() {
         &["--size", "10", "--apples", "52"][..],
         &[trapped][..],
         &["--size", "16", "--apples", "150", "--visible", "3"][..],
+        // Every apple in view from a free start: the tours from a body laid
+        // along each of them (a body on apple-free cells fits no tour).
+        &[
+            "--size",
+            "10",
+            "--apples",
+            "60",
+            "--visible",
+            "all",
+            "--length",
+            "10",
+        ][..],
     ] {
         let mut all = vec!["solve", "--satisficing", "--timeout", "4", "--json"];
         all.extend_from_slice(args);
         let run = snakesat(&all);
         assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
         assert_eq!(json_of(&run)["status"], "sat", "{args:?}");
+    }
+    // No plan by then and a formula at the lower bound beyond the encoding's
+    // limits: a limit reached (exit 3), not bad input (exit 2).
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "40",
+        "--apples",
+        "1000",
+        "--length",
+        "10",
+        "--satisficing",
+        "--timeout",
+        "8",
+    ]);
+    // (A faster machine may find a plan by then: exit 0.)
+    assert!(run.code == 0 || run.code == 3, "{}", run.stderr);
+    assert!(!run.stderr.contains("error:"), "{}", run.stderr);
+    if run.code == 3 {
+        assert!(
+            run.stderr.contains("exceeds the encoding's limits"),
+            "{}",
+            run.stderr
+        );
     }
 }
 

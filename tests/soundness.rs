@@ -261,15 +261,16 @@ fn full_board_instances_agree_with_bfs() {
 }
 
 /// The dead-end rule of the lower bound (an apple in a cell with one open
-/// neighbour, eaten before another, strands a growing snake): wherever the
+/// neighbour, eaten before another, strands a snake of two cells, or three
+/// under `follow`, growing or not): wherever the
 /// bound is infinite although the head can reach every apple, the brute
 /// force finds no plan within twice the moves of the other tests; the rule
 /// fires often enough to be tested.
 #[test]
 fn dead_end_bounds_agree_with_bfs() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xdead_0e4d);
-    let (mut dead_ends, mut tries) = (0, 0);
-    while dead_ends < 40 {
+    let (mut dead_ends, mut fixed_length, mut tries) = (0, 0, 0);
+    while dead_ends < 40 || fixed_length < 5 {
         tries += 1;
         assert!(tries < 500_000, "only {dead_ends} dead-end bounds");
         let Some(inst) = random_instance(&mut rng) else {
@@ -290,6 +291,7 @@ fn dead_end_bounds_agree_with_bfs() {
             continue;
         }
         dead_ends += 1;
+        fixed_length += usize::from(!inst.grow);
         assert_eq!(
             bfs::least_moves(&inst, 2 * MAX_MOVES),
             None,

@@ -208,6 +208,10 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             }
             *within
         }
+        // (A satisficing search that built no formula stopped at its lower bound.)
+        Verdict::Unknown if search == Search::Satisficing && outcome.attempts.is_empty() => {
+            outcome.lower_bound.min(max_horizon)
+        }
         Verdict::NoPlan { .. } | Verdict::Unknown => outcome
             .attempts
             .last()
@@ -219,10 +223,18 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         && matches!(outcome.verdict, Verdict::Unknown)
         && deadline.is_none_or(|d| Instant::now() < d)
     {
-        note!(
-            "no plan found before the time limit: the constructions gave none, and the whole-plan \
-             formulas --satisficing builds (up to {horizon} moves) have none"
-        );
+        if outcome.attempts.is_empty() {
+            note!(
+                "no plan found: the constructions gave none, and the whole-plan formula at the \
+                 lower bound ({} moves) exceeds the encoding's limits",
+                outcome.lower_bound
+            );
+        } else {
+            note!(
+                "no plan found: the constructions gave none, and the whole-plan formulas \
+                 --satisficing builds have none up to {horizon} moves"
+            );
+        }
     }
     let refuted = match search {
         Search::FixedHorizon(t) => Refuted::at_fixed_horizon(t, outcome.lower_bound),

@@ -171,18 +171,19 @@ pub fn lower_bound(instance: &Instance) -> usize {
 /// after eating it although another apple must follow, else 0. A dead end
 /// is a cell with at most one neighbour that is on the grid and not a wall:
 /// the head enters it from that neighbour, which is then the body's second
-/// cell, so leaving means moving onto it. A growing snake is at least two
-/// cells long after an eat; that cell is blocked under the strict tail rule,
-/// and under `follow` once the snake is three cells long (from a start of
-/// two). So an apple there can only be the last one eaten: with ordered
-/// apples (one visible at a time), the last of the list; otherwise one
-/// apple at most.
+/// cell, so leaving means moving onto it. That cell is blocked under the
+/// strict tail rule when the snake is at least two cells long after the eat,
+/// and under `follow` when it is at least three (the starting length, plus
+/// one with growth). So an apple there can only be the last one eaten: with
+/// ordered apples (one visible at a time), the last of the list; otherwise
+/// one apple at most.
 fn dead_end_bound(instance: &Instance, walls: &[bool]) -> usize {
-    let stuck_after_eating = instance.grow
-        && match instance.tail {
-            TailRule::Strict => true,
-            TailRule::Follow => instance.initial_length() >= 2,
-        };
+    // The shortest the snake can be after an eat.
+    let length = instance.initial_length() + usize::from(instance.grow);
+    let stuck_after_eating = match instance.tail {
+        TailRule::Strict => length >= 2,
+        TailRule::Follow => length >= 3,
+    };
     if !stuck_after_eating {
         return 0;
     }

@@ -1037,6 +1037,59 @@ pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
     })
 }
 
+/// [`tour_plan`] for a free start (a body before `t = 0` is unconstrained):
+/// for each tour, the head on the free cell nearest the first apple that is
+/// not a visible apple, and the body the cells behind it along that tour,
+/// apples under it or not (they wait until the body leaves them). Moving
+/// with that body is moving with fewer constraints than it, so every plan
+/// is a plan of the free start; the shortest is returned, `None` when the
+/// start is a body or no tour gives a plan by the deadline. The caller
+/// checks the plan with the simulator against the free start.
+pub fn tour_plan_free(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<Pos>> {
+    let Start::Free { length } = instance.start else {
+        return None;
+    };
+    if !instance.walls.is_empty() || length > instance.cells() {
+        return None;
+    }
+    let visible = &instance.apples[..instance.visible_at_start()];
+    let first = instance.apples.first().copied().unwrap_or((0, 0));
+    let head = (0..instance.cells())
+        .map(|c| instance.pos(c))
+        .filter(|p| !visible.contains(p))
+        .min_by_key(|p| p.0.abs_diff(first.0) + p.1.abs_diff(first.1))?;
+    let mut best: Option<Vec<Pos>> = None;
+    for tour in Tour::all(instance.width, instance.height) {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let h = instance.index(head);
+        if tour.ord[h] == usize::MAX || tour.len < length {
+            continue;
+        }
+        let mut before = vec![usize::MAX; instance.cells()];
+        for (c, &n) in tour.next.iter().enumerate() {
+            if n != usize::MAX {
+                before[n] = c;
+            }
+        }
+        let body: Vec<Pos> = std::iter::successors(Some(h), |&c| Some(before[c]))
+            .take(length)
+            .map(|c| instance.pos(c))
+            .collect();
+        let along = Instance {
+            start: Start::Body(body),
+            ..instance.clone()
+        };
+        if let Some(plan) = tour_plan(&along, deadline)
+            && best.as_ref().is_none_or(|b| plan.len() < b.len())
+        {
+            best = Some(plan);
+        }
+    }
+    best
+}
+
 /// Odd full boards: plans along tours that reserve a segment of apples for
 /// the end game ([`Tour::reserving`]) or a path fitted to the spawn chain
 /// ([`Tour::fitted`]), searched with [`Steer`]; the tours ordered by

@@ -38,7 +38,7 @@ use crate::instance::{Instance, Pos};
 use crate::sim;
 
 use super::beam::beams;
-use super::construct::{construct, needs_pair, tour_plan};
+use super::construct::{construct, needs_pair, tour_plan, tour_plan_free};
 use super::incremental::{Session, least_horizon_incremental};
 use super::{Attempt, Budget, SearchResult, Status};
 use crate::encode::prune::{Bounds, lower_bound};
@@ -603,6 +603,16 @@ pub(crate) fn satisficing(
     let tour = tour_plan(toured, Some(tour_deadline))
         .filter(valid)
         .map(|p| cut(instance, p));
+    // A free start: also the tours from a body laid along each of them.
+    let free_tour = with_strict_tail(instance)
+        .as_ref()
+        .map_or_else(
+            || tour_plan_free(instance, Some(tour_deadline)),
+            |strict| tour_plan_free(strict, Some(tour_deadline)),
+        )
+        .filter(valid)
+        .map(|p| cut(instance, p));
+    let tour = shorter(tour, free_tour);
     // The search apple by apple: the rest of the window, at least a third of it.
     let quick = quick.max(Instant::now() + window / 3);
     let quick = deadline.map_or(quick, |d| d.min(quick));
@@ -725,7 +735,19 @@ pub(crate) fn satisficing(
         let mut margin = (lower_bound / 2).max(instance.cells() / 2).max(8);
         loop {
             let top = (lower_bound + margin).min(max_moves.max(lower_bound));
-            session = Session::new(instance, encoding, lower_bound, top, budget)?;
+            session = match Session::new(instance, encoding, lower_bound, top, budget) {
+                Ok(session) => session,
+                // A formula beyond the encoding's limits is a limit reached
+                // (no plan known), not bad input.
+                Err(EncodeError::TooLarge { .. } | EncodeError::TooBig { .. }) => {
+                    return Ok(SearchResult {
+                        status: Status::Unknown,
+                        attempts,
+                        lower_bound,
+                    });
+                }
+                Err(e) => return Err(e),
+            };
             let started = Instant::now();
             let (status, path) = session.ask(instance, top);
             let a = session.attempt(top, status, path, started.elapsed().as_secs_f64());

@@ -1058,6 +1058,19 @@ fn satisficing_finds_plans_where_it_gave_up() {
             "--length",
             "10",
         ][..],
+        // A free start whose final snake would overfill the board: the
+        // constructions find nothing, the least-horizon search (run first,
+        // briefly, on small instances) finds 23 moves in milliseconds.
+        &[
+            "--size",
+            "5",
+            "--apples",
+            "23",
+            "--visible",
+            "all",
+            "--seed",
+            "2",
+        ][..],
     ] {
         let mut all = vec!["solve", "--satisficing", "--timeout", "4", "--json"];
         all.extend_from_slice(args);

@@ -1,6 +1,8 @@
 //! A plan fast, then shorter ones.
 //!
-//! The first plan is constructed without SAT, within seconds: along
+//! A small instance first gets the least-horizon search for a moment
+//! (its answer, when it finds one, is the least plan). Otherwise the first
+//! plan is constructed without SAT, within seconds: along
 //! Hamiltonian cycles of the board ([`tour_plan`]: the snake keeps its body
 //! in the cycle's order, so it cannot get stuck; with shortcuts) and by
 //! earliest-arrival paths to the apples ([`construct`]); then beams over
@@ -39,7 +41,7 @@ use crate::sim;
 
 use super::beam::beams;
 use super::construct::{construct, needs_pair, tour_plan, tour_plan_free};
-use super::incremental::{Session, least_horizon_incremental};
+use super::incremental::{Session, ends_full, least_horizon_incremental};
 use super::{Attempt, Budget, SearchResult, Status};
 use crate::encode::prune::{Bounds, lower_bound};
 use crate::instance::{Start, TailRule};
@@ -92,6 +94,11 @@ const SMALL_CLAUSES: u64 = 50_000;
 /// formula the deadline leaves no time to build is not started: building is
 /// not interruptible, and overrunning the deadline loses the plan found.
 const BUILD_HEAD_CELLS_PER_SECOND: f64 = 40_000.0;
+/// Horizons above the lower bound that the brief least-horizon search of a
+/// small instance climbs ([`satisficing`]).
+const EXACT_MARGIN: usize = 32;
+/// Seconds of that search (a tenth of the time left when that is less).
+const EXACT_SECONDS: std::time::Duration = std::time::Duration::from_secs(1);
 /// Share of the time left for the descent on a small formula.
 const DESCENT_SHARE: f64 = 0.6;
 /// Share of the time left for regrowing suffixes with beams (before the SAT greedy's).
@@ -579,6 +586,51 @@ pub(crate) fn satisficing(
     let deadline = budget.deadline;
     let lower_bound = lower_bound.max(1);
     let mut attempts: Vec<Attempt> = Vec::new();
+    // A small instance: the least-horizon search first, briefly (where the
+    // constructions find nothing, e.g. a free start whose final snake would
+    // overfill the board, it answers in milliseconds).
+    if head_cells(instance, lower_bound + EXACT_MARGIN) <= SMALL_CLAUSES {
+        let now = Instant::now();
+        let slice = deadline.map_or(EXACT_SECONDS, |d| {
+            EXACT_SECONDS.min(d.saturating_duration_since(now) / 10)
+        });
+        let exact = Budget {
+            deadline: Some(now + slice),
+            config: budget.config,
+        };
+        let top = max_moves.min(lower_bound + EXACT_MARGIN);
+        // (Full boards: fresh formulas on every core, as the default search.)
+        let search = if ends_full(instance) {
+            let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+            super::parallel::least_horizon_parallel(
+                instance,
+                encoding,
+                lower_bound,
+                top,
+                lower_bound,
+                &exact,
+                workers,
+                None,
+                &mut progress,
+            )
+            .ok()
+        } else {
+            least_horizon_incremental(
+                instance,
+                encoding,
+                lower_bound,
+                top,
+                lower_bound,
+                0,
+                &exact,
+                &mut progress,
+            )
+            .ok()
+        };
+        if let Some(search) = search.filter(|s| s.status == Status::Sat) {
+            return Ok(search);
+        }
+    }
     // First plan: apple by apple; else a horizon well above the lower bound, doubled margin on UNSAT.
     let started = Instant::now();
     let quick = started + CONSTRUCT_SECONDS;

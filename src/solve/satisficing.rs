@@ -492,7 +492,8 @@ const BODY_NODES: usize = 10_000;
 
 /// With a free start, the same instance with an explicit body: the head on
 /// the apple-free cell nearest the first apple (the nearest that has room),
-/// the body a simple path of apple-free cells behind it. A plan of that
+/// the body a simple path of apple-free cells behind it (or, when none fits,
+/// of cells whose apples are hidden at the start). A plan of that
 /// instance is a plan of the free start too, whose body before `t = 0` is
 /// unconstrained (docs/DESIGN.md §1), so the constructions that need a body
 /// (tours, the search apple by apple, beams) serve free starts as well.
@@ -508,7 +509,7 @@ fn with_concrete_start(instance: &Instance) -> Option<Instance> {
     // nearly fill), also the cells of apples hidden at the start: the free
     // start forbids only the revealed ones, and an apple revealed under the
     // body waits until the head gets there.
-    let visible = instance.visible_at_start().min(instance.apples.len());
+    let visible = instance.visible_at_start();
     [&instance.apples[..], &instance.apples[..visible]]
         .into_iter()
         .find_map(|taken| {

@@ -1058,12 +1058,12 @@ pub fn tour_plan_free(instance: &Instance, deadline: Option<Instant>) -> Option<
         .map(|c| instance.pos(c))
         .filter(|p| !visible.contains(p))
         .min_by_key(|p| p.0.abs_diff(first.0) + p.1.abs_diff(first.1))?;
+    let h = instance.index(head);
     let mut best: Option<Vec<Pos>> = None;
     for tour in Tour::all(instance.width, instance.height) {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        let h = instance.index(head);
         if tour.ord[h] == usize::MAX || tour.len < length {
             continue;
         }

@@ -359,3 +359,30 @@ fn a_json_plan_must_eat_when_it_says() {
         run.stdout
     );
 }
+
+/// A path cell of three numbers is named ("trailing characters" before).
+#[test]
+fn a_path_cell_of_another_length_is_named() {
+    let dir = temp_dir("cell-length");
+    let instance = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/instances/strict-tail-4x4.json"
+    );
+    let run = snakesat(&["solve", instance, "--json", "-q"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut plan: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    plan["path"][0] = serde_json::json!([0, 0, 5]);
+    let file = dir.join("three.json");
+    std::fs::write(&file, plan.to_string()).unwrap();
+    let gif = dir.join("three.gif");
+    for args in [
+        vec!["check"],
+        vec!["render", "--gif", gif.to_str().unwrap()],
+    ] {
+        let mut all = args.clone();
+        all.extend([instance, file.to_str().unwrap()]);
+        let run = snakesat(&all);
+        assert_bad_input(&run, "cell 0 has 3 numbers; a cell is [x, y]");
+    }
+    assert!(!gif.exists());
+}

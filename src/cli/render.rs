@@ -48,6 +48,10 @@ type Eaten = Vec<(usize, usize)>;
 struct PlanFile {
     status: Option<String>,
     horizon: Option<usize>,
+    #[serde(
+        default,
+        deserialize_with = "snakesat::instance::json::deserialize_optional_cells"
+    )]
     path: Option<Vec<Pos>>,
     eaten: Option<Eaten>,
 }

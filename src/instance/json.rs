@@ -112,17 +112,55 @@ impl<'de> Deserialize<'de> for Visible {
     }
 }
 
+/// Reads a list of cells `[[x, y], ...]` (a serde `deserialize_with`
+/// function): a cell of another length is named with its index and length,
+/// where a tuple's own error would only say "trailing characters" or
+/// "invalid length".
+pub fn deserialize_cells<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Pos>, D::Error> {
+    let raw: Vec<Vec<usize>> = Deserialize::deserialize(d)?;
+    raw.into_iter()
+        .enumerate()
+        .map(|(i, cell)| match cell[..] {
+            [x, y] => Ok((x, y)),
+            _ => Err(serde::de::Error::custom(format!(
+                "cell {i} has {} number{}; a cell is [x, y]",
+                cell.len(),
+                if cell.len() == 1 { "" } else { "s" }
+            ))),
+        })
+        .collect()
+}
+
+/// [`deserialize_cells`] for an optional field (absent or `null`: `None`).
+pub fn deserialize_optional_cells<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Vec<Pos>>, D::Error> {
+    #[derive(Deserialize)]
+    struct Cells(#[serde(deserialize_with = "deserialize_cells")] Vec<Pos>);
+    let cells: Option<Cells> = Deserialize::deserialize(d)?;
+    Ok(cells.map(|Cells(c)| c))
+}
+
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct RawInstance {
     width: usize,
     height: usize,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "deserialize_cells"
+    )]
     walls: Vec<Pos>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "deserialize_optional_cells"
+    )]
     snake: Option<Vec<Pos>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     length: Option<usize>,
+    #[serde(deserialize_with = "deserialize_cells")]
     apples: Vec<Pos>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     visible: Option<Visible>,
@@ -236,6 +274,29 @@ mod tests {
             .to_string();
         assert!(e.contains("a whole number of apples or \"all\""), "{e}");
         assert!(!e.contains("Visible"), "{e}");
+    }
+
+    /// A cell of another length than two is named with its index; serde's
+    /// tuple said only "trailing characters" (three numbers) or "invalid
+    /// length" (one).
+    #[test]
+    fn a_cell_of_another_length_is_named() {
+        for (field, cells, needle) in [
+            (
+                "apples",
+                "[[1,1],[2,2,1]]",
+                "cell 1 has 3 numbers; a cell is [x, y]",
+            ),
+            ("walls", "[[0]]", "cell 0 has 1 number; a cell is [x, y]"),
+            ("snake", "[[0,0],[]]", "cell 1 has 0 numbers"),
+        ] {
+            let text = format!(r#"{{"width":3,"height":3,"apples":[[2,2]],"{field}":{cells}}}"#)
+                .replacen(r#""apples":[[2,2]],"apples""#, r#""apples""#, 1);
+            let e = from_json(&text).unwrap_err().to_string();
+            assert!(e.contains(needle), "{field}: {e}");
+        }
+        let fine = r#"{"width":3,"height":3,"snake":null,"walls":[[1,1]],"apples":[[2,2]]}"#;
+        assert_eq!(from_json(fine).unwrap().start, Start::Free { length: 1 });
     }
 
     #[test]

@@ -1149,3 +1149,28 @@ fn streamed_outputs_survive_a_closed_stdout() {
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
 }
+
+/// Every command that answers says what its exit codes mean in its own
+/// `--help` (solve, export and sizes had only the top level's line).
+#[test]
+fn every_command_help_lists_its_exit_codes() {
+    for command in [
+        &["solve"][..],
+        &["export"],
+        &["sizes"],
+        &["decode"],
+        &["render"],
+        &["check"],
+        &["play"],
+        &["bench"],
+        &["bench", "game"],
+        &["generate"],
+        &["merge"],
+    ] {
+        let mut args = command.to_vec();
+        args.push("--help");
+        let run = snakesat(&args);
+        assert_eq!(run.code, 0, "{command:?}: {}", run.stderr);
+        assert!(run.stdout.contains("Exit codes: 0 "), "{command:?}");
+    }
+}

@@ -76,8 +76,17 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Solve an instance (default: the notebook's MVP3 setting) and print a checked plan.
+    #[command(
+        after_help = "Exit codes: 0 plan found, 1 proven no plan (none of at most --max-horizon moves; at a \
+fixed horizon, none of exactly that many moves), 2 bad input or usage, 3 limit reached (--timeout, \
+the largest formula a search builds) or illegal plan from an approximate encoding."
+    )]
     Solve(solve::SolveArgs),
     /// Write the CNF of an instance at a horizon as self-describing DIMACS.
+    #[command(
+        after_help = "Exit codes: 0 the CNF written; 2 bad input (an unreadable instance, no horizon given, a \
+formula beyond the encoding's limits, or an output that cannot be written)."
+    )]
     Export(export::ExportArgs),
     /// Solve every IPC-2018 problem file of folders and tabulate the results
     /// (`bench game`: full games instead).
@@ -118,6 +127,11 @@ the horizon limit (100000)."
     )]
     Check(check::CheckArgs),
     /// Compare the sizes (and optionally solve times) of the encodings on an instance.
+    #[command(
+        after_help = "Exit codes: 0 the table written; 1 without --horizon, proven no plan within \
+--max-horizon (no horizon to compare at); 2 bad input; 3 without --horizon, the least horizon not \
+found by the limits."
+    )]
     Sizes(sizes::SizesArgs),
     /// Play full games: one random apple at a time until the snake fills the board.
     Play(play::PlayArgs),

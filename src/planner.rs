@@ -409,7 +409,6 @@ impl<'a> Planner<'a> {
                     || !incremental
                     || (self.method == Method::Auto && ends_full(instance)) =>
             {
-                let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
                 solve::parallel::least_horizon_parallel(
                     instance,
                     encoding,
@@ -417,7 +416,7 @@ impl<'a> Planner<'a> {
                     upper,
                     proven,
                     &budget,
-                    workers,
+                    solve::parallel::cores(),
                     self.proof_dir,
                     progress,
                 )?

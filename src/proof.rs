@@ -481,9 +481,7 @@ fn certify_claims(
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Result<Certificate, ProofError>>>> =
         claims.iter().map(|_| Mutex::new(None)).collect();
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(claims.len());
+    let workers = crate::solve::parallel::cores().min(claims.len());
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {

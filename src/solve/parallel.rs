@@ -36,6 +36,12 @@ struct Shared {
     error: Option<ProofError>,
 }
 
+/// The threads the machine runs at once (at least one): the workers of
+/// [`least_horizon_parallel`] and of the certificates' re-solves.
+pub(crate) fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// [`super::least_horizon`] with `workers` threads (at least one), each
 /// solving a fresh formula per horizon. `progress` hears every answered
 /// horizon at or below the least plan, in the order they are answered. With

@@ -602,7 +602,6 @@ pub(crate) fn satisficing(
         let top = max_moves.min(lower_bound + EXACT_MARGIN);
         // (Full boards: fresh formulas on every core, as the default search.)
         let search = if ends_full(instance) {
-            let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
             super::parallel::least_horizon_parallel(
                 instance,
                 encoding,
@@ -610,7 +609,7 @@ pub(crate) fn satisficing(
                 top,
                 lower_bound,
                 &exact,
-                workers,
+                super::parallel::cores(),
                 None,
                 &mut progress,
             )
@@ -748,13 +747,15 @@ pub(crate) fn satisficing(
     if let Some(path) = first_plan {
         let top = path.len() - 1;
         // A formula that cannot be built in the time left is not started.
-        let in_time = deadline.is_none_or(|d| {
-            let seconds = head_cells(instance, top) as f64 / BUILD_HEAD_CELLS_PER_SECOND;
-            d.saturating_duration_since(Instant::now()).as_secs_f64() > seconds
-        });
+        let in_time = || {
+            deadline.is_none_or(|d| {
+                let seconds = head_cells(instance, top) as f64 / BUILD_HEAD_CELLS_PER_SECOND;
+                d.saturating_duration_since(Instant::now()).as_secs_f64() > seconds
+            })
+        };
         let opened = match built {
             Some(session) => Some(session),
-            None if in_time => Session::new(instance, encoding, lower_bound, top, budget).ok(),
+            None if in_time() => Session::new(instance, encoding, lower_bound, top, budget).ok(),
             None => None,
         };
         let Some(opened) = opened else {

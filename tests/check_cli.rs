@@ -215,10 +215,7 @@ fn a_line_with_more_than_one_action_is_refused() {
 #[test]
 fn a_plan_off_the_fixed_horizon_is_invalid() {
     let dir = temp_dir("fixed-horizon");
-    let instance = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/examples/instances/strict-tail-4x4.json"
-    );
+    let instance = STRICT_4X4;
     let plan = dir.join("plan20.json");
     let run = snakesat(&["solve", instance, "--horizon", "20", "--json", "-q"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -265,6 +262,19 @@ fn a_plan_off_the_fixed_horizon_is_invalid() {
     );
 }
 
+/// An example instance with a plan of several apples.
+const STRICT_4X4: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/examples/instances/strict-tail-4x4.json"
+);
+
+/// The plan of `solve --json` for `instance`, parsed.
+fn solved(instance: &str) -> serde_json::Value {
+    let run = snakesat(&["solve", instance, "--json", "-q"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
 /// A JSON plan's own `eaten` list must be the simulator's: a wrong time, a
 /// missing or an extra entry is invalid for `check` (exit 1, the first
 /// difference named) and refused by `render`; without the key the path alone
@@ -272,13 +282,8 @@ fn a_plan_off_the_fixed_horizon_is_invalid() {
 #[test]
 fn a_json_plan_must_eat_when_it_says() {
     let dir = temp_dir("eaten");
-    let instance = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/examples/instances/strict-tail-4x4.json"
-    );
-    let run = snakesat(&["solve", instance, "--json", "-q"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let plan: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let instance = STRICT_4X4;
+    let plan = solved(instance);
     let eaten: Vec<(usize, usize)> = serde_json::from_value(plan["eaten"].clone()).unwrap();
     assert!(eaten.len() >= 2, "{plan}");
     let (i1, t1) = eaten[1];
@@ -364,13 +369,8 @@ fn a_json_plan_must_eat_when_it_says() {
 #[test]
 fn a_path_cell_of_another_length_is_named() {
     let dir = temp_dir("cell-length");
-    let instance = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/examples/instances/strict-tail-4x4.json"
-    );
-    let run = snakesat(&["solve", instance, "--json", "-q"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let mut plan: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let instance = STRICT_4X4;
+    let mut plan = solved(instance);
     plan["path"][0] = serde_json::json!([0, 0, 5]);
     let file = dir.join("three.json");
     std::fs::write(&file, plan.to_string()).unwrap();

@@ -8,15 +8,15 @@
 mod bfs;
 #[path = "support/tiny.rs"]
 mod tiny;
-use tiny::{env_number, random_full_board, random_instance};
+use tiny::{env_number, random_body, random_cell, random_full_board, random_instance};
 
-use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 
 use snakesat::encode::by_name;
 use snakesat::encode::prune::{distances_from, lower_bound};
 use snakesat::instance::json::to_json;
-use snakesat::instance::{Instance, Pos, Start};
+use snakesat::instance::{Instance, Pos, Start, TailRule};
 use snakesat::planner::{CadicalConfig, Method, Outcome, Planner, Search as Question, Verdict};
 use snakesat::sim::simulate;
 use snakesat::solve::Status;
@@ -292,6 +292,122 @@ fn dead_end_bounds_agree_with_bfs() {
         }
         dead_ends += 1;
         fixed_length += usize::from(!inst.grow);
+        assert_eq!(
+            bfs::least_moves(&inst, 2 * MAX_MOVES),
+            None,
+            "infinite bound on a solvable instance: {}",
+            to_json(&inst)
+        );
+    }
+}
+
+/// A tiny instance with many walls (so that pockets, parts of the board
+/// behind one cell, are common), a snake of up to 5 cells, free or placed,
+/// and 2 to 5 distinct apples; `None` when the draw fails.
+fn walled_instance(rng: &mut ChaCha8Rng) -> Option<Instance> {
+    let width = rng.random_range(3..=5);
+    let height = rng.random_range(2..=5);
+    let mut walls: Vec<Pos> = (0..rng.random_range(2..=6))
+        .map(|_| random_cell(rng, width, height))
+        .collect();
+    walls.sort();
+    walls.dedup();
+    let length = rng.random_range(1..=5);
+    let start = if rng.random_bool(0.5) {
+        Start::Body(random_body(rng, width, height, &walls, length)?)
+    } else {
+        Start::Free { length }
+    };
+    let n = rng.random_range(2..=5);
+    let visible = match rng.random_range(0..3) {
+        0 => 1,
+        1 => 2,
+        _ => n,
+    };
+    let body: &[Pos] = match &start {
+        Start::Body(b) => b,
+        Start::Free { .. } => &[],
+    };
+    let mut apples: Vec<Pos> = Vec::new();
+    while apples.len() < n {
+        let cell = random_cell(rng, width, height);
+        let clash = walls.contains(&cell)
+            || apples.contains(&cell)
+            || (apples.len() < visible && body.contains(&cell));
+        if !clash {
+            apples.push(cell);
+        } else if rng.random_bool(0.1) {
+            return None;
+        }
+    }
+    let tail = if rng.random_bool(0.5) {
+        TailRule::Follow
+    } else {
+        TailRule::Strict
+    };
+    Some(Instance {
+        width,
+        height,
+        walls,
+        start,
+        apples,
+        visible,
+        grow: rng.random_bool(0.8),
+        tail,
+        horizon: None,
+    })
+}
+
+/// The pocket rule of the lower bound (an apple behind a single cell, eaten
+/// by a snake longer than that part of the board, strands it unless the
+/// apples left are all there too): wherever the bound is infinite although
+/// the head can reach every apple, the brute force finds no plan within
+/// twice the moves of the other tests. The rule must fire where no apple is
+/// in a one-cell dead end (the older rule), with free and placed starts.
+#[test]
+fn pocket_bounds_agree_with_bfs() {
+    let wanted = env_number("SNAKESAT_POCKET_CASES").unwrap_or(40);
+    let seed = env_number("SNAKESAT_POCKET_SEED").unwrap_or(0x90c4e7);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed as u64);
+    let (mut pockets, mut free, mut placed, mut tries) = (0, 0, 0, 0);
+    while pockets < wanted || free < wanted / 4 || placed < wanted / 4 {
+        tries += 1;
+        assert!(
+            tries < 1_000 * wanted.max(1_000),
+            "only {pockets} pocket bounds"
+        );
+        let Some(inst) = walled_instance(&mut rng) else {
+            continue;
+        };
+        if inst.validate().is_err() || lower_bound(&inst) != usize::MAX {
+            continue;
+        }
+        let walls = inst.wall_map();
+        let from = match &inst.start {
+            Start::Body(body) => body[0],
+            Start::Free { .. } => inst.apples[0],
+        };
+        let dist = distances_from(&inst, &walls, from);
+        if inst
+            .apples
+            .iter()
+            .any(|&a| dist[inst.index(a)] == usize::MAX)
+        {
+            continue;
+        }
+        let in_dead_end = inst.apples.iter().any(|&a| {
+            inst.neighbours(a)
+                .filter(|&q| !walls[inst.index(q)])
+                .count()
+                <= 1
+        });
+        if !in_dead_end {
+            pockets += 1;
+        }
+        match inst.start {
+            Start::Free { .. } => free += 1,
+            Start::Body(_) => placed += 1,
+        }
         assert_eq!(
             bfs::least_moves(&inst, 2 * MAX_MOVES),
             None,

@@ -198,7 +198,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             // Proven without solving: the bound exceeds every horizon allowed.
             if outcome.lower_bound == usize::MAX {
                 note!(
-                    "no plan: some apple can never be eaten (walls cut it off, or a dead end holds it that the snake could not leave before the last apple)"
+                    "no plan: some apple can never be eaten (walls cut it off, or it lies in a dead end or a pocket behind one cell that the snake, once too long, could not leave before the last apple)"
                 );
             } else {
                 note!(

@@ -164,6 +164,7 @@ pub fn lower_bound(instance: &Instance) -> usize {
         .max(n)
         .max(tree_bound(instance, &walls, &dist))
         .max(dead_end_bound(instance, &walls))
+        .max(pocket_bound(instance, &walls))
         .max(1)
 }
 
@@ -204,6 +205,226 @@ fn dead_end_bound(instance: &Instance, walls: &[bool]) -> usize {
     } else {
         0
     }
+}
+
+/// The most cells [`pocket_bound`] visits while looking for pockets (each
+/// search from a cell's neighbours stops at the longest snake); beyond it the
+/// remaining cells are not tried, which only weakens the bound.
+pub const MAX_POCKET_VISITS: usize = 20_000_000;
+
+/// The most pockets holding an inevitably trapping apple that
+/// [`pocket_bound`] compares pairwise.
+const MAX_TRAP_POCKETS: usize = 200;
+
+/// `usize::MAX` when some apple lies in a *pocket* the snake could not leave
+/// after eating it although an apple outside must follow, else 0. A pocket
+/// `R` is a component of the open cells without one cell `e` (its only way
+/// out; a dead end is a pocket of one cell).
+///
+/// Why a long snake cannot leave: say it eats in `R` at time `t` and its head
+/// first leaves `R` at `t'`, onto `e`. If the head was on `e` at some time `s`
+/// (the initial body counts), it last was there before `t`, and its heads from
+/// `s + 1` to `t' − 1` lie in `R`. Coming back to `e` after `t' − s` steps
+/// needs `t' − s ≥ len(t')` under `follow` and `t' − s > len(t' − 1)` under
+/// `strict`, so the body at `t' − 1` (its last `len(t' − 1)` heads, all
+/// distinct) lies in `R`, plus `e` as the tail under `follow`: `len(t − 1) ≤
+/// |R|` (strict) or `|R| + 1` (follow), the *capacity* of `R`, and the length
+/// never shrinks. With a free start the head may have been in `R` since `t =
+/// 0` and its unseen body blocks nothing; then its `min(len, t')` heads in `R`
+/// are distinct, and the `k`-th eat happens at `t ≥ k`, so it is trapped too
+/// when `k ≥ |R|`. So the `k`-th eat in `R` traps the snake when the length
+/// after it exceeds the capacity (and `k ≥ |R|` on a free start), and then
+/// every apple left must lie in `R`.
+///
+/// Apple `j` can be eaten no earlier than as eat number `j − visible + 2` (it
+/// is revealed after `j − visible + 1` eats). An apple of `R` that traps even
+/// then is *late*: it belongs to a final run of eats inside `R`. Every apple
+/// eaten before that run is eaten while the run's apples are already in
+/// view, and at most `visible` apples are, so an apple outside `R` whose index
+/// exceeds that of `visible` such held apples of `R` can never be eaten (the
+/// other apples of `R` are held only when they must be). And two late apples
+/// in disjoint pockets each need every apple after them in their own pocket.
+/// Looking for pockets is bounded by [`MAX_POCKET_VISITS`].
+fn pocket_bound(instance: &Instance, walls: &[bool]) -> usize {
+    let n = instance.apples.len();
+    if n == 0 {
+        return 0;
+    }
+    let cells = instance.cells();
+    let v = instance.visible_at_start();
+    let start_length = instance.initial_length();
+    let free_start = matches!(instance.start, Start::Free { .. });
+    let length_after = |k: usize| {
+        if instance.grow {
+            start_length.saturating_add(k)
+        } else {
+            start_length
+        }
+    };
+    let slack = usize::from(instance.tail == TailRule::Follow);
+    // A pocket holds at most this many cells to trap the longest snake.
+    let largest = length_after(n).saturating_sub(1 + slack);
+    if largest == 0 {
+        return 0;
+    }
+    let traps =
+        |size: usize, k: usize| length_after(k) > size + slack && (!free_start || k >= size);
+    let earliest_eat = |j: usize| (j + 2).saturating_sub(v).max(1);
+    let adjacent: Vec<Vec<usize>> = (0..cells)
+        .map(|c| {
+            instance
+                .neighbours(instance.pos(c))
+                .map(|q| instance.index(q))
+                .filter(|&q| !walls[q] && !walls[c])
+                .collect()
+        })
+        .collect();
+    let neighbours = |c: usize| adjacent[c].iter().copied();
+    let mut apples_at: Vec<Vec<usize>> = vec![Vec::new(); cells];
+    for (j, &a) in instance.apples.iter().enumerate() {
+        if instance.on_grid(a) {
+            apples_at[instance.index(a)].push(j);
+        }
+    }
+    // `mark[c] == stamp`: `c` is in the region searched now.
+    let mut mark = vec![0usize; cells];
+    let mut stamp = 0;
+    let mut visits = 0usize;
+    let mut queue = Vec::new();
+    let mut trap_pockets: Vec<Vec<usize>> = Vec::new();
+    for e in cut_cells(&adjacent) {
+        let first_stamp = stamp + 1;
+        for q in neighbours(e) {
+            if mark[q] >= first_stamp {
+                continue; // already in a region searched from `e`
+            }
+            stamp += 1;
+            mark[e] = stamp;
+            mark[q] = stamp;
+            queue.clear();
+            queue.push(q);
+            let mut head = 0;
+            while head < queue.len() && queue.len() <= largest {
+                let c = queue[head];
+                head += 1;
+                for r in neighbours(c) {
+                    if mark[r] != stamp {
+                        mark[r] = stamp;
+                        queue.push(r);
+                    }
+                }
+            }
+            visits += queue.len();
+            if visits > MAX_POCKET_VISITS {
+                return 0;
+            }
+            if queue.len() > largest {
+                continue; // too large to trap, or not cut off by `e`
+            }
+            let size = queue.len();
+            let mut in_pocket: Vec<usize> = queue
+                .iter()
+                .flat_map(|&c| apples_at[c].iter().copied())
+                .collect();
+            if in_pocket.is_empty() {
+                continue;
+            }
+            in_pocket.sort_unstable();
+            // The held apples of the pocket, in index order: late ones always,
+            // the others once `v` are held.
+            let mut held = 0;
+            let mut any_late = false;
+            let mut limit = None;
+            for &j in &in_pocket {
+                let late = traps(size, earliest_eat(j));
+                any_late |= late;
+                if late || held >= v {
+                    held += 1;
+                    if held == v && limit.is_none() {
+                        limit = Some(j);
+                    }
+                }
+            }
+            if let Some(j) = limit {
+                // Every apple after the `v`-th held one must lie in the pocket.
+                let after_in_pocket = in_pocket.iter().filter(|&&i| i > j).count();
+                if n - 1 - j > after_in_pocket {
+                    return usize::MAX;
+                }
+            }
+            if any_late && trap_pockets.len() < MAX_TRAP_POCKETS {
+                let mut region = queue.clone();
+                region.sort_unstable();
+                trap_pockets.push(region);
+            }
+        }
+    }
+    let disjoint = |a: &[usize], b: &[usize]| {
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].cmp(&b[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => return false,
+            }
+        }
+        true
+    };
+    for (i, a) in trap_pockets.iter().enumerate() {
+        if trap_pockets[i + 1..].iter().any(|b| disjoint(a, b)) {
+            return usize::MAX;
+        }
+    }
+    0
+}
+
+/// The cells whose removal splits their part of the graph `adjacent` (its
+/// articulation points), by Tarjan's depth-first search, without recursion.
+fn cut_cells(adjacent: &[Vec<usize>]) -> Vec<usize> {
+    let n = adjacent.len();
+    // `order[c]`: 1 + the visiting order of `c` (0: not visited yet).
+    let mut order = vec![0usize; n];
+    let mut low = vec![0usize; n];
+    let mut cut = vec![false; n];
+    let mut visited = 0;
+    // Frames: the cell and the index of its next neighbour to try.
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    for root in 0..n {
+        if order[root] != 0 || adjacent[root].is_empty() {
+            continue;
+        }
+        visited += 1;
+        order[root] = visited;
+        low[root] = visited;
+        let mut root_children = 0;
+        stack.push((root, 0));
+        while let Some(&mut (c, ref mut next)) = stack.last_mut() {
+            if let Some(&q) = adjacent[c].get(*next) {
+                *next += 1;
+                if order[q] == 0 {
+                    visited += 1;
+                    order[q] = visited;
+                    low[q] = visited;
+                    if c == root {
+                        root_children += 1;
+                    }
+                    stack.push((q, 0));
+                } else {
+                    low[c] = low[c].min(order[q]);
+                }
+            } else {
+                stack.pop();
+                if let Some(&(parent, _)) = stack.last() {
+                    low[parent] = low[parent].min(low[c]);
+                    if parent != root && low[c] >= order[parent] {
+                        cut[parent] = true;
+                    }
+                }
+            }
+        }
+        cut[root] = root_children >= 2;
+    }
+    (0..n).filter(|&c| cut[c]).collect()
 }
 
 /// The head visits every apple: its walk from the start through all apples
@@ -350,6 +571,32 @@ impl Bounds {
 mod tests {
     use super::*;
     use crate::instance::TailRule;
+
+    #[test]
+    fn cut_cells_split_the_board() {
+        // A 5x1 corridor: every inner cell splits it.
+        let corridor: Vec<Vec<usize>> = (0..5usize)
+            .map(|c| {
+                [c.wrapping_sub(1), c + 1]
+                    .into_iter()
+                    .filter(|&q| q < 5)
+                    .collect()
+            })
+            .collect();
+        assert_eq!(cut_cells(&corridor), vec![1, 2, 3]);
+        // A 4-cycle with a tail 3 -> 4 -> 5: only the cycle's cell 3 and the tail's 4 split it.
+        let graph = vec![
+            vec![1, 2],
+            vec![0, 3],
+            vec![0, 3],
+            vec![1, 2, 4],
+            vec![3, 5],
+            vec![4],
+        ];
+        assert_eq!(cut_cells(&graph), vec![3, 4]);
+        // No edges, no cut cells.
+        assert!(cut_cells(&[vec![], vec![]]).is_empty());
+    }
 
     #[test]
     fn ordered_apples_bound_the_head() {

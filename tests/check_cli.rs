@@ -179,7 +179,7 @@ fn a_line_with_more_than_one_action_is_refused() {
         // An action naming a cell the problem does not have, on its own line.
         (
             with(&|p| p.insert(12, "(move pos4-1 pos4-2 pos9-9 pos9-9)".to_string())),
-            "line 13: unknown object `pos9-9`: not a cell of the problem's 5x5 grid",
+            "line 13: unknown object `pos9-9`: the problem has no such object",
         ),
     ];
     for (i, (text, message)) in cases.iter().enumerate() {
@@ -385,4 +385,84 @@ fn a_path_cell_of_another_length_is_named() {
         assert_bad_input(&run, "cell 0 has 3 numbers; a cell is [x, y]");
     }
     assert!(!gif.exists());
+}
+
+/// The tiny problem with its cells named as another generator might:
+/// `pos01-00` for the cell (1, 0), and so on.
+fn zero_padded_problem() -> String {
+    std::fs::read_to_string(PROBLEM)
+        .unwrap()
+        .replace("pos0-", "pos00-")
+        .replace("pos1-", "pos01-")
+        .replace("pos2-", "pos02-")
+        .replace("-0", "-00")
+        .replace("-1", "-01")
+}
+
+#[test]
+fn plans_use_the_problems_own_object_names() {
+    let dir = temp_dir("own-names");
+    let problem = dir.join("zeros.pddl");
+    std::fs::write(&problem, zero_padded_problem()).unwrap();
+    let problem = problem.to_str().unwrap();
+    let expected = "(move-and-eat-spawn pos01-00 pos02-00 pos02-01 dummypoint)\n\
+                    (move-and-eat-no-spawn pos02-00 pos02-01)\n\
+                    ; cost = 2 (unit cost)\n";
+    // solve --plan names the problem's objects, and check accepts the plan.
+    let plan = dir.join("zeros.plan");
+    let run = snakesat(&["solve", problem, "-q", "--plan", plan.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&plan).unwrap(), expected);
+    let run = snakesat(&["check", problem, plan.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // So does bench --plans.
+    let folder = dir.join("problems");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("zeros.pddl"), zero_padded_problem()).unwrap();
+    let kept = dir.join("kept");
+    let run = snakesat(&[
+        "bench",
+        folder.to_str().unwrap(),
+        "-q",
+        "--plans",
+        kept.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let files: Vec<_> = std::fs::read_dir(&kept).unwrap().collect();
+    assert_eq!(files.len(), 1);
+    let file = files[0].as_ref().unwrap().path();
+    assert_eq!(std::fs::read_to_string(file).unwrap(), expected);
+    // A plan naming the cells `pos1-0` and so on names objects this problem
+    // does not have: check and render refuse it.
+    assert_bad_input(
+        &snakesat(&["check", problem, VALID]),
+        "line 1: unknown object `pos1-0`: the problem has no such object",
+    );
+    let gif = dir.join("no.gif");
+    assert_bad_input(
+        &snakesat(&["render", problem, VALID, "--gif", gif.to_str().unwrap()]),
+        "unknown object `pos1-0`",
+    );
+    assert!(!gif.exists());
+}
+
+#[test]
+fn two_objects_naming_one_cell_are_refused() {
+    let dir = temp_dir("two-names");
+    // pos02-00 is a second object for the cell (2, 0); the point is put on it.
+    let text = std::fs::read_to_string(PROBLEM)
+        .unwrap()
+        .replacen("pos2-1\n", "pos2-1 pos02-00\n", 1)
+        .replace("(ispoint pos2-0)", "(ispoint pos02-00)");
+    let problem = dir.join("two.pddl");
+    std::fs::write(&problem, text).unwrap();
+    let problem = problem.to_str().unwrap();
+    let message = "objects pos2-0 and pos02-00 both name cell (2, 0)";
+    let plan = dir.join("two.plan");
+    assert_bad_input(
+        &snakesat(&["solve", problem, "--plan", plan.to_str().unwrap()]),
+        message,
+    );
+    assert!(!plan.exists());
+    assert_bad_input(&snakesat(&["check", problem, VALID]), message);
 }

@@ -484,6 +484,21 @@ fn models_that_do_not_fit_are_refused() {
         "{}",
         run.stdout
     );
+    // Contradictory answers are malformed models, not a proven "no plan".
+    let two = write(
+        &dir,
+        "two.out",
+        "s SATISFIABLE\ns UNSATISFIABLE\nv 1 -2 0\n",
+    );
+    assert_bad_input(
+        &snakesat(&["decode", &cnf, &two]),
+        "line 2: a second status line \"s UNSATISFIABLE\" (the first is on line 1)",
+    );
+    let unsat_values = write(&dir, "unsat-v.out", "s UNSATISFIABLE\nv 1 -2 0\n");
+    assert_bad_input(
+        &snakesat(&["decode", &cnf, &unsat_values]),
+        "line 2: values after the UNSATISFIABLE status on line 1",
+    );
 }
 
 #[test]

@@ -168,9 +168,9 @@ fn dimacs_reader_never_panics() {
 #[test]
 fn plan_reader_never_panics() {
     no_panics("plan", &[PLAN, PLAN_BAD], |t| {
-        let problem = pddl::from_pddl(PLAN_PROBLEM).unwrap();
-        if let Ok(actions) = validate::read_plan(t, &problem) {
-            let _ = validate::validate(&problem, &actions);
+        let pddl::Problem { instance, objects } = pddl::read_problem(PLAN_PROBLEM).unwrap();
+        if let Ok(actions) = validate::read_plan(t, &objects) {
+            let _ = validate::validate(&instance, &objects, &actions);
         }
     });
 }
@@ -259,11 +259,16 @@ fn samples_are_valid() {
     assert!(json::from_json(JSON).is_ok());
     assert_eq!(pddl::from_pddl(PDDL).unwrap().apples.len(), 2);
     assert_eq!(dimacs::parse(CNF).unwrap().num_vars, 1);
-    let problem = pddl::from_pddl(PLAN_PROBLEM).unwrap();
-    assert!(validate::validate(&problem, &validate::read_plan(PLAN, &problem).unwrap()).is_ok());
-    assert!(
-        validate::validate(&problem, &validate::read_plan(PLAN_BAD, &problem).unwrap()).is_err()
-    );
+    let pddl::Problem { instance, objects } = pddl::read_problem(PLAN_PROBLEM).unwrap();
+    let check = |plan: &str| {
+        validate::validate(
+            &instance,
+            &objects,
+            &validate::read_plan(plan, &objects).unwrap(),
+        )
+    };
+    assert!(check(PLAN).is_ok());
+    assert!(check(PLAN_BAD).is_err());
     assert!(matches!(
         dimacs::parse_model(MODEL, 3),
         Ok(dimacs::ModelFile::Sat(_))

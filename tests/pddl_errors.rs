@@ -49,7 +49,8 @@ fn good_problem_reads() {
 #[test]
 fn plans_of_the_good_problem_must_be_legal_and_complete() {
     let i = from_pddl(GOOD).unwrap();
-    let plan = snakesat::pddl::plan::ipc_plan;
+    let objects = snakesat::pddl::Objects::canonical(&i);
+    let plan = |i, path: &[(usize, usize)]| snakesat::pddl::plan::ipc_plan(i, &objects, path);
     // Back into its own body.
     let e = plan(&i, &[(1, 0), (2, 0), (1, 0)]).unwrap_err().to_string();
     assert!(e.contains("own body"), "{e}");

@@ -9,10 +9,11 @@ use snakesat::pddl::{self, validate};
 const PROBLEM: &str = include_str!("../../tests/data/tiny-3x2.pddl");
 
 fuzz_target!(|data: &[u8]| {
-    let problem = pddl::from_pddl(PROBLEM).expect("the sample problem is valid");
+    let pddl::Problem { instance, objects } =
+        pddl::read_problem(PROBLEM).expect("the sample problem is valid");
     if let Ok(text) = std::str::from_utf8(data)
-        && let Ok(actions) = validate::read_plan(text, &problem)
+        && let Ok(actions) = validate::read_plan(text, &objects)
     {
-        let _ = validate::validate(&problem, &actions);
+        let _ = validate::validate(&instance, &objects, &actions);
     }
 });

@@ -236,12 +236,12 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         proof_bytes: None,
         error: None,
     };
-    let instance = match std::fs::read_to_string(file) {
+    let problem = match std::fs::read_to_string(file) {
         Err(e) => Err(format!("cannot read {}: {e}", file.display())),
-        Ok(text) => pddl::from_pddl(&text).map_err(|e| e.to_string()),
+        Ok(text) => pddl::read_problem(&text).map_err(|e| e.to_string()),
     };
-    let instance = match instance {
-        Ok(instance) => instance,
+    let pddl::Problem { instance, objects } = match problem {
+        Ok(problem) => problem,
         Err(e) => {
             row.error = Some(e);
             return row;
@@ -358,7 +358,7 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         let path: Option<Vec<Pos>> = serde_json::from_value(report["path"].clone()).ok();
         match path.as_ref().map_or_else(
             || Err("the report has no path".to_string()),
-            |p| check_plan(&instance, p),
+            |p| check_plan(&instance, &objects, p),
         ) {
             Ok(ipc) => {
                 if let Some(dir) = &settings.plans {
@@ -384,10 +384,15 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
 }
 
 /// The plan `path` of `instance` checked by the simulator (every apple
-/// eaten) and written as an IPC plan; why not, if it fails.
-fn check_plan(instance: &Instance, path: &[Pos]) -> Result<String, String> {
+/// eaten) and written as an IPC plan, its cells named by `objects`; why not,
+/// if it fails.
+fn check_plan(
+    instance: &Instance,
+    objects: &pddl::Objects,
+    path: &[Pos],
+) -> Result<String, String> {
     sim::simulate(instance, path).map_err(|e| format!("the plan fails the simulator: {e}"))?;
-    pddl::plan::ipc_plan(instance, path).map_err(|e| format!("no IPC plan: {e}"))
+    pddl::plan::ipc_plan(instance, objects, path).map_err(|e| format!("no IPC plan: {e}"))
 }
 
 /// Why a child gave no report, when it printed no `error:` line: how it

@@ -9,7 +9,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::Failure;
-use super::instance_args::load_instance_file;
+use super::instance_args::load_problem_file;
 use super::render::{PlanProblem, checked_path};
 
 #[derive(Args)]
@@ -39,8 +39,14 @@ struct Verdict {
 }
 
 pub fn run(args: CheckArgs) -> Result<u8, Failure> {
-    let instance = load_instance_file(&args.problem)?;
-    let verdict = match checked_path(&args.problem, &instance, &args.plan, "check") {
+    let problem = load_problem_file(&args.problem)?;
+    let verdict = match checked_path(
+        &args.problem,
+        &problem.instance,
+        &problem.objects,
+        &args.plan,
+        "check",
+    ) {
         Ok((path, replay)) => Verdict {
             valid: true,
             moves: Some(path.len() - 1),
@@ -64,7 +70,7 @@ pub fn run(args: CheckArgs) -> Result<u8, Failure> {
         println!(
             "valid: {} moves, all {} apples eaten",
             verdict.moves.unwrap_or(0),
-            instance.apples.len()
+            problem.instance.apples.len()
         );
     } else {
         eprintln!("invalid: {}", verdict.violation.as_deref().unwrap_or(""));

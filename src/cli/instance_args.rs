@@ -8,7 +8,7 @@ use clap::Args;
 use snakesat::encode::{self, Encoding};
 use snakesat::instance::random::{RandomSpec, generate};
 use snakesat::instance::{Instance, TailRule, json};
-use snakesat::pddl;
+use snakesat::pddl::{self, Objects, Problem};
 
 use super::{Failure, bad_input, read_file};
 
@@ -89,7 +89,13 @@ pub fn parse_tail(text: &str) -> Result<TailRule, Failure> {
 
 /// The instance the flags describe, with `--horizon` applied.
 pub fn load_instance(args: &InstanceArgs) -> Result<Instance, Failure> {
-    let mut instance = match &args.instance {
+    load_problem(args).map(|problem| problem.instance)
+}
+
+/// The instance the flags describe, with `--horizon` applied, and the names
+/// of its cells: a `.pddl` problem's own, else `posX-Y`.
+pub fn load_problem(args: &InstanceArgs) -> Result<Problem, Failure> {
+    let mut problem = match &args.instance {
         Some(path) => {
             let generation_flags = args.size.is_some()
                 || args.apples.is_some()
@@ -104,7 +110,7 @@ pub fn load_instance(args: &InstanceArgs) -> Result<Instance, Failure> {
                     "random-instance flags (--size, --apples, --length, --visible, --walls, --seed, --tail, --no-grow) cannot be combined with an instance file",
                 ));
             }
-            load_instance_file(path)?
+            load_problem_file(path)?
         }
         None => {
             let default = RandomSpec::default();
@@ -135,14 +141,18 @@ pub fn load_instance(args: &InstanceArgs) -> Result<Instance, Failure> {
                 horizon: None,
                 seed: args.seed.unwrap_or(default.seed),
             };
-            generate(&spec).map_err(bad_input)?
+            let instance = generate(&spec).map_err(bad_input)?;
+            Problem {
+                objects: Objects::canonical(&instance),
+                instance,
+            }
         }
     };
     if let Some(h) = args.horizon {
-        instance.horizon = Some(h);
-        instance.validate().map_err(bad_input)?;
+        problem.instance.horizon = Some(h);
+        problem.instance.validate().map_err(bad_input)?;
     }
-    Ok(instance)
+    Ok(problem)
 }
 
 /// True for the text of an IPC-2018 PDDL problem rather than JSON (for `-`).
@@ -150,22 +160,28 @@ fn looks_like_pddl(text: &str) -> bool {
     text.trim_start().starts_with(['(', ';'])
 }
 
-/// The instance of a file: IPC-2018 PDDL when it ends in `.pddl` (or, for
-/// `-`, standard input, when it starts like PDDL), else JSON.
-pub fn load_instance_file(path: &Path) -> Result<Instance, Failure> {
+/// The instance of a file and the names of its cells: IPC-2018 PDDL (its
+/// own names) when it ends in `.pddl` (or, for `-`, standard input, when it
+/// starts like PDDL), else JSON (cells named `posX-Y`).
+pub fn load_problem_file(path: &Path) -> Result<Problem, Failure> {
     let text = read_file(path)?;
     let pddl_text = pddl::is_pddl_path(path) || (path.as_os_str() == "-" && looks_like_pddl(&text));
     let parsed = if pddl_text {
-        pddl::from_pddl(&text).map_err(|e| e.to_string())
+        pddl::read_problem(&text).map_err(|e| e.to_string())
     } else {
-        json::from_json(&text).map_err(|e| e.to_string())
+        json::from_json(&text)
+            .map(|instance| Problem {
+                objects: Objects::canonical(&instance),
+                instance,
+            })
+            .map_err(|e| e.to_string())
     };
     parsed.map_err(|e| bad_input(format!("{}: {e}", path.display())))
 }
 
 impl InstanceArgs {
     /// True when the instance is read from an IPC-2018 PDDL problem file
-    /// (or from stdin, where [`load_instance_file`] tells by the text).
+    /// (or from stdin, where [`load_problem_file`] tells by the text).
     pub fn is_pddl(&self) -> bool {
         self.instance
             .as_ref()

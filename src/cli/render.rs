@@ -9,11 +9,11 @@ use serde::Deserialize;
 
 use snakesat::instance::{Instance, MAX_HORIZON, Pos};
 use snakesat::output;
-use snakesat::pddl::{self, validate};
+use snakesat::pddl::{self, Objects, validate};
 use snakesat::render::html;
 use snakesat::sim;
 
-use super::instance_args::load_instance_file;
+use super::instance_args::load_problem_file;
 use super::{Failure, GifLook, bad_input, read_file, write_gif_file};
 
 #[derive(Args)]
@@ -71,23 +71,25 @@ fn is_ipc_plan(problem: &Path, text: &str) -> bool {
 }
 
 /// The head path of the plan file at `plan` for `instance` (read from
-/// `problem`) and the simulator's replay of it: an IPC plan is checked action
+/// `problem`, its cells named by `objects`) and the simulator's replay of it:
+/// an IPC plan is read through the problem's object names and checked action
 /// by action against the domain first; a JSON plan's `eaten`, when present,
 /// must be the simulator's. `verb` says what the caller does with the path
 /// ("draw", "check"), for the message about a plan without one.
 pub fn checked_path(
     problem: &Path,
     instance: &Instance,
+    objects: &Objects,
     plan: &Path,
     verb: &str,
 ) -> Result<(Vec<Pos>, sim::Replay), PlanProblem> {
     let name = plan.display();
     let text = read_file(plan).map_err(PlanProblem::Unreadable)?;
     let (path, claimed) = if is_ipc_plan(problem, &text) {
-        let actions = validate::read_plan(&text, instance)
+        let actions = validate::read_plan(&text, objects)
             .map_err(|e| PlanProblem::Unreadable(bad_input(format!("{name}: {e}"))))?;
         within_horizon_cap(plan, actions.len())?;
-        let path = validate::validate(instance, &actions)
+        let path = validate::validate(instance, objects, &actions)
             .map_err(|e| PlanProblem::Illegal(format!("{name}: {e}")))?;
         (path, None)
     } else {
@@ -188,8 +190,15 @@ fn json_path(
 
 pub fn run(args: RenderArgs) -> Result<u8, Failure> {
     let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
-    let instance = load_instance_file(&args.instance)?;
-    let path = match checked_path(&args.instance, &instance, &args.plan, "draw") {
+    let problem = load_problem_file(&args.instance)?;
+    let instance = problem.instance;
+    let path = match checked_path(
+        &args.instance,
+        &instance,
+        &problem.objects,
+        &args.plan,
+        "draw",
+    ) {
         Ok((path, _)) => path,
         Err(PlanProblem::Unreadable(failure)) => return Err(failure),
         Err(PlanProblem::Illegal(message)) => return Err(bad_input(message)),

@@ -13,7 +13,7 @@ use snakesat::planner::{CadicalConfig, Method, Outcome, PlanError, Planner, Sear
 use snakesat::report::PlanReport;
 use snakesat::solve::{self, Status};
 
-use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_instance};
+use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_problem};
 use super::watchdog;
 use super::{
     Failure, GifLook, Refuted, bad_input, encode_failure, finite, illegal_model, note_not_written,
@@ -100,7 +100,8 @@ pub fn plan_failure(e: PlanError) -> Failure {
 }
 
 pub fn run(args: SolveArgs) -> Result<u8, Failure> {
-    let instance = load_instance(&args.instance)?;
+    let problem = load_problem(&args.instance)?;
+    let instance = problem.instance;
     let encoding = load_encoding(&args.encoding.encoding)?;
     let config: Option<CadicalConfig> = match &args.cadical_config {
         Some(name) => Some(name.parse().map_err(plan_failure)?),
@@ -268,7 +269,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             let path = plan.path;
             let replay = plan.replay;
             if let Some(out) = &mut plan_out {
-                let text = snakesat::pddl::plan::ipc_plan(&instance, &path)
+                let text = snakesat::pddl::plan::ipc_plan(&instance, &problem.objects, &path)
                     .map_err(|e| bad_input(format!("cannot write an IPC plan: {e}")))?;
                 out.write_with(|w| w.write_all(text.as_bytes()))?;
             }

@@ -174,6 +174,28 @@ pub enum DimacsError {
     /// A model has no status line at all.
     #[error("model is empty or has no status line")]
     NoStatus,
+    /// A model has a second status line: one answer per model.
+    #[error(
+        "line {line}: a second status line {status:?} (the first is on line {first}): a model has one answer"
+    )]
+    TwoStatuses {
+        /// Line of the second status, from 1.
+        line: usize,
+        /// The second status line.
+        status: String,
+        /// Line of the first status, from 1.
+        first: usize,
+    },
+    /// A model gives values after saying the formula is unsatisfiable.
+    #[error(
+        "line {line}: values after the UNSATISFIABLE status on line {status}: an unsatisfiable formula has no model"
+    )]
+    ValuesAfterUnsat {
+        /// Line of the values, from 1.
+        line: usize,
+        /// Line of the status, from 1.
+        status: usize,
+    },
     #[error("model literal {literal} does not fit the CNF's {declared} variables")]
     /// A model literal's variable exceeds the CNF's variable count.
     ModelOutOfRange {
@@ -377,37 +399,49 @@ pub enum ModelFile {
 }
 
 /// Reads a model in SAT-competition form (`s SATISFIABLE`, `v ... 0`) or in
-/// MiniSat's result-file form (`SAT` then a line of literals). Literals must
-/// fit `num_vars`; a variable given both signs is an error.
+/// MiniSat's result-file form (`SAT` then a line of literals). A model has
+/// exactly one status line, before its values, and no values after an
+/// unsatisfiable one; literals must fit `num_vars`; a variable given both
+/// signs is an error.
 pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError> {
     let mut status: Option<bool> = None;
     let mut lits: Vec<Lit> = Vec::new();
-    let mut saw_status = false;
+    // The line of the status, once read.
+    let mut status_line: Option<usize> = None;
     for (lineno, line) in text.lines().enumerate() {
         let lineno = lineno + 1;
         let line = line.trim();
         if line.is_empty() || line.starts_with('c') {
             continue;
         }
-        let body = match line {
-            "s SATISFIABLE" | "SAT" | "SATISFIABLE" => {
-                status = Some(true);
-                saw_status = true;
-                continue;
-            }
-            "s UNSATISFIABLE" | "UNSAT" | "UNSATISFIABLE" => {
-                status = Some(false);
-                saw_status = true;
-                continue;
-            }
-            "s UNKNOWN" | "INDET" | "UNKNOWN" => {
-                saw_status = true;
-                continue;
-            }
-            _ => line.strip_prefix("v ").unwrap_or(line),
+        let answer = match line {
+            "s SATISFIABLE" | "SAT" | "SATISFIABLE" => Some(Some(true)),
+            "s UNSATISFIABLE" | "UNSAT" | "UNSATISFIABLE" => Some(Some(false)),
+            "s UNKNOWN" | "INDET" | "UNKNOWN" => Some(None),
+            _ => None,
         };
-        if !saw_status {
-            return Err(DimacsError::ValuesBeforeStatus { line: lineno });
+        if let Some(answer) = answer {
+            if let Some(first) = status_line {
+                return Err(DimacsError::TwoStatuses {
+                    line: lineno,
+                    status: line.to_string(),
+                    first,
+                });
+            }
+            status = answer;
+            status_line = Some(lineno);
+            continue;
+        }
+        let body = line.strip_prefix("v ").unwrap_or(line);
+        match (status_line, status) {
+            (None, _) => return Err(DimacsError::ValuesBeforeStatus { line: lineno }),
+            (Some(unsat), Some(false)) => {
+                return Err(DimacsError::ValuesAfterUnsat {
+                    line: lineno,
+                    status: unsat,
+                });
+            }
+            _ => {}
         }
         for tok in body.split_whitespace() {
             let l: Lit = tok
@@ -417,7 +451,7 @@ pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError
         }
     }
     match status {
-        None if saw_status => Ok(ModelFile::Unknown),
+        None if status_line.is_some() => Ok(ModelFile::Unknown),
         None => Err(DimacsError::NoStatus),
         Some(false) => Ok(ModelFile::Unsat),
         Some(true) => {
@@ -532,6 +566,27 @@ mod tests {
                 .contains("does not fit")
         );
         assert!(parse_model("", 3).is_err());
+        // One status line, and no values after an unsatisfiable one.
+        assert_eq!(
+            parse_model("s SATISFIABLE\nc x\ns UNSATISFIABLE\nv 1 2 3 0\n", 3)
+                .unwrap_err()
+                .to_string(),
+            "line 3: a second status line \"s UNSATISFIABLE\" (the first is on line 1): a model has one answer"
+        );
+        assert!(matches!(
+            parse_model("SAT\nSAT\n1 2 3 0\n", 3),
+            Err(DimacsError::TwoStatuses { line: 2, .. })
+        ));
+        assert_eq!(
+            parse_model("s UNSATISFIABLE\nv 1 -2 3 0\n", 3)
+                .unwrap_err()
+                .to_string(),
+            "line 2: values after the UNSATISFIABLE status on line 1: an unsatisfiable formula has no model"
+        );
+        assert!(matches!(
+            parse_model("UNSAT\n0\n", 3),
+            Err(DimacsError::ValuesAfterUnsat { line: 2, status: 1 })
+        ));
         let huge = format!("SAT\n{}\n", "9".repeat(100_000));
         let e = parse_model(&huge, 3).unwrap_err().to_string();
         assert!(e.len() < 100 && e.contains("line 2"), "{e}");

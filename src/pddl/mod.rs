@@ -1,10 +1,12 @@
 //! The IPC-2018 snake domain (docs/DESIGN.md §3): reading its problem files into
-//! an [`Instance`] ([`from_pddl`]) and writing plans in its action syntax
-//! ([`plan::ipc_plan`]).
+//! an [`Instance`] and the names of its objects ([`read_problem`],
+//! [`from_pddl`]) and writing plans in its action syntax ([`plan::ipc_plan`]).
 //!
-//! Mapping: objects `posX-Y` are cells (grid = largest X + 1 by largest Y + 1);
-//! cells without an object, without `ISADJACENT` links, or `blocked` without
-//! being part of the snake are walls; the body runs from `headsnake` along
+//! Mapping: objects `posX-Y` are cells (grid = largest X + 1 by largest Y + 1),
+//! each keeping the name the problem declares it by (`pos01-00` stays
+//! `pos01-00`; two objects naming one cell, `pos4-0` and `pos04-0`, are
+//! refused); cells without an object, without `ISADJACENT` links, or
+//! `blocked` without being part of the snake are walls; the body runs from `headsnake` along
 //! `nextsnake` to `tailsnake`; the apples are the initial `ispoint` facts (in
 //! file order, all visible) followed by the `spawn`/`NEXTSPAWN` chain up to
 //! `dummypoint`. The rules are `tail = strict`, `grow = true`.
@@ -20,6 +22,7 @@ pub mod plan;
 pub mod validate;
 pub mod write;
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
@@ -81,6 +84,66 @@ pub fn parse_object(name: &str) -> Option<Pos> {
         return None;
     }
     Some((x.parse().ok()?, y.parse().ok()?))
+}
+
+/// The objects that name a problem's cells. PDDL names are case-insensitive:
+/// the reader lowercases them, and [`Objects::cell`] looks names up in any case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Objects(Naming);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Naming {
+    /// The objects a problem file declares, by cell and by (lowercased) name.
+    Declared {
+        names: HashMap<Pos, String>,
+        cells: HashMap<String, Pos>,
+    },
+    /// `posX-Y` for every cell of a `width` x `height` grid.
+    Canonical { width: usize, height: usize },
+}
+
+impl Objects {
+    /// The names of an instance that has no problem file (JSON, random):
+    /// [`object_name`] for every cell of its grid, as
+    /// [`write::to_pddl`] declares them.
+    pub fn canonical(instance: &Instance) -> Objects {
+        Objects(Naming::Canonical {
+            width: instance.width,
+            height: instance.height,
+        })
+    }
+
+    /// The object of cell `p`: the name the problem declares it by. A cell
+    /// without an object (a wall the problem leaves out) gets [`object_name`].
+    pub fn name(&self, p: Pos) -> Cow<'_, str> {
+        match &self.0 {
+            Naming::Declared { names, .. } => match names.get(&p) {
+                Some(name) => Cow::Borrowed(name),
+                None => Cow::Owned(object_name(p)),
+            },
+            Naming::Canonical { .. } => Cow::Owned(object_name(p)),
+        }
+    }
+
+    /// The cell the object `name` (any case) stands for; `None` when the
+    /// problem has no such object.
+    pub fn cell(&self, name: &str) -> Option<Pos> {
+        match &self.0 {
+            Naming::Declared { cells, .. } => cells.get(&name.to_ascii_lowercase()).copied(),
+            Naming::Canonical { width, height } => {
+                parse_object(name).filter(|&(x, y)| x < *width && y < *height)
+            }
+        }
+    }
+}
+
+/// A problem: the game and the names of its cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The game the problem describes.
+    pub instance: Instance,
+    /// The names its objects give the cells, for reading and writing plans.
+    pub objects: Objects,
 }
 
 /// True for paths read as PDDL (ending in `.pddl`, any case).
@@ -213,21 +276,21 @@ fn parse_sexprs(text: &str) -> Result<Vec<Sx>, PddlError> {
 }
 
 /// The sections of a `(define (problem ..) ..)` form.
-struct Problem<'a> {
+struct Sections<'a> {
     domain: Option<&'a str>,
     objects: Vec<&'a str>,
     init: &'a [Sx],
     goal: Option<&'a Sx>,
 }
 
-fn problem_sections(forms: &[Sx]) -> Result<Problem<'_>, PddlError> {
+fn problem_sections(forms: &[Sx]) -> Result<Sections<'_>, PddlError> {
     let define = match forms {
         [one] if one.head() == Some("define") => one.list().unwrap_or_default(),
         [] => fail!("malformed PDDL: no (define ...) form"),
         [_] => fail!("malformed PDDL: the file is not a (define ...) form"),
         _ => fail!("malformed PDDL: more than one top-level form"),
     };
-    let mut problem = Problem {
+    let mut problem = Sections {
         domain: None,
         objects: Vec::new(),
         init: &[],
@@ -290,11 +353,19 @@ fn problem_sections(forms: &[Sx]) -> Result<Problem<'_>, PddlError> {
 
 /// Reads a snake-domain problem file into a validated [`Instance`]. Errors are one line.
 pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
+    read_problem(text).map(|problem| problem.instance)
+}
+
+/// Reads a snake-domain problem file into a validated [`Instance`] and the
+/// names of its cells. Errors are one line.
+pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     let forms = parse_sexprs(text)?;
     let problem = problem_sections(&forms)?;
 
-    // Objects: cells, plus the domain constant if someone lists it.
-    let mut cells: HashSet<Pos> = HashSet::new();
+    // Objects: cells, plus the domain constant if someone lists it. A name
+    // listed twice is one object; two names for one cell are refused.
+    let mut names: HashMap<Pos, String> = HashMap::new();
+    let mut by_name: HashMap<String, Pos> = HashMap::new();
     for &name in &problem.objects {
         if name == DUMMY {
             continue;
@@ -305,20 +376,38 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
                 excerpt(name)
             ))
         })?;
-        cells.insert(p);
+        if let Some(first) = names.get(&p)
+            && first != name
+        {
+            fail!(
+                "objects {} and {} both name cell ({}, {}): a cell needs one object",
+                excerpt(first),
+                excerpt(name),
+                p.0,
+                p.1
+            );
+        }
+        names.insert(p, name.to_string());
+        by_name.insert(name.to_string(), p);
     }
-    if cells.is_empty() {
+    if names.is_empty() {
         fail!("no cell objects posX-Y in :objects");
     }
-    let width = cells.iter().map(|p| p.0).max().unwrap_or(0) + 1;
-    let height = cells.iter().map(|p| p.1).max().unwrap_or(0) + 1;
+    let width = names.keys().map(|p| p.0).max().unwrap_or(0) + 1;
+    let height = names.keys().map(|p| p.1).max().unwrap_or(0) + 1;
     if width > crate::instance::MAX_SIDE || height > crate::instance::MAX_SIDE {
         fail!("grid {width}x{height} is too large");
     }
+    let cells: HashSet<Pos> = names.keys().copied().collect();
+    let objects = Objects(Naming::Declared {
+        names,
+        cells: by_name,
+    });
+    let name_of = |p: Pos| objects.name(p).into_owned();
     let cell = |name: &str| -> Result<Pos, PddlError> {
-        match parse_object(name) {
-            Some(p) if cells.contains(&p) => Ok(p),
-            _ => fail!("unknown object {:?} in :init", excerpt(name)),
+        match objects.cell(name) {
+            Some(p) => Ok(p),
+            None => fail!("unknown object {:?} in :init", excerpt(name)),
         }
     };
 
@@ -383,7 +472,7 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
                     fail!(
                         "snake body forks: {} has two cells behind it ({} and {})",
                         args[0],
-                        object_name(old),
+                        name_of(old),
                         args[1]
                     );
                 }
@@ -443,14 +532,14 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
         let Some(&next) = next_snake.get(&at) else {
             fail!(
                 "snake body is broken: no (nextsnake {} ...) on the way from the head to the tail {}",
-                object_name(at),
-                object_name(tail)
+                name_of(at),
+                name_of(tail)
             );
         };
         if !seen.insert(next) {
             fail!(
                 "snake body is not a simple chain: it returns to {}",
-                object_name(next)
+                name_of(next)
             );
         }
         body.push(next);
@@ -462,7 +551,7 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
         // simulator (and every encoding) does not model.
         fail!(
             "the snake is one cell ({}): the domain's move needs a (nextsnake ...) fact, so such a snake could only eat next to its head, which snakesat does not model",
-            object_name(head)
+            name_of(head)
         );
     }
     if next_snake.len() != body.len() - 1 {
@@ -476,7 +565,7 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
         if !blocked.contains(&b) {
             fail!(
                 "snake cell {} is not (blocked ...): the body and the blocked cells disagree",
-                object_name(b)
+                name_of(b)
             );
         }
     }
@@ -494,14 +583,14 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
         if !on_chain.insert(p) {
             fail!(
                 "broken spawn chain: it loops back to {} without reaching dummypoint",
-                object_name(p)
+                name_of(p)
             );
         }
         chain.push(p);
         at = *next_spawn.get(&p).ok_or_else(|| {
             unsupported(format!(
                 "broken spawn chain: no (NEXTSPAWN {} ...) fact",
-                object_name(p)
+                name_of(p)
             ))
         })?;
     }
@@ -513,8 +602,8 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
         if Direction::from_to(a, b).is_none() {
             fail!(
                 "ISADJACENT graph is not a grid with walls: {} and {} are linked but not neighbours",
-                object_name(a),
-                object_name(b)
+                name_of(a),
+                name_of(b)
             );
         }
         linked.insert(a);
@@ -537,8 +626,8 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
                 if !links.contains(&(u, v)) {
                     fail!(
                         "ISADJACENT graph is not a grid with walls: (ISADJACENT {} {}) is missing",
-                        object_name(u),
-                        object_name(v)
+                        name_of(u),
+                        name_of(v)
                     );
                 }
             }
@@ -582,11 +671,11 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
     if goal_cells != apple_cells {
         let missing: Vec<String> = apple_cells
             .difference(&goal_cells)
-            .map(|&p| object_name(p))
+            .map(|&p| name_of(p))
             .collect();
         let extra: Vec<String> = goal_cells
             .difference(&apple_cells)
-            .map(|&p| object_name(p))
+            .map(|&p| name_of(p))
             .collect();
         fail!(
             "goal is not \"every apple eaten\": apple cells missing from it [{}], goal cells that are no apple [{}]",
@@ -612,11 +701,11 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
         InstanceError::AppleOnBody { x, y, .. } => unsupported(format!(
             "initial (ispoint {}) lies under the snake's body: the domain allows it, but snakesat \
              does not support an apple under the body at the start (only spawned ones)",
-            object_name((x, y))
+            name_of((x, y))
         )),
         other => PddlError::Invalid(other),
     })?;
-    Ok(instance)
+    Ok(Problem { instance, objects })
 }
 
 #[cfg(test)]
@@ -647,5 +736,54 @@ mod tests {
         assert_eq!(forms[0].to_string(), "(a (b) c)");
         assert!(parse_sexprs("(a (b)").is_err());
         assert!(parse_sexprs("(a))").is_err());
+    }
+
+    /// tests/data/tiny-3x2.pddl: snake pos1-0 -> pos0-0, a point at pos2-0,
+    /// then pos2-1 spawns.
+    const TINY: &str = include_str!("../../tests/data/tiny-3x2.pddl");
+
+    #[test]
+    fn cells_keep_the_names_the_problem_declares() {
+        // Leading zeros, in upper case: names are case-insensitive and kept lowercased.
+        let zeros = TINY.replace("pos", "POS0");
+        let problem = read_problem(&zeros).unwrap();
+        assert_eq!(problem.instance, from_pddl(TINY).unwrap());
+        assert_eq!(problem.objects.name((2, 1)), "pos02-1");
+        assert_eq!(problem.objects.cell("Pos02-1"), Some((2, 1)));
+        // Another spelling of the same cell is not an object of the problem.
+        assert_eq!(problem.objects.cell("pos2-1"), None);
+        // Messages name cells as the problem does.
+        let unblocked = zeros.replace("(blocked POS00-0)", "");
+        assert_eq!(
+            from_pddl(&unblocked).unwrap_err().to_string(),
+            "snake cell pos00-0 is not (blocked ...): the body and the blocked cells disagree"
+        );
+        // Facts name declared objects only.
+        let alias = zeros.replace("(ispoint POS02-0)", "(ispoint pos2-0)");
+        assert_eq!(
+            from_pddl(&alias).unwrap_err().to_string(),
+            "unknown object \"pos2-0\" in :init"
+        );
+    }
+
+    #[test]
+    fn two_objects_naming_one_cell_are_refused() {
+        let two = TINY.replacen("pos2-1\n", "pos2-1 pos02-0\n", 1);
+        assert_eq!(
+            from_pddl(&two).unwrap_err().to_string(),
+            "objects pos2-0 and pos02-0 both name cell (2, 0): a cell needs one object"
+        );
+        // One name listed twice, in any case, is one object.
+        let again = TINY.replacen("pos2-1\n", "pos2-1 POS2-0\n", 1);
+        assert_eq!(from_pddl(&again).unwrap(), from_pddl(TINY).unwrap());
+    }
+
+    #[test]
+    fn instances_without_a_problem_file_have_canonical_names() {
+        let objects = Objects::canonical(&from_pddl(TINY).unwrap());
+        assert_eq!(objects.name((2, 1)), "pos2-1");
+        assert_eq!(objects.cell("POS2-1"), Some((2, 1)));
+        assert_eq!(objects.cell("pos3-0"), None);
+        assert_eq!(objects.cell("dummypoint"), None);
     }
 }

@@ -1,11 +1,12 @@
 //! Plans in the snake domain's action syntax (docs/DESIGN.md §3, "Plan (IPC)").
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
 use thiserror::Error;
 
-use super::object_name;
+use super::Objects;
 use crate::instance::{Instance, Pos, Start, TailRule};
 use crate::sim::{self, Violation};
 
@@ -32,7 +33,8 @@ pub enum PlanWriteError {
 }
 
 /// Turns a legal head path into the domain's actions, one per line, ending
-/// with `; cost = N (unit cost)`.
+/// with `; cost = N (unit cost)`. Cells are named by `objects`, the
+/// problem's own names for them.
 ///
 /// - `(move head newhead tail newtail)` when no apple is eaten;
 /// - `(move-and-eat-spawn head newhead spawnpoint nextspawnpoint)` when an apple
@@ -42,7 +44,12 @@ pub enum PlanWriteError {
 ///
 /// Fails if the instance is not one the PDDL model produces (explicit body,
 /// strict tail, growth) or the path is not legal.
-pub fn ipc_plan(instance: &Instance, path: &[Pos]) -> Result<String, PlanWriteError> {
+pub fn ipc_plan(
+    instance: &Instance,
+    objects: &Objects,
+    path: &[Pos],
+) -> Result<String, PlanWriteError> {
+    let name = |p: Pos| objects.name(p);
     let Start::Body(start) = &instance.start else {
         return Err(PlanWriteError::FreeStart);
     };
@@ -69,10 +76,10 @@ pub fn ipc_plan(instance: &Instance, path: &[Pos]) -> Result<String, PlanWriteEr
                 writeln!(
                     out,
                     "(move {} {} {} {})",
-                    object_name(head),
-                    object_name(next),
-                    object_name(tail),
-                    object_name(new_tail)
+                    name(head),
+                    name(next),
+                    name(tail),
+                    name(new_tail)
                 )
                 .expect(WRITE);
                 body.pop_back();
@@ -84,24 +91,19 @@ pub fn ipc_plan(instance: &Instance, path: &[Pos]) -> Result<String, PlanWriteEr
                     let after = instance
                         .apples
                         .get(revealed + 1)
-                        .map_or_else(|| super::DUMMY.to_string(), |&p| object_name(p));
+                        .map_or(Cow::Borrowed(super::DUMMY), |&p| name(p));
                     writeln!(
                         out,
                         "(move-and-eat-spawn {} {} {} {after})",
-                        object_name(head),
-                        object_name(next),
-                        object_name(spawn)
+                        name(head),
+                        name(next),
+                        name(spawn)
                     )
                     .expect(WRITE);
                     revealed += 1;
                 } else {
-                    writeln!(
-                        out,
-                        "(move-and-eat-no-spawn {} {})",
-                        object_name(head),
-                        object_name(next)
-                    )
-                    .expect(WRITE);
+                    writeln!(out, "(move-and-eat-no-spawn {} {})", name(head), name(next))
+                        .expect(WRITE);
                 }
             }
         }
@@ -131,7 +133,12 @@ mod tests {
 
     #[test]
     fn actions_follow_the_spawn_chain() {
-        let plan = ipc_plan(&inst(), &[(1, 0), (2, 0), (2, 1), (1, 1), (0, 1)]).unwrap();
+        let plan = ipc_plan(
+            &inst(),
+            &Objects::canonical(&inst()),
+            &[(1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        )
+        .unwrap();
         assert_eq!(
             plan,
             "(move-and-eat-spawn pos1-0 pos2-0 pos2-1 pos0-1)\n\
@@ -145,8 +152,33 @@ mod tests {
     #[test]
     fn free_start_and_illegal_paths_are_refused() {
         let mut i = inst();
-        assert!(ipc_plan(&i, &[(1, 0), (0, 0)]).is_err());
+        let objects = Objects::canonical(&i);
+        assert!(ipc_plan(&i, &objects, &[(1, 0), (0, 0)]).is_err());
         i.start = Start::Free { length: 2 };
-        assert!(ipc_plan(&i, &[(1, 0), (2, 0)]).is_err());
+        assert!(ipc_plan(&i, &objects, &[(1, 0), (2, 0)]).is_err());
+    }
+
+    #[test]
+    fn plans_name_cells_as_the_problem_declares_them() {
+        // inst() as a problem file whose objects carry leading zeros, in upper case.
+        let text = crate::pddl::write::to_pddl(&inst(), "zeros")
+            .unwrap()
+            .replace("pos", "POS0");
+        let problem = crate::pddl::read_problem(&text).unwrap();
+        assert_eq!(problem.instance, inst());
+        let plan = ipc_plan(
+            &problem.instance,
+            &problem.objects,
+            &[(1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+        )
+        .unwrap();
+        assert_eq!(
+            plan,
+            "(move-and-eat-spawn pos01-0 pos02-0 pos02-1 pos00-1)\n\
+             (move-and-eat-spawn pos02-0 pos02-1 pos00-1 dummypoint)\n\
+             (move pos02-1 pos01-1 pos00-0 pos01-0)\n\
+             (move-and-eat-no-spawn pos01-1 pos00-1)\n\
+             ; cost = 4 (unit cost)\n"
+        );
     }
 }

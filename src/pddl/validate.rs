@@ -12,16 +12,18 @@
 //! the literal, in the domain's words.
 //!
 //! Plan files: one action per line, `(name arg ...)` in any case, whose
-//! objects are cells of the problem's grid or `dummypoint`. A step number
+//! objects are the problem's (its own names for its cells, any case) or
+//! `dummypoint`. A step number
 //! such as `3:` or `0.000:` may precede the action and a cost such as `[1]`
 //! may follow it; blank lines and `;` comments are skipped. Anything else on
 //! a line, a second action included, makes the file unreadable.
 
+use std::borrow::Cow;
 use std::collections::{HashSet, VecDeque};
 
 use thiserror::Error;
 
-use super::{DUMMY, object_name, parse_object};
+use super::{DUMMY, Objects};
 use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start};
 
@@ -63,11 +65,12 @@ pub enum Object {
     Dummy,
 }
 
-impl std::fmt::Display for Object {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Object {
+    /// The object's name in the problem `objects` names the cells of.
+    fn name(self, objects: &Objects) -> Cow<'_, str> {
         match self {
-            Object::Cell(p) => f.write_str(&object_name(*p)),
-            Object::Dummy => f.write_str(DUMMY),
+            Object::Cell(p) => objects.name(p),
+            Object::Dummy => Cow::Borrowed(DUMMY),
         }
     }
 }
@@ -83,13 +86,16 @@ pub struct Action {
     pub line: usize,
 }
 
-impl std::fmt::Display for Action {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "({}", self.name.as_str())?;
+impl Action {
+    /// The action in PDDL, its cells named by `objects`.
+    fn show(&self, objects: &Objects) -> String {
+        let mut text = format!("({}", self.name.as_str());
         for a in &self.args {
-            write!(f, " {a}")?;
+            text.push(' ');
+            text.push_str(&a.name(objects));
         }
-        f.write_str(")")
+        text.push(')');
+        text
     }
 }
 
@@ -147,9 +153,9 @@ fn is_number(text: &str) -> bool {
     parts.next().is_some_and(digits) && parts.next().is_none_or(digits)
 }
 
-/// Reads a plan file for the problem `instance`: an object that is not a
-/// cell of its grid (or `dummypoint`) is unknown.
-pub fn read_plan(text: &str, instance: &Instance) -> Result<Vec<Action>, PlanReadError> {
+/// Reads a plan file for the problem whose cells `objects` names: an object
+/// it does not name (other than `dummypoint`) is unknown.
+pub fn read_plan(text: &str, objects: &Objects) -> Result<Vec<Action>, PlanReadError> {
     let mut actions = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
@@ -193,18 +199,12 @@ pub fn read_plan(text: &str, instance: &Instance) -> Result<Vec<Action>, PlanRea
                 if w.eq_ignore_ascii_case(DUMMY) {
                     return Ok(Object::Dummy);
                 }
-                let cell = parse_object(w)
-                    .ok_or_else(|| err(format!("unknown object `{}`", shorten(w))))?;
-                if instance.on_grid(cell) {
-                    Ok(Object::Cell(cell))
-                } else {
-                    Err(err(format!(
-                        "unknown object `{}`: not a cell of the problem's {}x{} grid",
-                        shorten(w),
-                        instance.width,
-                        instance.height
-                    )))
-                }
+                objects.cell(w).map(Object::Cell).ok_or_else(|| {
+                    err(format!(
+                        "unknown object `{}`: the problem has no such object",
+                        shorten(w)
+                    ))
+                })
             })
             .collect::<Result<Vec<_>, _>>()?;
         if args.len() != name.arity() {
@@ -239,6 +239,7 @@ pub fn read_plan(text: &str, instance: &Instance) -> Result<Vec<Action>, PlanRea
 /// The domain's state for one problem.
 struct State<'a> {
     instance: &'a Instance,
+    objects: &'a Objects,
     walls: HashSet<Pos>,
     body: VecDeque<Pos>,
     points: HashSet<Pos>,
@@ -264,7 +265,8 @@ impl State<'_> {
             Object::Cell(p) => Some(p),
             Object::Dummy => None,
         };
-        let (a0, a1) = (action.args[0], action.args[1]);
+        let show = |i: usize| action.args[i].name(self.objects);
+        let (a0, a1) = (show(0), show(1));
         let head = self.body[0];
         if cell(0) != Some(head) {
             return Some(format!("(headsnake {a0})"));
@@ -277,7 +279,7 @@ impl State<'_> {
         let new_head = cell(1).expect("adjacent cells are cells");
         match action.name {
             ActionName::Move => {
-                let (a2, a3) = (action.args[2], action.args[3]);
+                let (a2, a3) = (show(2), show(3));
                 let len = self.body.len();
                 if cell(2) != self.body.back().copied() {
                     return Some(format!("(tailsnake {a2})"));
@@ -304,14 +306,14 @@ impl State<'_> {
                         return Some(format!("(spawn {DUMMY})"));
                     }
                 } else {
-                    let (a2, a3) = (action.args[2], action.args[3]);
-                    if a2 != self.spawn_object(self.spawn) {
+                    let (a2, a3) = (show(2), show(3));
+                    if action.args[2] != self.spawn_object(self.spawn) {
                         return Some(format!("(spawn {a2})"));
                     }
-                    if a2 == Object::Dummy {
+                    if action.args[2] == Object::Dummy {
                         return Some(format!("(not (= {a2} {DUMMY}))"));
                     }
-                    if a3 != self.spawn_object(self.spawn + 1) {
+                    if action.args[3] != self.spawn_object(self.spawn + 1) {
                         return Some(format!("(NEXTSPAWN {a2} {a3})"));
                     }
                 }
@@ -342,9 +344,13 @@ impl State<'_> {
 }
 
 /// Checks `actions` on the problem `instance` (read from the domain's PDDL,
-/// with an explicit body) and returns the head's path: `actions.len() + 1`
-/// cells.
-pub fn validate(instance: &Instance, actions: &[Action]) -> Result<Vec<Pos>, PlanViolation> {
+/// with an explicit body, its cells named by `objects`) and returns the
+/// head's path: `actions.len() + 1` cells.
+pub fn validate(
+    instance: &Instance,
+    objects: &Objects,
+    actions: &[Action],
+) -> Result<Vec<Pos>, PlanViolation> {
     let Start::Body(body) = &instance.start else {
         return Err(PlanViolation::Goal {
             steps: 0,
@@ -354,6 +360,7 @@ pub fn validate(instance: &Instance, actions: &[Action]) -> Result<Vec<Pos>, Pla
     let visible = instance.visible_at_start();
     let mut state = State {
         instance,
+        objects,
         walls: instance.walls.iter().copied().collect(),
         body: body.iter().copied().collect(),
         points: instance.apples[..visible].iter().copied().collect(),
@@ -366,7 +373,7 @@ pub fn validate(instance: &Instance, actions: &[Action]) -> Result<Vec<Pos>, Pla
             return Err(PlanViolation::Precondition {
                 step: i + 1,
                 line: action.line,
-                action: action.to_string(),
+                action: action.show(objects),
                 literal,
             });
         }
@@ -377,14 +384,14 @@ pub fn validate(instance: &Instance, actions: &[Action]) -> Result<Vec<Pos>, Pla
         .apples
         .iter()
         .find(|p| state.points.contains(p))
-        .map(|&p| format!("(not (ispoint {}))", object_name(p)))
+        .map(|&p| format!("(not (ispoint {}))", objects.name(p)))
         .or_else(|| {
             // Unspawned apples: their cells never held a point yet, but the
             // spawn chain is not exhausted, so the goal's points are not all eaten.
             (state.spawn < instance.apples.len()).then(|| {
                 format!(
                     "(not (ispoint {})) once it spawns",
-                    object_name(instance.apples[state.spawn])
+                    objects.name(instance.apples[state.spawn])
                 )
             })
         });
@@ -417,16 +424,21 @@ mod tests {
         }
     }
 
+    /// The names of problem()'s cells: `posX-Y`.
+    fn names() -> Objects {
+        Objects::canonical(&problem())
+    }
+
     #[test]
     fn a_valid_plan_gives_its_path() {
         let plan = "; a comment\n\
             0: (MOVE-AND-EAT-SPAWN pos1-0 pos2-0 pos2-1 dummypoint) [1]\n\
             1.000 : (move-and-eat-no-spawn pos2-0 pos2-1)  [1.000] ; eats the last\n\
             ; cost = 2 (unit cost)\n";
-        let actions = read_plan(plan, &problem()).unwrap();
+        let actions = read_plan(plan, &names()).unwrap();
         assert_eq!(actions.len(), 2);
         assert_eq!(actions[0].line, 2);
-        let path = validate(&problem(), &actions).unwrap();
+        let path = validate(&problem(), &names(), &actions).unwrap();
         assert_eq!(path, [(1, 0), (2, 0), (2, 1)]);
         assert!(crate::sim::simulate(&problem(), &path).is_ok());
     }
@@ -434,19 +446,19 @@ mod tests {
     #[test]
     fn the_first_failed_precondition_is_named() {
         // Eating without naming the spawn point.
-        let actions = read_plan("(move-and-eat-no-spawn pos1-0 pos2-0)", &problem()).unwrap();
-        let e = validate(&problem(), &actions).unwrap_err();
+        let actions = read_plan("(move-and-eat-no-spawn pos1-0 pos2-0)", &names()).unwrap();
+        let e = validate(&problem(), &names(), &actions).unwrap_err();
         assert_eq!(
             e.to_string(),
             "step 1 (line 1): (move-and-eat-no-spawn pos1-0 pos2-0): precondition (spawn dummypoint) does not hold"
         );
         // Three legal moves that leave the point uneaten.
-        let actions = read_plan("(move pos1-0 pos1-1 pos0-0 pos1-0)\n(move pos1-1 pos0-1 pos1-0 pos1-1)\n(move pos0-1 pos0-0 pos1-1 pos0-1)", &problem()).unwrap();
-        let e = validate(&problem(), &actions).unwrap_err();
+        let actions = read_plan("(move pos1-0 pos1-1 pos0-0 pos1-0)\n(move pos1-1 pos0-1 pos1-0 pos1-1)\n(move pos0-1 pos0-0 pos1-1 pos0-1)", &names()).unwrap();
+        let e = validate(&problem(), &names(), &actions).unwrap_err();
         assert!(matches!(e, PlanViolation::Goal { .. }), "{e}");
         // Moving into the tail's cell (strict: it is still blocked).
-        let actions = read_plan("(move pos1-0 pos0-0 pos0-0 pos1-0)", &problem()).unwrap();
-        let e = validate(&problem(), &actions).unwrap_err();
+        let actions = read_plan("(move pos1-0 pos0-0 pos0-0 pos1-0)", &names()).unwrap();
+        let e = validate(&problem(), &names(), &actions).unwrap_err();
         assert!(e.to_string().contains("(not (blocked pos0-0))"), "{e}");
         // Not adjacent, wrong tail, wrong next spawn.
         for (plan, literal) in [
@@ -464,7 +476,8 @@ mod tests {
                 "(not (ispoint pos2-0))",
             ),
         ] {
-            let e = validate(&problem(), &read_plan(plan, &problem()).unwrap()).unwrap_err();
+            let e =
+                validate(&problem(), &names(), &read_plan(plan, &names()).unwrap()).unwrap_err();
             assert!(e.to_string().contains(literal), "{plan}: {e}");
         }
     }
@@ -476,7 +489,7 @@ mod tests {
             ("\n(jump pos1-0 pos2-0)", "line 2: unknown action `jump`"),
             (
                 "(move pos1-0 posX pos0-0 pos1-0)",
-                "line 1: unknown object `posX`",
+                "line 1: unknown object `posX`: the problem has no such object",
             ),
             (
                 "move pos1-0",
@@ -485,7 +498,7 @@ mod tests {
             ("(move pos1-0 pos2-0", "line 1: unclosed `(`"),
             (
                 "(move pos1-0 pos1-1 pos9-9 pos1-0)",
-                "line 1: unknown object `pos9-9`: not a cell of the problem's 3x2 grid",
+                "line 1: unknown object `pos9-9`: the problem has no such object",
             ),
             (
                 "(move-and-eat-no-spawn pos1-0 pos2-0) (move pos2-0 pos2-1 pos0-0 pos1-0)",
@@ -504,10 +517,43 @@ mod tests {
                 "line 1: unexpected `step` before the action (only a step number such as `3:` may precede it)",
             ),
         ] {
-            assert_eq!(
-                read_plan(text, &problem()).unwrap_err().to_string(),
-                message
-            );
+            assert_eq!(read_plan(text, &names()).unwrap_err().to_string(), message);
         }
+    }
+
+    #[test]
+    fn plan_objects_are_the_problems_own_names() {
+        // tests/data/tiny-3x2.pddl (problem()) with its cells named pos01-00 and so on.
+        let text = include_str!("../../tests/data/tiny-3x2.pddl")
+            .replace("pos0-", "pos00-")
+            .replace("pos1-", "pos01-")
+            .replace("pos2-", "pos02-")
+            .replace("-0", "-00")
+            .replace("-1", "-01");
+        let zeros = crate::pddl::read_problem(&text).unwrap();
+        assert_eq!(zeros.instance, problem());
+        let objects = &zeros.objects;
+        let plan = "(MOVE-AND-EAT-SPAWN POS01-00 pos02-00 pos02-01 dummypoint)\n\
+                    (move-and-eat-no-spawn pos02-00 pos02-01)";
+        let actions = read_plan(plan, objects).unwrap();
+        assert_eq!(
+            validate(&problem(), objects, &actions).unwrap(),
+            [(1, 0), (2, 0), (2, 1)]
+        );
+        // The canonical name of a cell is not one of this problem's objects.
+        assert_eq!(
+            read_plan("(move-and-eat-no-spawn pos01-00 pos2-0)", objects)
+                .unwrap_err()
+                .to_string(),
+            "line 1: unknown object `pos2-0`: the problem has no such object"
+        );
+        // Violations name the objects as the problem does.
+        let actions = read_plan("(move-and-eat-no-spawn pos01-00 pos02-00)", objects).unwrap();
+        assert_eq!(
+            validate(&problem(), objects, &actions)
+                .unwrap_err()
+                .to_string(),
+            "step 1 (line 1): (move-and-eat-no-spawn pos01-00 pos02-00): precondition (spawn dummypoint) does not hold"
+        );
     }
 }

@@ -230,11 +230,14 @@ const MAX_TRAP_POCKETS: usize = 200;
 /// distinct) lies in `R`, plus `e` as the tail under `follow`: `len(t − 1) ≤
 /// |R|` (strict) or `|R| + 1` (follow), the *capacity* of `R`, and the length
 /// never shrinks. With a free start the head may have been in `R` since `t =
-/// 0` and its unseen body blocks nothing; then its `min(len, t')` heads in `R`
-/// are distinct, and the `k`-th eat happens at `t ≥ k`, so it is trapped too
-/// when `k ≥ |R|`. So the `k`-th eat in `R` traps the snake when the length
-/// after it exceeds the capacity (and `k ≥ |R|` on a free start), and then
-/// every apple left must lie in `R`.
+/// 0` and its unseen body blocks nothing; then its `t'` heads up to `t' − 1`
+/// lie in `R` and are distinct (the body at `t' − 1` holds `min(len, t')` of
+/// them), so `t' ≤ |R|`; but the `k`-th eat happens at `t ≥ k` and the way
+/// out from the apple's cell takes at least `d` more moves, its distance
+/// inside `R` to a neighbour of `e`, so `t' ≥ k + 1 + d`. So the `k`-th eat in
+/// `R` traps the snake when the length after it exceeds the capacity (and
+/// `k + 1 + d > |R|` on a free start), and then every apple left must lie in
+/// `R`.
 ///
 /// Apple `j` can be eaten no earlier than as eat number `j − visible + 2` (it
 /// is revealed after `j − visible + 1` eats). An apple of `R` that traps even
@@ -267,8 +270,11 @@ fn pocket_bound(instance: &Instance, walls: &[bool]) -> usize {
     if largest == 0 {
         return 0;
     }
-    let traps =
-        |size: usize, k: usize| length_after(k) > size + slack && (!free_start || k >= size);
+    // Whether the `k`-th eat, `exit` moves inside a pocket of `size` cells
+    // away from its way out, traps the snake.
+    let traps = |size: usize, k: usize, exit: usize| {
+        length_after(k) > size + slack && (!free_start || k + 1 + exit > size)
+    };
     let earliest_eat = |j: usize| (j + 2).saturating_sub(v).max(1);
     let adjacent: Vec<Vec<usize>> = (0..cells)
         .map(|c| {
@@ -291,6 +297,8 @@ fn pocket_bound(instance: &Instance, walls: &[bool]) -> usize {
     let mut stamp = 0;
     let mut visits = 0usize;
     let mut queue = Vec::new();
+    // Moves from a pocket's cell to its way out (free starts only).
+    let mut exit = vec![0usize; cells];
     let mut trap_pockets: Vec<Vec<usize>> = Vec::new();
     for e in cut_cells(&adjacent) {
         let first_stamp = stamp + 1;
@@ -329,6 +337,33 @@ fn pocket_bound(instance: &Instance, walls: &[bool]) -> usize {
             if in_pocket.is_empty() {
                 continue;
             }
+            if free_start {
+                // Breadth first inside the pocket from its cells next to `e`;
+                // `queue` is reused (its cells are still marked).
+                let pocket = queue.clone();
+                for &c in &pocket {
+                    exit[c] = usize::MAX;
+                }
+                queue.clear();
+                for &c in &pocket {
+                    if neighbours(c).any(|r| r == e) {
+                        exit[c] = 0;
+                        queue.push(c);
+                    }
+                }
+                let mut head = 0;
+                while head < queue.len() {
+                    let c = queue[head];
+                    head += 1;
+                    for r in neighbours(c) {
+                        if r != e && exit[r] == usize::MAX {
+                            exit[r] = exit[c] + 1;
+                            queue.push(r);
+                        }
+                    }
+                }
+                queue = pocket;
+            }
             in_pocket.sort_unstable();
             // The held apples of the pocket, in index order: late ones always,
             // the others once `v` are held.
@@ -336,7 +371,12 @@ fn pocket_bound(instance: &Instance, walls: &[bool]) -> usize {
             let mut any_late = false;
             let mut limit = None;
             for &j in &in_pocket {
-                let late = traps(size, earliest_eat(j));
+                let cell = instance.index(instance.apples[j]);
+                let late = traps(
+                    size,
+                    earliest_eat(j),
+                    if free_start { exit[cell] } else { 0 },
+                );
                 any_late |= late;
                 if late || held >= v {
                     held += 1;

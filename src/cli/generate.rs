@@ -510,37 +510,53 @@ fn slug(name: &str) -> String {
 
 /// Writes `bytes` to `dir/name` (through [`output`]: whole or not at all)
 /// and returns its index row's hash.
-pub fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<String, Failure> {
+fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<String, Failure> {
     let mut out = output::claim_one(&dir.join(name))?;
     out.write_with(|w| w.write_all(bytes))?;
     output::commit([Some(out)])?;
     Ok(index::sha256_hex(bytes))
 }
 
+/// The names in folder `dir`; `None` when it cannot be read (missing, or
+/// not a folder: created, or refused, by the caller).
+fn folder_names(dir: &Path) -> Option<Vec<String>> {
+    let entries = std::fs::read_dir(dir).ok()?;
+    Some(
+        entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect(),
+    )
+}
+
+/// Refuses an output folder `dir` of the family command `name` (`generate`,
+/// `merge`) that holds anything: a file of an earlier run would stay beside
+/// the new family.
+pub fn check_empty(dir: &Path, name: &str) -> Result<(), Failure> {
+    match folder_names(dir)
+        .as_ref()
+        .and_then(|names| names.iter().min())
+    {
+        Some(first) => Err(bad_input(format!(
+            "{} is not empty (it holds {first}): {name} writes a family into a new or empty \
+             folder, so that no file of an earlier run stays beside it",
+            dir.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Refuses an output folder that holds files of an earlier run, which would
 /// stay beside the new family: without `shard` the folder must be missing or
-/// empty; a shard's folder may hold the other shards of the same command
-/// (shards share a folder), but no whole family and no shard of another
-/// command or another shard count.
+/// empty ([`check_empty`]); a shard's folder may hold the other shards of the
+/// same command (shards share a folder), but no whole family and no shard of
+/// another command or another shard count.
 fn check_folder(dir: &Path, shard: Option<Shard>, command: &str) -> Result<(), Failure> {
-    // A folder that cannot be read is created, or refused, by the caller.
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Ok(());
-    };
-    let names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    let Some(first) = names.iter().min() else {
-        return Ok(());
-    };
-    let shown = dir.display();
     let Some(shard) = shard else {
-        return Err(bad_input(format!(
-            "{shown} is not empty (it holds {first}): generate writes a family into a new or empty \
-             folder, so that no file of an earlier run stays beside it"
-        )));
+        return check_empty(dir, "generate");
     };
+    let names = folder_names(dir).unwrap_or_default();
+    let shown = dir.display();
     let refuse = |name: &str, what: &str| {
         bad_input(format!(
             "{shown} holds {name} ({what}): a shard writes into a new or empty folder or beside \

@@ -635,6 +635,70 @@ fn merge_writes_into_a_new_or_empty_folder_only() {
 }
 
 #[test]
+fn an_encoding_spelled_twice_is_written_once() {
+    // Three spellings of `direct` (its defaults given or not) and
+    // `direct,prune=off` twice: two encodings, each CNF written and indexed
+    // once, the summary's count true, in one run and merged from shards.
+    let dir = temp_dir("encodings-once");
+    let list = "direct,direct,prune=on,direct,prune=off,direct,amo=sequential,body=auto,prune=off";
+    let args = [
+        "--size",
+        "4",
+        "--apples",
+        "2",
+        "--count",
+        "3",
+        "--encoding",
+        list,
+    ];
+    let single = dir.join("single");
+    let mut all = vec!["generate", "-o", single.to_str().unwrap()];
+    all.extend(args);
+    let run = snakesat(&all);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "--encoding: dropped `direct,prune=on` (direct), `direct,amo=sequential,body=auto,prune=off` \
+             (direct,prune=off): each spells an encoding listed before it"
+        ),
+        "{}",
+        run.stderr
+    );
+    let shards = dir.join("shards");
+    for i in 1..=2 {
+        let shard = format!("{i}/2");
+        let mut a = args.to_vec();
+        a.extend(["--shard", &shard]);
+        generate(&shards, &a);
+    }
+    let merged = dir.join("merged");
+    let run = snakesat(&[
+        "merge",
+        "-o",
+        merged.to_str().unwrap(),
+        shards.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for family in [&single, &merged] {
+        let index = rows(family, "index.jsonl");
+        let files: HashSet<&str> = index.iter().map(|r| r.file.as_str()).collect();
+        assert_eq!(files.len(), index.len(), "each file listed once");
+        let s = summary(family, "summary.json");
+        assert_eq!(s.files, index.len());
+        // Per instance: its JSON, and each encoding at T* and T*-1.
+        assert_eq!(s.files, s.instances * 5);
+        assert_eq!(names_in(family).len(), s.files + 4);
+        assert!(
+            s.command
+                .contains("--encoding direct,direct,prune=off --horizons"),
+            "{}",
+            s.command
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn pddl_problems_read_back_and_solve_to_t_star() {
     let dir = temp_dir("pddl");
     generate(

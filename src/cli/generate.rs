@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use snakesat::bench::sizes;
 use snakesat::cnf::header;
 use snakesat::encode::{self, Encoding};
 use snakesat::family::index::{self, IndexRow, Shard, Summary};
@@ -79,7 +80,9 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub all: bool,
     /// Encodings of the CNF files, comma-separated; an encoding's options
-    /// follow it (`direct,amo=pairwise,direct` is two encodings). Exact encodings only.
+    /// follow it (`direct,amo=pairwise,direct` is two encodings; an item that
+    /// spells an encoding listed before it, e.g. `direct,prune=on` after
+    /// `direct`, is dropped). Exact encodings only.
     #[arg(long, value_name = "LIST", default_value = "direct")]
     pub encoding: String,
     /// Horizons of the CNF files: `T*`, `T*-K`, `T*+K` or a number (at least 1), comma-separated;
@@ -161,6 +164,8 @@ impl Horizon {
 struct Plan {
     spec: FamilySpec,
     encodings: Vec<Box<dyn Encoding>>,
+    /// The items of --encoding that spell an encoding listed before them, and that encoding.
+    dropped: Vec<(String, String)>,
     horizons: Vec<Horizon>,
     pddl: bool,
     band: Option<(f64, f64)>,
@@ -241,17 +246,15 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
     if args.count > family::MAX_COUNT {
         return Err(bad_input(family::FamilyError::TooMany(args.count)));
     }
-    let mut encodings = Vec::new();
-    for name in snakesat::bench::sizes::split_list(&args.encoding) {
-        let e = encode::by_name(&name).map_err(|e| bad_input(format!("--encoding: {e}")))?;
-        if e.approximate() {
-            return Err(bad_input(format!(
-                "--encoding: {} is approximate; a family's labels need exact encodings",
-                e.name()
-            )));
-        }
-        encodings.push(e);
+    let listed = sizes::distinct(&sizes::split_list(&args.encoding))
+        .map_err(|e| bad_input(format!("--encoding: {e}")))?;
+    if let Some(e) = listed.encodings.iter().find(|e| e.approximate()) {
+        return Err(bad_input(format!(
+            "--encoding: {} is approximate; a family's labels need exact encodings",
+            e.name()
+        )));
     }
+    let (encodings, dropped) = (listed.encodings, listed.dropped);
     let horizons = args
         .horizons
         .split(',')
@@ -318,6 +321,7 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
     Ok(Plan {
         spec,
         encodings,
+        dropped,
         horizons,
         pddl,
         band,
@@ -746,6 +750,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
         summary.unknown,
         summary.out_of_band
     );
+    super::note_dropped_encodings("--encoding", &plan.dropped);
     if summary.skipped_cnfs > 0 {
         note!(
             "skipped {} CNF file(s) whose horizon T*-K is below 1 move (instances with T* <= K; skipped_cnfs in the summary)",

@@ -20,10 +20,12 @@
 //! process dies of the signal as it would have without them.
 //!
 //! Files that cannot go through a temporary (the certificates of `solve
-//! --proof`, which CaDiCaL writes by their path, and their folder) are
+//! --proof`, which CaDiCaL writes by their path, and their folder; the
+//! family folder of `merge`, too many files to hold open at once) are
 //! created with [`create_unfinished`] instead: the signals and
 //! [`abandon_and_exit`] remove them as well, until [`settle`] keeps them once
-//! the result they belong to is complete.
+//! the result they belong to is complete; an error removes them with
+//! [`discard_unfinished`].
 //!
 //! A file that is an input of the command (read through [`note_input`]) is
 //! never an output too: claiming it, or reading a claimed output as an input,
@@ -179,6 +181,17 @@ pub fn create_unfinished<T>(path: &Path, create: impl FnOnce() -> io::Result<T>)
     Ok(created)
 }
 
+/// Removes every file and folder of [`create_unfinished`] not yet
+/// [`settle`]d (the latest first; a folder only when empty) and forgets
+/// them: for a command that fails after creating outputs in place, so that
+/// its error leaves nothing behind.
+pub fn discard_unfinished() {
+    let mut files = live();
+    for file in files.unfinished.drain(..).rev() {
+        let _ = fs::remove_file(&file).or_else(|_| fs::remove_dir(&file));
+    }
+}
+
 /// Removes the file `path` of [`create_unfinished`] and forgets it.
 pub fn remove_unfinished(path: &Path) -> io::Result<()> {
     let mut files = live();
@@ -324,6 +337,11 @@ fn seen() -> MutexGuard<'static, Seen> {
 /// What the refusal of a file both read and written says.
 const BOTH: &str = "it is also an input of this command";
 
+/// The refusal of the output `path` that is also an input of the command.
+pub fn also_input(path: &Path) -> OutputError {
+    OutputError::new(path, BOTH)
+}
+
 /// Records `path` as an input of the command (`-` and missing files are
 /// ignored); refused if the command has already claimed it as an output.
 pub fn note_input(path: &Path) -> Result<(), OutputError> {
@@ -335,7 +353,7 @@ pub fn note_input(path: &Path) -> Result<(), OutputError> {
     };
     let mut seen = seen();
     if let Some((_, given)) = seen.outputs.iter().find(|(o, _)| *o == id) {
-        return Err(OutputError::new(given, BOTH));
+        return Err(also_input(given));
     }
     seen.inputs.push(id);
     Ok(())
@@ -383,7 +401,7 @@ pub fn claim<const N: usize>(
         if let Some(id) = file_id(&r.target) {
             let mut seen = seen();
             if seen.inputs.contains(&id) {
-                return Err(OutputError::new(path, BOTH));
+                return Err(also_input(path));
             }
             seen.outputs.push((id, path.to_path_buf()));
         }

@@ -466,6 +466,238 @@ fn shards_merge_into_the_single_run() {
     assert!(merged.join("hardness.svg").exists());
 }
 
+/// The names in folder `dir`, sorted; empty when it does not exist.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// The shards 1/3..3/3 of a small family in one folder `dir`.
+fn three_shards(dir: &Path) {
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        generate(
+            dir,
+            &[
+                "--size", "4", "--apples", "2..3", "--count", "7", "--seed", "2", "--shard", &shard,
+            ],
+        );
+    }
+}
+
+#[test]
+fn a_merge_that_fails_leaves_nothing_behind() {
+    let dir = temp_dir("merge-fails");
+    let shards = dir.join("shards");
+    three_shards(&shards);
+    // The last file of shard 3's index no longer matches its hash: nothing
+    // is copied, whether the output folder is new (also its missing parent)
+    // or exists empty (it stays, empty).
+    let last = rows(&shards, "index-3-of-3.jsonl").pop().unwrap();
+    let mut bytes = std::fs::read(shards.join(&last.file)).unwrap();
+    bytes.extend_from_slice(b"c x\n");
+    std::fs::write(shards.join(&last.file), &bytes).unwrap();
+    let empty = dir.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    for out in [dir.join("new/merged"), empty.clone()] {
+        let run = snakesat(&[
+            "merge",
+            "-o",
+            out.to_str().unwrap(),
+            shards.to_str().unwrap(),
+        ]);
+        assert_bad_input(&run, "does not match the SHA-256 of its index");
+        assert_eq!(names_in(&dir), ["empty", "shards"], "{}", out.display());
+        assert!(names_in(&empty).is_empty());
+    }
+    bytes.truncate(bytes.len() - 4);
+    std::fs::write(shards.join(&last.file), &bytes).unwrap();
+
+    // A file that cannot be written once others are: its name (a long one,
+    // as the shard's index says) makes its path too long in the output
+    // folder but not in the shard's. The files copied before it, the output
+    // folder and its parents created are removed again.
+    let single = dir.join("single");
+    generate(
+        &single,
+        &[
+            "--size", "4", "--apples", "2", "--count", "3", "--shard", "1/1",
+        ],
+    );
+    let mut index = rows(&single, "index-1-of-1.jsonl");
+    let long = format!("{}.cnf", "x".repeat(250));
+    let renamed = index.last_mut().unwrap();
+    std::fs::rename(single.join(&renamed.file), single.join(&long)).unwrap();
+    renamed.file = long.clone();
+    std::fs::write(
+        single.join("index-1-of-1.jsonl"),
+        snakesat::family::index::to_jsonl(&index),
+    )
+    .unwrap();
+    // Deep enough that the output folder's path is 3,900 bytes long.
+    let base = dir.join("deep");
+    let mut out = base.clone();
+    while out.as_os_str().len() < 3_700 {
+        out = out.join("d".repeat(200));
+    }
+    let out = out.join("d".repeat(3_900 - out.as_os_str().len() - 1));
+    let run = snakesat(&[
+        "merge",
+        "-o",
+        out.to_str().unwrap(),
+        single.to_str().unwrap(),
+    ]);
+    assert_bad_input(&run, &long);
+    assert!(!base.exists(), "{}", run.stderr);
+    // An index naming a file outside its folder, or one file twice, is
+    // refused before anything is written.
+    let merged = dir.join("merged");
+    let last = index.len() - 1;
+    for (name, needle) in [
+        ("../escape.cnf", "is not a file name in its folder"),
+        (index[0].file.as_str(), "is listed twice"),
+    ] {
+        let mut bad = index.clone();
+        bad[last].file = name.to_string();
+        std::fs::write(
+            single.join("index-1-of-1.jsonl"),
+            snakesat::family::index::to_jsonl(&bad),
+        )
+        .unwrap();
+        let run = snakesat(&[
+            "merge",
+            "-o",
+            merged.to_str().unwrap(),
+            single.to_str().unwrap(),
+        ]);
+        assert_bad_input(&run, needle);
+        assert!(!merged.exists());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn merge_writes_into_a_new_or_empty_folder_only() {
+    let dir = temp_dir("merge-out");
+    let shards = dir.join("shards");
+    three_shards(&shards);
+    let shard_files = names_in(&shards);
+    // An unrelated family, and the shards' own folder: refused, untouched.
+    let old = dir.join("old");
+    generate(
+        &old,
+        &[
+            "--size", "4", "--apples", "2", "--count", "3", "--seed", "9",
+        ],
+    );
+    let old_files = names_in(&old);
+    let merge = |out: &Path| {
+        snakesat(&[
+            "merge",
+            "-o",
+            out.to_str().unwrap(),
+            shards.to_str().unwrap(),
+        ])
+    };
+    assert_bad_input(
+        &merge(&old),
+        "is not empty (it holds hardness.svg): merge writes a family into a new or empty folder",
+    );
+    assert_eq!(names_in(&old), old_files);
+    for own in [shards.clone(), shards.join(".")] {
+        assert_bad_input(&merge(&own), "it is also an input of this command");
+    }
+    assert_eq!(names_in(&shards), shard_files);
+    // A file is not a folder.
+    let file = dir.join("file");
+    std::fs::write(&file, "").unwrap();
+    assert_bad_input(&merge(&file), "exists and is not a folder");
+    // A new folder, or an empty one, takes the family.
+    let empty = dir.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    for out in [dir.join("new"), empty] {
+        let run = merge(&out);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(
+            names_in(&out).len(),
+            summary(&out, "summary.json").files + 4,
+            "the files of the index, the index, the summary and the chart"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_encoding_spelled_twice_is_written_once() {
+    // Three spellings of `direct` (its defaults given or not) and
+    // `direct,prune=off` twice: two encodings, each CNF written and indexed
+    // once, the summary's count true, in one run and merged from shards.
+    let dir = temp_dir("encodings-once");
+    let list = "direct,direct,prune=on,direct,prune=off,direct,amo=sequential,body=auto,prune=off";
+    let args = [
+        "--size",
+        "4",
+        "--apples",
+        "2",
+        "--count",
+        "3",
+        "--encoding",
+        list,
+    ];
+    let single = dir.join("single");
+    let mut all = vec!["generate", "-o", single.to_str().unwrap()];
+    all.extend(args);
+    let run = snakesat(&all);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "--encoding: dropped `direct,prune=on` (direct), `direct,amo=sequential,body=auto,prune=off` \
+             (direct,prune=off): each spells an encoding listed before it"
+        ),
+        "{}",
+        run.stderr
+    );
+    let shards = dir.join("shards");
+    for i in 1..=2 {
+        let shard = format!("{i}/2");
+        let mut a = args.to_vec();
+        a.extend(["--shard", &shard]);
+        generate(&shards, &a);
+    }
+    let merged = dir.join("merged");
+    let run = snakesat(&[
+        "merge",
+        "-o",
+        merged.to_str().unwrap(),
+        shards.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for family in [&single, &merged] {
+        let index = rows(family, "index.jsonl");
+        let files: HashSet<&str> = index.iter().map(|r| r.file.as_str()).collect();
+        assert_eq!(files.len(), index.len(), "each file listed once");
+        let s = summary(family, "summary.json");
+        assert_eq!(s.files, index.len());
+        // Per instance: its JSON, and each encoding at T* and T*-1.
+        assert_eq!(s.files, s.instances * 5);
+        assert_eq!(names_in(family).len(), s.files + 4);
+        assert!(
+            s.command
+                .contains("--encoding direct,direct,prune=off --horizons"),
+            "{}",
+            s.command
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn pddl_problems_read_back_and_solve_to_t_star() {
     let dir = temp_dir("pddl");

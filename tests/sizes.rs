@@ -141,6 +141,49 @@ fn solve_adds_status_and_seconds() {
 }
 
 #[test]
+fn an_encoding_spelled_twice_is_measured_once() {
+    // `direct,prune=on` and `direct,amo=sequential` are `direct` (its
+    // defaults): one row each for direct and notebook-ordered, a note names
+    // the items dropped.
+    let run = snakesat(&[
+        "sizes",
+        "--apples",
+        "2",
+        "--horizon",
+        "8",
+        "--json",
+        "--encodings",
+        "direct,direct,prune=on,notebook-ordered,direct,amo=sequential,notebook-ordered",
+    ]);
+    let names: Vec<String> = json_of(&run)
+        .iter()
+        .map(|e| e["encoding"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["direct", "notebook-ordered"]);
+    assert!(
+        run.stderr.contains(
+            "--encodings: dropped `direct,prune=on` (direct), `direct,amo=sequential` (direct), \
+             `notebook-ordered` (notebook-ordered): each spells an encoding listed before it"
+        ),
+        "{}",
+        run.stderr
+    );
+    let swept = snakesat(&[
+        "sizes",
+        "--apples",
+        "2",
+        "--sweep",
+        "horizon=7..8",
+        "--json",
+        "--encodings",
+        "direct,direct",
+    ]);
+    for point in json_of(&swept) {
+        assert_eq!(point["encodings"].as_array().unwrap().len(), 1, "{point}");
+    }
+}
+
+#[test]
 fn text_table_shows_families_on_request() {
     let args = [
         "sizes",

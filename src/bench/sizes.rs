@@ -131,8 +131,9 @@ pub fn split_list(list: &str) -> Vec<String> {
     names
 }
 
-/// The encodings of a list (`None`: [`default_encodings`]), checked.
-pub fn encodings(list: Option<&str>) -> Result<Vec<Box<dyn Encoding>>, String> {
+/// The encodings of a list (`None`: [`default_encodings`]), checked, each
+/// once ([`distinct`]), and the spellings dropped.
+pub fn encodings(list: Option<&str>) -> Result<Distinct, String> {
     let names = match list {
         Some(l) => split_list(l),
         None => default_encodings(),
@@ -140,7 +141,36 @@ pub fn encodings(list: Option<&str>) -> Result<Vec<Box<dyn Encoding>>, String> {
     if names.is_empty() {
         return Err("--encodings lists no encoding".to_string());
     }
-    names.iter().map(|n| encode::by_name(n)).collect()
+    distinct(&names)
+}
+
+/// The encodings of a list, each once.
+pub struct Distinct {
+    /// The encodings, in the order first listed.
+    pub encodings: Vec<Box<dyn Encoding>>,
+    /// Each item dropped and the encoding it spells ([`Encoding::name`]).
+    pub dropped: Vec<(String, String)>,
+}
+
+/// The encodings called `names` ([`encode::by_name`]), each once: an item
+/// that spells an encoding listed before it (the same [`Encoding::name`],
+/// e.g. `direct,prune=on` or `direct,amo=sequential` after `direct`, whose
+/// defaults they are) is dropped.
+pub fn distinct(names: &[String]) -> Result<Distinct, String> {
+    let mut out = Distinct {
+        encodings: Vec::new(),
+        dropped: Vec::new(),
+    };
+    for item in names {
+        let e = encode::by_name(item)?;
+        let name = e.name();
+        if out.encodings.iter().any(|kept| kept.name() == name) {
+            out.dropped.push((item.clone(), name));
+        } else {
+            out.encodings.push(e);
+        }
+    }
+    Ok(out)
 }
 
 /// A clause family's name and size, serialised as a JSON map in order.
@@ -491,6 +521,23 @@ mod tests {
                 "direct,amo=pairwise,body=tail",
                 "notebook-ordered",
                 "prune=off"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_encoding_spelled_twice_counts_once() {
+        let list = "direct,direct,prune=on,notebook-ordered,direct,amo=sequential,body=auto,direct,prune=off,notebook-ordered";
+        let d = distinct(&split_list(list)).unwrap();
+        let names: Vec<String> = d.encodings.iter().map(|e| e.name()).collect();
+        assert_eq!(names, ["direct", "notebook-ordered", "direct,prune=off"]);
+        let dropped = |item: &str, name: &str| (item.to_string(), name.to_string());
+        assert_eq!(
+            d.dropped,
+            [
+                dropped("direct,prune=on", "direct"),
+                dropped("direct,amo=sequential,body=auto", "direct"),
+                dropped("notebook-ordered", "notebook-ordered"),
             ]
         );
     }

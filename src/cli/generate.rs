@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use snakesat::bench::sizes;
 use snakesat::cnf::header;
 use snakesat::encode::{self, Encoding};
 use snakesat::family::index::{self, IndexRow, Shard, Summary};
@@ -79,7 +80,9 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub all: bool,
     /// Encodings of the CNF files, comma-separated; an encoding's options
-    /// follow it (`direct,amo=pairwise,direct` is two encodings). Exact encodings only.
+    /// follow it (`direct,amo=pairwise,direct` is two encodings; an item that
+    /// spells an encoding listed before it, e.g. `direct,prune=on` after
+    /// `direct`, is dropped). Exact encodings only.
     #[arg(long, value_name = "LIST", default_value = "direct")]
     pub encoding: String,
     /// Horizons of the CNF files: `T*`, `T*-K`, `T*+K` or a number (at least 1), comma-separated;
@@ -161,6 +164,8 @@ impl Horizon {
 struct Plan {
     spec: FamilySpec,
     encodings: Vec<Box<dyn Encoding>>,
+    /// The items of --encoding that spell an encoding listed before them, and that encoding.
+    dropped: Vec<(String, String)>,
     horizons: Vec<Horizon>,
     pddl: bool,
     band: Option<(f64, f64)>,
@@ -241,17 +246,15 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
     if args.count > family::MAX_COUNT {
         return Err(bad_input(family::FamilyError::TooMany(args.count)));
     }
-    let mut encodings = Vec::new();
-    for name in snakesat::bench::sizes::split_list(&args.encoding) {
-        let e = encode::by_name(&name).map_err(|e| bad_input(format!("--encoding: {e}")))?;
-        if e.approximate() {
-            return Err(bad_input(format!(
-                "--encoding: {} is approximate; a family's labels need exact encodings",
-                e.name()
-            )));
-        }
-        encodings.push(e);
+    let listed = sizes::distinct(&sizes::split_list(&args.encoding))
+        .map_err(|e| bad_input(format!("--encoding: {e}")))?;
+    if let Some(e) = listed.encodings.iter().find(|e| e.approximate()) {
+        return Err(bad_input(format!(
+            "--encoding: {} is approximate; a family's labels need exact encodings",
+            e.name()
+        )));
     }
+    let (encodings, dropped) = (listed.encodings, listed.dropped);
     let horizons = args
         .horizons
         .split(',')
@@ -318,6 +321,7 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
     Ok(Plan {
         spec,
         encodings,
+        dropped,
         horizons,
         pddl,
         band,
@@ -510,37 +514,53 @@ fn slug(name: &str) -> String {
 
 /// Writes `bytes` to `dir/name` (through [`output`]: whole or not at all)
 /// and returns its index row's hash.
-pub fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<String, Failure> {
+fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<String, Failure> {
     let mut out = output::claim_one(&dir.join(name))?;
     out.write_with(|w| w.write_all(bytes))?;
     output::commit([Some(out)])?;
     Ok(index::sha256_hex(bytes))
 }
 
+/// The names in folder `dir`; `None` when it cannot be read (missing, or
+/// not a folder: created, or refused, by the caller).
+fn folder_names(dir: &Path) -> Option<Vec<String>> {
+    let entries = std::fs::read_dir(dir).ok()?;
+    Some(
+        entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect(),
+    )
+}
+
+/// Refuses an output folder `dir` of the family command `name` (`generate`,
+/// `merge`) that holds anything: a file of an earlier run would stay beside
+/// the new family.
+pub fn check_empty(dir: &Path, name: &str) -> Result<(), Failure> {
+    match folder_names(dir)
+        .as_ref()
+        .and_then(|names| names.iter().min())
+    {
+        Some(first) => Err(bad_input(format!(
+            "{} is not empty (it holds {first}): {name} writes a family into a new or empty \
+             folder, so that no file of an earlier run stays beside it",
+            dir.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Refuses an output folder that holds files of an earlier run, which would
 /// stay beside the new family: without `shard` the folder must be missing or
-/// empty; a shard's folder may hold the other shards of the same command
-/// (shards share a folder), but no whole family and no shard of another
-/// command or another shard count.
+/// empty ([`check_empty`]); a shard's folder may hold the other shards of the
+/// same command (shards share a folder), but no whole family and no shard of
+/// another command or another shard count.
 fn check_folder(dir: &Path, shard: Option<Shard>, command: &str) -> Result<(), Failure> {
-    // A folder that cannot be read is created, or refused, by the caller.
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Ok(());
-    };
-    let names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    let Some(first) = names.iter().min() else {
-        return Ok(());
-    };
-    let shown = dir.display();
     let Some(shard) = shard else {
-        return Err(bad_input(format!(
-            "{shown} is not empty (it holds {first}): generate writes a family into a new or empty \
-             folder, so that no file of an earlier run stays beside it"
-        )));
+        return check_empty(dir, "generate");
     };
+    let names = folder_names(dir).unwrap_or_default();
+    let shown = dir.display();
     let refuse = |name: &str, what: &str| {
         bad_input(format!(
             "{shown} holds {name} ({what}): a shard writes into a new or empty folder or beside \
@@ -730,6 +750,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
         summary.unknown,
         summary.out_of_band
     );
+    super::note_dropped_encodings("--encoding", &plan.dropped);
     if summary.skipped_cnfs > 0 {
         note!(
             "skipped {} CNF file(s) whose horizon T*-K is below 1 move (instances with T* <= K; skipped_cnfs in the summary)",

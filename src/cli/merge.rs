@@ -3,9 +3,13 @@
 //! `summary-I-of-K.json` and `index-I-of-K.jsonl`, several shards may share a
 //! folder) give one family folder with `index.csv`, `index.jsonl`,
 //! `summary.json` and `hardness.svg`, every file copied and its SHA-256
-//! checked; CSV tables of `bench --shard` or `bench game --shard`, given in
-//! shard order 1/K..K/K, give one table.
+//! checked (all of them before the first is copied; an error removes what
+//! was written, so the folder lands whole or not at all); CSV tables of
+//! `bench --shard` or `bench game --shard`, given in shard order 1/K..K/K,
+//! give one table.
 
+use std::collections::HashSet;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -14,7 +18,7 @@ use snakesat::family::index::{self, Shard, Summary};
 
 use snakesat::output;
 
-use super::generate::{write_file, write_index};
+use super::generate::{check_empty, write_index};
 use super::{Failure, bad_input, read_file};
 
 #[derive(Args)]
@@ -23,13 +27,14 @@ use super::{Failure, bad_input, read_file};
 --shard, except the timing columns (index: solve_seconds; bench: seconds and peak_memory_kb; \
 bench game: its time columns) and the hardness chart drawn from them.\n\n\
 Exit codes: 0 merged; 2 bad input (a shard missing or repeated, shards of different commands, \
-a file that does not match its index)."
+a file that does not match its index, an output folder that is not new or empty); on exit 2 nothing \
+is written."
 )]
 pub struct MergeArgs {
     /// Shard outputs: folders of `generate --shard`, or CSV files of `bench`/`bench game --shard` in shard order.
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
-    /// The merged family folder (created if missing), or the merged CSV file (`-`: stdout).
+    /// The merged family folder, new or empty (created if missing), or the merged CSV file (`-`: stdout).
     #[arg(short, long, value_name = "OUT")]
     pub output: PathBuf,
 }
@@ -92,6 +97,19 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
         seen_dirs.push(canonical);
         found.extend(shards_in(dir)?);
     }
+    if output
+        .canonicalize()
+        .is_ok_and(|out| seen_dirs.contains(&out))
+    {
+        return Err(output::also_input(output).into());
+    }
+    check_empty(output, "merge")?;
+    if output.exists() && !output.is_dir() {
+        return Err(bad_input(format!(
+            "cannot create {}: it exists and is not a folder",
+            output.display()
+        )));
+    }
     if found.is_empty() {
         return Err(bad_input(
             "no summary-I-of-K.json in the folders: are they outputs of `generate --shard`?",
@@ -99,6 +117,7 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
     }
     let mut shards = Vec::new();
     let mut sources = Vec::new();
+    let mut names = HashSet::new();
     for (shard, dir) in &found {
         let suffix = format!("{}-of-{}", shard.index, shard.count);
         let summary_path = dir.join(format!("summary-{suffix}.json"));
@@ -108,29 +127,26 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
         let rows = index::from_jsonl(&read_file(&index_path)?)
             .map_err(|e| bad_input(format!("{}: {e}", index_path.display())))?;
         for r in &rows {
+            check_name(&r.file, &mut names, &index_path)?;
             sources.push((r.file.clone(), dir.join(&r.file), r.sha256.clone()));
         }
         shards.push((summary, rows));
     }
     let (summary, rows) = index::merge(shards).map_err(bad_input)?;
-    std::fs::create_dir_all(output)
-        .map_err(|e| bad_input(format!("cannot create {}: {e}", output.display())))?;
-    for (name, source, sha) in &sources {
-        let bytes = std::fs::read(source)
-            .map_err(|e| bad_input(format!("cannot read {}: {e}", source.display())))?;
-        if index::sha256_hex(&bytes) != *sha {
-            return Err(bad_input(format!(
-                "{} does not match the SHA-256 of its index",
-                source.display()
-            )));
-        }
-        let target = output.join(name);
-        let same = target.canonicalize().ok() == source.canonicalize().ok();
-        if !same {
-            write_file(output, name, &bytes)?;
-        }
+    // Every file is checked before anything is written.
+    for (_, source, sha) in &sources {
+        checked_bytes(source, sha)?;
     }
-    write_index(output, None, &summary, &rows)?;
+    let top = create_folder(output)?;
+    let written = sources
+        .iter()
+        .try_for_each(|(name, source, sha)| copy(&checked_bytes(source, sha)?, &output.join(name)))
+        .and_then(|()| write_index(output, None, &summary, &rows));
+    if let Err(e) = written {
+        output::discard_unfinished();
+        return Err(e);
+    }
+    output::settle(&top);
     note!(
         "wrote {}: {} instances, {} files from {} shards",
         output.display(),
@@ -139,4 +155,65 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
         found.len()
     );
     Ok(0)
+}
+
+/// Refuses a file name of a shard's index `index` that is not a plain name
+/// in its folder, that is one of the merged index files, or that an earlier
+/// row already lists (in `names`, to which it is added).
+fn check_name(name: &str, names: &mut HashSet<String>, index: &Path) -> Result<(), Failure> {
+    let refuse = |why: &str| {
+        Err(bad_input(format!(
+            "{}: the file {name:?} {why}",
+            index.display()
+        )))
+    };
+    if name.is_empty() || name == "." || name == ".." || name.contains('/') {
+        refuse("is not a file name in its folder")
+    } else if ["index.csv", "index.jsonl", "summary.json", "hardness.svg"].contains(&name) {
+        refuse("is a file of the merged index")
+    } else if !names.insert(name.to_string()) {
+        refuse("is listed twice")
+    } else {
+        Ok(())
+    }
+}
+
+/// The bytes of `source`, refused unless their SHA-256 is `sha`.
+fn checked_bytes(source: &Path, sha: &str) -> Result<Vec<u8>, Failure> {
+    let bytes = std::fs::read(source)
+        .map_err(|e| bad_input(format!("cannot read {}: {e}", source.display())))?;
+    if index::sha256_hex(&bytes) != sha {
+        return Err(bad_input(format!(
+            "{} does not match the SHA-256 of its index",
+            source.display()
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Creates the folder `dir` and its missing parents, each unfinished
+/// ([`output::create_unfinished`]) until the merge is complete; returns the
+/// topmost folder created (`dir` itself when it exists).
+fn create_folder(dir: &Path) -> Result<PathBuf, Failure> {
+    let missing: Vec<&Path> = dir
+        .ancestors()
+        .take_while(|a| !a.as_os_str().is_empty() && std::fs::symlink_metadata(a).is_err())
+        .collect();
+    for folder in missing.iter().rev() {
+        if let Err(e) = output::create_unfinished(folder, || std::fs::create_dir(folder)) {
+            output::discard_unfinished();
+            return Err(bad_input(format!(
+                "cannot create {}: {e}",
+                folder.display()
+            )));
+        }
+    }
+    Ok(missing.last().unwrap_or(&dir).to_path_buf())
+}
+
+/// Writes `bytes` to the new file `target`, unfinished until the merge is complete.
+fn copy(bytes: &[u8], target: &Path) -> Result<(), Failure> {
+    output::create_unfinished(target, || std::fs::File::create_new(target))
+        .and_then(|mut file| file.write_all(bytes))
+        .map_err(|e| bad_input(format!("cannot write {}: {e}", target.display())))
 }

@@ -300,6 +300,21 @@ fn completions(shell: clap_complete::Shell) -> Result<u8, Failure> {
     Ok(0)
 }
 
+/// Notes the items of the encoding list `flag` dropped because they spell
+/// an encoding listed before them ([`snakesat::bench::sizes::distinct`]).
+pub fn note_dropped_encodings(flag: &str, dropped: &[(String, String)]) {
+    if !dropped.is_empty() {
+        let items: Vec<String> = dropped
+            .iter()
+            .map(|(item, name)| format!("`{item}` ({name})"))
+            .collect();
+        note!(
+            "{flag}: dropped {}: each spells an encoding listed before it",
+            items.join(", ")
+        );
+    }
+}
+
 /// The `--shard I/K` flag of `generate`, `bench` and `bench game`.
 pub fn shard_flag(text: Option<&str>) -> Result<Option<snakesat::family::index::Shard>, Failure> {
     text.map(snakesat::family::index::Shard::parse)

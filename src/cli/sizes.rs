@@ -31,7 +31,8 @@ pub struct SizesArgs {
     /// option to the `direct` before it (after a notebook encoding, or first,
     /// it starts a `direct` of its own), e.g.
     /// `direct,direct,amo=pairwise,notebook-ordered` (three encodings); an
-    /// option given twice to one `direct` is refused.
+    /// option given twice to one `direct` is refused, an item that spells an
+    /// encoding listed before it (`direct,prune=on` after `direct`) dropped.
     /// [default: direct, each amo=, body=, position=, growth=counter, prune=off, and the four notebook encodings]
     #[arg(long, value_name = "LIST")]
     pub encodings: Option<String>,
@@ -125,10 +126,12 @@ fn measure_all(
         .collect()
 }
 
-/// Draws the chart into `plot` (if asked) and lands it, then prints `text`:
-/// nothing is printed unless the chart is written.
+/// Draws the chart into `plot` (if asked) and lands it, then notes the
+/// `dropped` items of --encodings and prints `text`: nothing is printed
+/// unless the chart is written.
 fn finish(
     plot: Option<Output>,
+    dropped: &[(String, String)],
     text: &[u8],
     draw: impl FnOnce(ChartFormat, &mut dyn Write) -> Result<(), chart::ChartError>,
 ) -> Result<u8, Failure> {
@@ -141,6 +144,7 @@ fn finish(
             note!("wrote {name}");
         }
     }
+    super::note_dropped_encodings("--encodings", dropped);
     print_report(&String::from_utf8_lossy(text));
     Ok(0)
 }
@@ -156,7 +160,8 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
         .map(parse_sweep)
         .transpose()
         .map_err(bad_input)?;
-    let encodings = sizes::encodings(args.encodings.as_deref()).map_err(bad_input)?;
+    let listed = sizes::encodings(args.encodings.as_deref()).map_err(bad_input)?;
+    let (encodings, dropped) = (listed.encodings, listed.dropped);
     let timeout = args.timeout;
     let solve_timeout = args.solve.then_some(timeout);
     let verbose = std::io::stderr().is_terminal() && !super::quiet();
@@ -194,7 +199,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
                 )
             );
         }
-        return finish(plot, &out, |format, w| {
+        return finish(plot, &dropped, &out, |format, w| {
             let rows = sizes::size_rows(&measures);
             let title = format!(
                 "Clauses per encoding, {}x{}, {} apples, T={moves}",
@@ -279,7 +284,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
             )
         );
     }
-    finish(plot, &out, |format, w| {
+    finish(plot, &dropped, &out, |format, w| {
         let series = sizes::sweep_series(&encodings, &points);
         let x_label = match param {
             Param::Size if args.instance.horizon.is_some() => "grid side N (N×N cells)".to_string(),

@@ -299,15 +299,19 @@ fn a_json_plan_must_eat_when_it_says() {
         (
             late.clone(),
             format!(
-                "late.json: `eaten` does not match the path: entry 1 is [{i1}, {}], but the simulator eats apple {i1} at t = {t1}",
-                t1 + 1
+                "late.json: `eaten` does not match the path: `eaten[1]` is [{i1}, {}] (apple {} at t = {}), but the simulator eats apple {} at t = {t1}",
+                t1 + 1,
+                i1 + 1,
+                t1 + 1,
+                i1 + 1
             ),
         ),
         (
             with("none.json", &|p| p["eaten"] = serde_json::json!([])),
             format!(
                 "none.json: `eaten` does not match the path: it lists 0 apples, but the simulator also eats apple {} at t = {}",
-                eaten[0].0, eaten[0].1
+                eaten[0].0 + 1,
+                eaten[0].1
             ),
         ),
         (
@@ -318,7 +322,7 @@ fn a_json_plan_must_eat_when_it_says() {
                     .push(serde_json::json!([9, 99]))
             }),
             format!(
-                "extra.json: `eaten` does not match the path: entry {} is [9, 99], but the simulator eats only {} apples",
+                "extra.json: `eaten` does not match the path: `eaten[{}]` is [9, 99] (apple 10 at t = 99), but the simulator eats only {} apples",
                 eaten.len(),
                 eaten.len()
             ),
@@ -346,7 +350,7 @@ fn a_json_plan_must_eat_when_it_says() {
     let gif = dir.join("late.gif");
     assert_bad_input(
         &snakesat(&["render", instance, &late, "--gif", gif.to_str().unwrap()]),
-        "`eaten` does not match the path: entry 1",
+        "`eaten` does not match the path: `eaten[1]`",
     );
     assert!(!gif.exists());
     // Without `eaten`, and with a claim check does not judge, the path is valid.
@@ -385,4 +389,62 @@ fn a_path_cell_of_another_length_is_named() {
         assert_bad_input(&run, "cell 0 has 3 numbers; a cell is [x, y]");
     }
     assert!(!gif.exists());
+}
+
+/// Messages name apples as the text output of `solve` does, from 1 (its
+/// picture draws the first apple as `1`, its `eaten (apple@time)` line lists
+/// it as `1@…`), while JSON indices count from 0: the apple `check` says the
+/// simulator also eats is the first of `solve`'s line, and the instance error
+/// names the third apple `3`.
+#[test]
+fn messages_number_apples_as_the_text_output_does() {
+    let dir = temp_dir("apple-numbers");
+    let instance = dir.join("three.json");
+    std::fs::write(
+        &instance,
+        r#"{"width":4,"height":3,"snake":[[0,0]],"apples":[[3,0],[1,1],[3,2]],"visible":"all"}"#,
+    )
+    .unwrap();
+    let instance = instance.to_str().unwrap();
+    let text = snakesat(&["solve", instance, "-q"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    let first = text
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("eaten (apple@time): "))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{}", text.stdout))
+        .to_string();
+    let (number, time) = first.split_once('@').unwrap();
+    let mut plan = solved(instance);
+    let json_index = plan["eaten"][0][0].as_u64().unwrap();
+    assert_eq!(
+        json_index + 1,
+        number.parse::<u64>().unwrap(),
+        "JSON is 0-based"
+    );
+    plan["eaten"] = serde_json::json!([]);
+    let file = dir.join("none.json");
+    std::fs::write(&file, plan.to_string()).unwrap();
+    let run = snakesat(&["check", instance, file.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .trim_end()
+            .ends_with(&format!("also eats apple {number} at t = {time}")),
+        "{}\n{}",
+        run.stderr,
+        text.stdout
+    );
+    let under = dir.join("under.json");
+    std::fs::write(
+        &under,
+        r#"{"width":3,"height":3,"snake":[[2,2]],"apples":[[0,0],[1,1],[2,2]],"visible":"all"}"#,
+    )
+    .unwrap();
+    assert_bad_input(
+        &snakesat(&["solve", under.to_str().unwrap()]),
+        "apple 3 (2, 2) is on the snake's body",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

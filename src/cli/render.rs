@@ -117,23 +117,31 @@ fn within_horizon_cap(plan: &Path, moves: usize) -> Result<(), PlanProblem> {
 
 /// The first difference between a plan file's `eaten` list and the
 /// simulator's `[apple index, time]` pairs, in words; `None` when they agree.
+/// The file's entries are quoted as JSON (indices from 0) and glossed, and
+/// apples are named from 1, as the picture of `solve` draws them.
 fn eaten_difference(claimed: &[(usize, usize)], replayed: &[(usize, usize)]) -> Option<String> {
     let k = claimed
         .iter()
         .zip(replayed)
         .position(|(c, r)| c != r)
         .unwrap_or(claimed.len().min(replayed.len()));
+    let entry =
+        |(i, t): (usize, usize)| format!("`eaten[{k}]` is [{i}, {t}] (apple {} at t = {t})", i + 1);
     match (claimed.get(k), replayed.get(k)) {
         (None, None) => None,
-        (Some(&(i, t)), Some(&(j, u))) => Some(format!(
-            "entry {k} is [{i}, {t}], but the simulator eats apple {j} at t = {u}"
+        (Some(&c), Some(&(j, u))) => Some(format!(
+            "{}, but the simulator eats apple {} at t = {u}",
+            entry(c),
+            j + 1
         )),
-        (Some(&(i, t)), None) => Some(format!(
-            "entry {k} is [{i}, {t}], but the simulator eats only {} apples",
+        (Some(&c), None) => Some(format!(
+            "{}, but the simulator eats only {} apples",
+            entry(c),
             replayed.len()
         )),
         (None, Some(&(j, u))) => Some(format!(
-            "it lists {k} apples, but the simulator also eats apple {j} at t = {u}"
+            "it lists {k} apples, but the simulator also eats apple {} at t = {u}",
+            j + 1
         )),
     }
 }

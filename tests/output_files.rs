@@ -301,6 +301,43 @@ fn export_to_dash_writes_the_cnf_to_stdout() {
     assert!(listing(&dir).is_empty());
 }
 
+/// Charts are files: every `--plot-*` flag given `-` is refused (exit 2,
+/// nothing written, nothing on stdout) with a line saying charts go to
+/// .svg or .png files, where other outputs take `-` for standard output.
+#[test]
+fn a_chart_to_standard_output_is_refused() {
+    let dir = temp_dir("chart-stdout");
+    let board = ["--size", "4", "--apples", "1"];
+    let games = ["--sizes", "4", "--games", "1"];
+    let runs: [(&str, &[&str], &str); 5] = [
+        ("solve", &board, "--plot-timeline"),
+        ("solve", &board, "--plot-horizon"),
+        ("sizes", &board, "--plot-clauses"),
+        ("bench game", &games, "--plot-steps"),
+        ("bench game", &games, "--plot-time"),
+    ];
+    for (command, flags, plot) in runs {
+        let mut args: Vec<&str> = command.split(' ').collect();
+        args.extend(flags);
+        args.extend([plot, "-"]);
+        let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+            .current_dir(&dir)
+            .args(&args)
+            .output()
+            .expect("binary runs");
+        let run = Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+        };
+        assert_bad_input(
+            &run,
+            "a chart cannot go to standard output (-): charts go to files ending in .svg or .png",
+        );
+        assert!(listing(&dir).is_empty(), "{args:?}");
+    }
+}
+
 /// `bench` names a kept plan after the problem's folder and file, and a
 /// certificate folder after the file: two problems that would share one are
 /// refused before anything runs (the second used to overwrite the first).

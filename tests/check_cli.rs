@@ -448,3 +448,63 @@ fn messages_number_apples_as_the_text_output_does() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A plan of the wrong kind for its problem says which kind the problem
+/// takes: an IPC plan (or any text not JSON) for a JSON instance, also one
+/// read from stdin, is not a plan of `solve --json` and IPC plans go with a
+/// .pddl problem; a file without one action for a .pddl problem is neither
+/// of the plans it takes. A faulty IPC plan keeps its own message.
+#[test]
+fn a_plan_of_the_wrong_kind_names_the_kind_its_problem_takes() {
+    let dir = temp_dir("plan-kinds");
+    let json_instance = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/instances/walls-5x5.json"
+    );
+    let for_json = "not a plan of `solve --json`, the plan a JSON instance takes (IPC plan files go with a .pddl problem)";
+    let gif = dir.join("out.gif");
+    for args in [
+        vec!["check", json_instance, VALID],
+        vec![
+            "render",
+            json_instance,
+            VALID,
+            "--gif",
+            gif.to_str().unwrap(),
+        ],
+    ] {
+        assert_bad_input(&snakesat(&args), for_json);
+    }
+    assert!(!gif.exists());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(["check", "-", VALID])
+        .stdin(std::fs::File::open(json_instance).unwrap())
+        .output()
+        .expect("binary runs");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(for_json), "{stderr}");
+    let cnf = dir.join("x.cnf");
+    std::fs::write(&cnf, "p cnf 1 1\n1 0\n").unwrap();
+    for args in [
+        vec!["check", PROBLEM, cnf.to_str().unwrap()],
+        vec![
+            "render",
+            PROBLEM,
+            cnf.to_str().unwrap(),
+            "--gif",
+            gif.to_str().unwrap(),
+        ],
+    ] {
+        assert_bad_input(
+            &snakesat(&args),
+            "x.cnf: neither an IPC plan nor the JSON of `solve --json`, the plans a .pddl problem takes: line 1:",
+        );
+    }
+    assert!(!gif.exists());
+    let faulty = dir.join("faulty.plan");
+    std::fs::write(&faulty, "(jump pos1-0 pos2-0)\n").unwrap();
+    let run = snakesat(&["check", PROBLEM, faulty.to_str().unwrap()]);
+    assert_bad_input(&run, "faulty.plan: line 1: unknown action `jump`");
+    let _ = std::fs::remove_dir_all(&dir);
+}

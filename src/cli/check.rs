@@ -9,7 +9,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::Failure;
-use super::instance_args::load_instance_file;
+use super::instance_args::load_problem_file;
 use super::render::{PlanProblem, checked_path};
 
 #[derive(Args)]
@@ -39,8 +39,8 @@ struct Verdict {
 }
 
 pub fn run(args: CheckArgs) -> Result<u8, Failure> {
-    let instance = load_instance_file(&args.problem)?;
-    let verdict = match checked_path(&args.problem, &instance, &args.plan, "check") {
+    let (instance, pddl) = load_problem_file(&args.problem)?;
+    let verdict = match checked_path(&args.problem, pddl, &instance, &args.plan, "check") {
         Ok((path, replay)) => Verdict {
             valid: true,
             moves: Some(path.len() - 1),

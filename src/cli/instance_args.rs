@@ -153,6 +153,12 @@ fn looks_like_pddl(text: &str) -> bool {
 /// The instance of a file: IPC-2018 PDDL when it ends in `.pddl` (or, for
 /// `-`, standard input, when it starts like PDDL), else JSON.
 pub fn load_instance_file(path: &Path) -> Result<Instance, Failure> {
+    load_problem_file(path).map(|(instance, _)| instance)
+}
+
+/// [`load_instance_file`], and whether the file was read as an IPC-2018
+/// PDDL problem (the kind of plan it takes).
+pub fn load_problem_file(path: &Path) -> Result<(Instance, bool), Failure> {
     let text = read_file(path)?;
     let pddl_text = pddl::is_pddl_path(path) || (path.as_os_str() == "-" && looks_like_pddl(&text));
     let parsed = if pddl_text {
@@ -160,7 +166,9 @@ pub fn load_instance_file(path: &Path) -> Result<Instance, Failure> {
     } else {
         json::from_json(&text).map_err(|e| e.to_string())
     };
-    parsed.map_err(|e| bad_input(format!("{}: {e}", path.display())))
+    parsed
+        .map(|instance| (instance, pddl_text))
+        .map_err(|e| bad_input(format!("{}: {e}", path.display())))
 }
 
 impl InstanceArgs {

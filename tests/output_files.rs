@@ -338,6 +338,51 @@ fn a_chart_to_standard_output_is_refused() {
     }
 }
 
+/// A failure to create or write an output names the target, never its
+/// temporary (tempfile's errors end with `at path "/…/.NAME.XXXXXX"`): a
+/// folder where no file can be created (/proc), and a write past the file
+/// size limit (`ulimit -f`, SIGXFSZ ignored so the write fails with EFBIG).
+#[test]
+fn write_errors_name_the_target_not_the_temporary() {
+    let run = snakesat(&[
+        "export",
+        "--size",
+        "4",
+        "--apples",
+        "1",
+        "--horizon",
+        "5",
+        "-o",
+        "/proc/x.cnf",
+    ]);
+    assert_bad_input(&run, "cannot write /proc/x.cnf: ");
+    assert!(
+        !run.stderr.contains("at path") && !run.stderr.contains(".x.cnf."),
+        "{}",
+        run.stderr
+    );
+    let dir = temp_dir("efbig");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 1; exec \"$S\" export --size 10 --apples 3 --horizon 30 -o big.cnf")
+        .env("S", env!("CARGO_BIN_EXE_snakesat"))
+        .current_dir(&dir)
+        .output()
+        .expect("sh runs");
+    let run = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    };
+    assert_bad_input(&run, "cannot write big.cnf: ");
+    assert!(
+        !run.stderr.contains("at path") && !run.stderr.contains(".big.cnf."),
+        "{}",
+        run.stderr
+    );
+    assert!(listing(&dir).is_empty(), "{:?}", listing(&dir));
+}
+
 /// `bench` names a kept plan after the problem's folder and file, and a
 /// certificate folder after the file: two problems that would share one are
 /// refused before anything runs (the second used to overwrite the first).

@@ -38,15 +38,15 @@
 //! most one output of a command can be `-`, and the command then prints
 //! nothing else on standard output ([`stdout_taken`]).
 
-use std::fs::{self, Permissions};
+use std::fs::{self, File, OpenOptions, Permissions};
 use std::io::{self, BufWriter, Stdout, Write};
-use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
-use tempfile::NamedTempFile;
+use tempfile::TempPath;
 use thiserror::Error;
 
 /// Why an output file cannot be written.
@@ -96,7 +96,10 @@ pub struct Writer(Sink);
 
 enum Sink {
     Stdout(BufWriter<Stdout>),
-    File(BufWriter<NamedTempFile>),
+    /// The temporary, written through its `File` (whose errors, unlike
+    /// tempfile's, do not name the temporary) and removed when its
+    /// `TempPath` is dropped.
+    File(BufWriter<File>, TempPath),
 }
 
 /// A reader of standard output that has gone (`| head`) is not an error:
@@ -113,7 +116,7 @@ impl Write for Writer {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.0 {
             Sink::Stdout(w) => reader_gone(w.write(buf), buf.len()),
-            Sink::File(w) => w.write(buf),
+            Sink::File(w, _) => w.write(buf),
         }
     }
 
@@ -121,14 +124,14 @@ impl Write for Writer {
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.0 {
             Sink::Stdout(w) => reader_gone(w.write_all(buf), ()),
-            Sink::File(w) => w.write_all(buf),
+            Sink::File(w, _) => w.write_all(buf),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.0 {
             Sink::Stdout(w) => reader_gone(w.flush(), ()),
-            Sink::File(w) => w.flush(),
+            Sink::File(w, _) => w.flush(),
         }
     }
 }
@@ -431,6 +434,7 @@ pub fn claim_one(path: &Path) -> Result<Output, OutputError> {
 }
 
 /// Creates the temporary of `r` and registers it for the signal handler.
+/// Its errors name the target only (tempfile's own name the temporary).
 fn create(given: &Path, r: Resolved) -> Result<Output, OutputError> {
     let fail = |e: io::Error| OutputError::new(given, e);
     let dir = r.target.parent().expect("a resolved target has a folder");
@@ -438,19 +442,28 @@ fn create(given: &Path, r: Resolved) -> Result<Output, OutputError> {
     prefix.push(r.target.file_name().expect("a resolved target has a name"));
     prefix.push(".");
     let mut files = live();
-    let temp = tempfile::Builder::new()
+    let (file, temp) = tempfile::Builder::new()
         .prefix(&prefix)
-        .permissions(Permissions::from_mode(0o666))
-        .tempfile_in(dir)
-        .map_err(fail)?;
+        .make_in(dir, |path| {
+            OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o666)
+                .open(path)
+        })
+        .map_err(fail)?
+        .into_parts();
     if let Some(keep) = r.keep {
-        temp.as_file().set_permissions(keep).map_err(fail)?;
+        file.set_permissions(keep).map_err(fail)?;
     }
-    files.temporaries.push(temp.path().to_path_buf());
+    files.temporaries.push(temp.to_path_buf());
     Ok(Output {
         given: given.to_path_buf(),
         target: Some(r.target),
-        writer: Some(Writer(Sink::File(BufWriter::with_capacity(1 << 20, temp)))),
+        writer: Some(Writer(Sink::File(
+            BufWriter::with_capacity(1 << 20, file),
+            temp,
+        ))),
     })
 }
 
@@ -496,9 +509,9 @@ impl Output {
     /// The bytes written so far to a file (`None` for standard output).
     pub fn written_bytes(&mut self) -> Option<u64> {
         match self.writer.as_mut() {
-            Some(Writer(Sink::File(w))) => {
+            Some(Writer(Sink::File(w, _))) => {
                 let _ = w.flush();
-                w.get_ref().as_file().metadata().ok().map(|m| m.len())
+                w.get_ref().metadata().ok().map(|m| m.len())
             }
             _ => None,
         }
@@ -507,9 +520,9 @@ impl Output {
 
 impl Drop for Output {
     fn drop(&mut self) {
-        if let Some(Writer(Sink::File(w))) = &self.writer {
+        if let Some(Writer(Sink::File(_, temp))) = &self.writer {
             let mut files = live();
-            let path = w.get_ref().path().to_path_buf();
+            let path = temp.to_path_buf();
             files.temporaries.retain(|f| *f != path);
             // Dropping the temporary removes it, under the lock.
             self.writer = None;
@@ -538,16 +551,16 @@ pub fn commit(outputs: impl IntoIterator<Item = Option<Output>>) -> Result<(), O
         }
     }
     for output in &mut outputs {
-        let (Some(target), Some(Writer(Sink::File(w)))) = (&output.target, output.writer.take())
+        let (Some(target), Some(Writer(Sink::File(w, temp)))) =
+            (&output.target, output.writer.take())
         else {
             continue;
         };
-        let file = w
-            .into_inner()
+        w.into_inner()
             .map_err(|e| OutputError::new(&output.given, e.error()))?;
         let mut files = live();
-        let path = file.path().to_path_buf();
-        let landed = file.persist(target);
+        let path = temp.to_path_buf();
+        let landed = temp.persist(target);
         files.temporaries.retain(|f| *f != path);
         landed.map_err(|e| OutputError::new(&output.given, e.error))?;
     }

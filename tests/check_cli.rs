@@ -299,15 +299,19 @@ fn a_json_plan_must_eat_when_it_says() {
         (
             late.clone(),
             format!(
-                "late.json: `eaten` does not match the path: entry 1 is [{i1}, {}], but the simulator eats apple {i1} at t = {t1}",
-                t1 + 1
+                "late.json: `eaten` does not match the path: `eaten[1]` is [{i1}, {}] (apple {} at t = {}), but the simulator eats apple {} at t = {t1}",
+                t1 + 1,
+                i1 + 1,
+                t1 + 1,
+                i1 + 1
             ),
         ),
         (
             with("none.json", &|p| p["eaten"] = serde_json::json!([])),
             format!(
                 "none.json: `eaten` does not match the path: it lists 0 apples, but the simulator also eats apple {} at t = {}",
-                eaten[0].0, eaten[0].1
+                eaten[0].0 + 1,
+                eaten[0].1
             ),
         ),
         (
@@ -318,7 +322,7 @@ fn a_json_plan_must_eat_when_it_says() {
                     .push(serde_json::json!([9, 99]))
             }),
             format!(
-                "extra.json: `eaten` does not match the path: entry {} is [9, 99], but the simulator eats only {} apples",
+                "extra.json: `eaten` does not match the path: `eaten[{}]` is [9, 99] (apple 10 at t = 99), but the simulator eats only {} apples",
                 eaten.len(),
                 eaten.len()
             ),
@@ -346,7 +350,7 @@ fn a_json_plan_must_eat_when_it_says() {
     let gif = dir.join("late.gif");
     assert_bad_input(
         &snakesat(&["render", instance, &late, "--gif", gif.to_str().unwrap()]),
-        "`eaten` does not match the path: entry 1",
+        "`eaten` does not match the path: `eaten[1]`",
     );
     assert!(!gif.exists());
     // Without `eaten`, and with a claim check does not judge, the path is valid.
@@ -465,4 +469,123 @@ fn two_objects_naming_one_cell_are_refused() {
     );
     assert!(!plan.exists());
     assert_bad_input(&snakesat(&["check", problem, VALID]), message);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Messages name apples as the text output of `solve` does, from 1 (its
+/// picture draws the first apple as `1`, its `eaten (apple@time)` line lists
+/// it as `1@…`), while JSON indices count from 0: the apple `check` says the
+/// simulator also eats is the first of `solve`'s line, and the instance error
+/// names the third apple `3`.
+#[test]
+fn messages_number_apples_as_the_text_output_does() {
+    let dir = temp_dir("apple-numbers");
+    let instance = dir.join("three.json");
+    std::fs::write(
+        &instance,
+        r#"{"width":4,"height":3,"snake":[[0,0]],"apples":[[3,0],[1,1],[3,2]],"visible":"all"}"#,
+    )
+    .unwrap();
+    let instance = instance.to_str().unwrap();
+    let text = snakesat(&["solve", instance, "-q"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    let first = text
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("eaten (apple@time): "))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{}", text.stdout))
+        .to_string();
+    let (number, time) = first.split_once('@').unwrap();
+    let mut plan = solved(instance);
+    let json_index = plan["eaten"][0][0].as_u64().unwrap();
+    assert_eq!(
+        json_index + 1,
+        number.parse::<u64>().unwrap(),
+        "JSON is 0-based"
+    );
+    plan["eaten"] = serde_json::json!([]);
+    let file = dir.join("none.json");
+    std::fs::write(&file, plan.to_string()).unwrap();
+    let run = snakesat(&["check", instance, file.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .trim_end()
+            .ends_with(&format!("also eats apple {number} at t = {time}")),
+        "{}\n{}",
+        run.stderr,
+        text.stdout
+    );
+    let under = dir.join("under.json");
+    std::fs::write(
+        &under,
+        r#"{"width":3,"height":3,"snake":[[2,2]],"apples":[[0,0],[1,1],[2,2]],"visible":"all"}"#,
+    )
+    .unwrap();
+    assert_bad_input(
+        &snakesat(&["solve", under.to_str().unwrap()]),
+        "apple 3 (2, 2) is on the snake's body",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A plan of the wrong kind for its problem says which kind the problem
+/// takes: an IPC plan (or any text not JSON) for a JSON instance, also one
+/// read from stdin, is not a plan of `solve --json` and IPC plans go with a
+/// .pddl problem; a file without one action for a .pddl problem is neither
+/// of the plans it takes. A faulty IPC plan keeps its own message.
+#[test]
+fn a_plan_of_the_wrong_kind_names_the_kind_its_problem_takes() {
+    let dir = temp_dir("plan-kinds");
+    let json_instance = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/instances/walls-5x5.json"
+    );
+    let for_json = "not a plan of `solve --json`, the plan a JSON instance takes (IPC plan files go with a .pddl problem)";
+    let gif = dir.join("out.gif");
+    for args in [
+        vec!["check", json_instance, VALID],
+        vec![
+            "render",
+            json_instance,
+            VALID,
+            "--gif",
+            gif.to_str().unwrap(),
+        ],
+    ] {
+        assert_bad_input(&snakesat(&args), for_json);
+    }
+    assert!(!gif.exists());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(["check", "-", VALID])
+        .stdin(std::fs::File::open(json_instance).unwrap())
+        .output()
+        .expect("binary runs");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(for_json), "{stderr}");
+    let cnf = dir.join("x.cnf");
+    std::fs::write(&cnf, "p cnf 1 1\n1 0\n").unwrap();
+    for args in [
+        vec!["check", PROBLEM, cnf.to_str().unwrap()],
+        vec![
+            "render",
+            PROBLEM,
+            cnf.to_str().unwrap(),
+            "--gif",
+            gif.to_str().unwrap(),
+        ],
+    ] {
+        assert_bad_input(
+            &snakesat(&args),
+            "x.cnf: neither an IPC plan nor the JSON of `solve --json`, the plans a .pddl problem takes: line 1:",
+        );
+    }
+    assert!(!gif.exists());
+    let faulty = dir.join("faulty.plan");
+    std::fs::write(&faulty, "(jump pos1-0 pos2-0)\n").unwrap();
+    let run = snakesat(&["check", PROBLEM, faulty.to_str().unwrap()]);
+    assert_bad_input(&run, "faulty.plan: line 1: unknown action `jump`");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -165,11 +165,11 @@ fn bad_instances_are_refused_with_one_line() {
         ),
         (
             r#"{"width":5,"height":5,"apples":[[7,1]]}"#,
-            "apple 0 (7, 1) is off the 5x5 grid",
+            "apple 1 (7, 1) is off the 5x5 grid",
         ),
         (
             r#"{"width":5,"height":5,"walls":[[1,1]],"apples":[[1,1]]}"#,
-            "apple 0 (1, 1) is on a wall",
+            "apple 1 (1, 1) is on a wall",
         ),
         (
             r#"{"width":5,"height":5,"walls":[[9,9]],"apples":[]}"#,
@@ -182,7 +182,7 @@ fn bad_instances_are_refused_with_one_line() {
         ("[]", "an instance is a JSON object"),
         (
             r#"{"width":5,"height":5,"snake":[[0,0],[1,0]],"apples":[[1,0]]}"#,
-            "apple 0 (1, 0) is on the snake's body",
+            "apple 1 (1, 0) is on the snake's body",
         ),
         (
             r#"{"width":5,"height":5,"snake":[[0,0],[2,0]],"apples":[]}"#,
@@ -231,7 +231,7 @@ fn bad_instances_are_refused_with_one_line() {
         // Never on the board together, yet refused: only visible = 1 allows it.
         (
             r#"{"width":5,"height":5,"apples":[[1,1],[2,2],[1,1]],"visible":2}"#,
-            "apples 0 and 2 share cell (1, 1): apples may share a cell only with visible = 1",
+            "apples 1 and 3 share cell (1, 1): apples may share a cell only with visible = 1",
         ),
         (
             r#"{"width":5,"height":5,"apples":[],"tail":"loose"}"#,

@@ -301,6 +301,88 @@ fn export_to_dash_writes_the_cnf_to_stdout() {
     assert!(listing(&dir).is_empty());
 }
 
+/// Charts are files: every `--plot-*` flag given `-` is refused (exit 2,
+/// nothing written, nothing on stdout) with a line saying charts go to
+/// .svg or .png files, where other outputs take `-` for standard output.
+#[test]
+fn a_chart_to_standard_output_is_refused() {
+    let dir = temp_dir("chart-stdout");
+    let board = ["--size", "4", "--apples", "1"];
+    let games = ["--sizes", "4", "--games", "1"];
+    let runs: [(&str, &[&str], &str); 5] = [
+        ("solve", &board, "--plot-timeline"),
+        ("solve", &board, "--plot-horizon"),
+        ("sizes", &board, "--plot-clauses"),
+        ("bench game", &games, "--plot-steps"),
+        ("bench game", &games, "--plot-time"),
+    ];
+    for (command, flags, plot) in runs {
+        let mut args: Vec<&str> = command.split(' ').collect();
+        args.extend(flags);
+        args.extend([plot, "-"]);
+        let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+            .current_dir(&dir)
+            .args(&args)
+            .output()
+            .expect("binary runs");
+        let run = Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+        };
+        assert_bad_input(
+            &run,
+            "a chart cannot go to standard output (-): charts go to files ending in .svg or .png",
+        );
+        assert!(listing(&dir).is_empty(), "{args:?}");
+    }
+}
+
+/// A failure to create or write an output names the target, never its
+/// temporary (tempfile's errors end with `at path "/…/.NAME.XXXXXX"`): a
+/// folder where no file can be created (/proc), and a write past the file
+/// size limit (`ulimit -f`, SIGXFSZ ignored so the write fails with EFBIG).
+#[test]
+fn write_errors_name_the_target_not_the_temporary() {
+    let run = snakesat(&[
+        "export",
+        "--size",
+        "4",
+        "--apples",
+        "1",
+        "--horizon",
+        "5",
+        "-o",
+        "/proc/x.cnf",
+    ]);
+    assert_bad_input(&run, "cannot write /proc/x.cnf: ");
+    assert!(
+        !run.stderr.contains("at path") && !run.stderr.contains(".x.cnf."),
+        "{}",
+        run.stderr
+    );
+    let dir = temp_dir("efbig");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 1; exec \"$S\" export --size 10 --apples 3 --horizon 30 -o big.cnf")
+        .env("S", env!("CARGO_BIN_EXE_snakesat"))
+        .current_dir(&dir)
+        .output()
+        .expect("sh runs");
+    let run = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    };
+    assert_bad_input(&run, "cannot write big.cnf: ");
+    assert!(
+        !run.stderr.contains("at path") && !run.stderr.contains(".big.cnf."),
+        "{}",
+        run.stderr
+    );
+    assert!(listing(&dir).is_empty(), "{:?}", listing(&dir));
+}
+
 /// `bench` names a kept plan after the problem's folder and file, and a
 /// certificate folder after the file: two problems that would share one are
 /// refused before anything runs (the second used to overwrite the first).

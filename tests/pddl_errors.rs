@@ -222,3 +222,16 @@ fn an_initial_apple_under_the_body_is_a_limitation() {
     let i = from_pddl(&spawned).unwrap();
     assert_eq!(i.apples, vec![(2, 0), (0, 0), (0, 1)]);
 }
+
+/// Two visible apples' chain reusing a cell: the error numbers the apples
+/// from 1, as the text output of `solve` does (the two visible points are
+/// apples 1 and 2, the spawned ones 3 and 4).
+#[test]
+fn apples_sharing_a_cell_are_numbered_from_one() {
+    let text = with("(ispoint pos2-0)", "(ispoint pos2-0) (ispoint pos1-1)").replace(
+        "(spawn pos1-1) (NEXTSPAWN pos1-1 pos0-1) (NEXTSPAWN pos0-1 dummypoint)",
+        "(spawn pos0-1) (NEXTSPAWN pos0-1 pos2-0) (NEXTSPAWN pos2-0 dummypoint)",
+    );
+    let e = err(&text);
+    assert!(e.contains("apples 1 and 4 share cell (2, 0)"), "{e}");
+}

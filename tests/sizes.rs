@@ -313,6 +313,42 @@ fn sweeps_give_one_row_per_value() {
     }
 }
 
+/// `--solve` with a sweep: the text shows each point's answer and seconds
+/// per encoding, as the JSON does (and as the table without a sweep does).
+#[test]
+fn sweep_with_solve_shows_the_answers_in_text() {
+    let run = snakesat(&[
+        "sizes",
+        "--sweep",
+        "horizon=1..2",
+        "--size",
+        "4",
+        "--apples",
+        "2",
+        "--encodings",
+        "direct,notebook-mvp1",
+        "--solve",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (_, answers) = run
+        .stdout
+        .split_once("solver's answer and seconds per encoding; horizon swept\n")
+        .unwrap_or_else(|| panic!("no table of answers: {}", run.stdout));
+    let rows: Vec<Vec<&str>> = answers
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{}", run.stdout);
+    for (row, t) in rows.iter().zip(["1", "2"]) {
+        assert_eq!(row[0], t, "{row:?}");
+        assert!(["sat", "unsat"].contains(&row[1]), "{row:?}");
+        assert!(row[2].parse::<f64>().is_ok() && row[3] == "s", "{row:?}");
+        assert_eq!(row[4], "refused", "{row:?}");
+    }
+    assert_eq!(rows[0][1], "unsat", "two apples are not eaten in one move");
+}
+
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
     for sweep in [

@@ -413,11 +413,7 @@ pub fn sizes_table(measures: &[Measure], families: bool, solved: bool, markdown:
         ];
         if solved {
             row.push(m.solve_seconds.map_or(Cell::Empty, |s| Cell::Float(s, 2)));
-            let mut status = m.status.map_or(String::new(), |s| s.name().to_string());
-            if m.legal_plan == Some(false) {
-                status.push_str(" (illegal plan)");
-            }
-            row.push(status.into());
+            row.push(status_text(m).into());
         }
         table.push(row);
         if families && let Some(Families(fams)) = &m.families {
@@ -442,6 +438,16 @@ pub fn sizes_table(measures: &[Measure], families: bool, solved: bool, markdown:
 /// One point of a sweep: the value, the horizon, the measures.
 pub type Point = (usize, usize, Vec<Measure>);
 
+/// The solver's answer to a measure (empty if not solved), with
+/// ` (illegal plan)` when the simulator refuses the model's plan.
+fn status_text(m: &Measure) -> String {
+    let mut status = m.status.map_or(String::new(), |s| s.name().to_string());
+    if m.legal_plan == Some(false) {
+        status.push_str(" (illegal plan)");
+    }
+    status
+}
+
 /// The clauses of each encoding at each value of a sweep (`refused` where
 /// an encoding does not model the instance); `markdown` marks names up.
 pub fn sweep_table(
@@ -449,6 +455,39 @@ pub fn sweep_table(
     encodings: &[Box<dyn Encoding>],
     points: &[Point],
     markdown: bool,
+) -> Table {
+    sweep_grid(param, encodings, points, markdown, |m| match m.clauses {
+        Some(c) => Cell::Int(c),
+        None => "refused".into(),
+    })
+}
+
+/// With `--solve`, the solver's answer and seconds for each encoding at each
+/// value of a sweep (`unsat 0.01 s`; `refused` where an encoding does not
+/// model the instance), as [`sizes_table`] shows them for one point.
+pub fn sweep_solve_table(
+    param: Param,
+    encodings: &[Box<dyn Encoding>],
+    points: &[Point],
+    markdown: bool,
+) -> Table {
+    sweep_grid(param, encodings, points, markdown, |m| {
+        match (m.refused.is_some(), m.solve_seconds) {
+            (true, _) => "refused".into(),
+            (false, Some(s)) => format!("{} {s:.2} s", status_text(m)).into(),
+            (false, None) => status_text(m).into(),
+        }
+    })
+}
+
+/// A row per value of a sweep (with its horizon when the size is swept) and
+/// a column per encoding, each cell `cell` of that encoding's measure.
+fn sweep_grid(
+    param: Param,
+    encodings: &[Box<dyn Encoding>],
+    points: &[Point],
+    markdown: bool,
+    cell: impl Fn(&Measure) -> Cell,
 ) -> Table {
     let mut columns = vec![(param.name().to_string(), Align::Right)];
     if param == Param::Size {
@@ -468,10 +507,7 @@ pub fn sweep_table(
         if param == Param::Size {
             row.push(Cell::count(Some(*moves)));
         }
-        row.extend(measures.iter().map(|m| match m.clauses {
-            Some(c) => Cell::Int(c),
-            None => "refused".into(),
-        }));
+        row.extend(measures.iter().map(&cell));
         table.push(row);
     }
     table

@@ -39,9 +39,10 @@ struct Verdict {
 }
 
 pub fn run(args: CheckArgs) -> Result<u8, Failure> {
-    let problem = load_problem_file(&args.problem)?;
+    let (problem, pddl) = load_problem_file(&args.problem)?;
     let verdict = match checked_path(
         &args.problem,
+        pddl,
         &problem.instance,
         &problem.objects,
         &args.plan,

@@ -110,7 +110,7 @@ pub fn load_problem(args: &InstanceArgs) -> Result<Problem, Failure> {
                     "random-instance flags (--size, --apples, --length, --visible, --walls, --seed, --tail, --no-grow) cannot be combined with an instance file",
                 ));
             }
-            load_problem_file(path)?
+            load_problem_file(path)?.0
         }
         None => {
             let default = RandomSpec::default();
@@ -162,8 +162,9 @@ fn looks_like_pddl(text: &str) -> bool {
 
 /// The instance of a file and the names of its cells: IPC-2018 PDDL (its
 /// own names) when it ends in `.pddl` (or, for `-`, standard input, when it
-/// starts like PDDL), else JSON (cells named `posX-Y`).
-pub fn load_problem_file(path: &Path) -> Result<Problem, Failure> {
+/// starts like PDDL), else JSON (cells named `posX-Y`); and whether it was
+/// read as an IPC-2018 PDDL problem (the kind of plan it takes).
+pub fn load_problem_file(path: &Path) -> Result<(Problem, bool), Failure> {
     let text = read_file(path)?;
     let pddl_text = pddl::is_pddl_path(path) || (path.as_os_str() == "-" && looks_like_pddl(&text));
     let parsed = if pddl_text {
@@ -176,7 +177,9 @@ pub fn load_problem_file(path: &Path) -> Result<Problem, Failure> {
             })
             .map_err(|e| e.to_string())
     };
-    parsed.map_err(|e| bad_input(format!("{}: {e}", path.display())))
+    parsed
+        .map(|problem| (problem, pddl_text))
+        .map_err(|e| bad_input(format!("{}: {e}", path.display())))
 }
 
 impl InstanceArgs {

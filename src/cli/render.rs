@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use snakesat::instance::{Instance, MAX_HORIZON, Pos};
 use snakesat::output;
-use snakesat::pddl::{self, Objects, validate};
+use snakesat::pddl::{Objects, validate};
 use snakesat::render::html;
 use snakesat::sim;
 
@@ -64,20 +64,16 @@ pub enum PlanProblem {
     Illegal(String),
 }
 
-/// True when the plan text is an IPC plan rather than the JSON of `solve --json`.
-fn is_ipc_plan(problem: &Path, text: &str) -> bool {
-    (pddl::is_pddl_path(problem) || problem.as_os_str() == "-")
-        && !text.trim_start().starts_with('{')
-}
-
 /// The head path of the plan file at `plan` for `instance` (read from
-/// `problem`, its cells named by `objects`) and the simulator's replay of it:
-/// an IPC plan is read through the problem's object names and checked action
-/// by action against the domain first; a JSON plan's `eaten`, when present,
-/// must be the simulator's. `verb` says what the caller does with the path
-/// ("draw", "check"), for the message about a plan without one.
+/// `problem`, an IPC-2018 PDDL problem when `pddl`, its cells named by
+/// `objects`) and the simulator's replay of it: a plan for a PDDL problem that
+/// is not JSON is an IPC plan, read through the problem's object names and
+/// checked action by action against the domain first; a JSON plan's `eaten`,
+/// when present, must be the simulator's. `verb` says what the caller does
+/// with the path ("draw", "check"), for the message about a plan without one.
 pub fn checked_path(
     problem: &Path,
+    pddl: bool,
     instance: &Instance,
     objects: &Objects,
     plan: &Path,
@@ -85,9 +81,17 @@ pub fn checked_path(
 ) -> Result<(Vec<Pos>, sim::Replay), PlanProblem> {
     let name = plan.display();
     let text = read_file(plan).map_err(PlanProblem::Unreadable)?;
-    let (path, claimed) = if is_ipc_plan(problem, &text) {
-        let actions = validate::read_plan(&text, objects)
-            .map_err(|e| PlanProblem::Unreadable(bad_input(format!("{name}: {e}"))))?;
+    let json = text.trim_start().starts_with('{');
+    let (path, claimed) = if pddl && !json {
+        let actions = validate::read_plan(&text, objects).map_err(|e| {
+            // Not one action: no IPC plan at all, rather than a faulty one.
+            let kind = if text.contains('(') {
+                ""
+            } else {
+                ": neither an IPC plan nor the JSON of `solve --json`, the plans a .pddl problem takes"
+            };
+            PlanProblem::Unreadable(bad_input(format!("{name}{kind}: {e}")))
+        })?;
         within_horizon_cap(plan, actions.len())?;
         let path = validate::validate(instance, objects, &actions)
             .map_err(|e| PlanProblem::Illegal(format!("{name}: {e}")))?;
@@ -119,23 +123,31 @@ fn within_horizon_cap(plan: &Path, moves: usize) -> Result<(), PlanProblem> {
 
 /// The first difference between a plan file's `eaten` list and the
 /// simulator's `[apple index, time]` pairs, in words; `None` when they agree.
+/// The file's entries are quoted as JSON (indices from 0) and glossed, and
+/// apples are named from 1, as the picture of `solve` draws them.
 fn eaten_difference(claimed: &[(usize, usize)], replayed: &[(usize, usize)]) -> Option<String> {
     let k = claimed
         .iter()
         .zip(replayed)
         .position(|(c, r)| c != r)
         .unwrap_or(claimed.len().min(replayed.len()));
+    let entry =
+        |(i, t): (usize, usize)| format!("`eaten[{k}]` is [{i}, {t}] (apple {} at t = {t})", i + 1);
     match (claimed.get(k), replayed.get(k)) {
         (None, None) => None,
-        (Some(&(i, t)), Some(&(j, u))) => Some(format!(
-            "entry {k} is [{i}, {t}], but the simulator eats apple {j} at t = {u}"
+        (Some(&c), Some(&(j, u))) => Some(format!(
+            "{}, but the simulator eats apple {} at t = {u}",
+            entry(c),
+            j + 1
         )),
-        (Some(&(i, t)), None) => Some(format!(
-            "entry {k} is [{i}, {t}], but the simulator eats only {} apples",
+        (Some(&c), None) => Some(format!(
+            "{}, but the simulator eats only {} apples",
+            entry(c),
             replayed.len()
         )),
         (None, Some(&(j, u))) => Some(format!(
-            "it lists {k} apples, but the simulator also eats apple {j} at t = {u}"
+            "it lists {k} apples, but the simulator also eats apple {} at t = {u}",
+            j + 1
         )),
     }
 }
@@ -143,8 +155,9 @@ fn eaten_difference(claimed: &[(usize, usize)], replayed: &[(usize, usize)]) -> 
 /// The path of a plan of `solve --json` and its `eaten` list if it has one,
 /// with the path's own consistency checks: a file that is not such a plan,
 /// one without a path, or one of more moves than the horizon cap is
-/// unreadable; a path whose number of moves is not the horizon `instance`
-/// fixes is illegal.
+/// unreadable (text that is not JSON at all is told that IPC plans go with a
+/// .pddl problem); a path whose number of moves is not the horizon
+/// `instance` fixes is illegal.
 fn json_path(
     problem: &Path,
     instance: &Instance,
@@ -154,8 +167,16 @@ fn json_path(
 ) -> Result<(Vec<Pos>, Option<Eaten>), PlanProblem> {
     let name = plan.display();
     let unreadable = |message: String| PlanProblem::Unreadable(bad_input(message));
-    let parsed: PlanFile = serde_json::from_str(text)
-        .map_err(|e| unreadable(format!("{name}: not a plan of `solve --json`: {e}")))?;
+    let parsed: PlanFile = serde_json::from_str(text).map_err(|e| {
+        // Text that is not even meant as JSON is only read here for a JSON
+        // instance: perhaps an IPC plan, which needs the .pddl problem.
+        let kind = if text.trim_start().starts_with('{') {
+            ""
+        } else {
+            ", the plan a JSON instance takes (IPC plan files go with a .pddl problem)"
+        };
+        unreadable(format!("{name}: not a plan of `solve --json`{kind}: {e}"))
+    })?;
     if let Some(status) = parsed.status.as_deref()
         && status != "sat"
     {
@@ -190,10 +211,11 @@ fn json_path(
 
 pub fn run(args: RenderArgs) -> Result<u8, Failure> {
     let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
-    let problem = load_problem_file(&args.instance)?;
+    let (problem, pddl) = load_problem_file(&args.instance)?;
     let instance = problem.instance;
     let path = match checked_path(
         &args.instance,
+        pddl,
         &instance,
         &problem.objects,
         &args.plan,

@@ -11,7 +11,7 @@ use clap::Args;
 
 use snakesat::bench::sizes::{
     self, Measure, Param, Point, describe, horizon_for, measure, parse_sweep, sizes_table,
-    sweep_table,
+    sweep_solve_table, sweep_table,
 };
 use snakesat::encode::Encoding;
 use snakesat::instance::Instance;
@@ -45,7 +45,8 @@ pub struct SizesArgs {
     /// Show the clause families beneath each encoding in the text table.
     #[arg(long)]
     pub families: bool,
-    /// Also solve each encoding at the horizon with CaDiCaL.
+    /// Also solve each encoding at the horizon with CaDiCaL (with --sweep, at
+    /// each value: a second table gives the answers and seconds).
     #[arg(long)]
     pub solve: bool,
     /// Seconds allowed to each solve (and to the search for the least horizon).
@@ -283,6 +284,22 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
                 args.markdown
             )
         );
+        if args.solve {
+            let _ = writeln!(out);
+            let _ = writeln!(
+                out,
+                "solver's answer and seconds per encoding; {} swept",
+                param.name()
+            );
+            let _ = write!(
+                out,
+                "{}",
+                table_text(
+                    &sweep_solve_table(param, &encodings, &points, args.markdown),
+                    args.markdown
+                )
+            );
+        }
     }
     finish(plot, &dropped, &out, |format, w| {
         let series = sizes::sweep_series(&encodings, &points);

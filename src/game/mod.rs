@@ -309,9 +309,9 @@ pub enum GameError {
     )]
     NoCycle(usize, usize),
     /// The independent simulator refused the moves planned for an apple (a bug).
-    #[error("internal error: the simulator rejects the plan for apple {apple}: {reason}")]
+    #[error("internal error: the simulator rejects the plan for apple {}: {reason}", .apple + 1)]
     Rejected {
-        /// The apple's number in the game, from 0.
+        /// The apple's number in the game, from 0 (the message counts from 1).
         apple: usize,
         /// The simulator's words.
         reason: String,

@@ -82,7 +82,8 @@ pub enum InstanceError {
     #[error("{what} ({x}, {y}) is off the {w}x{h} grid")]
     /// A wall, snake cell or apple lies outside the grid.
     OffGrid {
-        /// What the cell is, e.g. `"wall"`, `"snake cell 2"`, `"apple 0"`.
+        /// What the cell is, e.g. `"wall"`, `"snake cell 2"`, `"apple 1"` (apples
+        /// counted from 1 in words, as the picture of `solve` draws them).
         what: String,
         /// Column of the cell.
         x: usize,
@@ -96,17 +97,18 @@ pub enum InstanceError {
     #[error("{what} ({x}, {y}) is on a wall")]
     /// A snake cell or apple lies on a wall.
     OnWall {
-        /// What the cell is, e.g. `"snake cell 2"` or `"apple 0"`.
+        /// What the cell is, e.g. `"snake cell 2"` or `"apple 1"` (apples
+        /// counted from 1 in words).
         what: String,
         /// Column of the cell.
         x: usize,
         /// Row of the cell.
         y: usize,
     },
-    #[error("apple {index} ({x}, {y}) is on the snake's body")]
+    #[error("apple {} ({x}, {y}) is on the snake's body", .index + 1)]
     /// An apple visible at `t = 0` lies on the explicit start body.
     AppleOnBody {
-        /// Index of the apple in reveal order.
+        /// Index of the apple in reveal order, from 0 (the message counts from 1).
         index: usize,
         /// Column of the apple.
         x: usize,
@@ -163,14 +165,16 @@ pub enum InstanceError {
     #[error("visible must be at least 1 when there are apples")]
     ZeroVisible,
     #[error(
-        "apples {i} and {j} share cell ({x}, {y}): apples may share a cell only with visible = 1"
+        "apples {} and {} share cell ({x}, {y}): apples may share a cell only with visible = 1",
+        .i + 1,
+        .j + 1
     )]
     /// Two apples share a cell while `visible > 1` (allowed only with `visible = 1`,
     /// whether or not the two can be on the board together).
     DuplicateApple {
-        /// Index of the first apple in reveal order.
+        /// Index of the first apple in reveal order, from 0 (the message counts from 1).
         i: usize,
-        /// Index of the second apple in reveal order.
+        /// Index of the second apple in reveal order, from 0.
         j: usize,
         /// Column of the shared cell.
         x: usize,
@@ -337,7 +341,7 @@ impl Instance {
             Start::Free { .. } => HashSet::new(),
         };
         for (i, &a) in self.apples.iter().enumerate() {
-            on_wall(format!("apple {i}"), a)?;
+            on_wall(format!("apple {}", i + 1), a)?;
             if i < self.visible_at_start() && body.contains(&a) {
                 return Err(InstanceError::AppleOnBody {
                     index: i,

@@ -32,6 +32,9 @@ pub enum ChartError {
     /// The file name (the field) ends in neither `.svg` nor `.png`.
     #[error("chart file {0} must end in .svg or .png")]
     Format(String),
+    /// The file name is `-`: charts are files, never standard output.
+    #[error("a chart cannot go to standard output (-): charts go to files ending in .svg or .png")]
+    Stdout,
     /// The chart has no points or bars; the field says which chart.
     #[error("nothing to draw: {0}")]
     Empty(String),
@@ -125,8 +128,12 @@ pub enum ChartFormat {
 }
 
 impl ChartFormat {
-    /// The format `path` names (`.svg` or `.png`, any case).
+    /// The format `path` names (`.svg` or `.png`, any case); `-` (standard
+    /// output) is refused.
     pub fn of(path: &Path) -> Result<ChartFormat, ChartError> {
+        if path == Path::new("-") {
+            return Err(ChartError::Stdout);
+        }
         match path
             .extension()
             .and_then(|e| e.to_str())
@@ -704,5 +711,9 @@ mod tests {
         assert_eq!(of("a.PNG"), Some(ChartFormat::Png));
         assert_eq!(of("a.gif"), None);
         assert_eq!(of("a"), None);
+        assert!(matches!(
+            ChartFormat::of(Path::new("-")),
+            Err(ChartError::Stdout)
+        ));
     }
 }

@@ -455,13 +455,15 @@ fn a_folder_with_earlier_certificates_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// An instance without a plan of any length (a breadth-first search finds
-/// none) whose "no plan" rests on ~300 refuted horizons, the highest taking
-/// seconds each: its certificates are still being written when the signal
-/// comes.
-const NO_PLAN: [&str; 12] = [
-    "solve", "--size", "5x4", "--apples", "6", "--walls", "2", "--seed", "21", "--length", "3",
-    "-q",
+/// An instance without a plan of at most 300 moves whose "no plan" rests on
+/// ~300 refuted horizons (about 8 s for the default search), the highest
+/// taking seconds each to certify: its certificates are still being written
+/// when the signal comes. (The lower bound must not settle it: the one used
+/// before, `--size 5x4 --apples 6 --walls 2 --seed 21 --length 3`, is now
+/// "no plan" at once, an apple in a pocket.)
+const NO_PLAN: [&str; 14] = [
+    "solve", "--size", "5", "--apples", "7", "--walls", "4", "--seed", "21", "--length", "4",
+    "--tail", "strict", "-q",
 ];
 
 /// The certificate files in `dir` (none when it is missing).
@@ -531,6 +533,28 @@ fn an_interrupted_proof_leaves_the_folder_as_it_found_it() {
     ]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert!(folder_files(&empty).contains(&"manifest.json".to_string()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `--proof` folder made by a run that then fails (exit 2: here the
+/// formula is beyond the encoding's limits) is removed again.
+#[test]
+fn a_failed_run_removes_the_proof_folder_it_made() {
+    let dir = temp_dir("failed");
+    let out = dir.join("proofs");
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "100",
+        "--apples",
+        "3000",
+        "--horizon",
+        "50000",
+        "--proof",
+        out.to_str().unwrap(),
+    ]);
+    assert_bad_input(&run, "beyond its limit");
+    assert!(!out.exists(), "left: {:?}", folder_files(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -281,6 +281,9 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(f) => {
+            // What the command made in place (a proof folder, say) is
+            // unfinished: an error leaves nothing behind.
+            snakesat::output::discard_unfinished();
             let message = f.message.replace('\n', " ");
             eprintln!("error: {message}");
             ExitCode::from(f.code)

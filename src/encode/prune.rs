@@ -168,6 +168,15 @@ pub fn lower_bound(instance: &Instance) -> usize {
         .max(1)
 }
 
+/// Whether an apple lies in a dead end or a pocket that strands the snake
+/// before the last apple ([`dead_end_bound`], [`pocket_bound`]): no plan
+/// exists. Cheap next to [`lower_bound`] (no distances), for searches that
+/// prune their states with it.
+pub fn strands(instance: &Instance) -> bool {
+    let walls = instance.wall_map();
+    dead_end_bound(instance, &walls) == usize::MAX || pocket_bound(instance, &walls) == usize::MAX
+}
+
 /// `usize::MAX` when some apple lies in a dead end the snake could not leave
 /// after eating it although another apple must follow, else 0. A dead end
 /// is a cell with at most one neighbour that is on the grid and not a wall:

@@ -31,6 +31,7 @@ use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start, TailRule};
 
 use super::reserve::{cycle_avoiding, cycle_without};
+use crate::encode::prune::strands;
 
 /// Free cells (not body) at or below which the search goes move by move.
 const ENDGAME_FREE: usize = 12;
@@ -62,6 +63,9 @@ struct Search<'a> {
     /// Prune states without two uneaten apples side by side
     /// ([`State::pair_left`]; [`needs_pair`]).
     pair_rule: bool,
+    /// Prune states that an apple left in a dead end or a pocket strands
+    /// ([`crate::encode::prune::strands`]): only boards with walls have them.
+    pocket_rule: bool,
 }
 
 /// Whether [`State::pair_left`] must hold all game: the strict tail rule,
@@ -101,6 +105,22 @@ impl State {
         }
         left.iter()
             .any(|&c| instance.neighbours(c).any(|n| marked[instance.index(n)]))
+    }
+
+    /// The game left from this state: its body as the start, the uneaten
+    /// apples in their order, as many in view as now.
+    fn rest(&self, instance: &Instance) -> Instance {
+        let apples: Vec<Pos> = (0..instance.apples.len())
+            .filter(|&i| !self.taken[i])
+            .map(|i| instance.apples[i])
+            .collect();
+        Instance {
+            start: Start::Body(self.body.iter().copied().collect()),
+            visible: self.revealed - self.eaten(),
+            apples,
+            horizon: None,
+            ..instance.clone()
+        }
     }
 
     /// The uneaten revealed apple on `cell`, if any.
@@ -258,6 +278,10 @@ impl Search<'_> {
             || self.dead.contains(state)
             || self.open.contains(state)
         {
+            return None;
+        }
+        if self.pocket_rule && strands(&state.rest(self.instance)) {
+            self.dead.insert(state.clone());
             return None;
         }
         self.nodes += 1;
@@ -421,6 +445,7 @@ pub fn construct(
         dead: HashSet::new(),
         open: HashSet::new(),
         pair_rule: needs_pair(instance),
+        pocket_rule: !instance.walls.is_empty(),
     };
     // Deep searches (one frame per move at the end): a thread with a large stack.
     let rest = std::thread::scope(|scope| {
@@ -989,6 +1014,7 @@ pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
                     dead: HashSet::new(),
                     open: HashSet::new(),
                     pair_rule: needs_pair(instance),
+                    pocket_rule: !instance.walls.is_empty(),
                 };
                 match search.solve(&state, 0) {
                     Some(rest) => path.extend(rest),
@@ -1363,6 +1389,37 @@ mod tests {
         let plan = tour_plan(&inst, None).expect("a plan");
         let replay = sim::simulate(&inst, &plan).expect("legal");
         assert_eq!(replay.final_length, 36);
+    }
+
+    #[test]
+    fn apples_in_a_pocket_are_eaten_while_the_snake_fits() {
+        // 7x5; walls (4,0), (4,1), (6,2), (4,3), (4,4) leave two pockets of
+        // 2x2 cells behind (5,2), an apple in the far corner of each. A
+        // one-cell snake far left can eat one of them last, but must eat the
+        // other early: once longer than four cells it could not leave a
+        // pocket. The states that strand it are cut at once, so few nodes
+        // suffice.
+        let apples = vec![
+            (0, 0),
+            (0, 4),
+            (1, 0),
+            (1, 4),
+            (2, 0),
+            (2, 4),
+            (6, 0),
+            (6, 4),
+        ];
+        let mut inst = instance(7, 5, vec![(0, 2)], apples, 8);
+        inst.walls = vec![(4, 0), (4, 1), (6, 2), (4, 3), (4, 4)];
+        let plan = construct(&inst, 60, None).expect("a plan");
+        let replay = sim::simulate(&inst, &plan).expect("legal");
+        assert_eq!(replay.eaten.len(), 8);
+        let pocket = replay.eaten.iter().position(|&(i, _)| i >= 6).unwrap();
+        assert!(
+            pocket < 3,
+            "a pocket's apple among the first three: {:?}",
+            replay.eaten
+        );
     }
 
     #[test]

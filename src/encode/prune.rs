@@ -148,7 +148,7 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
 
 /// A proven lower bound on the number of moves needed to eat every apple
 /// (at least 1: a plan has at least one move; `usize::MAX` when some apple
-/// can never be eaten: unreachable, or in a dead end, see [`dead_end_bound`]). Its work is bounded by
+/// can never be eaten: unreachable, or in a dead end or a pocket, see [`strands`]). Its work is bounded by
 /// [`MAX_DISTANCE_ENTRIES`] and [`MAX_TREE_CELLS`], not by the square of the
 /// number of apples.
 pub fn lower_bound(instance: &Instance) -> usize {
@@ -163,18 +163,14 @@ pub fn lower_bound(instance: &Instance) -> usize {
         .unwrap_or(0)
         .max(n)
         .max(tree_bound(instance, &walls, &dist))
-        .max(dead_end_bound(instance, &walls))
-        .max(pocket_bound(instance, &walls))
+        .max(if strands(instance) { usize::MAX } else { 0 })
         .max(1)
 }
 
 /// Whether an apple lies in a dead end or a pocket that strands the snake
-/// before the last apple ([`dead_end_bound`], [`pocket_bound`]): no plan
-/// exists. Cheap next to [`lower_bound`] (no distances), for searches that
-/// prune their states with it.
+/// before the last apple ([`dead_end_bound`], [`Pockets`]): no plan exists.
 pub fn strands(instance: &Instance) -> bool {
-    let walls = instance.wall_map();
-    dead_end_bound(instance, &walls) == usize::MAX || pocket_bound(instance, &walls) == usize::MAX
+    Pockets::find(instance).strands(instance)
 }
 
 /// `usize::MAX` when some apple lies in a dead end the snake could not leave
@@ -216,19 +212,20 @@ fn dead_end_bound(instance: &Instance, walls: &[bool]) -> usize {
     }
 }
 
-/// The most cells [`pocket_bound`] visits while looking for pockets (each
-/// search from a cell's neighbours stops at the longest snake); beyond it the
-/// remaining cells are not tried, which only weakens the bound.
+/// The most cells [`Pockets::find`] visits while looking for pockets (each
+/// search from a cell's neighbours stops at the longest snake); beyond it
+/// none is used, which only weakens the bound.
 pub const MAX_POCKET_VISITS: usize = 20_000_000;
 
 /// The most pockets holding an inevitably trapping apple that
-/// [`pocket_bound`] compares pairwise.
+/// [`Pockets::strands`] compares pairwise.
 const MAX_TRAP_POCKETS: usize = 200;
 
-/// `usize::MAX` when some apple lies in a *pocket* the snake could not leave
-/// after eating it although an apple outside must follow, else 0. A pocket
-/// `R` is a component of the open cells without one cell `e` (its only way
-/// out; a dead end is a pocket of one cell).
+/// The *pockets* of a board, found once for the tests of many states of one
+/// game ([`Pockets::strands`]): an apple in a pocket strands the snake when
+/// the snake cannot leave after eating it although an apple outside must
+/// follow. A pocket `R` is a component of the open cells without one cell
+/// `e` (its only way out; a dead end is a pocket of one cell).
 ///
 /// Why a long snake cannot leave: say it eats in `R` at time `t` and its head
 /// first leaves `R` at `t'`, onto `e`. If the head was on `e` at some time `s`
@@ -257,135 +254,182 @@ const MAX_TRAP_POCKETS: usize = 200;
 /// other apples of `R` are held only when they must be). And two late apples
 /// in disjoint pockets each need every apple after them in their own pocket.
 /// Looking for pockets is bounded by [`MAX_POCKET_VISITS`].
-fn pocket_bound(instance: &Instance, walls: &[bool]) -> usize {
-    let n = instance.apples.len();
-    if n == 0 {
-        return 0;
-    }
-    let cells = instance.cells();
-    let v = instance.visible_at_start();
-    let start_length = instance.initial_length();
-    let free_start = matches!(instance.start, Start::Free { .. });
-    let length_after = |k: usize| {
-        if instance.grow {
-            start_length.saturating_add(k)
-        } else {
-            start_length
-        }
-    };
-    let slack = usize::from(instance.tail == TailRule::Follow);
-    // A pocket holds at most this many cells to trap the longest snake.
-    let largest = length_after(n).saturating_sub(1 + slack);
-    if largest == 0 {
-        return 0;
-    }
-    // Whether the `k`-th eat, `exit` moves inside a pocket of `size` cells
-    // away from its way out, traps the snake.
-    let traps = |size: usize, k: usize, exit: usize| {
-        length_after(k) > size + slack && (!free_start || k + 1 + exit > size)
-    };
-    let earliest_eat = |j: usize| (j + 2).saturating_sub(v).max(1);
-    let adjacent: Vec<Vec<usize>> = (0..cells)
-        .map(|c| {
+pub struct Pockets {
+    walls: Vec<bool>,
+    /// Each pocket's cells, ascending, and the moves from each of them to
+    /// the pocket's way out (`e`'s neighbours in the pocket: 0).
+    pockets: Vec<(Vec<usize>, Vec<usize>)>,
+    /// The pockets holding each cell (indices into `pockets`).
+    of_cell: Vec<Vec<usize>>,
+}
+
+impl Pockets {
+    /// The pockets of `instance`'s board small enough to trap its longest
+    /// snake (none when looking would exceed [`MAX_POCKET_VISITS`]).
+    pub fn find(instance: &Instance) -> Pockets {
+        let walls = instance.wall_map();
+        let cells = instance.cells();
+        let slack = usize::from(instance.tail == TailRule::Follow);
+        let longest = if instance.grow {
             instance
-                .neighbours(instance.pos(c))
-                .map(|q| instance.index(q))
-                .filter(|&q| !walls[q] && !walls[c])
-                .collect()
-        })
-        .collect();
-    let neighbours = |c: usize| adjacent[c].iter().copied();
-    let mut apples_at: Vec<Vec<usize>> = vec![Vec::new(); cells];
-    for (j, &a) in instance.apples.iter().enumerate() {
-        if instance.on_grid(a) {
-            apples_at[instance.index(a)].push(j);
+                .initial_length()
+                .saturating_add(instance.apples.len())
+        } else {
+            instance.initial_length()
+        };
+        // A pocket holds at most this many cells to trap the longest snake.
+        let largest = longest.saturating_sub(1 + slack);
+        let mut found = Pockets {
+            pockets: Vec::new(),
+            of_cell: vec![Vec::new(); cells],
+            walls,
+        };
+        if largest == 0 || instance.apples.is_empty() {
+            return found;
         }
-    }
-    // `mark[c] == stamp`: `c` is in the region searched now.
-    let mut mark = vec![0usize; cells];
-    let mut stamp = 0;
-    let mut visits = 0usize;
-    let mut queue = Vec::new();
-    // Moves from a pocket's cell to its way out (free starts only).
-    let mut exit = vec![0usize; cells];
-    let mut trap_pockets: Vec<Vec<usize>> = Vec::new();
-    for e in cut_cells(&adjacent) {
-        let first_stamp = stamp + 1;
-        for q in neighbours(e) {
-            if mark[q] >= first_stamp {
-                continue; // already in a region searched from `e`
-            }
-            stamp += 1;
-            mark[e] = stamp;
-            mark[q] = stamp;
-            queue.clear();
-            queue.push(q);
-            let mut head = 0;
-            while head < queue.len() && queue.len() <= largest {
-                let c = queue[head];
-                head += 1;
-                for r in neighbours(c) {
-                    if mark[r] != stamp {
-                        mark[r] = stamp;
-                        queue.push(r);
-                    }
+        let walls = &found.walls;
+        let adjacent: Vec<Vec<usize>> = (0..cells)
+            .map(|c| {
+                instance
+                    .neighbours(instance.pos(c))
+                    .map(|q| instance.index(q))
+                    .filter(|&q| !walls[q] && !walls[c])
+                    .collect()
+            })
+            .collect();
+        // `mark[c] == stamp`: `c` is in the region searched now.
+        let mut mark = vec![0usize; cells];
+        let mut stamp = 0;
+        let mut visits = 0usize;
+        let mut queue = Vec::new();
+        let mut exit = vec![usize::MAX; cells];
+        let mut pockets = Vec::new();
+        for e in cut_cells(&adjacent) {
+            let first_stamp = stamp + 1;
+            for &q in &adjacent[e] {
+                if mark[q] >= first_stamp {
+                    continue; // already in a region searched from `e`
                 }
-            }
-            visits += queue.len();
-            if visits > MAX_POCKET_VISITS {
-                return 0;
-            }
-            if queue.len() > largest {
-                continue; // too large to trap, or not cut off by `e`
-            }
-            let size = queue.len();
-            let mut in_pocket: Vec<usize> = queue
-                .iter()
-                .flat_map(|&c| apples_at[c].iter().copied())
-                .collect();
-            if in_pocket.is_empty() {
-                continue;
-            }
-            if free_start {
-                // Breadth first inside the pocket from its cells next to `e`;
-                // `queue` is reused (its cells are still marked).
-                let pocket = queue.clone();
-                for &c in &pocket {
-                    exit[c] = usize::MAX;
-                }
+                stamp += 1;
+                mark[e] = stamp;
+                mark[q] = stamp;
                 queue.clear();
-                for &c in &pocket {
-                    if neighbours(c).any(|r| r == e) {
-                        exit[c] = 0;
-                        queue.push(c);
-                    }
-                }
+                queue.push(q);
                 let mut head = 0;
-                while head < queue.len() {
+                while head < queue.len() && queue.len() <= largest {
                     let c = queue[head];
                     head += 1;
-                    for r in neighbours(c) {
-                        if r != e && exit[r] == usize::MAX {
-                            exit[r] = exit[c] + 1;
+                    for &r in &adjacent[c] {
+                        if mark[r] != stamp {
+                            mark[r] = stamp;
                             queue.push(r);
                         }
                     }
                 }
-                queue = pocket;
+                visits += queue.len();
+                if visits > MAX_POCKET_VISITS {
+                    found.pockets.clear();
+                    return found;
+                }
+                if queue.len() > largest {
+                    continue; // too large to trap, or not cut off by `e`
+                }
+                // Breadth first inside the pocket from its cells next to `e`.
+                let mut order: Vec<usize> = queue
+                    .iter()
+                    .copied()
+                    .filter(|&c| adjacent[c].contains(&e))
+                    .collect();
+                for &c in &order {
+                    exit[c] = 0;
+                }
+                let mut head = 0;
+                while head < order.len() {
+                    let c = order[head];
+                    head += 1;
+                    for &r in &adjacent[c] {
+                        if r != e && exit[r] == usize::MAX {
+                            exit[r] = exit[c] + 1;
+                            order.push(r);
+                        }
+                    }
+                }
+                let mut pocket = queue.clone();
+                pocket.sort_unstable();
+                let moves_out = pocket.iter().map(|&c| exit[c]).collect();
+                for &c in &pocket {
+                    exit[c] = usize::MAX;
+                }
+                pockets.push((pocket, moves_out));
             }
-            in_pocket.sort_unstable();
-            // The held apples of the pocket, in index order: late ones always,
-            // the others once `v` are held.
+        }
+        for (i, (pocket, _)) in pockets.iter().enumerate() {
+            for &c in pocket {
+                found.of_cell[c].push(i);
+            }
+        }
+        found.pockets = pockets;
+        found
+    }
+
+    /// Whether an apple of `instance` lies in a dead end ([`dead_end_bound`])
+    /// or a pocket that strands the snake before the last apple: then it has
+    /// no plan. `instance` is the game these pockets were found for or one
+    /// on its board with fewer apples and a longer snake (a state of it).
+    pub fn strands(&self, instance: &Instance) -> bool {
+        let n = instance.apples.len();
+        if n == 0 {
+            return false;
+        }
+        if dead_end_bound(instance, &self.walls) == usize::MAX {
+            return true;
+        }
+        if self.pockets.is_empty() {
+            return false;
+        }
+        let v = instance.visible_at_start();
+        let start_length = instance.initial_length();
+        let free_start = matches!(instance.start, Start::Free { .. });
+        let slack = usize::from(instance.tail == TailRule::Follow);
+        let length_after = |k: usize| {
+            if instance.grow {
+                start_length.saturating_add(k)
+            } else {
+                start_length
+            }
+        };
+        // Whether the `k`-th eat, `exit` moves inside a pocket of `size`
+        // cells away from its way out, traps the snake.
+        let traps = |size: usize, k: usize, exit: usize| {
+            length_after(k) > size + slack && (!free_start || k + 1 + exit > size)
+        };
+        let earliest_eat = |j: usize| (j + 2).saturating_sub(v).max(1);
+        // Each pocket's apples, in index order, with their moves out.
+        let mut inside: Vec<Vec<(usize, usize)>> = vec![Vec::new(); self.pockets.len()];
+        for (j, &a) in instance.apples.iter().enumerate() {
+            if !instance.on_grid(a) {
+                continue;
+            }
+            let c = instance.index(a);
+            for &p in &self.of_cell[c] {
+                let (cells, moves_out) = &self.pockets[p];
+                let at = cells.binary_search(&c).expect("a pocket's cell");
+                inside[p].push((j, moves_out[at]));
+            }
+        }
+        let mut trap_pockets: Vec<&[usize]> = Vec::new();
+        for (p, apples) in inside.iter().enumerate() {
+            if apples.is_empty() {
+                continue;
+            }
+            let size = self.pockets[p].0.len();
+            // The held apples of the pocket, in index order: late ones
+            // always, the others once `v` are held.
             let mut held = 0;
             let mut any_late = false;
             let mut limit = None;
-            for &j in &in_pocket {
-                let cell = instance.index(instance.apples[j]);
-                let late = traps(
-                    size,
-                    earliest_eat(j),
-                    if free_start { exit[cell] } else { 0 },
-                );
+            for &(j, exit) in apples {
+                let late = traps(size, earliest_eat(j), exit);
                 any_late |= late;
                 if late || held >= v {
                     held += 1;
@@ -396,35 +440,31 @@ fn pocket_bound(instance: &Instance, walls: &[bool]) -> usize {
             }
             if let Some(j) = limit {
                 // Every apple after the `v`-th held one must lie in the pocket.
-                let after_in_pocket = in_pocket.iter().filter(|&&i| i > j).count();
+                let after_in_pocket = apples.iter().filter(|&&(i, _)| i > j).count();
                 if n - 1 - j > after_in_pocket {
-                    return usize::MAX;
+                    return true;
                 }
             }
             if any_late && trap_pockets.len() < MAX_TRAP_POCKETS {
-                let mut region = queue.clone();
-                region.sort_unstable();
-                trap_pockets.push(region);
+                trap_pockets.push(&self.pockets[p].0);
             }
         }
-    }
-    let disjoint = |a: &[usize], b: &[usize]| {
-        let (mut i, mut j) = (0, 0);
-        while i < a.len() && j < b.len() {
-            match a[i].cmp(&b[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => return false,
+        let disjoint = |a: &[usize], b: &[usize]| {
+            let (mut i, mut j) = (0, 0);
+            while i < a.len() && j < b.len() {
+                match a[i].cmp(&b[j]) {
+                    std::cmp::Ordering::Less => i += 1,
+                    std::cmp::Ordering::Greater => j += 1,
+                    std::cmp::Ordering::Equal => return false,
+                }
             }
-        }
-        true
-    };
-    for (i, a) in trap_pockets.iter().enumerate() {
-        if trap_pockets[i + 1..].iter().any(|b| disjoint(a, b)) {
-            return usize::MAX;
-        }
+            true
+        };
+        trap_pockets
+            .iter()
+            .enumerate()
+            .any(|(i, a)| trap_pockets[i + 1..].iter().any(|b| disjoint(a, b)))
     }
-    0
 }
 
 /// The cells whose removal splits their part of the graph `adjacent` (its

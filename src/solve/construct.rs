@@ -31,7 +31,7 @@ use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start, TailRule};
 
 use super::reserve::{cycle_avoiding, cycle_without};
-use crate::encode::prune::strands;
+use crate::encode::prune::Pockets;
 
 /// Free cells (not body) at or below which the search goes move by move.
 const ENDGAME_FREE: usize = 12;
@@ -64,8 +64,8 @@ struct Search<'a> {
     /// ([`State::pair_left`]; [`needs_pair`]).
     pair_rule: bool,
     /// Prune states that an apple left in a dead end or a pocket strands
-    /// ([`crate::encode::prune::strands`]): only boards with walls have them.
-    pocket_rule: bool,
+    /// ([`Pockets::strands`]): only boards with walls have them.
+    pockets: Option<Pockets>,
 }
 
 /// Whether [`State::pair_left`] must hold all game: the strict tail rule,
@@ -280,7 +280,9 @@ impl Search<'_> {
         {
             return None;
         }
-        if self.pocket_rule && strands(&state.rest(self.instance)) {
+        if let Some(pockets) = &self.pockets
+            && pockets.strands(&state.rest(self.instance))
+        {
             self.dead.insert(state.clone());
             return None;
         }
@@ -445,7 +447,7 @@ pub fn construct(
         dead: HashSet::new(),
         open: HashSet::new(),
         pair_rule: needs_pair(instance),
-        pocket_rule: !instance.walls.is_empty(),
+        pockets: (!instance.walls.is_empty()).then(|| Pockets::find(instance)),
     };
     // Deep searches (one frame per move at the end): a thread with a large stack.
     let rest = std::thread::scope(|scope| {
@@ -1014,7 +1016,7 @@ pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
                     dead: HashSet::new(),
                     open: HashSet::new(),
                     pair_rule: needs_pair(instance),
-                    pocket_rule: !instance.walls.is_empty(),
+                    pockets: (!instance.walls.is_empty()).then(|| Pockets::find(instance)),
                 };
                 match search.solve(&state, 0) {
                     Some(rest) => path.extend(rest),

@@ -9,7 +9,7 @@
 # `--shard (T+1)/K` (snakesat's shards are 1-based, SLURM's task ids 0-based)
 # and writes into OUT/shards/ (OUT must be on a file system every node sees).
 # When every task has finished, `snakesat merge` joins the shards:
-#   generate   -> OUT/ holds the family (index.csv, index.jsonl, summary.json, ...)
+#   generate   -> OUT/family/ holds the family (index.csv, index.jsonl, summary.json, ...)
 #   bench ...  -> OUT/results.csv
 # A task's answer (exit 0, or 1: a proven "no plan" or a lost game) is a
 # success; bad input (2) or a limit or internal error (3) fails the task and
@@ -75,7 +75,7 @@ if ! sbatch "${args[@]}" "$job"; then
 fi
 
 if [ "$kind" = generate ]; then
-  "$snakesat" merge -o "$out" "$out/shards"
+  "$snakesat" merge -o "$out/family" "$out/shards"
 else
   shards=()
   for i in $(seq 1 "$k"); do shards+=("$out/shards/shard-$i.csv"); done

@@ -86,12 +86,12 @@ for i in 0 1 2 3; do
   grep -q . "$work/cluster/logs/task-$i.txt" || { echo "error: array task $i left no log"; exit 1; }
 done
 strip() { sed 's/,[^,]*$//' "$1"; }
-diff <(strip "$work/single/index.csv") <(strip "$work/cluster/index.csv")
-diff "$work/single/summary.json" "$work/cluster/summary.json"
+diff <(strip "$work/single/index.csv") <(strip "$work/cluster/family/index.csv")
+diff "$work/single/summary.json" "$work/cluster/family/summary.json"
 test "$(wc -l <"$work/single/index.csv")" -gt 24
 count=0
 for f in "$work"/single/*.cnf "$work"/single/i*.json; do
-  cmp "$f" "$work/cluster/$(basename "$f")"
+  cmp "$f" "$work/cluster/family/$(basename "$f")"
   count=$((count + 1))
 done
 echo "slurm sweep: 4 array tasks merged; $count files and the index equal the single-machine run"

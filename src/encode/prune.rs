@@ -281,10 +281,12 @@ impl Pockets {
         let largest = longest.saturating_sub(1 + slack);
         let mut found = Pockets {
             pockets: Vec::new(),
-            of_cell: vec![Vec::new(); cells],
+            of_cell: Vec::new(),
             walls,
         };
-        if largest == 0 || instance.apples.is_empty() {
+        // A grid without walls, two cells wide or more, has no cut cell.
+        let open_grid = instance.walls.is_empty() && instance.width >= 2 && instance.height >= 2;
+        if largest == 0 || instance.apples.is_empty() || open_grid {
             return found;
         }
         let walls = &found.walls;
@@ -328,7 +330,6 @@ impl Pockets {
                 }
                 visits += queue.len();
                 if visits > MAX_POCKET_VISITS {
-                    found.pockets.clear();
                     return found;
                 }
                 if queue.len() > largest {
@@ -363,9 +364,12 @@ impl Pockets {
                 pockets.push((pocket, moves_out));
             }
         }
-        for (i, (pocket, _)) in pockets.iter().enumerate() {
-            for &c in pocket {
-                found.of_cell[c].push(i);
+        if !pockets.is_empty() {
+            found.of_cell = vec![Vec::new(); cells];
+            for (i, (pocket, _)) in pockets.iter().enumerate() {
+                for &c in pocket {
+                    found.of_cell[c].push(i);
+                }
             }
         }
         found.pockets = pockets;

@@ -30,7 +30,7 @@ use thiserror::Error;
 use crate::cnf::{Cnf, header};
 use crate::encode::{EncodeError, Encoding};
 use crate::instance::Instance;
-use crate::planner::{CadicalConfig, Outcome};
+use crate::planner::{CadicalConfig, Outcome, Verdict};
 use crate::solve::{Answer, Attempt, Budget, Interrupt, Status};
 
 unsafe extern "C" {
@@ -286,7 +286,8 @@ pub fn create_dir(dir: &Path) -> Result<(), ProofError> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reason {
-    /// The search found it UNSAT; the answer rests on it.
+    /// The answer rests on it: the search found it UNSAT (or, at a fixed
+    /// horizon, the bound excluded it without solving; see [`certify_search`]).
     Refuted,
     /// Just below the proven lower bound: excluded by the bound argument,
     /// certified as well for good measure.
@@ -542,7 +543,9 @@ fn write_cnf(
 
 /// Certifies the answer of a search (see [`certify`]): its refuted horizons
 /// (those the search certified itself are kept), and the one below its lower
-/// bound unless the horizon was fixed.
+/// bound unless the horizon was fixed. A fixed horizon that the bound
+/// excluded without solving it (some apple can never be eaten) is the
+/// horizon the answer rests on, so it is certified like any other.
 pub fn certify_search(
     instance: &Instance,
     encoding: &dyn Encoding,
@@ -551,18 +554,17 @@ pub fn certify_search(
     deadline: Option<Instant>,
 ) -> Result<Manifest, ProofError> {
     let bound = instance.horizon.is_none().then_some(outcome.lower_bound);
+    let mut refuted = refuted_horizons(&outcome.attempts);
+    if let Some(t) = instance.horizon
+        && outcome.attempts.is_empty()
+        && matches!(outcome.verdict, Verdict::NoPlan { .. })
+    {
+        refuted.push(t);
+    }
     let done: Vec<Certificate> = outcome
         .attempts
         .iter()
         .filter_map(|a| a.certificate.clone())
         .collect();
-    certify(
-        instance,
-        encoding,
-        &refuted_horizons(&outcome.attempts),
-        bound,
-        &done,
-        dir,
-        deadline,
-    )
+    certify(instance, encoding, &refuted, bound, &done, dir, deadline)
 }

@@ -287,6 +287,36 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
     assert!(m["claims"].as_array().unwrap().is_empty());
     let note = m["below_lower_bound"].as_str().unwrap();
     assert!(note.contains("some apple can never be eaten"), "{note}");
+
+    // The same at a fixed horizon: that one horizon is certified as any
+    // fixed horizon is (it had no certificate, no note, yet "certified": true).
+    for search in ["incremental", "fresh"] {
+        let out = dir.join(format!("walled-fixed-{search}"));
+        let run = snakesat(&[
+            "solve",
+            walled.to_str().unwrap(),
+            "--horizon",
+            "10",
+            "--search",
+            search,
+            "--json",
+            "--proof",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 1, "stderr: {}", run.stderr);
+        let report = json_of(&run);
+        assert_eq!(report["status"], "unsat");
+        assert_eq!(report["certified"], true);
+        assert_eq!(horizons(&report["certificates"], "refuted"), vec![10]);
+        let m = manifest(&out);
+        assert_eq!(horizons(&m["claims"], "refuted"), vec![10]);
+        assert_eq!(m["claims"].as_array().unwrap().len(), 1);
+        assert!(m["lower_bound"].is_null());
+        assert!(m.get("below_lower_bound").is_none());
+        if have_checker() {
+            check_all(&out);
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -420,3 +420,76 @@ fn no_plan_within_the_max_horizon_exits_1() {
         run.stderr
     );
 }
+
+/// An apple that can never be eaten (the lower bound is infinite): `sizes`
+/// says so as `solve` does (no `error:`, no 20-digit bound), exit 1, and
+/// writes no chart; a sweep shows such a size as a row `no plan` (`null`
+/// horizon in JSON) and goes on to the next.
+#[test]
+fn an_apple_that_can_never_be_eaten_is_no_plan_and_a_sweep_goes_on() {
+    let dir = temp_dir("sizes-never-eaten");
+    let pocket = dir.join("pocket.json");
+    std::fs::write(
+        &pocket,
+        r#"{"width":5,"height":3,"walls":[[1,0],[1,2]],"snake":[[4,1],[3,1],[2,1]],"apples":[[0,0],[0,2],[4,0]],"tail":"strict"}"#,
+    )
+    .unwrap();
+    let chart = dir.join("chart.svg");
+    let solve = snakesat(&["solve", pocket.to_str().unwrap()]);
+    for extra in [vec![], vec!["--json", "--max-horizon", "5"]] {
+        let mut args = vec![
+            "sizes",
+            pocket.to_str().unwrap(),
+            "--plot-clauses",
+            chart.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let run = snakesat(&args);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(
+            run.stderr
+                .starts_with("no plan: some apple can never be eaten (walls cut it off"),
+            "{}",
+            run.stderr
+        );
+        assert!(solve.stderr.contains(run.stderr.trim()), "{}", solve.stderr);
+        assert!(!run.stderr.contains("18446744073709551615"));
+        assert!(run.stdout.is_empty(), "{}", run.stdout);
+    }
+    assert!(!chart.exists());
+    // Seed 1 draws a 5x5 board that no plan solves, and 6x6 and 7x7 that one does.
+    let sweep = [
+        "sizes",
+        "--sweep",
+        "size=5..7",
+        "--walls",
+        "6",
+        "--apples",
+        "4",
+        "--seed",
+        "1",
+        "--encodings",
+        "direct",
+    ];
+    let run = snakesat(&sweep);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rows: Vec<Vec<&str>> = run
+        .stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 3, "{}", run.stdout);
+    assert_eq!(rows[0], ["5", "no", "plan"], "{}", run.stdout);
+    for (row, size) in rows[1..].iter().zip(["6", "7"]) {
+        assert_eq!(row[0], size);
+        assert!(row[1].parse::<usize>().is_ok() && row[2].parse::<usize>().is_ok());
+    }
+    let mut json = sweep.to_vec();
+    json.push("--json");
+    let doc = json_of(&snakesat(&json));
+    assert_eq!(doc.len(), 3);
+    assert!(doc[0]["horizon"].is_null(), "{:?}", doc[0]);
+    assert_eq!(doc[0]["encodings"].as_array().unwrap().len(), 0);
+    assert!(doc[1]["horizon"].as_u64().is_some() && doc[2]["horizon"].as_u64().is_some());
+}

@@ -310,6 +310,10 @@ pub fn describe(instance: &Instance) -> String {
 /// Why no least horizon could be found to measure at.
 #[derive(Debug, thiserror::Error)]
 pub enum HorizonError {
+    /// Some apple can never be eaten (the lower bound is infinite): no plan
+    /// at any horizon.
+    #[error("no plan: some apple can never be eaten")]
+    NeverEaten,
     /// The lower bound exceeds the largest horizon allowed.
     #[error("--max-horizon {max_horizon} is below the lower bound {lower} on the moves needed")]
     BelowBound {
@@ -350,6 +354,9 @@ pub fn horizon_for(
         return Ok((t, false));
     }
     let lower = encode::prune::lower_bound(instance);
+    if lower == usize::MAX {
+        return Err(HorizonError::NeverEaten);
+    }
     if lower > max_horizon {
         return Err(HorizonError::BelowBound { max_horizon, lower });
     }
@@ -435,8 +442,10 @@ pub fn sizes_table(measures: &[Measure], families: bool, solved: bool, markdown:
     table
 }
 
-/// One point of a sweep: the value, the horizon, the measures.
-pub type Point = (usize, usize, Vec<Measure>);
+/// One point of a sweep: the value, the horizon, the measures. A swept size
+/// whose instance has an apple that can never be eaten has no horizon
+/// (`None`) and no measures: its row says `no plan`.
+pub type Point = (usize, Option<usize>, Vec<Measure>);
 
 /// The solver's answer to a measure (empty if not solved), with
 /// ` (illegal plan)` when the simulator refuses the model's plan.
@@ -505,7 +514,7 @@ fn sweep_grid(
     for (v, moves, measures) in points {
         let mut row = vec![Cell::count(Some(*v))];
         if param == Param::Size {
-            row.push(Cell::count(Some(*moves)));
+            row.push(moves.map_or_else(|| "no plan".into(), |t| Cell::count(Some(t))));
         }
         row.extend(measures.iter().map(&cell));
         table.push(row);
@@ -537,7 +546,7 @@ pub fn sweep_series(encodings: &[Box<dyn Encoding>], points: &[Point]) -> Vec<Se
             name: e.name(),
             points: points
                 .iter()
-                .filter_map(|(v, _, ms)| ms[i].clauses.map(|c| (*v as f64, c as f64)))
+                .filter_map(|(v, _, ms)| ms.get(i)?.clauses.map(|c| (*v as f64, c as f64)))
                 .collect(),
         })
         .filter(|s| !s.points.is_empty())

@@ -128,8 +128,9 @@ the horizon limit (100000)."
     Check(check::CheckArgs),
     /// Compare the sizes (and optionally solve times) of the encodings on an instance.
     #[command(
-        after_help = "Exit codes: 0 the table written; 1 without --horizon, proven no plan within \
---max-horizon (no horizon to compare at); 2 bad input; 3 without --horizon, the least horizon not \
+        after_help = "Exit codes: 0 the table written (a swept size whose instance has an apple that can \
+never be eaten is a row `no plan`); 1 without --horizon, proven no plan within --max-horizon, or \
+some apple can never be eaten (no horizon to compare at); 2 bad input; 3 without --horizon, the least horizon not \
 found by the limits."
     )]
     Sizes(sizes::SizesArgs),
@@ -185,6 +186,9 @@ fn old_spelling_hint() -> String {
     }
     hint
 }
+
+/// The answer when the lower bound is infinite (`solve`, `sizes`).
+pub const NEVER_EATEN: &str = "no plan: some apple can never be eaten (walls cut it off, or it lies in a dead end or a pocket behind one cell that the snake, once too long, could not leave before the last apple)";
 
 /// A lower bound for reports: `None` when it is infinite (an apple can never be eaten).
 pub fn finite(bound: usize) -> Option<usize> {

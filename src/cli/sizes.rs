@@ -64,14 +64,15 @@ pub struct SizesArgs {
     pub plot_clauses: Option<PathBuf>,
 }
 
-/// The horizon to measure at (see [`horizon_for`]), its search shown on a terminal.
+/// The horizon to measure at (see [`horizon_for`]), its search shown on a
+/// terminal; `None` when some apple can never be eaten (no plan).
 fn horizon(
     instance: &Instance,
     timeout: Duration,
     max_horizon: usize,
     verbose: bool,
-) -> Result<(usize, bool), Failure> {
-    horizon_for(instance, timeout, max_horizon, |a| {
+) -> Result<Option<(usize, bool)>, Failure> {
+    let found = horizon_for(instance, timeout, max_horizon, |a| {
         if verbose {
             eprintln!(
                 "searching the least horizon: T={} {}",
@@ -79,8 +80,11 @@ fn horizon(
                 a.status.name()
             );
         }
-    })
-    .map_err(|e| match e {
+    });
+    if let Err(sizes::HorizonError::NeverEaten) = found {
+        return Ok(None);
+    }
+    found.map(Some).map_err(|e| match e {
         // Proven: no plan within --max-horizon (exit 1, as `solve` says).
         sizes::HorizonError::NotFound {
             status: Status::Unsat,
@@ -171,7 +175,12 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
 
     let Some((param, values)) = sweep else {
         let instance = load_instance(&args.instance)?;
-        let (moves, searched) = horizon(&instance, timeout, args.max_horizon, verbose)?;
+        let Some((moves, searched)) = horizon(&instance, timeout, args.max_horizon, verbose)?
+        else {
+            // Proven, as `solve` says it (exit 1): nothing to compare at.
+            note!("{}", super::NEVER_EATEN);
+            return Ok(1);
+        };
         let measures = measure_all(&instance, &encodings, moves, solve_timeout, verbose, "");
         if args.json {
             let _ = writeln!(
@@ -237,7 +246,16 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
                 let mut flags = args.instance.clone();
                 flags.size = Some(v.to_string());
                 let instance = load_instance(&flags)?;
-                let (moves, searched) = horizon(&instance, timeout, args.max_horizon, verbose)?;
+                let Some((moves, searched)) =
+                    horizon(&instance, timeout, args.max_horizon, verbose)?
+                else {
+                    // No plan at this size: a row that says so, and on.
+                    if verbose {
+                        eprintln!("size {v}: {}", super::NEVER_EATEN);
+                    }
+                    points.push((v, None, Vec::new()));
+                    continue;
+                };
                 (instance, moves, searched)
             }
             Param::Horizon => {
@@ -252,7 +270,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
         }
         let tag = format!("{}={v} T={moves}: ", param.name());
         let measures = measure_all(&instance, &encodings, moves, solve_timeout, verbose, &tag);
-        points.push((v, moves, measures));
+        points.push((v, Some(moves), measures));
     }
     if args.json {
         let doc: Vec<serde_json::Value> = points
@@ -276,6 +294,12 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
             "clauses per encoding; {} swept (\"refused\": the encoding does not model the instance, or it is too large)",
             param.name()
         );
+        if points.iter().any(|(_, moves, _)| moves.is_none()) {
+            let _ = writeln!(
+                out,
+                "(\"no plan\": some apple of that size's instance can never be eaten)"
+            );
+        }
         let _ = write!(
             out,
             "{}",

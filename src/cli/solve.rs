@@ -198,9 +198,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Verdict::NoPlan { within } if outcome.attempts.is_empty() => {
             // Proven without solving: the bound exceeds every horizon allowed.
             if outcome.lower_bound == usize::MAX {
-                note!(
-                    "no plan: some apple can never be eaten (walls cut it off, or it lies in a dead end or a pocket behind one cell that the snake, once too long, could not leave before the last apple)"
-                );
+                note!("{}", super::NEVER_EATEN);
             } else {
                 note!(
                     "no plan: at least {} moves are needed, more than {within}",

@@ -35,6 +35,7 @@
 
 use std::time::Instant;
 
+use crate::encode::direct::MAX_HEAD_SLOTS;
 use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos};
 use crate::sim;
@@ -52,8 +53,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The head cells of the pruned formula at horizon `top`, summed over its
 /// times ([`Bounds`]): a lower bound on its clauses and a measure of its
-/// build time, computed without building it.
+/// build time, computed without building it. `u64::MAX` beyond
+/// [`MAX_HEAD_SLOTS`] head slots (cells × time points), checked first: no
+/// formula that large is built, and the table of [`Bounds`] alone would
+/// take a byte per slot.
 fn head_cells(instance: &Instance, top: usize) -> u64 {
+    if instance.cells() as u128 * (top as u128 + 1) > MAX_HEAD_SLOTS {
+        return u64::MAX;
+    }
     Bounds::compute(instance, top)
         .head
         .iter()
@@ -979,6 +986,22 @@ mod tests {
             tail: TailRule::Strict,
             horizon: None,
         }
+    }
+
+    #[test]
+    fn head_cells_beyond_the_head_slot_cap_are_not_counted() {
+        // 1,000,000 cells: 49 moves (50 time points) reach the cap, 50 moves
+        // exceed it (the table of bounds at 2,434 moves would take 2.4 GB).
+        let big = Instance {
+            width: 1000,
+            height: 1000,
+            ..board(vec![(999, 999)], 1)
+        };
+        assert_eq!(head_cells(&big, 50), u64::MAX);
+        assert_eq!(head_cells(&big, 2434), u64::MAX);
+        let small = board(vec![(5, 5)], 1);
+        let counted = head_cells(&small, 10);
+        assert!(counted > 0 && counted <= 36 * 11, "{counted}");
     }
 
     #[test]

@@ -25,7 +25,9 @@
 //! created with [`create_unfinished`] instead: the signals and
 //! [`abandon_and_exit`] remove them as well, until [`settle`] keeps them once
 //! the result they belong to is complete; an error removes them with
-//! [`discard_unfinished`].
+//! [`discard_unfinished`]. A command that lands many files one at a time
+//! (the family of `generate`) commits each with [`commit_unfinished`]: it
+//! lands whole, but unfinished in the same way.
 //!
 //! A file that is an input of the command (read through [`note_input`]) is
 //! never an output too: claiming it, or reading a claimed output as an input,
@@ -535,6 +537,25 @@ impl Drop for Output {
 /// none does. Only a rename failing midway (the folder changed meanwhile)
 /// can leave the earlier ones landed.
 pub fn commit(outputs: impl IntoIterator<Item = Option<Output>>) -> Result<(), OutputError> {
+    land(outputs, false)
+}
+
+/// [`commit`], but each target that did not exist lands unfinished, as if
+/// made by [`create_unfinished`]: a signal, [`abandon_and_exit`] or
+/// [`discard_unfinished`] removes it until [`settle`] keeps its folder. For
+/// a command that lands many files one by one (`generate`) and must leave
+/// none of them behind unless it completes. A target that existed is
+/// replaced as by [`commit`] and stays.
+pub fn commit_unfinished(
+    outputs: impl IntoIterator<Item = Option<Output>>,
+) -> Result<(), OutputError> {
+    land(outputs, true)
+}
+
+fn land(
+    outputs: impl IntoIterator<Item = Option<Output>>,
+    unfinished: bool,
+) -> Result<(), OutputError> {
     let mut outputs: Vec<Output> = outputs.into_iter().flatten().collect();
     for output in &mut outputs {
         let given = output.given.clone();
@@ -560,9 +581,16 @@ pub fn commit(outputs: impl IntoIterator<Item = Option<Output>>) -> Result<(), O
             .map_err(|e| OutputError::new(&output.given, e.error()))?;
         let mut files = live();
         let path = temp.to_path_buf();
+        // A new file is registered under the same lock as its rename, so a
+        // signal either finds it registered or finds it not yet landed.
+        let new = unfinished && fs::symlink_metadata(target).is_err();
         let landed = temp.persist(target);
         files.temporaries.retain(|f| *f != path);
         landed.map_err(|e| OutputError::new(&output.given, e.error))?;
+        if new {
+            // As given, like the paths of `create_unfinished`, for `settle`.
+            files.unfinished.push(output.given.clone());
+        }
     }
     Ok(())
 }

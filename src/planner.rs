@@ -290,9 +290,17 @@ impl<'a> Planner<'a> {
     /// Gives up after `timeout` from the start of [`Planner::plan`] (verdict
     /// `Unknown`); with [`Search::Satisficing`], the best plan found by then (every phase, the
     /// first plan included, stops at it).
+    ///
+    /// A timeout too long for the clock (such as [`Duration::MAX`]) is no limit.
     pub fn timeout(mut self, timeout: Option<Duration>) -> Self {
         self.timeout = timeout;
         self
+    }
+
+    /// When the timeout set now runs out; `None` without one, or when it
+    /// lies beyond what the clock can count.
+    fn deadline(&self) -> Option<Instant> {
+        self.timeout.and_then(|d| Instant::now().checked_add(d))
     }
 
     /// The largest horizon [`Search::Optimal`] and [`Search::Satisficing`]
@@ -348,7 +356,7 @@ impl<'a> Planner<'a> {
             return Err(InstanceError::HugeHorizon(t).into());
         }
         let budget = Budget {
-            deadline: self.timeout.map(|d| Instant::now() + d),
+            deadline: self.deadline(),
             config: self.config.unwrap_or_default(),
         };
         let proven = prune::lower_bound(instance);
@@ -450,7 +458,7 @@ impl<'a> Planner<'a> {
         mut answer: impl FnMut(usize, Status, Option<Vec<Pos>>),
     ) -> Result<(), PlanError> {
         let budget = Budget {
-            deadline: self.timeout.map(|d| Instant::now() + d),
+            deadline: self.deadline(),
             config: self.config.unwrap_or_default(),
         };
         let (first, last) = (*horizons.start(), *horizons.end());
@@ -489,7 +497,7 @@ impl<'a> Planner<'a> {
         cnf: &Cnf,
         moves: usize,
     ) -> (Status, Option<Vec<Pos>>) {
-        let deadline = self.timeout.map(|d| Instant::now() + d);
+        let deadline = self.deadline();
         let (status, values) = solve::run_cadical(cnf, deadline, self.config.unwrap_or_default());
         let path = values.and_then(|v| solve::path_of(instance, cnf, &v, moves).ok());
         (status, path)
@@ -763,5 +771,31 @@ mod tests {
                 MAX_HORIZON + 1
             )))
         );
+    }
+
+    /// `Duration::MAX` (beyond what the clock can add) is no limit: it
+    /// panicked on "overflow when adding duration to instant".
+    #[test]
+    fn a_timeout_beyond_the_clock_is_no_limit() {
+        let instance = from_json(SMALL).unwrap();
+        let direct = by_name("direct").unwrap();
+        for search in [
+            Search::Satisficing,
+            Search::Optimal,
+            Search::FixedHorizon(6),
+        ] {
+            let mut planner = Planner::new(&*direct)
+                .search(search)
+                .timeout(Some(Duration::MAX));
+            match planner.plan(&instance).map(|o| o.verdict) {
+                // The least plan has 6 moves; the satisficing search may stop above.
+                Ok(Verdict::Plan(plan)) => assert!(
+                    plan.horizon == 6 || matches!(search, Search::Satisficing) && plan.horizon > 6,
+                    "{search:?}: {} moves",
+                    plan.horizon
+                ),
+                other => panic!("{search:?}: {other:?}"),
+            }
+        }
     }
 }

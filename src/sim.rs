@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::fmt;
 
 use crate::geometry::Direction;
-use crate::instance::{Instance, Pos, Start, TailRule};
+use crate::instance::{Instance, InstanceError, Pos, Start, TailRule};
 
 /// A legal replay: which apple was eaten at which time, in eating order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,9 +23,11 @@ pub struct Replay {
 /// The first rule a path breaks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
-    /// Time point at which the rule is broken (0 = the start).
+    /// Time point at which the rule is broken (0 = the start, and for
+    /// [`Rule::InvalidInstance`]).
     pub step: usize,
-    /// The head's cell `(x, y)` at that time point.
+    /// The head's cell `(x, y)` at that time point (`(0, 0)` for
+    /// [`Rule::EmptyPath`] and [`Rule::InvalidInstance`]).
     pub cell: Pos,
     /// The rule broken.
     pub rule: Rule,
@@ -34,6 +36,9 @@ pub struct Violation {
 /// The rules of the game the simulator checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Rule {
+    /// The instance itself breaks a rule of the model
+    /// ([`Instance::validate_game`]): no path is replayed on it.
+    InvalidInstance(InstanceError),
     /// The path has no cells.
     EmptyPath,
     /// The path does not start at the head of the explicit start body.
@@ -55,8 +60,18 @@ pub enum Rule {
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (x, y) = self.cell;
-        write!(f, "step {}, cell ({x}, {y}): ", self.step)?;
         match &self.rule {
+            // Not a step of the path: the instance alone is wrong.
+            Rule::InvalidInstance(_) => write!(f, "{}", self.rule),
+            rule => write!(f, "step {}, cell ({x}, {y}): {rule}", self.step),
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rule::InvalidInstance(e) => write!(f, "invalid instance: {e}"),
             Rule::EmptyPath => write!(f, "the path is empty"),
             Rule::StartCell => write!(f, "the path does not start at the snake's head"),
             Rule::StartOnApple => write!(f, "the head starts on a visible apple"),
@@ -75,7 +90,9 @@ impl fmt::Display for Violation {
 
 impl std::error::Error for Violation {}
 
-/// Replays `path` (the head cell at every time point) on `instance`.
+/// Replays `path` (the head cell at every time point) on `instance`; an
+/// instance that [`Instance::validate_game`] refuses (every rule but the
+/// horizon, which the replay does not read) is a [`Rule::InvalidInstance`].
 pub fn simulate(instance: &Instance, path: &[Pos]) -> Result<Replay, Violation> {
     let end = run(instance, path, |_| {})?;
     let left = instance.apples.len() - end.eaten.len();
@@ -117,6 +134,13 @@ fn run(
     path: &[Pos],
     mut observe: impl FnMut(Snapshot<'_>),
 ) -> Result<RunEnd, Violation> {
+    // Linear in the cells, walls, body and apples: the order of the
+    // replay's own tables, and far below the solving of the plans it checks.
+    instance.validate_game().map_err(|e| Violation {
+        step: 0,
+        cell: (0, 0),
+        rule: Rule::InvalidInstance(e),
+    })?;
     let Some(&first) = path.first() else {
         return Err(Violation {
             step: 0,
@@ -295,12 +319,13 @@ mod tests {
     #[test]
     fn growing_tail_stays_put() {
         // Eating at the tail's cell step: the tail does not move, so the head bites.
-        let body = vec![(0, 0), (0, 1), (1, 1), (1, 0)];
-        let i = inst(TailRule::Follow, body, vec![(1, 0)]);
-        // The apple lies under the tail; the head enters as the tail leaves, eating it,
-        // and the tail stays, so this is a bite.
-        let v = simulate(&i, &[(0, 0), (1, 0)]).unwrap_err();
-        assert_eq!(v.rule, Rule::BitesBody(TailRule::Follow));
+        let body = vec![(2, 1), (1, 1), (1, 0)];
+        let i = inst(TailRule::Follow, body, vec![(2, 0), (1, 0)]);
+        // The first apple reveals the second under the tail (no apple visible
+        // at the start may lie on the body); the head enters as the tail
+        // leaves, eating it, and the tail stays, so this is a bite.
+        let v = simulate(&i, &[(2, 1), (2, 0), (1, 0)]).unwrap_err();
+        assert_eq!((v.step, v.rule), (2, Rule::BitesBody(TailRule::Follow)));
     }
 
     #[test]
@@ -315,5 +340,33 @@ mod tests {
             Rule::NotAdjacent
         );
         assert_eq!(simulate(&i, &[(1, 3)]).unwrap_err().rule, Rule::StartCell);
+    }
+
+    /// An instance that `validate_game` refuses is a violation naming its
+    /// reason (it panicked on an empty body, a length of 0, a huge board);
+    /// a horizon of 0 (the whole game of a 1x1 board, won at once) is not read.
+    #[test]
+    fn an_invalid_instance_is_a_violation_not_a_panic() {
+        for i in crate::instance::refused_examples() {
+            let reason = i.validate_game().unwrap_err();
+            let path = [(0, 0), (1, 0)];
+            let v = simulate(&i, &path).unwrap_err();
+            assert_eq!(v.rule, Rule::InvalidInstance(reason.clone()));
+            assert_eq!(v.to_string(), format!("invalid instance: {reason}"));
+            assert_eq!(states(&i, &path).unwrap_err(), v);
+        }
+        let one = Instance {
+            width: 1,
+            height: 1,
+            walls: vec![],
+            start: Start::Body(vec![(0, 0)]),
+            apples: vec![],
+            visible: 1,
+            grow: true,
+            tail: TailRule::Follow,
+            horizon: Some(0),
+        };
+        assert!(one.validate().is_err());
+        assert_eq!(simulate(&one, &[(0, 0)]).map(|r| r.final_length), Ok(1));
     }
 }

@@ -634,6 +634,66 @@ fn merge_writes_into_a_new_or_empty_folder_only() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The settings of a family that takes seconds to write (thousands of files).
+const LONG: [&str; 8] = [
+    "--size", "6", "--apples", "3..5", "--count", "3000", "--seed", "3",
+];
+
+/// Starts `generate -o out` on [`LONG`] (with `extra` flags), sends `signal`
+/// once `out` holds 30 files more than `before` and checks that the process
+/// dies of it.
+fn interrupted_generate(out: &Path, extra: &[&str], before: usize, signal: &str, number: i32) {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(["generate", "-q", "-o", out.to_str().unwrap()])
+        .args(LONG)
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("binary runs");
+    let status = support::interrupt_when(
+        &mut child,
+        || names_in(out).len() >= before + 30,
+        "30 files written",
+        std::time::Duration::from_secs(600),
+        signal,
+    );
+    assert_eq!(status.signal(), Some(number), "{status:?}");
+}
+
+/// An interrupted `generate` removes the files it wrote (they had no index,
+/// and the rerun refused the folder they filled) and the folders it created;
+/// an existing folder stays, and so do the files of a finished shard in it.
+#[test]
+fn an_interrupted_generate_leaves_the_folder_as_it_found_it() {
+    let dir = temp_dir("gen-interrupted");
+    let new = dir.join("new");
+    interrupted_generate(&new.join("family"), &[], 0, "-INT", 2);
+    assert!(!new.exists(), "left: {:?}", names_in(&new));
+    let empty = dir.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    interrupted_generate(&empty, &[], 0, "-TERM", 15);
+    assert_eq!(names_in(&empty), Vec::<String>::new());
+    generate(
+        &empty,
+        &[
+            "--size", "4", "--apples", "2", "--count", "3", "--seed", "9",
+        ],
+    );
+    assert_eq!(summary(&empty, "summary.json").instances, 3);
+    // Shard 1/2 finished, shard 2/2 interrupted in the same folder.
+    let shared = dir.join("shared");
+    let mut first = vec!["--shard", "1/2"];
+    first.extend_from_slice(&LONG);
+    generate(&shared, &first);
+    let finished = names_in(&shared);
+    interrupted_generate(&shared, &["--shard", "2/2"], finished.len(), "-HUP", 1);
+    assert_eq!(names_in(&shared), finished);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn an_encoding_spelled_twice_is_written_once() {
     // Three spellings of `direct` (its defaults given or not) and

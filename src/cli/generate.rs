@@ -34,7 +34,9 @@ use super::{Failure, bad_input, seconds, shard_flag};
 command line (recorded in each row and in summary.json), so rerunning it regenerates the family \
 bit for bit; with --solve-seconds or a --timeout that is reached, which instances are kept depends \
 on timing too. --shard I/K handles the instances at positions p (0-based) with p % K == I-1 and \
-writes index-I-of-K.csv/.jsonl and summary-I-of-K.json; `snakesat merge` joins the shards.\n\n\
+writes index-I-of-K.csv/.jsonl and summary-I-of-K.json; `snakesat merge` joins the shards. \
+A run that is interrupted (SIGINT, SIGTERM, SIGHUP) or fails removes the files it wrote, and the \
+folder if it created it.\n\n\
 Exit codes: 0 family written; 2 bad input; 3 a solve reached --timeout (that instance is dropped) \
 or a label disagreed with the planner."
 )]
@@ -512,12 +514,12 @@ fn slug(name: &str) -> String {
         .collect()
 }
 
-/// Writes `bytes` to `dir/name` (through [`output`]: whole or not at all)
-/// and returns its index row's hash.
+/// Writes `bytes` to `dir/name` (through [`output`]: whole or not at all;
+/// unfinished until the family is complete) and returns its index row's hash.
 fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<String, Failure> {
     let mut out = output::claim_one(&dir.join(name))?;
     out.write_with(|w| w.write_all(bytes))?;
-    output::commit([Some(out)])?;
+    output::commit_unfinished([Some(out)])?;
     Ok(index::sha256_hex(bytes))
 }
 
@@ -548,6 +550,37 @@ pub fn check_empty(dir: &Path, name: &str) -> Result<(), Failure> {
         ))),
         None => Ok(()),
     }
+}
+
+/// Creates the folder `dir` and its missing parents, each unfinished
+/// ([`output::create_unfinished`]) until the family (of `generate` or
+/// `merge`) is complete; returns the topmost folder created (`dir` itself
+/// when it exists). A folder that another process (a shard sharing it)
+/// creates meanwhile is used, and not removed.
+pub fn create_folder(dir: &Path) -> Result<PathBuf, Failure> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(bad_input(format!(
+            "cannot create {}: it exists and is not a folder",
+            dir.display()
+        )));
+    }
+    let missing: Vec<&Path> = dir
+        .ancestors()
+        .take_while(|a| !a.as_os_str().is_empty() && std::fs::symlink_metadata(a).is_err())
+        .collect();
+    for folder in missing.iter().rev() {
+        let created = output::create_unfinished(folder, || std::fs::create_dir(folder));
+        if let Err(e) = created
+            && !(e.kind() == std::io::ErrorKind::AlreadyExists && folder.is_dir())
+        {
+            output::discard_unfinished();
+            return Err(bad_input(format!(
+                "cannot create {}: {e}",
+                folder.display()
+            )));
+        }
+    }
+    Ok(missing.last().unwrap_or(&dir).to_path_buf())
 }
 
 /// Refuses an output folder that holds files of an earlier run, which would
@@ -599,8 +632,9 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
         family::sample(&plan.spec)
     }
     .map_err(bad_input)?;
-    std::fs::create_dir_all(&args.output)
-        .map_err(|e| bad_input(format!("cannot create {}: {e}", args.output.display())))?;
+    // Until the index is written, a signal or an error removes every file
+    // of the family written so far (and the folder, if it was created).
+    let top = create_folder(&args.output)?;
     let generator = format!("snakesat {}", env!("CARGO_PKG_VERSION"));
     let digits = sample
         .instances
@@ -737,6 +771,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
     }
     summary.files = rows.len();
     write_index(&args.output, plan.shard, &summary, &rows)?;
+    output::settle(&top);
     note!(
         "wrote {}: {} instances ({} files) of {} distinct draws; rejected {} duplicate and {} invalid draws; dropped {} without a plan of at most {} moves (--max-horizon), {} at the time limit, {} out of the band",
         args.output.display(),
@@ -760,7 +795,9 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
     Ok(if summary.unknown > 0 { 3 } else { 0 })
 }
 
-/// Writes the index, the summary and (for a whole family) the hardness histogram.
+/// Writes the index, the summary and (for a whole family) the hardness
+/// histogram, unfinished ([`output::commit_unfinished`]) until the caller
+/// settles the folder.
 pub fn write_index(
     dir: &Path,
     shard: Option<Shard>,
@@ -797,7 +834,8 @@ pub fn write_index(
         None => None,
     };
     let [a, b, c] = outs;
-    output::commit([a, b, c, svg])?;
+    // Unfinished like the family's files, until the caller settles the folder.
+    output::commit_unfinished([a, b, c, svg])?;
     Ok(())
 }
 

@@ -18,7 +18,7 @@ use snakesat::family::index::{self, Shard, Summary};
 
 use snakesat::output;
 
-use super::generate::{check_empty, write_index};
+use super::generate::{check_empty, create_folder, write_index};
 use super::{Failure, bad_input, read_file};
 
 #[derive(Args)]
@@ -189,26 +189,6 @@ fn checked_bytes(source: &Path, sha: &str) -> Result<Vec<u8>, Failure> {
         )));
     }
     Ok(bytes)
-}
-
-/// Creates the folder `dir` and its missing parents, each unfinished
-/// ([`output::create_unfinished`]) until the merge is complete; returns the
-/// topmost folder created (`dir` itself when it exists).
-fn create_folder(dir: &Path) -> Result<PathBuf, Failure> {
-    let missing: Vec<&Path> = dir
-        .ancestors()
-        .take_while(|a| !a.as_os_str().is_empty() && std::fs::symlink_metadata(a).is_err())
-        .collect();
-    for folder in missing.iter().rev() {
-        if let Err(e) = output::create_unfinished(folder, || std::fs::create_dir(folder)) {
-            output::discard_unfinished();
-            return Err(bad_input(format!(
-                "cannot create {}: {e}",
-                folder.display()
-            )));
-        }
-    }
-    Ok(missing.last().unwrap_or(&dir).to_path_buf())
 }
 
 /// Writes `bytes` to the new file `target`, unfinished until the merge is complete.

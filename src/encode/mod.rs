@@ -26,7 +26,7 @@ pub mod prune;
 use thiserror::Error;
 
 use crate::cnf::{Cnf, Lit};
-use crate::instance::Instance;
+use crate::instance::{Instance, InstanceError};
 
 /// What an encoding can do, for the searches to choose from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -63,10 +63,14 @@ pub trait Encoding: Sync {
     fn approximate(&self) -> bool {
         self.capabilities().approximate
     }
-    /// Builds the formula "every apple eaten within `moves` moves".
+    /// Builds the formula "every apple eaten within `moves` moves"; an
+    /// instance that [`Instance::validate_game`] refuses (`moves`, not its
+    /// `horizon` field, is the horizon) is refused with
+    /// [`EncodeError::Instance`].
     fn encode(&self, instance: &Instance, moves: usize) -> Result<Cnf, EncodeError>;
     /// Builds the open formula for every horizon up to `max` (see
-    /// [`OpenFormula`]); refused unless [`Capabilities::incremental`].
+    /// [`OpenFormula`]); refused unless [`Capabilities::incremental`], and
+    /// (as by [`Encoding::encode`]) for an invalid instance.
     fn encode_open(&self, instance: &Instance, max: usize) -> Result<OpenFormula, EncodeError> {
         let _ = (instance, max);
         Err(EncodeError::Unsupported {
@@ -79,6 +83,9 @@ pub trait Encoding: Sync {
 /// Why an encoding refuses an instance.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum EncodeError {
+    /// The instance breaks a rule of the model ([`Instance::validate_game`]).
+    #[error("invalid instance: {0}")]
+    Instance(#[from] InstanceError),
     /// The encoding does not model this kind of instance.
     #[error("encoding {encoding} does not accept this instance: {reason}")]
     Unsupported {
@@ -148,4 +155,33 @@ pub fn by_name(name: &str) -> Result<Box<dyn Encoding>, String> {
     }
     let options = direct::DirectOptions::parse(name)?;
     Ok(Box::new(direct::Direct::new(options)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::refused_examples;
+
+    /// Every encoding refuses an invalid instance with its reason (it
+    /// panicked on an index out of bounds, a capacity overflow...).
+    #[test]
+    fn an_invalid_instance_is_refused_not_a_panic() {
+        let others = [
+            "direct,body=tail",
+            "direct,body=block",
+            "direct,position=axis",
+        ];
+        let names = NAMES.iter().map(|(name, _)| *name).chain(others);
+        for name in names {
+            let encoding = by_name(name).unwrap();
+            for instance in refused_examples() {
+                let refused = Some(EncodeError::Instance(instance.validate_game().unwrap_err()));
+                assert_eq!(encoding.encode(&instance, 5).err(), refused, "{name}");
+                if encoding.capabilities().incremental {
+                    let open = encoding.encode_open(&instance, 5).err();
+                    assert_eq!(open, refused, "{name}");
+                }
+            }
+        }
+    }
 }

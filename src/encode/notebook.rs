@@ -257,6 +257,7 @@ impl Encoding for Notebook {
     }
 
     fn encode(&self, instance: &Instance, moves: usize) -> Result<Cnf, EncodeError> {
+        instance.validate_game()?;
         let s = self.setting(instance, moves)?;
         // Family 1 alone: every pair of cells at every time point.
         let cells = (s.n * s.n) as u128;

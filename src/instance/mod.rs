@@ -74,7 +74,7 @@ pub struct Instance {
 }
 
 /// Why an instance is not a valid game.
-#[derive(Debug, Error, PartialEq, Eq)]
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum InstanceError {
     /// `width` x `height` (the two fields) is not within `1..=`[`MAX_SIDE`] on each side.
     #[error("grid size {0}x{1} is out of range (each side must be 1..={max})", max = MAX_SIDE)]
@@ -260,6 +260,23 @@ impl Instance {
 
     /// Checks every rule of the model; the first problem found is returned.
     pub fn validate(&self) -> Result<(), InstanceError> {
+        self.validate_game()?;
+        if let Some(h) = self.horizon {
+            if h == 0 {
+                return Err(InstanceError::ZeroHorizon);
+            }
+            if h > MAX_HORIZON {
+                return Err(InstanceError::HugeHorizon(h));
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Instance::validate`] but for the `horizon` field: every rule of the
+    /// board, the snake and the apples. It is what the functions that take
+    /// their horizon elsewhere (an encoding's `moves`, a path to replay)
+    /// check.
+    pub fn validate_game(&self) -> Result<(), InstanceError> {
         if self.width == 0 || self.height == 0 || self.width > MAX_SIDE || self.height > MAX_SIDE {
             return Err(InstanceError::BadSize(self.width, self.height));
         }
@@ -367,14 +384,6 @@ impl Instance {
                 first.insert(a, j);
             }
         }
-        if let Some(h) = self.horizon {
-            if h == 0 {
-                return Err(InstanceError::ZeroHorizon);
-            }
-            if h > MAX_HORIZON {
-                return Err(InstanceError::HugeHorizon(h));
-            }
-        }
         if let Start::Free { .. } = self.start {
             let visible: HashSet<Pos> = self.apples[..self.visible_at_start()]
                 .iter()
@@ -387,6 +396,55 @@ impl Instance {
         }
         Ok(())
     }
+}
+
+/// Instances that [`Instance::validate`] refuses, one of each kind that once
+/// made a public function taking an `&Instance` panic (an apple off the
+/// grid, an empty body, a length of 0 or beyond the board, a side of 0 or of
+/// `usize::MAX`), for the tests that they are refused with an error.
+#[cfg(test)]
+pub(crate) fn refused_examples() -> Vec<Instance> {
+    let base = Instance {
+        width: 3,
+        height: 3,
+        walls: vec![],
+        start: Start::Free { length: 2 },
+        apples: vec![(2, 2)],
+        visible: 1,
+        grow: true,
+        tail: TailRule::Follow,
+        horizon: None,
+    };
+    let refused = vec![
+        Instance {
+            apples: vec![(5, 5)],
+            ..base.clone()
+        },
+        Instance {
+            start: Start::Body(vec![]),
+            ..base.clone()
+        },
+        Instance {
+            start: Start::Free { length: 0 },
+            ..base.clone()
+        },
+        Instance {
+            start: Start::Free { length: usize::MAX },
+            ..base.clone()
+        },
+        Instance {
+            width: 0,
+            ..base.clone()
+        },
+        Instance {
+            width: usize::MAX,
+            height: 2,
+            ..base.clone()
+        },
+    ];
+    assert_eq!(base.validate(), Ok(()));
+    assert!(refused.iter().all(|i| i.validate().is_err()));
+    refused
 }
 
 #[cfg(test)]

@@ -65,7 +65,7 @@ use ab_glyph::{Font, FontRef, GlyphId, PxScale, ScaleFont, point};
 use gif::{DisposalMethod, Encoder, Frame, Repeat};
 use thiserror::Error;
 
-use crate::instance::{Instance, Pos};
+use crate::instance::{Instance, InstanceError, Pos};
 use crate::sim::{State, Violation, states};
 
 /// The most pixels a frame may have (about 7,000 × 7,000): the writer holds
@@ -76,6 +76,9 @@ pub const MAX_FRAME_PIXELS: usize = 50_000_000;
 /// Why an animation cannot be written.
 #[derive(Debug, Error)]
 pub enum GifError {
+    /// The instance breaks a rule of the model ([`Instance::validate_game`]).
+    #[error("invalid instance: {0}")]
+    Instance(#[from] InstanceError),
     /// Cells smaller than 4 pixels.
     #[error("cell size {cell} is too small (at least 4 pixels)")]
     CellTooSmall {
@@ -324,13 +327,15 @@ pub fn frame_times(moves: usize, skip: usize) -> Vec<usize> {
 /// Writes the animation of `path` on `instance` as a GIF to `out`.
 ///
 /// The path is replayed with [`crate::sim::states`]: an illegal move is an
-/// error, but a legal path that leaves apples uneaten is still drawn.
+/// error, but a legal path that leaves apples uneaten is still drawn. An
+/// instance that [`Instance::validate_game`] refuses is refused first.
 pub fn write_gif(
     instance: &Instance,
     path: &[Pos],
     options: &GifOptions,
     out: impl Write,
 ) -> Result<GifSummary, GifError> {
+    instance.validate_game()?;
     let cell = options
         .cell
         .unwrap_or_else(|| default_cell(instance.width, instance.height));
@@ -853,6 +858,20 @@ mod tests {
         let font = FontRef::try_from_slice(super::super::FONT).unwrap();
         for ch in counter_text(1234567890, 5, 6, 9, 7).chars() {
             assert!(ch == ' ' || font.glyph_id(ch).0 != 0, "{ch}");
+        }
+    }
+
+    #[test]
+    fn an_invalid_instance_is_refused_not_a_panic() {
+        for i in crate::instance::refused_examples() {
+            let mut out = Vec::new();
+            let refused = write_gif(&i, &[(0, 0), (1, 0)], &GifOptions::default(), &mut out);
+            let reason = i.validate_game().unwrap_err();
+            assert!(
+                matches!(&refused, Err(GifError::Instance(e)) if *e == reason),
+                "{refused:?}"
+            );
+            assert!(out.is_empty());
         }
     }
 }

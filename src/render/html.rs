@@ -47,8 +47,10 @@ struct AppleView {
 }
 
 /// The viewer page for `path` on `instance`, or the first rule the path
-/// breaks. `methods` names, per apple in eating order, how it was reached
-/// (empty when there is nothing to say).
+/// breaks ([`crate::sim::Rule::InvalidInstance`] for an instance that
+/// [`crate::instance::Instance::validate_game`] refuses). `methods` names,
+/// per apple in eating order, how it was reached (empty when there is
+/// nothing to say).
 pub fn viewer(
     instance: &Instance,
     path: &[Pos],
@@ -325,5 +327,14 @@ mod tests {
         // Back into the body at once.
         let path = [(1, 0), (0, 0)];
         assert!(viewer(&instance(), &path, "x", &[]).is_err());
+    }
+
+    #[test]
+    fn an_invalid_instance_is_refused_not_a_panic() {
+        for i in crate::instance::refused_examples() {
+            let v = viewer(&i, &[(0, 0), (1, 0)], "x", &[]).unwrap_err();
+            let reason = i.validate_game().unwrap_err();
+            assert_eq!(v.rule, crate::sim::Rule::InvalidInstance(reason));
+        }
     }
 }

@@ -233,11 +233,14 @@ impl Encoding for Direct {
     }
 
     fn encode(&self, instance: &Instance, moves: usize) -> Result<Cnf, EncodeError> {
+        // Linear in the cells, against the formula's cells × moves.
+        instance.validate_game()?;
         check_size(instance, moves, &self.options)?;
         Ok(Builder::new(instance, moves, &self.options).build())
     }
 
     fn encode_open(&self, instance: &Instance, max: usize) -> Result<OpenFormula, EncodeError> {
+        instance.validate_game()?;
         let (cnf, eaten) = encode_open(instance, max, &self.options)?;
         Ok(OpenFormula {
             cnf,

@@ -150,7 +150,8 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
 /// (at least 1: a plan has at least one move; `usize::MAX` when some apple
 /// can never be eaten: unreachable, or in a dead end or a pocket, see [`strands`]). Its work is bounded by
 /// [`MAX_DISTANCE_ENTRIES`] and [`MAX_TREE_CELLS`], not by the square of the
-/// number of apples.
+/// number of apples. `instance` must pass [`Instance::validate_game`] (or
+/// [`Instance::validate`]); it panics otherwise.
 pub fn lower_bound(instance: &Instance) -> usize {
     let walls = instance.wall_map();
     let dist = Distances::new(instance, &walls);
@@ -577,7 +578,10 @@ fn tree_bound(instance: &Instance, walls: &[bool], dist: &Distances) -> usize {
 }
 
 impl Bounds {
-    /// Computes the bounds for `moves` moves.
+    /// Computes the bounds for `moves` moves. `instance` must pass
+    /// [`Instance::validate_game`] (or [`Instance::validate`]); it panics
+    /// otherwise. The table holds `(moves + 1) × cells` booleans: callers
+    /// check that against their head-slot cap first.
     pub fn compute(instance: &Instance, moves: usize) -> Bounds {
         let walls = instance.wall_map();
         let cells = instance.cells();

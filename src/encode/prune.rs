@@ -168,8 +168,9 @@ pub fn lower_bound(instance: &Instance) -> usize {
         .max(1)
 }
 
-/// Whether an apple lies in a dead end or a pocket that strands the snake
-/// before the last apple ([`dead_end_bound`], [`Pockets`]): no plan exists.
+/// Whether an apple lies in a dead end (a cell with one open neighbour) or a
+/// pocket ([`Pockets`]) that strands the snake before the last apple: no
+/// plan exists.
 pub fn strands(instance: &Instance) -> bool {
     Pockets::find(instance).strands(instance)
 }
@@ -377,8 +378,8 @@ impl Pockets {
         found
     }
 
-    /// Whether an apple of `instance` lies in a dead end ([`dead_end_bound`])
-    /// or a pocket that strands the snake before the last apple: then it has
+    /// Whether an apple of `instance` lies in a dead end (a cell with one open
+    /// neighbour, under the rules of the crate's `dead_end_bound`) or a pocket that strands the snake before the last apple: then it has
     /// no plan. `instance` is the game these pockets were found for or one
     /// on its board with fewer apples and a longer snake (a state of it).
     pub fn strands(&self, instance: &Instance) -> bool {

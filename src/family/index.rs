@@ -421,7 +421,7 @@ fn strip_shard_column(tables: &[String]) -> Result<Vec<String>, MergeError> {
 /// shard `i` (0-based) goes to position `j·K + i`. Tables with a `shard`
 /// column ([`with_shard_column`]) must name shards `1/K..K/K` in order;
 /// the merged rows are then checked against the order of a single run
-/// ([`check_run_order`]).
+/// (`check_run_order`).
 pub fn merge_tables(tables: &[String]) -> Result<String, MergeError> {
     let has_shard_column = |t: &String| t.lines().next().is_some_and(|h| h.ends_with(",shard"));
     let stripped;

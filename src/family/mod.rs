@@ -268,7 +268,7 @@ pub struct Sample {
 /// Draws `spec.count` instances, no two related by a symmetry, each in its
 /// canonical form. Deterministic: the same spec gives the same sample. A spec
 /// whose least walls, apples and length do not fit on its largest board, or
-/// whose ranges allow a rule-breaking length or `visible` ([`check_rules`]),
+/// whose ranges allow a rule-breaking length or `visible` (`check_rules`),
 /// is refused before any draw.
 pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
     if spec.count > MAX_COUNT {

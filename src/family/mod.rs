@@ -455,7 +455,7 @@ fn snake_body(
 
 /// Every canonical instance of the spec's single setting (each parameter a
 /// single value), in the order of [`symmetry::key`]. A setting that breaks a
-/// rule ([`check_rules`]) is refused, not enumerated as empty.
+/// rule (`check_rules`) is refused, not enumerated as empty.
 pub fn enumerate(spec: &FamilySpec) -> Result<Sample, FamilyError> {
     check_rules(spec)?;
     let one = |span: Span, what| span.single().ok_or(FamilyError::NotSingle(what));

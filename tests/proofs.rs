@@ -567,7 +567,8 @@ fn an_interrupted_proof_leaves_the_folder_as_it_found_it() {
 }
 
 /// A `--proof` folder made by a run that then fails (exit 2: here the
-/// formula is beyond the encoding's limits) is removed again.
+/// formula, or the certificate's, is beyond the encoding's limits) is
+/// removed again.
 #[test]
 fn a_failed_run_removes_the_proof_folder_it_made() {
     let dir = temp_dir("failed");
@@ -584,6 +585,27 @@ fn a_failed_run_removes_the_proof_folder_it_made() {
         out.to_str().unwrap(),
     ]);
     assert_bad_input(&run, "beyond its limit");
+    assert!(!out.exists(), "left: {:?}", folder_files(&out));
+    // The same when only the certificate is beyond the limits: the lower
+    // bound answers "no plan" at once (a walled-in apple), and horizon 100's
+    // formula on 1000x1000 cells is too big to certify.
+    let walled = dir.join("walled.json");
+    std::fs::write(
+        &walled,
+        r#"{"width":1000,"height":1000,"walls":[[1,0],[0,1]],"snake":[[5,5]],
+            "apples":[[0,0],[9,9]],"tail":"strict"}"#,
+    )
+    .unwrap();
+    let run = snakesat(&[
+        "solve",
+        walled.to_str().unwrap(),
+        "--horizon",
+        "100",
+        "--proof",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_bad_input(&run, "certificates: encoding direct would need");
     assert!(!out.exists(), "left: {:?}", folder_files(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }

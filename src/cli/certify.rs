@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use snakesat::encode::Encoding;
+use snakesat::encode::{EncodeError, Encoding};
 use snakesat::instance::Instance;
 use snakesat::planner::Outcome;
 use snakesat::proof::{self, Certification};
@@ -66,7 +66,14 @@ pub fn write(
     let deadline = timeout.map(|d| Instant::now() + d);
     let manifest =
         proof::certify_search(instance, encoding, outcome, dir, deadline).map_err(|e| Failure {
-            code: 3,
+            // A formula beyond the encoding's limits is a request that does
+            // not fit (exit 2, as when the search itself would build it).
+            code: match &e {
+                proof::ProofError::Encode(
+                    EncodeError::TooLarge { .. } | EncodeError::TooBig { .. },
+                ) => 2,
+                _ => 3,
+            },
             message: format!("certificates: {:#}", anyhow::Error::from(e)),
         })?;
     let certified = manifest.certified();

@@ -424,7 +424,8 @@ fn no_plan_within_the_max_horizon_exits_1() {
 /// An apple that can never be eaten (the lower bound is infinite): `sizes`
 /// says so as `solve` does (no `error:`, no 20-digit bound), exit 1, and
 /// writes no chart; a sweep shows such a size as a row `no plan` (`null`
-/// horizon in JSON) and goes on to the next.
+/// horizon in JSON) and goes on to the next, as it does for a size proven
+/// to have no plan within `--max-horizon`.
 #[test]
 fn an_apple_that_can_never_be_eaten_is_no_plan_and_a_sweep_goes_on() {
     let dir = temp_dir("sizes-never-eaten");
@@ -492,4 +493,32 @@ fn an_apple_that_can_never_be_eaten_is_no_plan_and_a_sweep_goes_on() {
     assert!(doc[0]["horizon"].is_null(), "{:?}", doc[0]);
     assert_eq!(doc[0]["encodings"].as_array().unwrap().len(), 0);
     assert!(doc[1]["horizon"].as_u64().is_some() && doc[2]["horizon"].as_u64().is_some());
+    // The same for a size proven to have no plan within --max-horizon (here
+    // its lower bound exceeds it): a row `no plan`, and on.
+    let run = snakesat(&[
+        "sizes",
+        "--sweep",
+        "size=3..5",
+        "--apples",
+        "4",
+        "--max-horizon",
+        "8",
+        "--encodings",
+        "direct",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("no plan of at most --max-horizon moves")
+    );
+    let rows: Vec<Vec<&str>> = run
+        .stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 3, "{}", run.stdout);
+    assert!(rows[0][1].parse::<usize>().is_ok(), "{}", run.stdout);
+    assert_eq!(rows[1], ["4", "no", "plan"], "{}", run.stdout);
+    assert_eq!(rows[2], ["5", "no", "plan"], "{}", run.stdout);
 }

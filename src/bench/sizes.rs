@@ -443,8 +443,9 @@ pub fn sizes_table(measures: &[Measure], families: bool, solved: bool, markdown:
 }
 
 /// One point of a sweep: the value, the horizon, the measures. A swept size
-/// whose instance has an apple that can never be eaten has no horizon
-/// (`None`) and no measures: its row says `no plan`.
+/// whose instance has an apple that can never be eaten, or is proven to have
+/// no plan within the largest horizon, has no horizon (`None`) and no
+/// measures: its row says `no plan`.
 pub type Point = (usize, Option<usize>, Vec<Measure>);
 
 /// The solver's answer to a measure (empty if not solved), with

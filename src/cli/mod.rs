@@ -129,7 +129,7 @@ the horizon limit (100000)."
     /// Compare the sizes (and optionally solve times) of the encodings on an instance.
     #[command(
         after_help = "Exit codes: 0 the table written (a swept size whose instance has an apple that can \
-never be eaten is a row `no plan`); 1 without --horizon, proven no plan within --max-horizon, or \
+never be eaten, or no plan within --max-horizon, is a row `no plan`); 1 without --horizon, proven no plan within --max-horizon, or \
 some apple can never be eaten (no horizon to compare at); 2 bad input; 3 without --horizon, the least horizon not \
 found by the limits."
     )]

@@ -246,17 +246,24 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
                 let mut flags = args.instance.clone();
                 flags.size = Some(v.to_string());
                 let instance = load_instance(&flags)?;
-                let Some((moves, searched)) =
-                    horizon(&instance, timeout, args.max_horizon, verbose)?
-                else {
-                    // No plan at this size: a row that says so, and on.
-                    if verbose {
-                        eprintln!("size {v}: {}", super::NEVER_EATEN);
-                    }
-                    points.push((v, None, Vec::new()));
-                    continue;
+                // No plan at this size (proven, exit 1 on its own): a row
+                // that says so, and on.
+                let found = match horizon(&instance, timeout, args.max_horizon, verbose) {
+                    Ok(Some(found)) => Ok(found),
+                    Ok(None) => Err(super::NEVER_EATEN.to_string()),
+                    Err(f) if f.code == 1 => Err(f.message),
+                    Err(f) => return Err(f),
                 };
-                (instance, moves, searched)
+                match found {
+                    Ok((moves, searched)) => (instance, moves, searched),
+                    Err(why) => {
+                        if verbose {
+                            eprintln!("size {v}: {why}");
+                        }
+                        points.push((v, None, Vec::new()));
+                        continue;
+                    }
+                }
             }
             Param::Horizon => {
                 let mut instance = base.clone().expect("loaded above");
@@ -297,7 +304,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
         if points.iter().any(|(_, moves, _)| moves.is_none()) {
             let _ = writeln!(
                 out,
-                "(\"no plan\": some apple of that size's instance can never be eaten)"
+                "(\"no plan\": that size's instance has no plan of at most --max-horizon moves, or some apple can never be eaten)"
             );
         }
         let _ = write!(

@@ -169,6 +169,31 @@ fn every_option_is_exact_at_every_horizon() {
 /// facts (src/encode/full.rs), which must keep every legal plan.
 const FULL_CASES: usize = 300;
 
+/// Full boards checked at horizons past their free cells: there the final
+/// window (the last `L` heads) starts after time 0, and the *degree* facts
+/// (src/encode/full.rs) speak of heads the plan chose, not the initial body.
+const LONG_FULL_CASES: usize = 400;
+
+#[test]
+fn full_boards_are_exact_past_their_size() {
+    let cases = tiny::env_number("SNAKESAT_EXACT_FULL_CASES").unwrap_or(LONG_FULL_CASES);
+    let seed = tiny::env_number("SNAKESAT_EXACT_SEED").unwrap_or(0x10a6_f011);
+    let options = tiny::all_options();
+    let mut late_plans = 0;
+    for (k, inst) in tiny::instances(seed as u64, cases, 1).iter().enumerate() {
+        let free = inst.cells() - inst.walls.len();
+        let last = free + 10;
+        let expected = bfs::plans_by_horizon(inst, last);
+        late_plans += expected[free..].iter().filter(|&&p| p).count();
+        check_fresh(inst, &options[(k * 31) % options.len()], &expected, false);
+    }
+    // Enough plans whose window starts after time 0 for the facts to matter.
+    assert!(
+        late_plans >= cases / 2,
+        "{late_plans} late plans in {cases} boards"
+    );
+}
+
 #[test]
 fn full_boards_are_exact_at_every_horizon() {
     let cases = tiny::env_number("SNAKESAT_EXACT_FULL_CASES").unwrap_or(FULL_CASES);

@@ -126,6 +126,9 @@ var_kinds! {
     /// Some head visit of (`x`, `y`) in its block at or after `t` (times
     /// shifted by the initial length).
     BlockSuffix = "block-suffix", block_suffix { x: "Column.", y: "Row.", t: "Shifted time." }
+    /// On a full board at a fixed horizon, the head has been on (`x`, `y`) at
+    /// some time of the final window up to `t` (src/encode/full.rs).
+    Visited = "visited", visited { x: "Column.", y: "Row.", t: "Time." }
     /// Auxiliary variable `k` of the at-most-one head cell at time `group`.
     AmoHead = "amo-head", amo_head { group: "Time.", k: "Counter." }
     /// Auxiliary variable `k` of the at-most-one head column at time `group`.

@@ -22,6 +22,20 @@
 //! The last two say that the end of the plan is a Hamiltonian path of the free
 //! cells. The solver could derive *once* from *cover* only by counting (a
 //! pigeonhole argument, exponential for resolution), so it is given directly.
+//!
+//! *Degree* ([`FullBoard::degree_facts`]): at a time `s` of that window, the
+//! heads still to come (`s + 1..=T`) are a path through exactly the free cells
+//! not yet visited in the window, entered from the head at `s`. On that path
+//! every cell but the last (the head at `T`) has two path neighbours, each a
+//! grid neighbour that is unvisited or the head at `s`. So an unvisited cell
+//! that is not the head at `T` has at least two such neighbours. With
+//! `visited(s, c)` meaning "the head was on `c` at some time of the window up
+//! to `s`" (defined by clauses both ways), that is, for every set `S` of all
+//! but one of `c`'s free neighbours:
+//! `visited(s, c) ∨ head(T, c) ∨ ⋁_{n ∈ S} (¬visited(s, n) ∨ head(s, n))`.
+//! The rule cuts the dead ends a Hamiltonian path cannot leave; measured with
+//! the external `cadical` on IPC-2018 optimal problems 14 and 8 at refuted
+//! horizons, it takes 1.2–2.4 times less time (README, "Full boards").
 
 use crate::cnf::{FALSE, Lit, TRUE};
 use crate::instance::{Instance, Start, TailRule};
@@ -44,6 +58,8 @@ pub struct FullBoard {
     free: Vec<usize>,
     /// The initial body's cells, head first (the cell at time `−k` is `body[k]`).
     body: Vec<usize>,
+    /// Each cell's free grid neighbours (empty for walls).
+    neighbours: Vec<Vec<usize>>,
 }
 
 impl FullBoard {
@@ -58,9 +74,22 @@ impl FullBoard {
             && instance.tail == TailRule::Strict
             && !instance.apples.is_empty()
             && body.len() + instance.apples.len() == free.len();
-        full.then(|| FullBoard {
-            free,
-            body: body.iter().map(|&p| instance.index(p)).collect(),
+        full.then(|| {
+            let grid = instance.grid();
+            let neighbours = (0..instance.cells())
+                .map(|c| {
+                    if walls[c] {
+                        Vec::new()
+                    } else {
+                        grid.neighbours(c).filter(|&n| !walls[n]).collect()
+                    }
+                })
+                .collect();
+            FullBoard {
+                free,
+                body: body.iter().map(|&p| instance.index(p)).collect(),
+                neighbours,
+            }
         })
     }
 
@@ -141,6 +170,83 @@ impl FullBoard {
     }
 }
 
+impl FullBoard {
+    /// The times `s` of a plan of exactly `t` moves that carry *degree*
+    /// facts: the window's times from `max(t + 1 − L, 0)` to `t − 2` (at `t − 1`
+    /// one cell is left, the last head). Empty when the window is too short.
+    pub fn degree_times(&self, t: usize) -> std::ops::Range<usize> {
+        (t + 1).saturating_sub(self.length())..t.saturating_sub(1)
+    }
+
+    /// The *degree* facts of a plan of exactly `t` moves (see the module
+    /// documentation): `head(s, c)` as for [`facts`](FullBoard::facts),
+    /// `visited(s, c)` a fresh variable for every `s` of
+    /// [`degree_times`](FullBoard::degree_times) and free cell `c`, which
+    /// these clauses define. Writes nothing when those times are empty.
+    pub fn degree_facts(
+        &self,
+        t: usize,
+        mut head: impl FnMut(usize, usize) -> Lit,
+        visited: impl Fn(usize, usize) -> Lit,
+        mut add: impl FnMut(&[Lit]),
+    ) {
+        let times = self.degree_times(t);
+        if times.is_empty() {
+            return;
+        }
+        let l = self.length();
+        let mut clause: Vec<Lit> = Vec::with_capacity(2 + 2 * 4);
+        // `visited(first, c)`: the head on `c` at a time of the window up to
+        // `first` (times below 0: the initial body's cells).
+        let first = times.start;
+        for &c in &self.free {
+            let v = visited(first, c);
+            clause.clear();
+            clause.push(-v);
+            // Window times `t + 1 − l ..= first`, as `u − l` for `u` in `t + 1..=first + l`.
+            for u in t + 1..=first + l {
+                let at = if u >= l {
+                    head(u - l, c)
+                } else {
+                    match self.body.get(l - u) {
+                        Some(&b) if b == c => TRUE,
+                        _ => FALSE,
+                    }
+                };
+                add(&[-at, v]);
+                clause.push(at);
+            }
+            add(&clause);
+        }
+        for s in first + 1..times.end {
+            for &c in &self.free {
+                let (v, before, now) = (visited(s, c), visited(s - 1, c), head(s, c));
+                add(&[-before, v]);
+                add(&[-now, v]);
+                add(&[-v, before, now]);
+            }
+        }
+        for s in times {
+            for &c in &self.free {
+                let neighbours = &self.neighbours[c];
+                // Every set of all but one neighbour holds an available one.
+                for skip in 0..neighbours.len() {
+                    clause.clear();
+                    clause.push(visited(s, c));
+                    clause.push(head(t, c));
+                    for (k, &n) in neighbours.iter().enumerate() {
+                        if k != skip {
+                            clause.push(-visited(s, n));
+                            clause.push(head(s, n));
+                        }
+                    }
+                    add(&clause);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,6 +265,52 @@ mod tests {
         let one_apple = r#"{"width": 3, "height": 1, "snake": [[0, 0]], "apples": [[1, 0]],
             "tail": "strict"}"#;
         assert!(!ends_full(&from_json(one_apple).unwrap()));
+    }
+
+    #[test]
+    fn degree_facts_speak_of_the_window_only() {
+        // 3x1, body (1,0),(0,0), one apple at (2,0): L = 3.
+        let inst = from_json(
+            r#"{"width": 3, "height": 1, "snake": [[1, 0], [0, 0]], "apples": [[2, 0]],
+            "tail": "strict"}"#,
+        )
+        .unwrap();
+        let board = FullBoard::of(&inst).expect("full");
+        let head = |s: usize, c: usize| (10 * s + c + 1) as Lit;
+        let visited = |s: usize, c: usize| (100 + 10 * s + c) as Lit;
+        let facts = |t: usize| {
+            let mut clauses = Vec::new();
+            board.degree_facts(t, head, visited, |cl| clauses.push(cl.to_vec()));
+            clauses
+        };
+        // T = 4: the window is times 2..=4, degree facts at s = 2 only.
+        assert_eq!(board.degree_times(4), 2..3);
+        let mut expected = Vec::new();
+        for c in 0..3 {
+            // visited(2, c) <-> head(2, c): the head at 1 is outside the window.
+            expected.push(vec![-head(2, c), visited(2, c)]);
+            expected.push(vec![-visited(2, c), head(2, c)]);
+        }
+        // Cell 0 has one neighbour, so it is visited or the last head; cell 1
+        // needs both neighbours available (unvisited, or the head at 2).
+        expected.push(vec![visited(2, 0), head(4, 0)]);
+        expected.push(vec![visited(2, 1), head(4, 1), -visited(2, 2), head(2, 2)]);
+        expected.push(vec![visited(2, 1), head(4, 1), -visited(2, 0), head(2, 0)]);
+        expected.push(vec![visited(2, 2), head(4, 2)]);
+        let mut got = facts(4);
+        got.sort();
+        expected.sort();
+        assert_eq!(got, expected);
+        // T = 3: the window is times 1..=3, degree facts at s = 1, defined by the head at 1.
+        assert_eq!(board.degree_times(3), 1..2);
+        assert!(facts(3).contains(&vec![-visited(1, 0), head(1, 0)]));
+        // T = 2: the window is times 0..=2 and s = 0 starts it.
+        assert_eq!(board.degree_times(2), 0..1);
+        assert!(facts(2).contains(&vec![-visited(0, 1), head(0, 1)]));
+        // T = 1: the window starts at time −1 (the body's cell 0) and
+        // reaches the last move: no degree facts.
+        assert!(board.degree_times(1).is_empty());
+        assert!(facts(1).is_empty());
     }
 
     #[test]

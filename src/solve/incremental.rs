@@ -46,7 +46,8 @@ fn var_time(kind: &VarKind, initial_length: usize) -> usize {
         | TailMove { t, .. }
         | Ate { t }
         | Active { t, .. }
-        | Counter { t, .. } => t as usize,
+        | Counter { t, .. }
+        | Visited { t, .. } => t as usize,
         // The move from `t` to `t + 1`.
         Move { t, .. } | MovedX { t } => t as usize + 1,
         // Comparisons of the positions at `s` and an earlier time.

@@ -857,5 +857,21 @@ impl<'a> Builder<'a> {
         for clause in clauses {
             self.cnf.add(&clause);
         }
+        self.cnf.family("full board degree");
+        let times = board.degree_times(t);
+        let mut visited = vec![FALSE; cells * times.len()];
+        for s in times.clone() {
+            for &c in board.free() {
+                let (x, y) = self.inst.pos(c);
+                visited[(s - times.start) * cells + c] = self.cnf.var(VarKind::visited(x, y, s));
+            }
+        }
+        let cnf = &mut self.cnf;
+        board.degree_facts(
+            t,
+            |s, c| heads[s * cells + c],
+            |s, c| visited[(s - times.start) * cells + c],
+            |clause| cnf.add(clause),
+        );
     }
 }

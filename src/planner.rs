@@ -360,6 +360,13 @@ impl<'a> Planner<'a> {
             config: self.config.unwrap_or_default(),
         };
         let proven = prune::lower_bound(instance);
+        // No apple: the goal holds at once, so the least plan has no move (a
+        // fixed horizon still asks for a legal walk of exactly its moves).
+        if instance.apples.is_empty()
+            && matches!(self.search, Search::Optimal | Search::Satisficing)
+        {
+            return Ok(no_move_plan(instance));
+        }
         let (lower, upper) = match self.search {
             Search::FixedHorizon(t) => (t, t),
             Search::Optimal | Search::Satisficing => (proven, self.max_horizon),
@@ -389,17 +396,25 @@ impl<'a> Planner<'a> {
         };
         let result = match self.search {
             Search::Satisficing if !incremental => return Err(refuse("satisficing")),
-            Search::Satisficing => within(
-                solve::satisficing::satisficing(
+            Search::Satisficing => {
+                let formula_moves = upper.min(SATISFICING_FORMULA_MOVES);
+                let mut result = solve::satisficing::satisficing(
                     instance,
                     encoding,
                     proven,
-                    upper.min(SATISFICING_FORMULA_MOVES),
+                    formula_moves,
                     &budget,
                     &mut progress,
-                )?,
-                upper,
-            ),
+                )?;
+                // Every horizon refuted up to the largest formula built is
+                // "no plan" only when that is the largest horizon allowed.
+                if result.status == Status::Unsat && formula_moves < upper {
+                    result.status = Status::Unknown;
+                    // The answer speaks of the largest horizon tried.
+                    result.attempts.sort_by_key(|a| a.horizon);
+                }
+                within(result, upper)
+            }
             // The least-horizon route starts at one move: zero moves is asked directly.
             Search::FixedHorizon(t) if !self.shortcut || t == 0 => {
                 let attempt = solve::solve_at(instance, encoding, t, &budget)?;
@@ -528,6 +543,24 @@ fn within(mut result: SearchResult, upper: usize) -> SearchResult {
         };
     }
     result
+}
+
+/// The least plan of an instance without apples: no move, from the start
+/// cell (a free start's first one), proven least without solving (lower
+/// bound 0, no attempt).
+fn no_move_plan(instance: &Instance) -> Outcome {
+    let path = prune::start_cells(instance, &instance.wall_map())[..1].to_vec();
+    let replay = sim::simulate(instance, &path).expect("the start holds with no apple to eat");
+    Outcome {
+        verdict: Verdict::Plan(Plan {
+            path,
+            horizon: 0,
+            optimal: true,
+            replay,
+        }),
+        lower_bound: 0,
+        attempts: vec![],
+    }
 }
 
 /// The verdict of a finished search: its plan checked by the simulator.
@@ -694,6 +727,81 @@ mod tests {
                 outcome.verdict
             );
         }
+    }
+
+    /// Without apples the least plan has no move, whether the snake can move
+    /// or not, in every search (the satisficing one panicked on a snake that
+    /// cannot move, the others said 1 move or no plan); a fixed horizon is a
+    /// walk of exactly its moves, not proven least.
+    #[test]
+    fn no_apples_is_a_plan_of_no_move() {
+        let direct = by_name("direct").unwrap();
+        for text in [
+            r#"{"width": 1, "height": 2, "snake": [[0, 1], [0, 0]], "apples": [], "tail": "strict"}"#,
+            r#"{"width": 4, "height": 3, "snake": [[0, 1], [0, 0]], "apples": []}"#,
+            r#"{"width": 3, "height": 3, "length": 2, "walls": [[0, 0]], "apples": []}"#,
+        ] {
+            let instance = from_json(text).unwrap();
+            assert_eq!(prune::lower_bound(&instance), 0);
+            for (search, method) in [
+                (Search::Optimal, Method::Auto),
+                (Search::Optimal, Method::Fresh),
+                (Search::Satisficing, Method::Auto),
+            ] {
+                let outcome = Planner::new(&*direct)
+                    .search(search)
+                    .method(method)
+                    .plan(&instance)
+                    .unwrap();
+                let plan = outcome.plan().expect("a plan");
+                assert_eq!((plan.horizon, plan.optimal), (0, true), "{text} {search:?}");
+                assert_eq!(plan.path.len(), 1);
+                assert_eq!(outcome.lower_bound, 0);
+            }
+        }
+        let walk =
+            from_json(r#"{"width": 4, "height": 3, "snake": [[0, 1], [0, 0]], "apples": []}"#)
+                .unwrap();
+        let outcome = Planner::new(&*direct)
+            .search(Search::FixedHorizon(1))
+            .plan(&walk)
+            .unwrap();
+        let plan = outcome.plan().expect("a walk of one move");
+        assert_eq!((plan.horizon, plan.optimal), (1, false));
+    }
+
+    /// A satisficing search whose formulas refute every horizon up to the
+    /// largest one allowed proves "no plan" (it said unknown); up to a
+    /// formula cap below the largest horizon allowed, it is still unknown.
+    #[test]
+    fn satisficing_refuting_every_horizon_is_no_plan() {
+        // The snake's only move leads into a dead end away from the apple.
+        let instance = from_json(
+            r#"{"width": 3, "height": 3, "snake": [[1, 0], [1, 1], [0, 1], [0, 0]],
+                "walls": [[1, 2], [2, 1]], "apples": [[0, 2]], "tail": "strict"}"#,
+        )
+        .unwrap();
+        let direct = by_name("direct").unwrap();
+        let outcome = Planner::new(&*direct)
+            .search(Search::Satisficing)
+            .max_horizon(12)
+            .plan(&instance)
+            .unwrap();
+        assert!(
+            matches!(outcome.verdict, Verdict::NoPlan { within: 12 }),
+            "{:?}",
+            outcome.verdict
+        );
+        let outcome = Planner::new(&*direct)
+            .search(Search::Satisficing)
+            .max_horizon(SATISFICING_FORMULA_MOVES + 1)
+            .plan(&instance)
+            .unwrap();
+        assert!(
+            matches!(outcome.verdict, Verdict::Unknown),
+            "{:?}",
+            outcome.verdict
+        );
     }
 
     #[test]

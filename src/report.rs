@@ -83,6 +83,10 @@ pub fn picture(instance: &Instance, path: &[Pos], replay: &Replay) -> String {
     }
     let last = path[path.len() - 1];
     end[last.1][last.0] = '@';
+    // No move (no apples): the end is the start.
+    if path.len() == 1 {
+        end = start.clone();
+    }
 
     let mut out = String::new();
     let pad = instance.width.max(5);
@@ -92,7 +96,11 @@ pub fn picture(instance: &Instance, path: &[Pos], replay: &Replay) -> String {
         let b: String = end[y].iter().collect();
         let _ = writeln!(out, "{a:<pad$}   {b}");
     }
-    let _ = writeln!(out, "moves: {}", moves_string(path));
+    let moves = match moves_string(path) {
+        none if none.is_empty() => "none".to_string(),
+        moves => moves,
+    };
+    let _ = writeln!(out, "moves: {moves}");
     let eaten: Vec<String> = replay
         .eaten
         .iter()

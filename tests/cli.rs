@@ -1189,3 +1189,119 @@ fn every_command_help_lists_its_exit_codes() {
         assert!(run.stdout.contains("Exit codes: 0 "), "{command:?}");
     }
 }
+
+/// An instance without apples: its goal holds at once, so the least plan
+/// has no move, whether the snake can move (2x2) or not (1x2, the snake
+/// fills it): `solve` (least horizon and `--satisficing`, JSON and PDDL) and
+/// `bench` say "0 moves (proven least)". The satisficing search panicked on
+/// the immovable snake; the least-horizon search said 1 move, or "no plan".
+/// A fixed horizon still asks for a walk of exactly that many moves.
+#[test]
+fn no_apples_is_a_plan_of_no_move() {
+    let dir = temp_dir("no-apples");
+    let domain = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benchmarks/ipc2018-snake/domain.pddl"
+    );
+    std::fs::copy(domain, dir.join("domain.pddl")).unwrap();
+    let problem = |cells: &[&str], adjacent: &[(&str, &str)]| {
+        let facts: String = adjacent
+            .iter()
+            .flat_map(|(a, b)| [format!("(ISADJACENT {a} {b}) (ISADJACENT {b} {a})\n")])
+            .collect();
+        format!(
+            "(define (problem zero) (:domain snake) (:objects {})\n(:init {facts} \
+             (tailsnake pos0-0) (headsnake pos0-1) (nextsnake pos0-1 pos0-0) \
+             (blocked pos0-1) (blocked pos0-0) (spawn dummypoint))\n(:goal (and)))\n",
+            cells.join(" ")
+        )
+    };
+    let stuck = write(
+        &dir,
+        "instance-1.pddl",
+        &problem(&["pos0-0", "pos0-1"], &[("pos0-0", "pos0-1")]),
+    );
+    let free = write(
+        &dir,
+        "instance-2.pddl",
+        &problem(
+            &["pos0-0", "pos0-1", "pos1-0", "pos1-1"],
+            &[
+                ("pos0-0", "pos0-1"),
+                ("pos0-0", "pos1-0"),
+                ("pos0-1", "pos1-1"),
+                ("pos1-0", "pos1-1"),
+            ],
+        ),
+    );
+    let json_stuck = write(
+        &dir,
+        "stuck.json",
+        r#"{"width": 1, "height": 2, "snake": [[0, 1], [0, 0]], "apples": [], "tail": "strict"}"#,
+    );
+    let json_free = write(
+        &dir,
+        "free.json",
+        r#"{"width": 5, "height": 5, "snake": [[0, 1], [0, 0]], "apples": []}"#,
+    );
+    for file in [&stuck, &free, &json_stuck, &json_free] {
+        for search in [&[][..], &["--satisficing"], &["--search", "fresh"]] {
+            let mut args = vec!["solve", file.as_str(), "-q"];
+            args.extend_from_slice(search);
+            let run = snakesat(&args);
+            assert_eq!(run.code, 0, "{file} {search:?}: {}", run.stderr);
+            assert!(
+                run.stdout
+                    .starts_with("plan: 0 moves (proven least), 0 apples"),
+                "{file} {search:?}: {}",
+                run.stdout
+            );
+            args.push("--json");
+            let plan = json_of(&snakesat(&args));
+            assert_eq!(plan["horizon"], 0, "{plan}");
+            assert_eq!(plan["optimal"], true, "{plan}");
+            assert_eq!(plan["lower_bound"], 0, "{plan}");
+            assert_eq!(plan["path"].as_array().unwrap().len(), 1, "{plan}");
+        }
+    }
+    // Every output of a plan works for no move; the IPC plan has no action and `check` takes it.
+    let plan = dir.join("stuck.plan");
+    let gif = dir.join("stuck.gif");
+    let run = snakesat(&[
+        "solve",
+        &stuck,
+        "--plan",
+        plan.to_str().unwrap(),
+        "--gif",
+        gif.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("moves: none"), "{}", run.stdout);
+    assert!(gif.exists());
+    let text = std::fs::read_to_string(&plan).unwrap();
+    assert!(text.lines().all(|l| l.starts_with(';')), "{text}");
+    let check = snakesat(&["check", &stuck, plan.to_str().unwrap()]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    // A fixed horizon is exactly that many moves: the stuck snake has none, the other one has.
+    assert_eq!(
+        snakesat(&["solve", &json_stuck, "--horizon", "2", "-q"]).code,
+        1
+    );
+    let walk = solve_json(&[&json_free, "--horizon", "2"]);
+    assert_eq!(walk["path"].as_array().unwrap().len(), 3);
+    assert_eq!(walk["optimal"], false, "{walk}");
+    // bench: rows of plan length 0, optimal, in both searches.
+    for search in [&[][..], &["--satisficing"]] {
+        let mut args = vec!["bench", dir.to_str().unwrap(), "--json", "-q"];
+        args.extend_from_slice(search);
+        let run = snakesat(&args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let rows = json_of(&run);
+        assert_eq!(rows.as_array().unwrap().len(), 2, "{rows}");
+        for row in rows.as_array().unwrap() {
+            assert_eq!(row["status"], "sat", "{row}");
+            assert_eq!(row["plan_length"], 0, "{row}");
+            assert_eq!(row["optimal"], true, "{row}");
+        }
+    }
+}

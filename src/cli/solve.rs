@@ -211,7 +211,8 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Verdict::Unknown if search == Search::Satisficing && outcome.attempts.is_empty() => {
             outcome.lower_bound.min(max_horizon)
         }
-        Verdict::NoPlan { .. } | Verdict::Unknown => outcome
+        Verdict::NoPlan { within } => *within,
+        Verdict::Unknown => outcome
             .attempts
             .last()
             .map_or(instance.horizon.unwrap_or(max_horizon), |a| a.horizon),

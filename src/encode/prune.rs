@@ -147,7 +147,7 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
 }
 
 /// A proven lower bound on the number of moves needed to eat every apple
-/// (at least 1: a plan has at least one move; `usize::MAX` when some apple
+/// (0 only without apples, whose goal holds at once; `usize::MAX` when some apple
 /// can never be eaten: unreachable, or in a dead end or a pocket, see [`strands`]). Its work is bounded by
 /// [`MAX_DISTANCE_ENTRIES`] and [`MAX_TREE_CELLS`], not by the square of the
 /// number of apples. `instance` must pass [`Instance::validate_game`] (or
@@ -165,7 +165,6 @@ pub fn lower_bound(instance: &Instance) -> usize {
         .max(n)
         .max(tree_bound(instance, &walls, &dist))
         .max(if strands(instance) { usize::MAX } else { 0 })
-        .max(1)
 }
 
 /// Whether an apple lies in a dead end (a cell with one open neighbour) or a

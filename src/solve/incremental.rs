@@ -408,6 +408,6 @@ pub(crate) fn least_horizon_incremental(
     Ok(SearchResult {
         status,
         attempts,
-        lower_bound: lower_bound.max(1),
+        lower_bound,
     })
 }

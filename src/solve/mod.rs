@@ -248,7 +248,7 @@ pub(crate) fn solve_at_with<E: From<EncodeError>>(
 /// continuation from its final body with no apples left, found by a second,
 /// small formula. Any plan for fewer moves that can go on moving is a plan for
 /// `moves`. When the shortcut does not apply (approximate encoding, lower
-/// bound not below `moves`, a free start whose body is not yet all on the
+/// bound 0 or not below `moves`, a free start whose body is not yet all on the
 /// path, no plan at the bound, or no continuation) the full formula at `moves`
 /// is solved, so the answer is the same as [`solve_at`]'s.
 pub(crate) fn solve_fixed(
@@ -271,7 +271,8 @@ fn shortcut(
     budget: &Budget,
 ) -> Result<Option<Attempt>, EncodeError> {
     let bound = crate::encode::prune::lower_bound(instance);
-    if encoding.approximate() || bound >= moves {
+    // (No apple, bound 0: the continuation alone is the whole question.)
+    if encoding.approximate() || bound == 0 || bound >= moves {
         return Ok(None);
     }
     // The shortcut may spend at most a second before the full formula is tried.
@@ -338,7 +339,7 @@ impl SearchResult {
         SearchResult {
             status: attempts.last().map_or(Status::Unsat, |a| a.status),
             attempts,
-            lower_bound: lower_bound.max(1),
+            lower_bound,
         }
     }
 
@@ -399,6 +400,6 @@ pub(crate) fn least_horizon(
     Ok(SearchResult {
         status,
         attempts,
-        lower_bound: lower_bound.max(1),
+        lower_bound,
     })
 }

@@ -118,7 +118,7 @@ pub(crate) fn least_horizon_parallel(
     Ok(SearchResult {
         status,
         attempts,
-        lower_bound: lower_bound.max(1),
+        lower_bound,
     })
 }
 

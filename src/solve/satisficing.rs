@@ -580,9 +580,10 @@ fn simple_path(
 }
 
 /// Satisficing search: every phase stops at the deadline (status `unknown`
-/// when no plan was found by then; else the best plan so far). `lower_bound` is a proven bound;
-/// `max_moves` the largest horizon ever built. Every solver uses the
-/// budget's configuration.
+/// when no plan was found by then; else the best plan so far; `unsat` when
+/// no plan was constructed and the formulas refute every horizon up to
+/// `max_moves`). `lower_bound` is a proven bound; `max_moves` the largest
+/// horizon ever built. Every solver uses the budget's configuration.
 pub(crate) fn satisficing(
     instance: &Instance,
     encoding: &dyn Encoding,
@@ -716,6 +717,28 @@ pub(crate) fn satisficing(
     .filter(valid)
     .map(|p| cut(instance, p));
     let first_plan = shorter(constructed, greedy_plan);
+    // A plan no longer than the lower bound is least: no shorter horizon to
+    // ask (the session below is built from the lower bound up to the plan's
+    // length; without apples, a constructed plan has no move, shorter than
+    // the bound of one move).
+    if let Some(path) = first_plan.as_ref().filter(|p| p.len() - 1 <= lower_bound) {
+        let a = Attempt {
+            horizon: path.len() - 1,
+            status: Status::Sat,
+            stats: Default::default(),
+            path: Some(path.clone()),
+            config: budget.config,
+            certificate: None,
+        };
+        let lower_bound = a.horizon;
+        progress(&a);
+        attempts.push(a);
+        return Ok(SearchResult {
+            status: Status::Sat,
+            attempts,
+            lower_bound,
+        });
+    }
     // The whole-horizon formula of the first plan's length: when small, the
     // descent below (which can prove a plan least) goes first; else the
     // regrowing of suffixes, which is where the long plans get shorter.
@@ -826,7 +849,7 @@ pub(crate) fn satisficing(
                 // go on legally to it, not every shorter one (a snake with
                 // no move left after its last apple): the horizons below it
                 // in turn, from the lower bound, with the time left.
-                Status::Unsat if top > lower_bound => {
+                Status::Unsat => {
                     attempts.push(a);
                     let climb = least_horizon_incremental(
                         instance,
@@ -838,19 +861,16 @@ pub(crate) fn satisficing(
                         budget,
                         &mut progress,
                     )?;
-                    // A plan found is the least one: nothing to descend to.
-                    let status = match climb.status {
-                        Status::Sat => Status::Sat,
-                        _ => Status::Unknown,
-                    };
                     attempts.extend(climb.attempts);
+                    // A plan found is the least one: nothing to descend to;
+                    // UNSAT: every horizon up to `max_moves` is refuted.
                     return Ok(SearchResult {
-                        status,
+                        status: climb.status,
                         attempts,
                         lower_bound,
                     });
                 }
-                _ => {
+                Status::Unknown => {
                     attempts.push(a);
                     return Ok(SearchResult {
                         status: Status::Unknown,
@@ -986,6 +1006,24 @@ mod tests {
             tail: TailRule::Strict,
             horizon: None,
         }
+    }
+
+    /// A constructed plan no longer than the lower bound is returned as
+    /// least: without apples (and the bound of one move the search keeps),
+    /// the session for the descent was asked for horizons 1 to 0 and panicked.
+    #[test]
+    fn a_first_plan_at_the_lower_bound_is_least() {
+        let stuck = Instance {
+            width: 1,
+            height: 2,
+            start: Start::Body(vec![(0, 1), (0, 0)]),
+            ..board(vec![], 1)
+        };
+        let encoding = crate::encode::by_name("direct").unwrap();
+        let result = satisficing(&stuck, &*encoding, 1, 300, &Budget::default(), |_| {}).unwrap();
+        assert_eq!(result.status, Status::Sat);
+        assert_eq!(result.plan().map(|a| a.horizon), Some(0));
+        assert!(result.optimal());
     }
 
     #[test]

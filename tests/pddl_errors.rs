@@ -235,3 +235,37 @@ fn apples_sharing_a_cell_are_numbered_from_one() {
     let e = err(&text);
     assert!(e.contains("apples 1 and 4 share cell (2, 0)"), "{e}");
 }
+
+/// PDDL has one `:init`, one `:goal`, one `:objects` (and one of every other
+/// section): a repeated one is refused, naming it, instead of the last one
+/// silently replacing the first (or, for `:objects`, the two being merged).
+#[test]
+fn a_repeated_section_is_refused() {
+    for (section, text) in [
+        (
+            ":init",
+            with("  (:init", "  (:init (blocked pos2-0))\n  (:init"),
+        ),
+        (
+            ":goal",
+            with(
+                "  (:goal",
+                "  (:goal (and (not (ispoint pos2-0))))\n  (:goal",
+            ),
+        ),
+        (
+            ":objects",
+            with("  (:objects", "  (:objects pos1-1)\n  (:objects"),
+        ),
+        (
+            ":domain",
+            with("(:DOMAIN Snake)", "(:domain snake) (:domain snake)"),
+        ),
+    ] {
+        let e = err(&text);
+        assert_eq!(
+            e,
+            format!("malformed PDDL: two ({section} ...) sections; a problem has one")
+        );
+    }
+}

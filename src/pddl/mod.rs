@@ -283,6 +283,18 @@ struct Sections<'a> {
     goal: Option<&'a Sx>,
 }
 
+/// The parts of a `(define (problem ..) ..)` form that PDDL allows once each;
+/// a repeated one is refused rather than half-read.
+const ONCE: [&str; 7] = [
+    "problem",
+    ":domain",
+    ":requirements",
+    ":objects",
+    ":init",
+    ":goal",
+    ":metric",
+];
+
 fn problem_sections(forms: &[Sx]) -> Result<Sections<'_>, PddlError> {
     let define = match forms {
         [one] if one.head() == Some("define") => one.list().unwrap_or_default(),
@@ -298,12 +310,21 @@ fn problem_sections(forms: &[Sx]) -> Result<Sections<'_>, PddlError> {
     };
     let mut is_problem = false;
     let mut has_init = false;
+    let mut seen: Vec<&str> = Vec::new();
     for section in &define[1..] {
         let items = section.list().ok_or_else(|| {
             unsupported(format!(
                 "malformed PDDL: unexpected atom {section} in (define ...)"
             ))
         })?;
+        if let Some(head) = section.head()
+            && ONCE.contains(&head)
+        {
+            if seen.contains(&head) {
+                fail!("malformed PDDL: two ({head} ...) sections; a problem has one");
+            }
+            seen.push(head);
+        }
         match section.head() {
             Some("problem") => is_problem = true,
             Some("domain") => fail!("this is a domain file, not a problem file"),

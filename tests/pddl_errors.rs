@@ -269,3 +269,51 @@ fn a_repeated_section_is_refused() {
         );
     }
 }
+
+/// Objects of the goal are named as the goal's (not `:init`'s); the domain's
+/// constant `dummypoint` is not called unknown: `(not (ispoint dummypoint))`
+/// always holds and is read as such, and in a fact of `:init` it is said to
+/// be no cell.
+#[test]
+fn goal_objects_and_the_domain_constant() {
+    let e = err(&with(
+        "(not (ispoint pos0-1))",
+        "(not (ispoint pos0-1)) (not (ispoint pos7-7))",
+    ));
+    assert_eq!(e, "unknown object \"pos7-7\" in :goal");
+    let dummy = with(
+        "(not (ispoint pos0-1))",
+        "(not (ispoint pos0-1)) (not (ispoint dummypoint))",
+    );
+    assert_eq!(from_pddl(&dummy).unwrap(), from_pddl(GOOD).unwrap());
+    let e = err(&with(
+        "(ispoint pos2-0)",
+        "(ispoint pos2-0) (ispoint dummypoint)",
+    ));
+    assert_eq!(
+        e,
+        "dummypoint in (ispoint dummypoint) of :init is the domain's constant, not a cell"
+    );
+}
+
+/// `(= (total-cost) 0)`, which cost-adding tools put in `:init`, is ignored
+/// (the domain has no costs); any other numeric fact is refused as such, not
+/// as malformed. A goal's nested `and`s are flattened.
+#[test]
+fn total_cost_and_nested_and() {
+    let cost = with(
+        "(headsnake pos1-0)",
+        "(= (total-cost) 0) (headsnake pos1-0)",
+    );
+    assert_eq!(from_pddl(&cost).unwrap(), from_pddl(GOOD).unwrap());
+    let e = err(&with(
+        "(headsnake pos1-0)",
+        "(= (fuel pos1-0) 3) (headsnake pos1-0)",
+    ));
+    assert_eq!(e, "unsupported numeric fact (= (fuel pos1-0) 3) in :init");
+    let nested = with(
+        "(:goal (and (not (ispoint pos2-0)) (not (ispoint pos1-1))",
+        "(:goal (and (and (not (ispoint pos2-0)) (and)) (and (not (ispoint pos1-1)))",
+    );
+    assert_eq!(from_pddl(&nested).unwrap(), from_pddl(GOOD).unwrap());
+}

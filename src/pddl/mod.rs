@@ -425,10 +425,14 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
         cells: by_name,
     });
     let name_of = |p: Pos| objects.name(p).into_owned();
-    let cell = |name: &str| -> Result<Pos, PddlError> {
+    // The cell `name` stands for in `fact` of `section`.
+    let cell_in = |name: &str, fact: &Sx, section: &str| -> Result<Pos, PddlError> {
         match objects.cell(name) {
             Some(p) => Ok(p),
-            None => fail!("unknown object {:?} in :init", excerpt(name)),
+            None if name == DUMMY => {
+                fail!("{DUMMY} in {fact} of {section} is the domain's constant, not a cell")
+            }
+            None => fail!("unknown object {:?} in {section}", excerpt(name)),
         }
     };
 
@@ -441,18 +445,29 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     let mut points: Vec<Pos> = Vec::new();
     let mut spawns: Vec<Option<Pos>> = Vec::new();
     let mut next_spawn: HashMap<Pos, Option<Pos>> = HashMap::new();
-    // A spawn argument: a cell or the dummy point.
-    let spawn_arg = |name: &str| -> Result<Option<Pos>, PddlError> {
-        if name == DUMMY {
-            Ok(None)
-        } else {
-            cell(name).map(Some)
-        }
-    };
     for fact in problem.init {
         let items = fact
             .list()
             .ok_or_else(|| unsupported(format!("malformed PDDL: atom {fact} in :init")))?;
+        if fact.head() == Some("=") {
+            // The domain has no costs: the initial value of a cost-adding
+            // tool's (total-cost) says nothing about the game.
+            if let [_, Sx::List(f), Sx::Atom(_)] = items
+                && matches!(f.as_slice(), [Sx::Atom(t)] if t == "total-cost")
+            {
+                continue;
+            }
+            fail!("unsupported numeric fact {fact} in :init");
+        }
+        let cell = |name: &str| cell_in(name, fact, ":init");
+        // A spawn argument: a cell or the dummy point.
+        let spawn_arg = |name: &str| -> Result<Option<Pos>, PddlError> {
+            if name == DUMMY {
+                Ok(None)
+            } else {
+                cell(name).map(Some)
+            }
+        };
         let mut args = Vec::new();
         for a in items.iter().skip(1) {
             args.push(a.atom().ok_or_else(|| {
@@ -668,11 +683,16 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     let goal = problem
         .goal
         .ok_or_else(|| unsupported("malformed PDDL: no (:goal ...) section".into()))?;
-    let literals: Vec<&Sx> = if goal.head() == Some("and") {
-        goal.list().unwrap_or_default()[1..].iter().collect()
-    } else {
-        vec![goal]
-    };
+    // Its literals, `and`s (nested ones too) flattened.
+    let mut literals: Vec<&Sx> = Vec::new();
+    let mut todo = vec![goal];
+    while let Some(formula) = todo.pop() {
+        if formula.head() == Some("and") {
+            todo.extend(formula.list().unwrap_or_default()[1..].iter().rev());
+        } else {
+            literals.push(formula);
+        }
+    }
     let mut goal_cells: BTreeSet<Pos> = BTreeSet::new();
     for lit in literals {
         let cell_name = match lit.list() {
@@ -684,7 +704,11 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
             },
             _ => fail!("unsupported goal {lit}: only (not (ispoint CELL)) literals are supported"),
         };
-        goal_cells.insert(cell(cell_name)?);
+        // (ispoint dummypoint) is never true: (:init) cannot say it (the
+        // constant is no cell) and nothing spawns the dummy point.
+        if cell_name != DUMMY {
+            goal_cells.insert(cell_in(cell_name, lit, ":goal")?);
+        }
     }
     let mut apples = points.clone();
     apples.extend(chain.iter().copied());

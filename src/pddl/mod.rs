@@ -16,7 +16,10 @@
 //! Only grids with walls are supported: an `ISADJACENT` graph that is not the
 //! 4-neighbour grid restricted to its cells is refused. So is an initial
 //! `ispoint` under the snake's body, which the domain allows but the model
-//! does not (an apple visible at `t = 0` may not lie under the body).
+//! does not (an apple visible at `t = 0` may not lie under the body), and a
+//! spawn on an initial point's cell when there are several initial points.
+//! Without an initial `ispoint` nothing is ever eaten, so nothing spawns:
+//! the problem is read with no apples.
 
 pub mod plan;
 pub mod validate;
@@ -728,7 +731,22 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
             extra.join(" ")
         );
     }
+    if points.is_empty() {
+        // No initial point: nothing is ever eaten, so nothing spawns, and the
+        // goal (no ispoint) holds from the start. The chain is never reached.
+        apples.clear();
+    }
 
+    // The fact that puts apple `index` (in reveal order) on the board.
+    let apple_fact = |index: usize| match index.checked_sub(points.len()) {
+        None => format!("(ispoint {})", name_of(points[index])),
+        Some(0) => format!("(spawn {})", name_of(chain[0])),
+        Some(k) => format!(
+            "(NEXTSPAWN {} {})",
+            name_of(chain[k - 1]),
+            name_of(chain[k])
+        ),
+    };
     let instance = Instance {
         width,
         height,
@@ -747,6 +765,29 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
             "initial (ispoint {}) lies under the snake's body: the domain allows it, but snakesat \
              does not support an apple under the body at the start (only spawned ones)",
             name_of((x, y))
+        )),
+        // A spawn on an initial point's cell, with several initial points.
+        InstanceError::DuplicateApple { j, x, y, .. } => unsupported(format!(
+            "{} spawns an apple on {c}, the cell of the initial (ispoint {c}): the domain allows \
+             it, but snakesat supports a spawn on an initial point's cell only when there is one \
+             initial ispoint",
+            apple_fact(j),
+            c = name_of((x, y))
+        )),
+        InstanceError::OnWall { x, y, .. } => unsupported(format!(
+            "{} puts an apple on {c}, which is (blocked {c}) without being the snake's: a wall, \
+             where the apple could never be eaten",
+            instance
+                .apples
+                .iter()
+                .position(|&a| a == (x, y))
+                .map_or_else(|| format!("(ispoint {})", name_of((x, y))), apple_fact),
+            c = name_of((x, y))
+        )),
+        InstanceError::BodyNotAdjacent { x1, y1, x2, y2, .. } => unsupported(format!(
+            "snake body is broken: (nextsnake {} {}) links cells that are not neighbours",
+            name_of((x1, y1)),
+            name_of((x2, y2))
         )),
         other => PddlError::Invalid(other),
     })?;

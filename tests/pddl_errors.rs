@@ -381,3 +381,17 @@ fn total_cost_and_nested_and() {
     );
     assert_eq!(from_pddl(&nested).unwrap(), from_pddl(GOOD).unwrap());
 }
+
+/// The grid is the smallest holding every cell a fact names: an object in no
+/// fact (a wall, as a cell without links is) does not stretch the board to
+/// its coordinates; a fact's cell beyond the size limit is named.
+#[test]
+fn an_object_in_no_fact_does_not_stretch_the_board() {
+    let stray = with("pos0-1 pos1-1)", "pos0-1 pos1-1 pos999-999 pos5000-0)");
+    assert_eq!(from_pddl(&stray).unwrap(), from_pddl(GOOD).unwrap());
+    let far = stray.replace("(blocked pos0-0)", "(blocked pos0-0) (blocked pos5000-0)");
+    assert_eq!(
+        err(&far),
+        "grid 5001x2 is too large: pos5000-0 is beyond its limit of 1000 cells a side"
+    );
+}

@@ -2,7 +2,8 @@
 //! an [`Instance`] and the names of its objects ([`read_problem`],
 //! [`from_pddl`]) and writing plans in its action syntax ([`plan::ipc_plan`]).
 //!
-//! Mapping: objects `posX-Y` are cells (grid = largest X + 1 by largest Y + 1),
+//! Mapping: objects `posX-Y` are cells (grid = largest X + 1 by largest Y + 1
+//! over the cells the facts of `:init` name),
 //! each keeping the name the problem declares it by (`pos01-00` stays
 //! `pos01-00`; two objects naming one cell, `pos4-0` and `pos04-0`, are
 //! refused); cells without an object, without `ISADJACENT` links, or
@@ -417,11 +418,6 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     if names.is_empty() {
         fail!("no cell objects posX-Y in :objects");
     }
-    let width = names.keys().map(|p| p.0).max().unwrap_or(0) + 1;
-    let height = names.keys().map(|p| p.1).max().unwrap_or(0) + 1;
-    if width > crate::instance::MAX_SIDE || height > crate::instance::MAX_SIDE {
-        fail!("grid {width}x{height} is too large");
-    }
     let cells: HashSet<Pos> = names.keys().copied().collect();
     let objects = Objects(Naming::Declared {
         names,
@@ -634,7 +630,31 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
         })?;
     }
 
-    // The grid: cells with links (or used by the snake or the apples) are open;
+    // The grid: the smallest that holds every cell a fact of :init names. An
+    // object in no fact is a wall, and one beyond them adds nothing to the
+    // board (its edge is a wall too).
+    let mentioned: Vec<Pos> = links
+        .iter()
+        .flat_map(|&(a, b)| [a, b])
+        .chain(blocked.iter().copied())
+        .chain(body.iter().copied())
+        .chain(points.iter().copied())
+        .chain(chain.iter().copied())
+        .collect();
+    let width = mentioned.iter().map(|p| p.0).max().unwrap_or(0) + 1;
+    let height = mentioned.iter().map(|p| p.1).max().unwrap_or(0) + 1;
+    let max = crate::instance::MAX_SIDE;
+    if let Some(&far) = mentioned
+        .iter()
+        .find(|p| (width > max && p.0 + 1 == width) || (height > max && p.1 + 1 == height))
+    {
+        fail!(
+            "grid {width}x{height} is too large: {} is beyond its limit of {max} cells a side",
+            name_of(far)
+        );
+    }
+
+    // Cells with links (or used by the snake or the apples) are open;
     // the links must be exactly the grid's between open cells.
     let mut linked: HashSet<Pos> = HashSet::new();
     for &(a, b) in &links {

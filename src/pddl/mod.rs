@@ -157,6 +157,21 @@ pub fn is_pddl_path(path: impl AsRef<Path>) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("pddl"))
 }
 
+/// True when `text` (the head of a file is enough) begins, after blanks and
+/// `;` comments, with `(define (domain`, in any case: a domain file.
+pub fn is_domain_text(text: &str) -> bool {
+    let mut words: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let code = line.split(';').next().unwrap_or("");
+        let spaced = code.replace('(', " ( ").replace(')', " ) ");
+        words.extend(spaced.split_whitespace().map(str::to_ascii_lowercase));
+        if words.len() >= 4 {
+            break;
+        }
+    }
+    words.len() >= 4 && words[..4] == ["(", "define", "(", "domain"]
+}
+
 /// An s-expression: a lowercased atom or a list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Sx {

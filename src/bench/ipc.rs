@@ -234,7 +234,12 @@ fn plan_file_name(file: &Path) -> String {
 /// The folder `--proof OUT` gives a problem's certificates:
 /// `OUT/FOLDER-instance-K`, named as `--plans` names its plans.
 pub fn proof_folder(dir: &Path, file: &Path) -> PathBuf {
-    dir.join(label(file).replace('/', "-").replace(".pddl", ""))
+    let folder = file
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|d| format!("{}-", d.to_string_lossy()))
+        .unwrap_or_default();
+    dir.join(folder + &file.file_stem().unwrap_or_default().to_string_lossy())
 }
 
 /// Two problems whose plans (with `plans`) or certificates (with `proof`)

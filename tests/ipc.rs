@@ -812,3 +812,51 @@ fn bench_says_why_a_row_failed_and_refuses_bad_flags_up_front() {
         assert!(stderr.starts_with("error: "), "{flags:?}: {stderr}");
     }
 }
+
+/// `bench`'s folders: a folder given twice runs once, a subfolder and a domain
+/// file not named `domain.pddl` are skipped, each with a note (they ran twice,
+/// were skipped silently, became an error row); `--proof` names certificate
+/// folders as `--plans` names plans, so two folders with the same file names
+/// share a run.
+#[test]
+fn bench_lists_each_problem_once_and_skips_domain_files_and_subfolders() {
+    let root = temp_dir("bench-listing");
+    let (a, b) = (root.join("a"), root.join("b"));
+    std::fs::create_dir_all(a.join("sub")).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    for dir in [&a, &b, &a.join("sub")] {
+        std::fs::copy(instance_file("optimal", 4), dir.join("instance-4.pddl")).unwrap();
+    }
+    std::fs::write(
+        a.join("p01-domain.pddl"),
+        "; the domain, under another name\n(DEFINE (Domain snake) (:predicates (headsnake ?x)))",
+    )
+    .unwrap();
+    let (da, db) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let run = cli(&["bench", da, da, "--json"]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    let rows: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 1, "{rows}");
+    assert!(
+        stderr.contains("is given twice: its problems run once"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("p01-domain.pddl: a domain file, not a problem"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("skipped the subfolder"), "{stderr}");
+    let proof = root.join("proof");
+    let run = cli(&["bench", da, db, "--proof", proof.to_str().unwrap(), "-q"]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for name in ["a-instance-4", "b-instance-4"] {
+        assert!(proof.join(name).join("manifest.json").is_file(), "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -383,9 +383,9 @@ fn write_errors_name_the_target_not_the_temporary() {
     assert!(listing(&dir).is_empty(), "{:?}", listing(&dir));
 }
 
-/// `bench` names a kept plan after the problem's folder and file, and a
-/// certificate folder after the file: two problems that would share one are
-/// refused before anything runs (the second used to overwrite the first).
+/// `bench` names a kept plan and a certificate folder after the problem's
+/// folder and file: two problems that would share one are refused before
+/// anything runs (the second used to overwrite the first).
 #[test]
 fn bench_refuses_two_problems_writing_the_same_plan_or_certificates() {
     let dir = temp_dir("bench-clash");
@@ -405,15 +405,15 @@ fn bench_refuses_two_problems_writing_the_same_plan_or_certificates() {
         s(&plans),
     ]);
     assert_bad_input(&run, "bd-instance-1.plan");
-    // Any two folders: the same certificate folder `instance-1`.
+    // The same for certificates: the folder `bd-instance-1`.
     let run = snakesat(&[
         "bench",
         &folder("x1/bd"),
-        &folder("x3/other"),
+        &folder("x2/bd"),
         "--proof",
         s(&proofs),
     ]);
-    assert_bad_input(&run, "instance-1");
+    assert_bad_input(&run, "bd-instance-1");
     assert!(!plans.exists() && !proofs.exists(), "nothing created");
     // Different names are fine.
     let run = snakesat(&[
@@ -428,4 +428,13 @@ fn bench_refuses_two_problems_writing_the_same_plan_or_certificates() {
         listing(&plans),
         ["bd-instance-1.plan", "other-instance-1.plan"]
     );
+    let run = snakesat(&[
+        "bench",
+        &folder("x1/bd"),
+        &folder("x3/other"),
+        "--proof",
+        s(&proofs),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(listing(&proofs), ["bd-instance-1", "other-instance-1"]);
 }

@@ -427,11 +427,12 @@ fn bench_writes_one_certified_folder_per_instance() {
     ]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert!(run.stdout.contains("| certified | certificates |"));
+    // Named as `--plans` names plans: FOLDER-instance-K.
     for n in [1, 2] {
-        let m = manifest(&out.join(format!("instance-{n}")));
+        let m = manifest(&out.join(format!("problems-instance-{n}")));
         assert!(!horizons(&m["claims"], "refuted").is_empty());
         if have_checker() {
-            check_all(&out.join(format!("instance-{n}")));
+            check_all(&out.join(format!("problems-instance-{n}")));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -93,23 +93,73 @@ pub enum BenchError {
     NoProblems,
 }
 
-/// The `.pddl` problem files of the folders (not `domain.pddl`), each
-/// folder's in numeric order (`instance-2` before `instance-10`).
-pub fn problems(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, BenchError> {
-    let mut files = Vec::new();
+/// The problem files of `bench`'s folders, and what was left out of them.
+#[derive(Debug, Default)]
+pub struct Listing {
+    /// The problems, each folder's in numeric order.
+    pub files: Vec<PathBuf>,
+    /// One line per thing skipped: a folder given twice, a subfolder (not
+    /// searched), a domain file not named `domain.pddl`.
+    pub notes: Vec<String>,
+}
+
+/// True when the file at `path` begins with `(define (domain ...`: a domain
+/// file, whatever its name (`p01-domain.pddl`, `domain_p01.pddl`). Only its
+/// head is read.
+fn is_domain_file(path: &Path) -> bool {
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(64 * 1024).read_to_end(&mut head));
+    read.is_ok() && pddl::is_domain_text(&String::from_utf8_lossy(&head))
+}
+
+/// The `.pddl` problem files of the folders (not `domain.pddl` nor any other
+/// domain file), each folder's in numeric order (`instance-2` before
+/// `instance-10`). A folder given twice is listed once; subfolders are not
+/// searched. The notes say what was skipped.
+pub fn problems(dirs: &[PathBuf]) -> Result<Listing, BenchError> {
+    let mut listing = Listing::default();
+    let mut seen: Vec<PathBuf> = Vec::new();
     for dir in dirs {
         let entries = std::fs::read_dir(dir).map_err(|source| BenchError::Read {
             path: dir.display().to_string(),
             source,
         })?;
-        let mut here: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| pddl::is_pddl_path(p))
-            .filter(|p| {
-                p.file_name()
-                    .is_none_or(|n| !n.eq_ignore_ascii_case("domain.pddl"))
-            })
-            .collect();
+        let same = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
+        if seen.contains(&same) {
+            listing.notes.push(format!(
+                "{} is given twice: its problems run once",
+                dir.display()
+            ));
+            continue;
+        }
+        seen.push(same);
+        let mut here: Vec<PathBuf> = Vec::new();
+        let mut subfolders: Vec<PathBuf> = Vec::new();
+        for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            if path.is_dir() {
+                subfolders.push(path);
+            } else if !pddl::is_pddl_path(&path)
+                || path
+                    .file_name()
+                    .is_some_and(|n| n.eq_ignore_ascii_case("domain.pddl"))
+            {
+                continue;
+            } else if is_domain_file(&path) {
+                listing.notes.push(format!(
+                    "skipped {}: a domain file, not a problem",
+                    path.display()
+                ));
+            } else {
+                here.push(path);
+            }
+        }
+        subfolders.sort();
+        for sub in subfolders {
+            listing.notes.push(format!(
+                "skipped the subfolder {}: bench reads only the folders given (give it as one)",
+                sub.display()
+            ));
+        }
         here.sort_by_key(|p| {
             let name = p
                 .file_stem()
@@ -119,12 +169,12 @@ pub fn problems(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, BenchError> {
             let digits: String = name.chars().filter(|c| c.is_ascii_digit()).collect();
             (digits.parse::<u64>().unwrap_or(u64::MAX), name)
         });
-        files.extend(here);
+        listing.files.extend(here);
     }
-    if files.is_empty() {
+    if listing.files.is_empty() {
         return Err(BenchError::NoProblems);
     }
-    Ok(files)
+    Ok(listing)
 }
 
 /// Peak resident memory of this process (`VmHWM`), in kB.
@@ -181,14 +231,20 @@ fn plan_file_name(file: &Path) -> String {
     label(file).replace('/', "-").replace(".pddl", ".plan")
 }
 
-/// The folder `--proof OUT` gives a problem's certificates: `OUT/<file stem>`.
+/// The folder `--proof OUT` gives a problem's certificates:
+/// `OUT/FOLDER-instance-K`, named as `--plans` names its plans.
 pub fn proof_folder(dir: &Path, file: &Path) -> PathBuf {
-    dir.join(file.file_stem().unwrap_or_default())
+    let folder = file
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|d| format!("{}-", d.to_string_lossy()))
+        .unwrap_or_default();
+    dir.join(folder + &file.file_stem().unwrap_or_default().to_string_lossy())
 }
 
 /// Two problems whose plans (with `plans`) or certificates (with `proof`)
 /// would go to the same place, e.g. `instance-1.pddl` of two folders named
-/// alike, or of any two folders with `--proof`; `None` when all differ.
+/// alike; `None` when all differ.
 pub fn clashing_outputs(
     files: &[PathBuf],
     plans: Option<&Path>,

@@ -25,7 +25,9 @@ use super::{Failure, bad_input, print_report, progress_bar, seconds, shard_flag}
 pub struct BenchArgs {
     #[command(subcommand)]
     pub command: Option<BenchCommand>,
-    /// Folders holding IPC-2018 snake problem files (`*.pddl`, `domain.pddl` skipped).
+    /// Folders holding IPC-2018 snake problem files (`*.pddl`; domain files,
+    /// whatever their name, are skipped with a note, and so are subfolders:
+    /// give each as a folder of its own; a folder given twice runs once).
     /// `bench game` is always the subcommand: give a folder named `game` as `./game`.
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
@@ -63,7 +65,8 @@ pub struct BenchArgs {
     /// joins the shards' CSV files.
     #[arg(long, value_name = "I/K")]
     pub shard: Option<String>,
-    /// Passed to `solve --proof`: certificates of each instance into DIR/<instance name>/.
+    /// Passed to `solve --proof`: certificates of each instance into
+    /// DIR/FOLDER-instance-K/ (named as --plans names plans).
     #[arg(long, value_name = "DIR")]
     pub proof: Option<PathBuf>,
 }
@@ -102,8 +105,12 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
             encoding: encoding.name(),
         }));
     }
-    let files: Vec<PathBuf> = ipc::problems(&args.dirs)
-        .map_err(bad_input)?
+    let listing = ipc::problems(&args.dirs).map_err(bad_input)?;
+    for line in &listing.notes {
+        note!("bench: {line}");
+    }
+    let files: Vec<PathBuf> = listing
+        .files
         .into_iter()
         .enumerate()
         .filter(|(p, _)| shard.is_none_or(|s| s.owns(*p)))

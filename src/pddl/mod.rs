@@ -2,7 +2,8 @@
 //! an [`Instance`] and the names of its objects ([`read_problem`],
 //! [`from_pddl`]) and writing plans in its action syntax ([`plan::ipc_plan`]).
 //!
-//! Mapping: objects `posX-Y` are cells (grid = largest X + 1 by largest Y + 1),
+//! Mapping: objects `posX-Y` are cells (grid = largest X + 1 by largest Y + 1
+//! over the cells the facts of `:init` name),
 //! each keeping the name the problem declares it by (`pos01-00` stays
 //! `pos01-00`; two objects naming one cell, `pos4-0` and `pos04-0`, are
 //! refused); cells without an object, without `ISADJACENT` links, or
@@ -16,7 +17,10 @@
 //! Only grids with walls are supported: an `ISADJACENT` graph that is not the
 //! 4-neighbour grid restricted to its cells is refused. So is an initial
 //! `ispoint` under the snake's body, which the domain allows but the model
-//! does not (an apple visible at `t = 0` may not lie under the body).
+//! does not (an apple visible at `t = 0` may not lie under the body), and a
+//! spawn on an initial point's cell when there are several initial points.
+//! Without an initial `ispoint` nothing is ever eaten, so nothing spawns:
+//! the problem is read with no apples.
 
 pub mod plan;
 pub mod validate;
@@ -153,6 +157,21 @@ pub fn is_pddl_path(path: impl AsRef<Path>) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("pddl"))
 }
 
+/// True when `text` (the head of a file is enough) begins, after blanks and
+/// `;` comments, with `(define (domain`, in any case: a domain file.
+pub fn is_domain_text(text: &str) -> bool {
+    let mut words: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let code = line.split(';').next().unwrap_or("");
+        let spaced = code.replace('(', " ( ").replace(')', " ) ");
+        words.extend(spaced.split_whitespace().map(str::to_ascii_lowercase));
+        if words.len() >= 4 {
+            break;
+        }
+    }
+    words.len() >= 4 && words[..4] == ["(", "define", "(", "domain"]
+}
+
 /// An s-expression: a lowercased atom or a list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Sx {
@@ -283,6 +302,18 @@ struct Sections<'a> {
     goal: Option<&'a Sx>,
 }
 
+/// The parts of a `(define (problem ..) ..)` form that PDDL allows once each;
+/// a repeated one is refused rather than half-read.
+const ONCE: [&str; 7] = [
+    "problem",
+    ":domain",
+    ":requirements",
+    ":objects",
+    ":init",
+    ":goal",
+    ":metric",
+];
+
 fn problem_sections(forms: &[Sx]) -> Result<Sections<'_>, PddlError> {
     let define = match forms {
         [one] if one.head() == Some("define") => one.list().unwrap_or_default(),
@@ -298,12 +329,21 @@ fn problem_sections(forms: &[Sx]) -> Result<Sections<'_>, PddlError> {
     };
     let mut is_problem = false;
     let mut has_init = false;
+    let mut seen: Vec<&str> = Vec::new();
     for section in &define[1..] {
         let items = section.list().ok_or_else(|| {
             unsupported(format!(
                 "malformed PDDL: unexpected atom {section} in (define ...)"
             ))
         })?;
+        if let Some(head) = section.head()
+            && ONCE.contains(&head)
+        {
+            if seen.contains(&head) {
+                fail!("malformed PDDL: two ({head} ...) sections; a problem has one");
+            }
+            seen.push(head);
+        }
         match section.head() {
             Some("problem") => is_problem = true,
             Some("domain") => fail!("this is a domain file, not a problem file"),
@@ -393,21 +433,20 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     if names.is_empty() {
         fail!("no cell objects posX-Y in :objects");
     }
-    let width = names.keys().map(|p| p.0).max().unwrap_or(0) + 1;
-    let height = names.keys().map(|p| p.1).max().unwrap_or(0) + 1;
-    if width > crate::instance::MAX_SIDE || height > crate::instance::MAX_SIDE {
-        fail!("grid {width}x{height} is too large");
-    }
     let cells: HashSet<Pos> = names.keys().copied().collect();
     let objects = Objects(Naming::Declared {
         names,
         cells: by_name,
     });
     let name_of = |p: Pos| objects.name(p).into_owned();
-    let cell = |name: &str| -> Result<Pos, PddlError> {
+    // The cell `name` stands for in `fact` of `section`.
+    let cell_in = |name: &str, fact: &Sx, section: &str| -> Result<Pos, PddlError> {
         match objects.cell(name) {
             Some(p) => Ok(p),
-            None => fail!("unknown object {:?} in :init", excerpt(name)),
+            None if name == DUMMY => {
+                fail!("{DUMMY} in {fact} of {section} is the domain's constant, not a cell")
+            }
+            None => fail!("unknown object {:?} in {section}", excerpt(name)),
         }
     };
 
@@ -420,18 +459,29 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     let mut points: Vec<Pos> = Vec::new();
     let mut spawns: Vec<Option<Pos>> = Vec::new();
     let mut next_spawn: HashMap<Pos, Option<Pos>> = HashMap::new();
-    // A spawn argument: a cell or the dummy point.
-    let spawn_arg = |name: &str| -> Result<Option<Pos>, PddlError> {
-        if name == DUMMY {
-            Ok(None)
-        } else {
-            cell(name).map(Some)
-        }
-    };
     for fact in problem.init {
         let items = fact
             .list()
             .ok_or_else(|| unsupported(format!("malformed PDDL: atom {fact} in :init")))?;
+        if fact.head() == Some("=") {
+            // The domain has no costs: the initial value of a cost-adding
+            // tool's (total-cost) says nothing about the game.
+            if let [_, Sx::List(f), Sx::Atom(_)] = items
+                && matches!(f.as_slice(), [Sx::Atom(t)] if t == "total-cost")
+            {
+                continue;
+            }
+            fail!("unsupported numeric fact {fact} in :init");
+        }
+        let cell = |name: &str| cell_in(name, fact, ":init");
+        // A spawn argument: a cell or the dummy point.
+        let spawn_arg = |name: &str| -> Result<Option<Pos>, PddlError> {
+            if name == DUMMY {
+                Ok(None)
+            } else {
+                cell(name).map(Some)
+            }
+        };
         let mut args = Vec::new();
         for a in items.iter().skip(1) {
             args.push(a.atom().ok_or_else(|| {
@@ -595,7 +645,31 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
         })?;
     }
 
-    // The grid: cells with links (or used by the snake or the apples) are open;
+    // The grid: the smallest that holds every cell a fact of :init names. An
+    // object in no fact is a wall, and one beyond them adds nothing to the
+    // board (its edge is a wall too).
+    let mentioned: Vec<Pos> = links
+        .iter()
+        .flat_map(|&(a, b)| [a, b])
+        .chain(blocked.iter().copied())
+        .chain(body.iter().copied())
+        .chain(points.iter().copied())
+        .chain(chain.iter().copied())
+        .collect();
+    let width = mentioned.iter().map(|p| p.0).max().unwrap_or(0) + 1;
+    let height = mentioned.iter().map(|p| p.1).max().unwrap_or(0) + 1;
+    let max = crate::instance::MAX_SIDE;
+    if let Some(&far) = mentioned
+        .iter()
+        .find(|p| (width > max && p.0 + 1 == width) || (height > max && p.1 + 1 == height))
+    {
+        fail!(
+            "grid {width}x{height} is too large: {} is beyond its limit of {max} cells a side",
+            name_of(far)
+        );
+    }
+
+    // Cells with links (or used by the snake or the apples) are open;
     // the links must be exactly the grid's between open cells.
     let mut linked: HashSet<Pos> = HashSet::new();
     for &(a, b) in &links {
@@ -647,11 +721,16 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     let goal = problem
         .goal
         .ok_or_else(|| unsupported("malformed PDDL: no (:goal ...) section".into()))?;
-    let literals: Vec<&Sx> = if goal.head() == Some("and") {
-        goal.list().unwrap_or_default()[1..].iter().collect()
-    } else {
-        vec![goal]
-    };
+    // Its literals, `and`s (nested ones too) flattened.
+    let mut literals: Vec<&Sx> = Vec::new();
+    let mut todo = vec![goal];
+    while let Some(formula) = todo.pop() {
+        if formula.head() == Some("and") {
+            todo.extend(formula.list().unwrap_or_default()[1..].iter().rev());
+        } else {
+            literals.push(formula);
+        }
+    }
     let mut goal_cells: BTreeSet<Pos> = BTreeSet::new();
     for lit in literals {
         let cell_name = match lit.list() {
@@ -663,7 +742,11 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
             },
             _ => fail!("unsupported goal {lit}: only (not (ispoint CELL)) literals are supported"),
         };
-        goal_cells.insert(cell(cell_name)?);
+        // (ispoint dummypoint) is never true: (:init) cannot say it (the
+        // constant is no cell) and nothing spawns the dummy point.
+        if cell_name != DUMMY {
+            goal_cells.insert(cell_in(cell_name, lit, ":goal")?);
+        }
     }
     let mut apples = points.clone();
     apples.extend(chain.iter().copied());
@@ -683,7 +766,22 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
             extra.join(" ")
         );
     }
+    if points.is_empty() {
+        // No initial point: nothing is ever eaten, so nothing spawns, and the
+        // goal (no ispoint) holds from the start. The chain is never reached.
+        apples.clear();
+    }
 
+    // The fact that puts apple `index` (in reveal order) on the board.
+    let apple_fact = |index: usize| match index.checked_sub(points.len()) {
+        None => format!("(ispoint {})", name_of(points[index])),
+        Some(0) => format!("(spawn {})", name_of(chain[0])),
+        Some(k) => format!(
+            "(NEXTSPAWN {} {})",
+            name_of(chain[k - 1]),
+            name_of(chain[k])
+        ),
+    };
     let instance = Instance {
         width,
         height,
@@ -702,6 +800,29 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
             "initial (ispoint {}) lies under the snake's body: the domain allows it, but snakesat \
              does not support an apple under the body at the start (only spawned ones)",
             name_of((x, y))
+        )),
+        // A spawn on an initial point's cell, with several initial points.
+        InstanceError::DuplicateApple { j, x, y, .. } => unsupported(format!(
+            "{} spawns an apple on {c}, the cell of the initial (ispoint {c}): the domain allows \
+             it, but snakesat supports a spawn on an initial point's cell only when there is one \
+             initial ispoint",
+            apple_fact(j),
+            c = name_of((x, y))
+        )),
+        InstanceError::OnWall { x, y, .. } => unsupported(format!(
+            "{} puts an apple on {c}, which is (blocked {c}) without being the snake's: a wall, \
+             where the apple could never be eaten",
+            instance
+                .apples
+                .iter()
+                .position(|&a| a == (x, y))
+                .map_or_else(|| format!("(ispoint {})", name_of((x, y))), apple_fact),
+            c = name_of((x, y))
+        )),
+        InstanceError::BodyNotAdjacent { x1, y1, x2, y2, .. } => unsupported(format!(
+            "snake body is broken: (nextsnake {} {}) links cells that are not neighbours",
+            name_of((x1, y1)),
+            name_of((x2, y2))
         )),
         other => PddlError::Invalid(other),
     })?;

@@ -273,9 +273,19 @@ fn estimated_literals(instance: &Instance, moves: usize, options: &DirectOptions
         _ => 3,
     };
     let apples = instance.apples.len() as u128 * (moves as u128 + 1);
+    // A full board's facts: *cover* (`L` literals per free cell), *once*
+    // (at most `MAX_ONCE_CLAUSES` pairs) and *degree* (per free cell and
+    // window time, three defining clauses and up to four degree clauses: at
+    // most 40 literals).
+    let full = FullBoard::of(instance).map_or(0, |board| {
+        let l = board.length() as u128;
+        let window = l.min(moves as u128 + 1);
+        l * l + 2 * (crate::encode::full::MAX_ONCE_CLAUSES as u128) + l * window * 40
+    });
     slots
         .saturating_mul(20 + 3 * body + 2 * amo)
         .saturating_add(apples.saturating_mul(20))
+        .saturating_add(full)
 }
 
 /// Refuses formulas whose head tables or estimated clauses would exhaust
@@ -873,5 +883,56 @@ impl<'a> Builder<'a> {
             |s, c| visited[(s - times.start) * cells + c],
             |clause| cnf.add(clause),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::json::from_json;
+
+    /// A full board (every cell but the snake's holds an apple) `n` cells wide.
+    fn full_board(n: usize) -> Instance {
+        let apples: Vec<String> = (0..n * n)
+            .map(|c| (c % n, c / n))
+            .filter(|&p| p != (0, 0) && p != (1, 0))
+            .map(|(x, y)| format!("[{x}, {y}]"))
+            .collect();
+        let text = format!(
+            r#"{{"width": {n}, "height": {n}, "snake": [[1, 0], [0, 0]], "apples": [{}],
+            "visible": 5, "tail": "strict"}}"#,
+            apples.join(", ")
+        );
+        from_json(&text).unwrap()
+    }
+
+    /// The estimate stays above the measured size, full boards' facts
+    /// (cover, once, degree) included.
+    #[test]
+    fn the_literal_estimate_is_an_upper_bound() {
+        let random = from_json(
+            r#"{"width": 10, "height": 10, "length": 3, "apples": [[9, 9], [0, 9], [5, 5]]}"#,
+        )
+        .unwrap();
+        let cases = [
+            (full_board(6), 85),
+            (full_board(12), 150),
+            (full_board(12), 300),
+            (random, 40),
+        ];
+        for (instance, moves) in cases {
+            let options = DirectOptions::default();
+            let cnf = Direct::new(options.clone())
+                .encode(&instance, moves)
+                .unwrap();
+            let measured = cnf.size().literals as u128;
+            let estimate = estimated_literals(&instance, moves, &options);
+            assert!(
+                measured <= estimate,
+                "{measured} literals measured above the estimate {estimate} ({}x{}, T={moves})",
+                instance.width,
+                instance.height
+            );
+        }
     }
 }

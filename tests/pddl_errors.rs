@@ -298,6 +298,19 @@ fn no_initial_point_means_nothing_ever_spawns() {
     assert_eq!(i.apples, vec![]);
     assert_eq!(i.visible, 0);
     assert_eq!(i.start, Start::Body(vec![(1, 0), (0, 0)]));
+    // Every goal literal holds from the start, whichever cells it names: the
+    // spawn cells left out, or a cell no apple ever reaches.
+    for goal in [
+        "(and)",
+        "(and (not (ispoint pos1-1)))",
+        "(not (ispoint pos0-0))",
+    ] {
+        let other = with("(ispoint pos2-0)", "").replace(
+            "(and (not (ispoint pos2-0)) (not (ispoint pos1-1)) (not (ispoint pos0-1)))",
+            goal,
+        );
+        assert_eq!(from_pddl(&other).unwrap().apples, vec![], "{goal}");
+    }
 }
 
 /// PDDL has one `:init`, one `:goal`, one `:objects` (and one of every other

@@ -25,9 +25,9 @@ use super::{Failure, bad_input, print_report, progress_bar, seconds, shard_flag}
 pub struct BenchArgs {
     #[command(subcommand)]
     pub command: Option<BenchCommand>,
-    /// Folders holding IPC-2018 snake problem files (`*.pddl`; domain files,
-    /// whatever their name, are skipped with a note, and so are subfolders:
-    /// give each as a folder of its own; a folder given twice runs once).
+    /// Folders holding IPC-2018 snake problem files (`*.pddl`; `domain.pddl`
+    /// is skipped silently, other domain files and subfolders with a note:
+    /// give each subfolder as a folder of its own; a folder given twice runs once).
     /// `bench game` is always the subcommand: give a folder named `game` as `./game`.
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,

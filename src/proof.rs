@@ -353,7 +353,8 @@ pub struct Manifest {
     /// horizon, and when some apple can never be eaten).
     pub lower_bound: Option<usize>,
     /// How horizons below the lower bound are excluded, or, when some apple
-    /// can never be eaten, every horizon (absent for a fixed horizon).
+    /// can never be eaten, every horizon (absent for a fixed horizon, and for
+    /// a lower bound of 0 or 1: nothing below it to exclude).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub below_lower_bound: Option<&'static str>,
     /// Every claim, by horizon.
@@ -454,7 +455,9 @@ pub fn certify(
         below_lower_bound: if unreachable {
             Some(UNREACHABLE_NOTE)
         } else {
-            lower_bound.map(|_| BOUND_NOTE)
+            // A bound of 0 or 1 leaves nothing below it to exclude (no
+            // horizon, or only 0 moves, where no apple is eaten).
+            lower_bound.filter(|&bound| bound >= 2).map(|_| BOUND_NOTE)
         },
         claims: certificates,
     };

@@ -627,3 +627,39 @@ fn a_folder_with_certificates_but_no_manifest_is_refused() {
     assert_eq!(folder_files(&dir), ["horizon-12.drat"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A lower bound of 0 (no apples) or 1 (an apple beside the head) leaves
+/// nothing below it to exclude: no below-bound claim, and no note about one.
+#[test]
+fn small_lower_bounds_have_no_below_bound_note() {
+    let dir = temp_dir("smallbound");
+    for (name, text, bound) in [
+        (
+            "none",
+            r#"{"width": 3, "height": 3, "snake": [[0, 0]], "apples": []}"#,
+            0,
+        ),
+        (
+            "beside",
+            r#"{"width": 3, "height": 3, "snake": [[0, 0]], "apples": [[1, 0]]}"#,
+            1,
+        ),
+    ] {
+        let file = dir.join(format!("{name}.json"));
+        std::fs::write(&file, text).unwrap();
+        let out = dir.join(format!("{name}-proofs"));
+        let run = snakesat(&[
+            "solve",
+            file.to_str().unwrap(),
+            "--json",
+            "--proof",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+        let m = manifest(&out);
+        assert_eq!(m["lower_bound"], bound, "{name}");
+        assert!(m.get("below_lower_bound").is_none(), "{name}: {m}");
+        assert!(horizons(&m["claims"], "below-bound").is_empty(), "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

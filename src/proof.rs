@@ -389,8 +389,9 @@ claim with reason below-bound certifies the horizon just below it";
 /// What excludes every horizon when some apple can never be eaten.
 const UNREACHABLE_NOTE: &str = "every horizon is excluded because some apple can never be eaten \
 (walls cut it off from the start, or it lies in a dead end or a pocket behind one cell that the \
-snake, once too long, could not leave while another apple follows; src/encode/prune.rs), an \
-argument, not a proof";
+snake, once too long, could not leave while another apple follows; src/encode/prune.rs; or the \
+apples fill the board and its free cells' two colours differ by more than one, so the final body, \
+a path along which colours alternate, cannot cover them; src/encode/full.rs), an argument, not a proof";
 
 /// The horizons whose UNSAT the answer rests on (the UNSAT `attempts` of its search), ascending.
 pub fn refuted_horizons(attempts: &[Attempt]) -> Vec<usize> {

@@ -14,6 +14,7 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
 use snakesat::encode::by_name;
+use snakesat::encode::full::colours_forbid;
 use snakesat::encode::prune::{distances_from, lower_bound};
 use snakesat::instance::json::to_json;
 use snakesat::instance::{Instance, Pos, Start, TailRule};
@@ -301,6 +302,34 @@ fn dead_end_bounds_agree_with_bfs() {
             bfs::least_moves(&inst, 2 * MAX_MOVES),
             None,
             "infinite bound on a solvable instance: {}",
+            to_json(&inst)
+        );
+    }
+}
+
+/// The colour rule of full boards (the final body, a path along which the
+/// chessboard colours alternate, covers every free cell, so the two colours'
+/// counts differ by at most one): wherever it answers "no plan", the brute
+/// force finds none either, and it fires often enough to be tested.
+#[test]
+fn colour_bounds_agree_with_bfs() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xc010_0a25);
+    let (mut forbidden, mut tries) = (0, 0);
+    while forbidden < 40 {
+        tries += 1;
+        assert!(tries < 500_000, "only {forbidden} colour bounds");
+        let Some(inst) = random_full_board(&mut rng) else {
+            continue;
+        };
+        if inst.validate().is_err() || !colours_forbid(&inst) {
+            continue;
+        }
+        forbidden += 1;
+        assert_eq!(lower_bound(&inst), usize::MAX, "{}", to_json(&inst));
+        assert_eq!(
+            bfs::least_moves(&inst, 2 * MAX_MOVES),
+            None,
+            "colour rule on a solvable instance: {}",
             to_json(&inst)
         );
     }

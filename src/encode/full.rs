@@ -46,6 +46,20 @@ pub fn ends_full(instance: &Instance) -> bool {
     FullBoard::of(instance).is_some()
 }
 
+/// True when the instance is a full board whose free cells cannot hold the
+/// final body: that body is a Hamiltonian path of the free cells, whose
+/// chessboard colours alternate along it, so the counts of the two colours
+/// differ by at most one. When they differ by more, no plan exists at any
+/// horizon (the formulas would refute each by a pigeonhole count, which
+/// resolution cannot do briefly).
+pub fn colours_forbid(instance: &Instance) -> bool {
+    FullBoard::of(instance).is_some_and(|board| {
+        let grid = instance.grid();
+        let dark = board.free.iter().filter(|&&c| grid.colour(c) == 1).count();
+        dark.abs_diff(board.free.len() - dark) > 1
+    })
+}
+
 /// The most clauses [`FullBoard::facts`] writes for *once* (pairs of times in
 /// the window, times the free cells); beyond it *once* is left out (the other
 /// facts and the rules still make the formula exact).

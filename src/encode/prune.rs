@@ -148,7 +148,9 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
 
 /// A proven lower bound on the number of moves needed to eat every apple
 /// (0 only without apples, whose goal holds at once; `usize::MAX` when some apple
-/// can never be eaten: unreachable, or in a dead end or a pocket, see [`strands`]). Its work is bounded by
+/// can never be eaten: unreachable, or in a dead end or a pocket, see [`strands`], or the last
+/// apple of a full board whose free cells' colours cannot hold the final body, see
+/// [`colours_forbid`](crate::encode::full::colours_forbid)). Its work is bounded by
 /// [`MAX_DISTANCE_ENTRIES`] and [`MAX_TREE_CELLS`], not by the square of the
 /// number of apples. `instance` must pass [`Instance::validate_game`] (or
 /// [`Instance::validate`]); it panics otherwise.
@@ -165,6 +167,11 @@ pub fn lower_bound(instance: &Instance) -> usize {
         .max(n)
         .max(tree_bound(instance, &walls, &dist))
         .max(if strands(instance) { usize::MAX } else { 0 })
+        .max(if crate::encode::full::colours_forbid(instance) {
+            usize::MAX
+        } else {
+            0
+        })
 }
 
 /// Whether an apple lies in a dead end (a cell with one open neighbour) or a

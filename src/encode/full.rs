@@ -38,6 +38,7 @@
 //! horizons, it takes 1.2–2.4 times less time (README, "Full boards").
 
 use crate::cnf::{FALSE, Lit, TRUE};
+use crate::geometry::Grid;
 use crate::instance::{Instance, Start, TailRule};
 
 /// True when eating every apple fills every free cell with a body that can
@@ -54,8 +55,11 @@ pub fn ends_full(instance: &Instance) -> bool {
 /// resolution cannot do briefly).
 pub fn colours_forbid(instance: &Instance) -> bool {
     FullBoard::of(instance).is_some_and(|board| {
-        let grid = instance.grid();
-        let dark = board.free.iter().filter(|&&c| grid.colour(c) == 1).count();
+        let dark = board
+            .free
+            .iter()
+            .filter(|&&c| board.grid.colour(c) == 1)
+            .count();
         dark.abs_diff(board.free.len() - dark) > 1
     })
 }
@@ -72,8 +76,9 @@ pub struct FullBoard {
     free: Vec<usize>,
     /// The initial body's cells, head first (the cell at time `−k` is `body[k]`).
     body: Vec<usize>,
-    /// Each cell's free grid neighbours (empty for walls).
-    neighbours: Vec<Vec<usize>>,
+    /// The grid and its walls (for the free neighbours of *degree*).
+    grid: Grid,
+    walls: Vec<bool>,
 }
 
 impl FullBoard {
@@ -88,22 +93,11 @@ impl FullBoard {
             && instance.tail == TailRule::Strict
             && !instance.apples.is_empty()
             && body.len() + instance.apples.len() == free.len();
-        full.then(|| {
-            let grid = instance.grid();
-            let neighbours = (0..instance.cells())
-                .map(|c| {
-                    if walls[c] {
-                        Vec::new()
-                    } else {
-                        grid.neighbours(c).filter(|&n| !walls[n]).collect()
-                    }
-                })
-                .collect();
-            FullBoard {
-                free,
-                body: body.iter().map(|&p| instance.index(p)).collect(),
-                neighbours,
-            }
+        full.then(|| FullBoard {
+            free,
+            body: body.iter().map(|&p| instance.index(p)).collect(),
+            grid: instance.grid(),
+            walls,
         })
     }
 
@@ -147,29 +141,18 @@ impl FullBoard {
         // The window's times `t + 1 - l ..= t`, shifted by `l` to stay unsigned:
         // `u` stands for time `u - l`.
         let first = t + 1;
-        let at = |u: usize, c: usize, head: &mut dyn FnMut(usize, usize) -> Lit| -> Lit {
-            if u >= l {
-                head(u - l, c)
-            } else {
-                // Time −k with k = l − u: the initial body's cell k (if any).
-                match self.body.get(l - u) {
-                    Some(&b) if b == c => TRUE,
-                    _ => FALSE,
-                }
-            }
-        };
         let window: Vec<usize> = (first..=t + l).collect();
         let mut clause = Vec::with_capacity(l);
         for &c in &self.free {
             clause.clear();
-            clause.extend(window.iter().map(|&u| at(u, c, &mut head)));
+            clause.extend(window.iter().map(|&u| self.at(u, c, &mut head)));
             add(&clause);
         }
         if !self.once_fits() {
             return;
         }
         for &c in &self.free {
-            let lits: Vec<Lit> = window.iter().map(|&u| at(u, c, &mut head)).collect();
+            let lits: Vec<Lit> = window.iter().map(|&u| self.at(u, c, &mut head)).collect();
             for (i, &a) in lits.iter().enumerate() {
                 if a == FALSE {
                     continue;
@@ -182,9 +165,22 @@ impl FullBoard {
             }
         }
     }
-}
 
-impl FullBoard {
+    /// The literal "the head is on `c` at time `u − L`": window times are
+    /// shifted by `L` to stay unsigned; below time 0 (time `−k`, `k = L − u`)
+    /// the initial body's cell `k` is a constant.
+    fn at(&self, u: usize, c: usize, head: &mut impl FnMut(usize, usize) -> Lit) -> Lit {
+        let l = self.length();
+        if u >= l {
+            head(u - l, c)
+        } else {
+            match self.body.get(l - u) {
+                Some(&b) if b == c => TRUE,
+                _ => FALSE,
+            }
+        }
+    }
+
     /// The times `s` of a plan of exactly `t` moves that carry *degree*
     /// facts: the window's times from `max(t + 1 − L, 0)` to `t − 2` (at `t − 1`
     /// one cell is left, the last head). Empty when the window is too short.
@@ -219,14 +215,7 @@ impl FullBoard {
             clause.push(-v);
             // Window times `t + 1 − l ..= first`, as `u − l` for `u` in `t + 1..=first + l`.
             for u in t + 1..=first + l {
-                let at = if u >= l {
-                    head(u - l, c)
-                } else {
-                    match self.body.get(l - u) {
-                        Some(&b) if b == c => TRUE,
-                        _ => FALSE,
-                    }
-                };
+                let at = self.at(u, c, &mut head);
                 add(&[-at, v]);
                 clause.push(at);
             }
@@ -240,9 +229,18 @@ impl FullBoard {
                 add(&[-v, before, now]);
             }
         }
+        let neighbours: Vec<Vec<usize>> = self
+            .free
+            .iter()
+            .map(|&c| {
+                self.grid
+                    .neighbours(c)
+                    .filter(|&n| !self.walls[n])
+                    .collect()
+            })
+            .collect();
         for s in times {
-            for &c in &self.free {
-                let neighbours = &self.neighbours[c];
+            for (&c, neighbours) in self.free.iter().zip(&neighbours) {
                 // Every set of all but one neighbour holds an available one.
                 for skip in 0..neighbours.len() {
                     clause.clear();
@@ -281,14 +279,14 @@ mod tests {
         assert!(!ends_full(&from_json(one_apple).unwrap()));
     }
 
+    /// 3x1, body (1,0),(0,0), one apple at (2,0): L = 3.
+    const LINE: &str = r#"{"width": 3, "height": 1, "snake": [[1, 0], [0, 0]],
+        "apples": [[2, 0]], "tail": "strict"}"#;
+
     #[test]
     fn degree_facts_speak_of_the_window_only() {
         // 3x1, body (1,0),(0,0), one apple at (2,0): L = 3.
-        let inst = from_json(
-            r#"{"width": 3, "height": 1, "snake": [[1, 0], [0, 0]], "apples": [[2, 0]],
-            "tail": "strict"}"#,
-        )
-        .unwrap();
+        let inst = from_json(LINE).unwrap();
         let board = FullBoard::of(&inst).expect("full");
         let head = |s: usize, c: usize| (10 * s + c + 1) as Lit;
         let visited = |s: usize, c: usize| (100 + 10 * s + c) as Lit;
@@ -330,11 +328,7 @@ mod tests {
     #[test]
     fn facts_of_a_short_horizon_use_the_initial_body() {
         // 3x1, body (1,0),(0,0), one apple at (2,0): the plan is one move.
-        let inst = from_json(
-            r#"{"width": 3, "height": 1, "snake": [[1, 0], [0, 0]], "apples": [[2, 0]],
-            "tail": "strict"}"#,
-        )
-        .unwrap();
+        let inst = from_json(LINE).unwrap();
         let board = FullBoard::of(&inst).expect("full");
         let mut clauses = Vec::new();
         // head(s, c) = 10 * s + c + 1, eaten(0, 0) = FALSE.

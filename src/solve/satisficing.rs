@@ -579,6 +579,32 @@ fn simple_path(
     Some(path)
 }
 
+/// The answer of a plan found without a solver: its attempt (heard by
+/// `progress`) after `attempts`, with `lower_bound` as the proven bound.
+fn unsolved_answer(
+    path: Vec<Pos>,
+    lower_bound: usize,
+    budget: &Budget,
+    mut attempts: Vec<Attempt>,
+    progress: &mut impl FnMut(&Attempt),
+) -> SearchResult {
+    let a = Attempt {
+        horizon: path.len() - 1,
+        status: Status::Sat,
+        stats: Default::default(),
+        path: Some(path),
+        config: budget.config,
+        certificate: None,
+    };
+    progress(&a);
+    attempts.push(a);
+    SearchResult {
+        status: Status::Sat,
+        attempts,
+        lower_bound,
+    }
+}
+
 /// Satisficing search: every phase stops at the deadline (status `unknown`
 /// when no plan was found by then; else the best plan so far; `unsat` when
 /// no plan was constructed and the formulas refute every horizon up to
@@ -722,22 +748,15 @@ pub(crate) fn satisficing(
     // length; without apples, a constructed plan has no move, shorter than
     // the bound of one move).
     if let Some(path) = first_plan.as_ref().filter(|p| p.len() - 1 <= lower_bound) {
-        let a = Attempt {
-            horizon: path.len() - 1,
-            status: Status::Sat,
-            stats: Default::default(),
-            path: Some(path.clone()),
-            config: budget.config,
-            certificate: None,
-        };
-        let lower_bound = a.horizon;
-        progress(&a);
-        attempts.push(a);
-        return Ok(SearchResult {
-            status: Status::Sat,
+        let least = path.len() - 1;
+        let path = path.clone();
+        return Ok(unsolved_answer(
+            path,
+            least,
+            budget,
             attempts,
-            lower_bound,
-        });
+            &mut progress,
+        ));
     }
     // The whole-horizon formula of the first plan's length: when small, the
     // descent below (which can prove a plan least) goes first; else the
@@ -790,21 +809,13 @@ pub(crate) fn satisficing(
         };
         let Some(opened) = opened else {
             // No formula by the deadline: the plan found is the answer.
-            let a = Attempt {
-                horizon: top,
-                status: Status::Sat,
-                stats: Default::default(),
-                path: Some(path),
-                config: budget.config,
-                certificate: None,
-            };
-            progress(&a);
-            attempts.push(a);
-            return Ok(SearchResult {
-                status: Status::Sat,
-                attempts,
+            return Ok(unsolved_answer(
+                path,
                 lower_bound,
-            });
+                budget,
+                attempts,
+                &mut progress,
+            ));
         };
         session = opened;
         let a = session.attempt(

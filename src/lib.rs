@@ -66,6 +66,7 @@ pub mod output;
 pub mod pddl;
 pub mod planner;
 pub mod proof;
+pub mod reachable;
 pub mod render;
 pub mod report;
 pub mod sim;

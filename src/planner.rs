@@ -22,6 +22,7 @@ use crate::encode::full::ends_full;
 use crate::encode::{EncodeError, Encoding, prune};
 use crate::instance::{Instance, InstanceError, MAX_HORIZON, Pos};
 use crate::proof::ProofError;
+use crate::reachable::{self, Reachable};
 use crate::sim::{self, Replay, Violation};
 use crate::solve::{self, Attempt, Budget, SearchResult, Stats, Status};
 
@@ -199,8 +200,9 @@ pub enum Verdict {
 pub struct Outcome {
     /// The conclusion.
     pub verdict: Verdict,
-    /// The proven lower bound on the moves (`usize::MAX`: some apple can never be eaten,
-    /// see [`crate::encode::prune::lower_bound`]).
+    /// The proven lower bound on the moves (`usize::MAX`: the apples can never all be
+    /// eaten: some apple never, see [`crate::encode::prune::lower_bound`], or, for a
+    /// search of any length, no reachable state has them all, see [`crate::reachable`]).
     pub lower_bound: usize,
     /// Every horizon tried, in order.
     pub attempts: Vec<Attempt>,
@@ -359,13 +361,17 @@ impl<'a> Planner<'a> {
             deadline: self.deadline(),
             config: self.config.unwrap_or_default(),
         };
-        let proven = prune::lower_bound(instance);
+        let mut proven = prune::lower_bound(instance);
+        let any_length = matches!(self.search, Search::Optimal | Search::Satisficing);
         // No apple: the goal holds at once, so the least plan has no move (a
         // fixed horizon still asks for a legal walk of exactly its moves).
-        if instance.apples.is_empty()
-            && matches!(self.search, Search::Optimal | Search::Satisficing)
-        {
+        if instance.apples.is_empty() && any_length {
             return Ok(no_move_plan(instance));
+        }
+        // A state space small enough to list may show that no plan of any
+        // length exists, which no horizon's formula can say.
+        if any_length && proven != usize::MAX && reachable::explore(instance) == Reachable::Never {
+            proven = usize::MAX;
         }
         let (lower, upper) = match self.search {
             Search::FixedHorizon(t) => (t, t),
@@ -373,7 +379,7 @@ impl<'a> Planner<'a> {
         };
         if lower > upper || proven == usize::MAX {
             // Proven without solving: the bound exceeds every horizon allowed
-            // (`usize::MAX`: some apple can never be eaten).
+            // (`usize::MAX`: the apples can never all be eaten).
             return Ok(Outcome {
                 verdict: Verdict::NoPlan { within: upper },
                 lower_bound: proven,
@@ -771,10 +777,39 @@ mod tests {
     }
 
     /// A satisficing search whose formulas refute every horizon up to the
-    /// largest one allowed proves "no plan" (it said unknown); up to a
-    /// formula cap below the largest horizon allowed, it is still unknown.
+    /// largest one allowed proves "no plan" within it (it said unknown).
     #[test]
     fn satisficing_refuting_every_horizon_is_no_plan() {
+        // The snake must wind out of its own coils: 2 moves by the lower
+        // bound, 8 in fact (its few states, listed, have a plan).
+        let instance = from_json(
+            r#"{"width": 4, "height": 3, "snake": [[2, 0], [1, 0], [1, 1], [2, 1], [2, 2], [3, 2]],
+                "apples": [[0, 0]], "tail": "strict"}"#,
+        )
+        .unwrap();
+        let direct = by_name("direct").unwrap();
+        let within = |max| {
+            Planner::new(&*direct)
+                .search(Search::Satisficing)
+                .max_horizon(max)
+                .plan(&instance)
+                .unwrap()
+        };
+        let outcome = within(5);
+        assert!(
+            matches!(outcome.verdict, Verdict::NoPlan { within: 5 }),
+            "{:?}",
+            outcome.verdict
+        );
+        assert_eq!(outcome.lower_bound, 2);
+        assert_eq!(within(8).plan().map(|p| p.horizon), Some(8));
+    }
+
+    /// A search of any length on an instance whose few reachable states have
+    /// none with every apple eaten says "no plan" without a formula, with an
+    /// infinite lower bound; a fixed horizon is still solved.
+    #[test]
+    fn listed_states_without_a_plan_need_no_formula() {
         // The snake's only move leads into a dead end away from the apple.
         let instance = from_json(
             r#"{"width": 3, "height": 3, "snake": [[1, 0], [1, 1], [0, 1], [0, 0]],
@@ -782,26 +817,22 @@ mod tests {
         )
         .unwrap();
         let direct = by_name("direct").unwrap();
-        let outcome = Planner::new(&*direct)
-            .search(Search::Satisficing)
-            .max_horizon(12)
+        for search in [Search::Optimal, Search::Satisficing] {
+            let outcome = Planner::new(&*direct)
+                .search(search)
+                .max_horizon(12)
+                .plan(&instance)
+                .unwrap();
+            assert!(matches!(outcome.verdict, Verdict::NoPlan { within: 12 }));
+            assert_eq!(outcome.lower_bound, usize::MAX);
+            assert!(outcome.attempts.is_empty());
+        }
+        let fixed = Planner::new(&*direct)
+            .search(Search::FixedHorizon(3))
             .plan(&instance)
             .unwrap();
-        assert!(
-            matches!(outcome.verdict, Verdict::NoPlan { within: 12 }),
-            "{:?}",
-            outcome.verdict
-        );
-        let outcome = Planner::new(&*direct)
-            .search(Search::Satisficing)
-            .max_horizon(SATISFICING_FORMULA_MOVES + 1)
-            .plan(&instance)
-            .unwrap();
-        assert!(
-            matches!(outcome.verdict, Verdict::Unknown),
-            "{:?}",
-            outcome.verdict
-        );
+        assert!(matches!(fixed.verdict, Verdict::NoPlan { within: 3 }));
+        assert_eq!(fixed.attempts.len(), 1);
     }
 
     #[test]

@@ -386,12 +386,14 @@ const BOUND_NOTE: &str = "excluded by the lower bound (distances through the app
 spanning tree over the start and the apples, src/encode/prune.rs), an argument, not a proof; the \
 claim with reason below-bound certifies the horizon just below it";
 
-/// What excludes every horizon when some apple can never be eaten.
+/// What excludes every horizon when the apples can never all be eaten.
 const UNREACHABLE_NOTE: &str = "every horizon is excluded because some apple can never be eaten \
 (walls cut it off from the start, or it lies in a dead end or a pocket behind one cell that the \
 snake, once too long, could not leave while another apple follows; src/encode/prune.rs; or the \
 apples fill the board and its free cells' two colours differ by more than one, so the final body, \
-a path along which colours alternate, cannot cover them; src/encode/full.rs), an argument, not a proof";
+a path along which colours alternate, cannot cover them; src/encode/full.rs), or because the snake's \
+reachable states, few enough to list, include none with every apple eaten (src/reachable.rs), an \
+argument, not a proof";
 
 /// The horizons whose UNSAT the answer rests on (the UNSAT `attempts` of its search), ascending.
 pub fn refuted_horizons(attempts: &[Attempt]) -> Vec<usize> {

@@ -24,7 +24,7 @@ pub struct PlanReport {
     pub eaten: Vec<(usize, usize)>,
     /// True when `horizon` is proven least.
     pub optimal: bool,
-    /// `null` when some apple can never be eaten (no finite bound).
+    /// `null` when the apples can never all be eaten (no finite bound).
     pub lower_bound: Option<usize>,
     /// Name of the encoding used, e.g. `"direct"`.
     pub encoding: String,

@@ -208,7 +208,7 @@ fn time_chart_and_png() {
 fn bad_flags_are_refused_with_one_line_before_any_game() {
     let dir = temp_dir("bad");
     let missing = path(&dir, "no-such-dir/g.csv");
-    let cases: [(&[&str], &str); 12] = [
+    let cases: [(&[&str], &str); 14] = [
         (&["--sizes", "0"], "--sizes: board side 0 is out of range"),
         (&["--sizes", "4x"], "--sizes: '' is not a board side"),
         (&["--sizes", "4,65"], "board side 65 is out of range"),
@@ -217,6 +217,12 @@ fn bad_flags_are_refused_with_one_line_before_any_game() {
         (&["--shard", "1/0"], "--shard must be I/K"),
         (&["--jobs", "0"], "--jobs must be at least 1"),
         (&["--games", "0"], "--games must be at least 1"),
+        // Refused before the list of games is built (it aborted out of memory).
+        (&["--games", "100000000"], "more than the limit 1000000"),
+        (
+            &["--games", "400000", "--reuse", "all"],
+            "with 5 reuse strategies is 2000000 games",
+        ),
         (&["--reuse", "bogus"], "unknown --reuse 'bogus'"),
         (&["--timeout", "0"], "--timeout"),
         (&["--csv-out", &missing], "cannot write"),

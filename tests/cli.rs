@@ -669,6 +669,38 @@ fn an_apple_behind_walls_is_proven_unreachable() {
     assert_eq!(snakesat(&["solve", &f, "--horizon", "8"]).code, 1);
 }
 
+/// A snake three cells long in a corridor, the apple behind it: it can never
+/// turn back, which no horizon's formula can say, but its few reachable
+/// states, listed, can. Every search of any length answers "no plan" at once,
+/// without a formula; a fixed horizon is still solved as a formula.
+#[test]
+fn a_snake_that_cannot_turn_back_has_no_plan_at_any_horizon() {
+    let dir = temp_dir("corridor");
+    let f = write(
+        &dir,
+        "corridor.json",
+        r#"{"width":10,"height":1,"snake":[[5,0],[4,0],[3,0]],"apples":[[1,0]],"tail":"follow"}"#,
+    );
+    for extra in [&[][..], &["--satisficing"], &["--search", "fresh"]] {
+        let mut args = vec!["solve", &f, "--json"];
+        args.extend_from_slice(extra);
+        let run = snakesat(&args);
+        assert_eq!(run.code, 1, "{extra:?}: {}", run.stderr);
+        assert!(run.stderr.contains("reachable states"), "{}", run.stderr);
+        let plan = json_of(&run);
+        assert_eq!(plan["status"], "unsat");
+        assert!(plan["lower_bound"].is_null());
+        assert_eq!(plan["stats"]["variables"], 0, "no formula is built");
+    }
+    let fixed = snakesat(&["solve", &f, "--horizon", "6"]);
+    assert_eq!(fixed.code, 1, "{}", fixed.stderr);
+    assert!(
+        fixed.stdout.contains("no plan of exactly 6 moves"),
+        "{}",
+        fixed.stdout
+    );
+}
+
 /// The formula at a fixed horizon asks for a plan of exactly that many moves:
 /// on a board the snake fills it cannot move on after its 4-move plan, so
 /// `--horizon 10` is UNSAT, and the answer says "of exactly", not "within"

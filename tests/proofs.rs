@@ -214,24 +214,31 @@ fn the_fresh_search_certifies_as_it_goes() {
     }
 }
 
-/// An apple in a corner the snake's own body walls off (no plan within 8
-/// moves, though the lower bound is finite: the corner has two open
-/// neighbours, so the dead-end rule does not exclude it without solving).
+/// A snake that must wind out of its own coils: 2 moves by the lower bound,
+/// 8 in fact, so there is no plan within 7 moves and each horizon from 2 to 7
+/// is refuted by solving it.
+const COILED: &str = r#"{ "width": 4, "height": 3,
+  "snake": [[2, 0], [1, 0], [1, 1], [2, 1], [2, 2], [3, 2]], "apples": [[0, 0]], "tail": "strict" }"#;
+
+/// An apple in a corner the snake's own body walls off for good: its few
+/// reachable states, listed, have none with the apples eaten, though the
+/// lower bound is finite (the corner has two open neighbours, so the
+/// dead-end rule does not exclude it).
 const STUCK: &str = r#"{ "width": 5, "height": 2, "snake": [[0, 1], [1, 1], [1, 0]],
   "apples": [[0, 0], [2, 0]], "visible": 1, "tail": "strict" }"#;
 
 #[test]
 fn no_plan_answers_are_certified_for_every_horizon_tried() {
     let dir = temp_dir("noplan");
-    let file = dir.join("stuck.json");
-    std::fs::write(&file, STUCK).unwrap();
+    let file = dir.join("coiled.json");
+    std::fs::write(&file, COILED).unwrap();
     let out = dir.join("proofs");
     let run = snakesat(&[
         "solve",
         file.to_str().unwrap(),
         "--json",
         "--max-horizon",
-        "8",
+        "7",
         "--proof",
         out.to_str().unwrap(),
     ]);
@@ -239,10 +246,10 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
     let report = json_of(&run);
     assert_eq!(report["status"], "unsat");
     assert_eq!(report["certified"], true);
-    assert_eq!(report["lower_bound"], 3);
+    assert_eq!(report["lower_bound"], 2);
     let m = manifest(&out);
-    assert_eq!(horizons(&m["claims"], "refuted"), vec![3, 4, 5, 6, 7, 8]);
-    assert_eq!(horizons(&m["claims"], "below-bound"), vec![2]);
+    assert_eq!(horizons(&m["claims"], "refuted"), vec![2, 3, 4, 5, 6, 7]);
+    assert_eq!(horizons(&m["claims"], "below-bound"), vec![1]);
     if have_checker() {
         assert_eq!(check_all(&out).len(), 7);
     }
@@ -287,6 +294,25 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
     assert!(m["claims"].as_array().unwrap().is_empty());
     let note = m["below_lower_bound"].as_str().unwrap();
     assert!(note.contains("some apple can never be eaten"), "{note}");
+
+    // The same when the listed reachable states settle it: no claim, and
+    // the note names that argument too.
+    let stuck = dir.join("stuck.json");
+    std::fs::write(&stuck, STUCK).unwrap();
+    let out = dir.join("stuck");
+    let run = snakesat(&[
+        "solve",
+        stuck.to_str().unwrap(),
+        "--json",
+        "--proof",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "stderr: {}", run.stderr);
+    assert!(json_of(&run)["lower_bound"].is_null());
+    let m = manifest(&out);
+    assert!(m["claims"].as_array().unwrap().is_empty());
+    let note = m["below_lower_bound"].as_str().unwrap();
+    assert!(note.contains("reachable states"), "{note}");
 
     // The same at a fixed horizon: that one horizon is certified as any
     // fixed horizon is (it had no certificate, no note, yet "certified": true).
@@ -486,14 +512,14 @@ fn a_folder_with_earlier_certificates_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// An instance without a plan of at most 300 moves whose "no plan" rests on
-/// ~300 refuted horizons (about 8 s for the default search), the highest
-/// taking seconds each to certify: its certificates are still being written
-/// when the signal comes. (The lower bound must not settle it: the one used
-/// before, `--size 5x4 --apples 6 --walls 2 --seed 21 --length 3`, is now
-/// "no plan" at once, an apple in a pocket.)
-const NO_PLAN: [&str; 14] = [
-    "solve", "--size", "5", "--apples", "7", "--walls", "4", "--seed", "21", "--length", "4",
+/// An instance whose least plan (54 moves) rests on 33 refuted horizons
+/// from its lower bound of 22 (about 12 s with their certificates): they are
+/// still being written when the signal comes. (The lower bound and the
+/// listing of reachable states must not settle it at once, as they now do
+/// the no-plan instances used before, e.g. `--size 5 --apples 7 --walls 4
+/// --seed 21 --length 4 --tail strict`.)
+const MANY_REFUTED: [&str; 14] = [
+    "solve", "--size", "6", "--apples", "7", "--walls", "5", "--seed", "9", "--length", "12",
     "--tail", "strict", "-q",
 ];
 
@@ -508,7 +534,7 @@ fn certificate_files(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Starts `solve --proof out` on [`NO_PLAN`] (with `extra` flags), sends
+/// Starts `solve --proof out` on [`MANY_REFUTED`] (with `extra` flags), sends
 /// `signal` once a DRAT proof holds data and checks that the process dies of
 /// it, leaving `out` as it found it: gone when it did not exist, else empty.
 fn interrupted(out: &Path, extra: &[&str], signal: &str, number: i32) {
@@ -517,7 +543,7 @@ fn interrupted(out: &Path, extra: &[&str], signal: &str, number: i32) {
     use std::time::Duration;
     let existed = out.exists();
     let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
-        .args(NO_PLAN)
+        .args(MANY_REFUTED)
         .args(extra)
         .arg("--proof")
         .arg(out)

@@ -386,12 +386,13 @@ fn bad_input_is_one_line_and_exit_2() {
 #[test]
 fn no_plan_within_the_max_horizon_exits_1() {
     let dir = temp_dir("sizes-no-plan");
-    // The snake's only move leads into a dead end away from the apple (an
-    // instance without apples is no example: its least plan has no move).
+    // The snake must wind out of its own coils: 2 moves by the lower bound,
+    // 8 in fact, so the horizons 2 to 5 are refuted (an instance without
+    // apples is no example: its least plan has no move).
     let one = dir.join("one.json");
     std::fs::write(
         &one,
-        r#"{"width":3,"height":3,"snake":[[1,0],[1,1],[0,1],[0,0]],"walls":[[1,2],[2,1]],"apples":[[0,2]],"tail":"strict"}"#,
+        r#"{"width":4,"height":3,"snake":[[2,0],[1,0],[1,1],[2,1],[2,2],[3,2]],"apples":[[0,0]],"tail":"strict"}"#,
     )
     .unwrap();
     let run = snakesat(&[
@@ -404,7 +405,22 @@ fn no_plan_within_the_max_horizon_exits_1() {
     ]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stderr.contains("status unsat after 3 attempts"),
+        run.stderr.contains("status unsat after 4 attempts"),
+        "{}",
+        run.stderr
+    );
+    // The snake's only move leads into a dead end away from the apple: its
+    // few reachable states, listed, show no plan at any horizon.
+    let stuck = dir.join("stuck.json");
+    std::fs::write(
+        &stuck,
+        r#"{"width":3,"height":3,"snake":[[1,0],[1,1],[0,1],[0,0]],"walls":[[1,2],[2,1]],"apples":[[0,2]],"tail":"strict"}"#,
+    )
+    .unwrap();
+    let run = snakesat(&["sizes", stuck.to_str().unwrap(), "--encodings", "direct"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("no plan at any horizon") && run.stderr.contains("reachable states"),
         "{}",
         run.stderr
     );
@@ -450,8 +466,9 @@ fn an_apple_that_can_never_be_eaten_is_no_plan_and_a_sweep_goes_on() {
         let run = snakesat(&args);
         assert_eq!(run.code, 1, "{}", run.stderr);
         assert!(
-            run.stderr
-                .starts_with("no plan: some apple can never be eaten (walls cut it off"),
+            run.stderr.starts_with(
+                "no plan at any horizon: some apple can never be eaten (walls cut it off"
+            ),
             "{}",
             run.stderr
         );

@@ -19,6 +19,7 @@ use snakesat::encode::prune::{distances_from, lower_bound};
 use snakesat::instance::json::to_json;
 use snakesat::instance::{Instance, Pos, Start, TailRule};
 use snakesat::planner::{CadicalConfig, Method, Outcome, Planner, Search as Question, Verdict};
+use snakesat::reachable::{Reachable, explore};
 use snakesat::sim::simulate;
 use snakesat::solve::Status;
 use snakesat::solve::incremental::ends_full;
@@ -448,5 +449,51 @@ fn pocket_bounds_agree_with_bfs() {
             "infinite bound on a solvable instance: {}",
             to_json(&inst)
         );
+    }
+}
+
+/// The listing of reachable states (src/reachable.rs) against the brute
+/// force: its least number of moves is the brute force's, and where it finds
+/// no state with every apple eaten, the brute force finds no plan within twice
+/// the moves of the other tests. Random tiny and walled instances, free and
+/// placed starts, both tail rules, with and without growth; the no-plan
+/// answers must come up.
+#[test]
+fn reachable_states_agree_with_bfs() {
+    let wanted = env_number("SNAKESAT_REACHABLE_CASES").unwrap_or(2_000);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5eac4ab1e);
+    let (mut cases, mut never, mut tries) = (0, 0, 0);
+    while cases < wanted || never < wanted / 10 {
+        tries += 1;
+        assert!(
+            tries < 1_000 * wanted.max(100),
+            "only {never} no-plan answers"
+        );
+        let drawn = if rng.random_bool(0.5) {
+            random_instance(&mut rng)
+        } else {
+            walled_instance(&mut rng)
+        };
+        let Some(inst) = drawn else {
+            continue;
+        };
+        if inst.validate().is_err() || inst.apples.is_empty() {
+            continue;
+        }
+        cases += 1;
+        let least = bfs::least_moves(&inst, 2 * MAX_MOVES);
+        match explore(&inst) {
+            Reachable::EveryApple { moves } => assert_eq!(
+                least,
+                (moves <= 2 * MAX_MOVES).then_some(moves),
+                "{}",
+                to_json(&inst)
+            ),
+            Reachable::Never => {
+                never += 1;
+                assert_eq!(least, None, "no plan claimed: {}", to_json(&inst));
+            }
+            Reachable::TooMany => panic!("a tiny instance not listed: {}", to_json(&inst)),
+        }
     }
 }

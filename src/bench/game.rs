@@ -67,6 +67,11 @@ impl Player {
     }
 }
 
+/// The most games a sweep plays (sizes × reuse strategies × games): the
+/// list of games and every game's summary are kept until the tables are
+/// written.
+pub const MAX_GAMES: u64 = 1_000_000;
+
 /// A sweep of games.
 #[derive(Clone, Debug)]
 pub struct Sweep {

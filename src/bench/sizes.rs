@@ -310,9 +310,10 @@ pub fn describe(instance: &Instance) -> String {
 /// Why no least horizon could be found to measure at.
 #[derive(Debug, thiserror::Error)]
 pub enum HorizonError {
-    /// Some apple can never be eaten (the lower bound is infinite): no plan
-    /// at any horizon.
-    #[error("no plan: some apple can never be eaten")]
+    /// The apples can never all be eaten (the lower bound is infinite, or the
+    /// reachable states, listed, include none with every apple eaten): no
+    /// plan at any horizon.
+    #[error("no plan at any horizon: the apples can never all be eaten")]
     NeverEaten,
     /// The lower bound exceeds the largest horizon allowed.
     #[error("--max-horizon {max_horizon} is below the lower bound {lower} on the moves needed")]
@@ -369,6 +370,8 @@ pub fn horizon_for(
         .plan(instance)?;
     match outcome.plan() {
         Some(plan) => Ok((plan.horizon, true)),
+        // (The planner listed the reachable states: none eats every apple.)
+        None if outcome.lower_bound == usize::MAX => Err(HorizonError::NeverEaten),
         None => Err(HorizonError::NotFound {
             encoding: direct.name(),
             status: outcome.status(),

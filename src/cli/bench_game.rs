@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use clap::Args;
 
-use snakesat::bench::game::{GameSummary, Row, Sweep, games_table, per_apple_series, rows_table};
+use snakesat::bench::game::{
+    GameSummary, MAX_GAMES, Row, Sweep, games_table, per_apple_series, rows_table,
+};
 use snakesat::family::index;
 use snakesat::game::Reuse;
 use snakesat::output::{self, Output};
@@ -31,7 +33,8 @@ pub struct BenchGameArgs {
     /// Board sizes, comma-separated: N (square) or WxH, each side 1..=64.
     #[arg(long, value_name = "LIST", default_value = "6,8,10,12,14,16")]
     pub sizes: String,
-    /// Games per size and reuse strategy, with seeds SEED..SEED+GAMES-1.
+    /// Games per size and reuse strategy, with seeds SEED..SEED+GAMES-1 (at
+    /// most 1,000,000 games in all: sizes × strategies × games).
     #[arg(long, default_value_t = 100)]
     pub games: u64,
     /// Seed of the first game of each size and strategy.
@@ -119,6 +122,17 @@ fn settings(args: &BenchGameArgs) -> Result<Sweep, Failure> {
         return Err(bad_input("--games must be at least 1"));
     }
     super::check_seeds(args.seed, args.games)?;
+    let boards_and_players = (sizes.len() * reuses.len()) as u64;
+    let total = args.games.saturating_mul(boards_and_players);
+    if total > MAX_GAMES {
+        return Err(bad_input(format!(
+            "--games {} on {} board size(s) with {} reuse strateg{} is {total} games, more than the limit {MAX_GAMES}",
+            args.games,
+            sizes.len(),
+            reuses.len(),
+            if reuses.len() == 1 { "y" } else { "ies" }
+        )));
+    }
     if args.jobs == 0 {
         return Err(bad_input("--jobs must be at least 1"));
     }

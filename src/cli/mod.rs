@@ -188,7 +188,7 @@ fn old_spelling_hint() -> String {
 }
 
 /// The answer when the lower bound is infinite (`solve`, `sizes`).
-pub const NEVER_EATEN: &str = "no plan: some apple can never be eaten (walls cut it off, or it lies in a dead end or a pocket behind one cell that the snake, once too long, could not leave before the last apple, or the apples fill the board and its free cells' two colours differ by more than one, so no body can cover them)";
+pub const NEVER_EATEN: &str = "no plan at any horizon: some apple can never be eaten (walls cut it off, or it lies in a dead end or a pocket behind one cell that the snake, once too long, could not leave before the last apple, or the apples fill the board and its free cells' two colours differ by more than one, so no body can cover them), or the snake's reachable states, few enough to list, include none with every apple eaten";
 
 /// A lower bound for reports: `None` when it is infinite (an apple can never be eaten).
 pub fn finite(bound: usize) -> Option<usize> {

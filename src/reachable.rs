@@ -1,0 +1,244 @@
+//! The game's reachable states, listed when they are few. This module owns
+//! [`explore`], which decides whether a plan exists at all for instances
+//! whose state space is tiny: a snake in a corridor it cannot turn back in,
+//! one walled into a pocket, one with no legal first move. The SAT searches
+//! refute one horizon at a time, so on such an instance they could only say
+//! "no plan within `--max-horizon` moves", after building ever larger
+//! formulas (a 10×1 corridor under `bench`'s limit of 100,000 moves: 3.4 s
+//! and 1.2 GB); [`explore`] says "no plan at any horizon" in microseconds.
+//!
+//! A state is the known body (head first, as cell numbers; on a free start
+//! only the cells entered since `t = 0`, at most the length) and the set of
+//! eaten apples: the length and the revealed apples follow from that set
+//! (docs/DESIGN.md §1). A breadth-first search from the initial states, each
+//! state kept once, either meets a state with every apple eaten (after the
+//! least number of moves), or runs out of new states. Then no plan of any
+//! length exists, since every plan is a walk through reachable states. The
+//! search gives up once the states it keeps hold more than
+//! [`MAX_KEPT_CELLS`] body cells, which bounds its time and memory (a few
+//! milliseconds and megabytes) whatever the instance.
+//!
+//! It shares no code with the simulator ([`crate::sim`]), which replays one
+//! path; the tests compare both with a third, brute-force search.
+
+use std::collections::HashSet;
+
+use crate::instance::{Instance, Start, TailRule};
+
+/// The most body cells the kept states may hold before [`explore`] gives up.
+pub const MAX_KEPT_CELLS: usize = 1 << 16;
+
+/// The most apples [`explore`] tracks (the eaten set is a 128-bit mask).
+const MAX_APPLES: usize = 128;
+
+/// What [`explore`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reachable {
+    /// A state with every apple eaten is reached after this many moves, and
+    /// none sooner (0 without apples).
+    EveryApple {
+        /// The least number of moves.
+        moves: usize,
+    },
+    /// Every reachable state was listed and none has every apple eaten: no
+    /// plan exists at any horizon.
+    Never,
+    /// Too many states to list (or more than 128 apples): no answer.
+    TooMany,
+}
+
+/// A state: the known body (cell numbers, head first) and the eaten apples.
+type State = (Box<[u32]>, u128);
+
+/// Lists the states reachable from the start of `instance`, which must pass
+/// [`Instance::validate_game`], until one has every apple eaten or none is
+/// new (see the module documentation).
+pub fn explore(instance: &Instance) -> Reachable {
+    explore_within(instance, MAX_KEPT_CELLS)
+}
+
+/// [`explore`] with room for `max_cells` kept body cells.
+fn explore_within(instance: &Instance, max_cells: usize) -> Reachable {
+    let apples = instance.apples.len();
+    if apples == 0 {
+        return Reachable::EveryApple { moves: 0 };
+    }
+    if apples > MAX_APPLES || instance.cells() > u32::MAX as usize {
+        return Reachable::TooMany;
+    }
+    let game = Game::of(instance);
+    let mut seen: HashSet<State> = HashSet::new();
+    let mut kept = 0;
+    let mut layer: Vec<State> = Vec::new();
+    for state in game.initial_states() {
+        kept += state.0.len();
+        if seen.insert(state.clone()) {
+            layer.push(state);
+        }
+    }
+    let mut moves = 0;
+    let mut body = Vec::new();
+    while !layer.is_empty() {
+        moves += 1;
+        let mut next = Vec::new();
+        for (old, eaten) in &layer {
+            for to in game.grid.neighbours(old[0] as usize) {
+                let Some(now_eaten) = game.step(old, *eaten, to, &mut body) else {
+                    continue;
+                };
+                if now_eaten == game.every_apple {
+                    return Reachable::EveryApple { moves };
+                }
+                let state = (body.as_slice().into(), now_eaten);
+                if !seen.contains(&state) {
+                    kept += body.len();
+                    if kept > max_cells {
+                        return Reachable::TooMany;
+                    }
+                    seen.insert(state.clone());
+                    next.push(state);
+                }
+            }
+        }
+        layer = next;
+    }
+    Reachable::Never
+}
+
+/// The rules of one instance, by cell number.
+struct Game<'a> {
+    grid: crate::geometry::Grid,
+    walls: Vec<bool>,
+    /// The apples' cells, in spawn order.
+    apples: Vec<u32>,
+    /// The mask of every apple.
+    every_apple: u128,
+    instance: &'a Instance,
+}
+
+impl<'a> Game<'a> {
+    fn of(instance: &'a Instance) -> Self {
+        let n = instance.apples.len();
+        Game {
+            grid: instance.grid(),
+            walls: instance.wall_map(),
+            apples: instance
+                .apples
+                .iter()
+                .map(|&p| instance.index(p) as u32)
+                .collect(),
+            every_apple: if n == MAX_APPLES {
+                u128::MAX
+            } else {
+                (1u128 << n) - 1
+            },
+            instance,
+        }
+    }
+
+    /// The explicit body, or on a free start one single-cell state per cell
+    /// that is neither a wall nor an apple visible at `t = 0`.
+    fn initial_states(&self) -> Vec<State> {
+        let instance = self.instance;
+        match &instance.start {
+            Start::Body(cells) => {
+                let body: Box<[u32]> = cells.iter().map(|&p| instance.index(p) as u32).collect();
+                vec![(body, 0)]
+            }
+            Start::Free { .. } => {
+                let visible = &self.apples[..instance.visible_at_start()];
+                (0..instance.cells() as u32)
+                    .filter(|&c| !self.walls[c as usize] && !visible.contains(&c))
+                    .map(|c| (Box::from([c]), 0))
+                    .collect()
+            }
+        }
+    }
+
+    /// The head moved from `body[0]` to its neighbour `to`: the new eaten set
+    /// with the new body in `out`, or `None` when the move is illegal.
+    fn step(&self, body: &[u32], eaten: u128, to: usize, out: &mut Vec<u32>) -> Option<u128> {
+        if self.walls[to] {
+            return None;
+        }
+        let to = to as u32;
+        let instance = self.instance;
+        let count = eaten.count_ones() as usize;
+        let revealed = (instance.visible_at_start() + count).min(self.apples.len());
+        let apple = (0..revealed).find(|&i| eaten & (1 << i) == 0 && self.apples[i] == to);
+        let length = instance.initial_length() + if instance.grow { count } else { 0 };
+        let new_length = length + usize::from(apple.is_some() && instance.grow);
+        // The cells the head may not enter: the whole body before the move
+        // (strict), or those that stay once the tail has moved (follow).
+        let blocking = match instance.tail {
+            TailRule::Strict => length,
+            TailRule::Follow => new_length - 1,
+        };
+        if body.iter().take(blocking).any(|&c| c == to) {
+            return None;
+        }
+        out.clear();
+        out.push(to);
+        out.extend(body.iter().take(new_length - 1));
+        Some(apple.map_or(eaten, |i| eaten | (1 << i)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::json::from_json;
+
+    fn instance(text: &str) -> Instance {
+        let instance = from_json(text).unwrap();
+        instance.validate().unwrap();
+        instance
+    }
+
+    #[test]
+    fn a_snake_cannot_turn_back_in_a_corridor() {
+        let behind = instance(
+            r#"{"width": 10, "height": 1, "snake": [[5, 0], [4, 0], [3, 0]],
+                "apples": [[1, 0]], "tail": "follow"}"#,
+        );
+        assert_eq!(explore(&behind), Reachable::Never);
+        // Two cells long, it may follow its own tail back.
+        let short = instance(
+            r#"{"width": 10, "height": 1, "snake": [[5, 0], [4, 0]],
+                "apples": [[1, 0]], "tail": "follow"}"#,
+        );
+        assert_eq!(explore(&short), Reachable::EveryApple { moves: 4 });
+        // Under the strict rule it may not.
+        let strict = instance(
+            r#"{"width": 10, "height": 1, "snake": [[5, 0], [4, 0]],
+                "apples": [[1, 0]], "tail": "strict"}"#,
+        );
+        assert_eq!(explore(&strict), Reachable::Never);
+    }
+
+    #[test]
+    fn a_second_apple_behind_the_grown_snake_is_never_eaten() {
+        // After the first apple the snake is three cells long at the end of
+        // the corridor, and the second apple lies behind it.
+        let corridor = instance(
+            r#"{"width": 4, "height": 1, "snake": [[1, 0], [0, 0]],
+                "apples": [[3, 0], [0, 0]], "visible": 1, "tail": "follow"}"#,
+        );
+        assert_eq!(explore(&corridor), Reachable::Never);
+        let no_grow = instance(
+            r#"{"width": 4, "height": 1, "snake": [[1, 0], [0, 0]],
+                "apples": [[3, 0], [0, 0]], "visible": 1, "tail": "follow", "grow": false}"#,
+        );
+        assert_eq!(explore(&no_grow), Reachable::EveryApple { moves: 5 });
+    }
+
+    #[test]
+    fn large_state_spaces_are_not_listed() {
+        let open = instance(
+            r#"{"width": 8, "height": 8, "snake": [[0, 0], [0, 1], [0, 2], [0, 3]],
+                "apples": [[7, 7]]}"#,
+        );
+        assert_eq!(explore_within(&open, 1_000), Reachable::TooMany);
+        assert_eq!(explore(&open), Reachable::EveryApple { moves: 14 });
+    }
+}

@@ -208,7 +208,7 @@ fn time_chart_and_png() {
 fn bad_flags_are_refused_with_one_line_before_any_game() {
     let dir = temp_dir("bad");
     let missing = path(&dir, "no-such-dir/g.csv");
-    let cases: [(&[&str], &str); 14] = [
+    let cases: [(&[&str], &str); 15] = [
         (&["--sizes", "0"], "--sizes: board side 0 is out of range"),
         (&["--sizes", "4x"], "--sizes: '' is not a board side"),
         (&["--sizes", "4,65"], "board side 65 is out of range"),
@@ -216,6 +216,11 @@ fn bad_flags_are_refused_with_one_line_before_any_game() {
         (&["--shard", "0/2"], "--shard must be I/K"),
         (&["--shard", "1/0"], "--shard must be I/K"),
         (&["--jobs", "0"], "--jobs must be at least 1"),
+        // One thread per job: 20,000 panicked, a thread failing to start.
+        (
+            &["--jobs", "20000"],
+            "--jobs 20000 is larger than the limit 256",
+        ),
         (&["--games", "0"], "--games must be at least 1"),
         // Refused before the list of games is built (it aborted out of memory).
         (&["--games", "100000000"], "more than the limit 1000000"),

@@ -819,6 +819,20 @@ fn bad_parameters_are_one_line_errors() {
             "--length 18446744073709551615 do not fit",
         ),
         (&["--walls", MAX, "--fill", "50"], "--fill 50 and"),
+        // So is the top of a range (it was 100,000 rejected draws, then
+        // "try --all", which ranges refuse).
+        (
+            &["--apples", &format!("1..{MAX}")],
+            "--apples 1..18446744073709551615: its top, 18446744073709551615, does not fit on 6x6",
+        ),
+        (
+            &["--size", "4", "--walls", &format!("0..{MAX}")],
+            "--walls 0..18446744073709551615: its top",
+        ),
+        (
+            &["--size", "4..5", "--length", "1..30"],
+            "--length 1..30: its top, 30, does not fit on 5x5",
+        ),
         (&["--size", "2"], "do not fit on 2x2"),
         (
             &["--all", "--size", "3", "--apples", "1", "--walls", MAX],

@@ -801,6 +801,7 @@ fn bench_says_why_a_row_failed_and_refuses_bad_flags_up_front() {
             "/proc/snakesat-no-such-dir",
         ],
         &["--encoding", "direct,body=block", "--satisficing"],
+        &["--jobs", "257"],
     ] {
         let mut args = vec!["bench", dir];
         args.extend(flags);

@@ -71,6 +71,23 @@ fn solve_gif_has_one_frame_per_time_point_and_render_redraws_it() {
     // Same plan, same options: the same file.
     assert_eq!(std::fs::read(&gif).unwrap(), std::fs::read(&again).unwrap());
     assert!(!listing(&dir).iter().any(|n| n.ends_with(".partial")));
+    assert!(run.stderr.contains("wrote"), "{}", run.stderr);
+    // "wrote FILE" is a note: -q silences it, as it does for the other commands.
+    let page = dir.join("quiet.html");
+    let quiet = [
+        "render",
+        s(&instance),
+        s(&plan),
+        "--gif",
+        s(&again),
+        "--html",
+        s(&page),
+        "-q",
+    ];
+    let run = snakesat(&quiet);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    assert_eq!(run.stderr, "");
+    assert!(page.exists());
 }
 
 #[test]

@@ -65,7 +65,15 @@ fn json_lists_every_default_encoding_and_solve_accepts_each_name() {
     assert_eq!(defaults, vec!["direct"]);
     for e in &entries {
         check_entry(e);
+        assert_eq!(e["horizon"], 16, "the horizon measured at");
     }
+    // Without a horizon, each entry names the least one the search found,
+    // the one `solve` finds.
+    let searched = json_of(&snakesat(&["sizes", "--json", "--encodings", "direct"]));
+    let solve = snakesat(&["solve", "--json"]);
+    let least = serde_json::from_str::<Value>(&solve.stdout).unwrap()["horizon"].clone();
+    assert!(least.as_u64().is_some_and(|t| t > 0));
+    assert_eq!(searched[0]["horizon"], least);
     let refused: Vec<&str> = entries
         .iter()
         .filter(|e| e.get("refused").is_some())

@@ -38,6 +38,9 @@ impl Param {
     }
 }
 
+/// The most values a sweep takes.
+const MAX_SWEEP_VALUES: usize = 1000;
+
 /// Parses `size=6..16`, `horizon=40..100:10` (inclusive) into the values swept.
 pub fn parse_sweep(text: &str) -> Result<(Param, Vec<usize>), String> {
     let bad = |why: &str| {
@@ -66,11 +69,11 @@ pub fn parse_sweep(text: &str) -> Result<(Param, Vec<usize>), String> {
     if param == Param::Size && a == 0 {
         return Err(bad("sizes start at 1"));
     }
-    let values: Vec<usize> = (a..=b).step_by(step).collect();
-    if values.len() > 1000 {
-        return Err(bad("more than 1000 values"));
+    // Counted before the list is built: a range of 2^64 values would not fit.
+    if (b - a) / step >= MAX_SWEEP_VALUES {
+        return Err(bad(&format!("more than {MAX_SWEEP_VALUES} values")));
     }
-    Ok((param, values))
+    Ok((param, (a..=b).step_by(step).collect()))
 }
 
 /// The default list: every meaningful option of `direct`, then the notebook's four.
@@ -191,6 +194,8 @@ impl Serialize for Families {
 pub struct Measure {
     /// The encoding's name.
     pub encoding: String,
+    /// The horizon (moves) measured at.
+    pub horizon: usize,
     /// It is the default encoding.
     pub default: bool,
     /// It only approximates the game.
@@ -235,6 +240,7 @@ pub fn measure(
     let mut m = Measure {
         default: name == DirectOptions::default().name(),
         encoding: name,
+        horizon: moves,
         approximate: encoding.approximate(),
         refused: None,
         variables: None,
@@ -610,6 +616,19 @@ mod tests {
             "size=a..b",
         ] {
             assert!(parse_sweep(bad).is_err(), "{bad}");
+        }
+        // Exactly the cap is fine; one more, or a range too long to list
+        // (it overflowed the vector's capacity), is refused.
+        assert_eq!(parse_sweep("horizon=1..1000").unwrap().1.len(), 1000);
+        assert_eq!(parse_sweep("horizon=0..1998:2").unwrap().1.len(), 1000);
+        for long in [
+            "horizon=1..1001",
+            "horizon=0..2000:2",
+            "horizon=1..18446744073709551615",
+            "size=1..4294967296",
+        ] {
+            let e = parse_sweep(long).unwrap_err();
+            assert!(e.contains("more than 1000 values"), "{e}");
         }
     }
 

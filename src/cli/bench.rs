@@ -54,7 +54,7 @@ pub struct BenchArgs {
     /// Write the rows as CSV to FILE (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     pub csv_out: Option<PathBuf>,
-    /// Problems solved at once (each in its own child process).
+    /// Problems solved at once (each in its own child process; at most 256).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub jobs: usize,
     /// Keep every checked IPC plan in DIR, as `FOLDER-instance-K.plan`.
@@ -82,9 +82,7 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     if let Some(BenchCommand::Game(game)) = args.command {
         return bench_game::run(game);
     }
-    if args.jobs == 0 {
-        return Err(bad_input("--jobs must be at least 1"));
-    }
+    super::check_jobs(args.jobs)?;
     if args.json
         && let Some(file) = args
             .dirs

@@ -51,7 +51,7 @@ pub struct BenchGameArgs {
     pub reuse: String,
     #[command(flatten)]
     pub player: PlayerArgs,
-    /// Games played at once, one thread each.
+    /// Games played at once, one thread each (at most 256).
     #[arg(long, value_name = "J", default_value_t = 1)]
     pub jobs: usize,
     /// Play only shard I of K (1 <= I <= K) of the game list.
@@ -133,9 +133,7 @@ fn settings(args: &BenchGameArgs) -> Result<Sweep, Failure> {
             if reuses.len() == 1 { "y" } else { "ies" }
         )));
     }
-    if args.jobs == 0 {
-        return Err(bad_input("--jobs must be at least 1"));
-    }
+    super::check_jobs(args.jobs)?;
     let shard = shard_flag(args.shard.as_deref())?;
     for file in [&args.plot_steps, &args.plot_time].into_iter().flatten() {
         chart_format(file)?;

@@ -539,6 +539,24 @@ impl GifLook {
     }
 }
 
+/// The most problems or games `bench` and `bench game` run at once (`--jobs`):
+/// each is a child process or a thread with its own solver.
+pub const MAX_JOBS: usize = 256;
+
+/// Refuses a `--jobs` of 0 or above [`MAX_JOBS`] (a thread that could not be
+/// started panicked).
+pub fn check_jobs(jobs: usize) -> Result<(), Failure> {
+    if jobs == 0 {
+        return Err(bad_input("--jobs must be at least 1"));
+    }
+    if jobs > MAX_JOBS {
+        return Err(bad_input(format!(
+            "--jobs {jobs} is larger than the limit {MAX_JOBS}"
+        )));
+    }
+    Ok(())
+}
+
 /// Refuses `games` seeds from `seed` on that pass the largest seed (they
 /// wrapped round to 0).
 pub fn check_seeds(seed: u64, games: u64) -> Result<(), Failure> {

@@ -244,8 +244,8 @@ pub fn run(args: RenderArgs) -> Result<u8, Failure> {
         notes.push(format!("wrote {}", page.name()));
     }
     output::commit([gif, page])?;
-    for note in notes {
-        eprintln!("{note}");
+    for line in notes {
+        note!("{line}");
     }
     Ok(0)
 }

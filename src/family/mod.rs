@@ -226,6 +226,23 @@ pub enum FamilyError {
         /// The largest board's height.
         height: usize,
     },
+    /// The top of a range does not fit on the largest board even with the
+    /// least values of the other ranges: draws near it would all be rejected.
+    #[error(
+        "{flag} {range}: its top, {top}, does not fit on {width}x{height}, the largest board of --size, beside the least of the other ranges"
+    )]
+    RangeTooHigh {
+        /// The flag of the range.
+        flag: &'static str,
+        /// The range.
+        range: Span,
+        /// Its greatest value.
+        top: usize,
+        /// The largest board's width.
+        width: usize,
+        /// The largest board's height.
+        height: usize,
+    },
     /// Sampling stopped finding new classes.
     #[error(
         "only {found} distinct instances after {draws} draws ({rejected} rejected in a row): the setting may have fewer than {count} classes (try --all)"
@@ -348,9 +365,37 @@ fn fits_somewhere(spec: &FamilySpec, sizes: &[(usize, usize)]) -> Result<(), Fam
             .and_then(|_| spec.length.lo.checked_add(1)),
     };
     match covered.and_then(|c| c.checked_add(spec.walls.lo)) {
-        Some(needed) if needed <= cells => Ok(()),
-        _ => Err(too_crowded(spec, width, height)),
+        Some(needed) if needed <= cells => {}
+        _ => return Err(too_crowded(spec, width, height)),
     }
+    // Each range's top beside the others' least values (a fill is a share
+    // of the board, so it cannot overflow it).
+    let apples = match spec.apples {
+        AppleCount::Count(span) => Some(span),
+        AppleCount::Fill(_) => None,
+    };
+    let least_apples = apples.map_or(0, |span| span.lo);
+    let ranges = [
+        ("--walls", spec.walls, spec.length.lo + least_apples),
+        ("--length", spec.length, spec.walls.lo + least_apples),
+    ];
+    let apple_range = apples.map(|span| ("--apples", span, spec.walls.lo + spec.length.lo));
+    for (flag, range, others) in ranges.into_iter().chain(apple_range) {
+        if range
+            .hi
+            .checked_add(others)
+            .is_none_or(|needed| needed > cells)
+        {
+            return Err(FamilyError::RangeTooHigh {
+                flag,
+                range,
+                top: range.hi,
+                width,
+                height,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn too_crowded(spec: &FamilySpec, width: usize, height: usize) -> FamilyError {

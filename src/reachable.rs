@@ -63,7 +63,12 @@ fn explore_within(instance: &Instance, max_cells: usize) -> Reachable {
     if apples == 0 {
         return Reachable::EveryApple { moves: 0 };
     }
-    if apples > MAX_APPLES || instance.cells() > u32::MAX as usize {
+    // The initial states alone: the body, or one cell per free cell.
+    let initial_cells = match &instance.start {
+        Start::Body(body) => body.len(),
+        Start::Free { .. } => instance.cells(),
+    };
+    if apples > MAX_APPLES || initial_cells > max_cells || instance.cells() > u32::MAX as usize {
         return Reachable::TooMany;
     }
     let game = Game::of(instance);
@@ -240,5 +245,9 @@ mod tests {
         );
         assert_eq!(explore_within(&open, 1_000), Reachable::TooMany);
         assert_eq!(explore(&open), Reachable::EveryApple { moves: 14 });
+        // Too many from the start: a free start's cells, a long body.
+        let free = instance(r#"{"width": 40, "height": 40, "length": 3, "apples": [[0, 0]]}"#);
+        assert_eq!(explore_within(&free, 1_000), Reachable::TooMany);
+        assert_eq!(explore_within(&open, 3), Reachable::TooMany);
     }
 }

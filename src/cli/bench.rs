@@ -96,6 +96,9 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
             file.display()
         )));
     }
+    for (flag, file) in [("--json-out", &args.json_out), ("--csv-out", &args.csv_out)] {
+        super::check_json_beside(args.json, flag, file.as_deref())?;
+    }
     let shard = shard_flag(args.shard.as_deref())?;
     // What each child would refuse alike is refused here, before any problem runs.
     let encoding = load_encoding(&args.encoding)?;

@@ -571,6 +571,70 @@ fn interrupted(out: &Path, extra: &[&str], signal: &str, number: i32) {
     }
 }
 
+/// An interrupted `bench --plans P --proof R` removes what it wrote: the
+/// finished problem's plan and certificates, the running child's (the signal
+/// is passed on to it), and P (with the folder above it) and R when it
+/// created them; an R that existed is left empty. The finished problem's
+/// certificates stayed, and the same command was then refused.
+#[test]
+fn an_interrupted_bench_removes_its_plans_and_certificates() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    use std::time::Duration;
+    let dir = temp_dir("bench-interrupted");
+    let problems = dir.join("probs");
+    std::fs::create_dir(&problems).unwrap();
+    for n in [1, 14] {
+        std::fs::copy(ipc(n), problems.join(format!("instance-{n}.pddl"))).unwrap();
+    }
+    let existing = dir.join("existing");
+    std::fs::create_dir(&existing).unwrap();
+    for (proof, signal, number) in [(dir.join("new"), "-INT", 2), (existing, "-TERM", 15)] {
+        let plans = dir.join("up").join("plans");
+        let existed = proof.exists();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+            .args(["bench", problems.to_str().unwrap(), "--timeout", "100"])
+            .arg("--plans")
+            .arg(&plans)
+            .arg("--proof")
+            .arg(&proof)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("binary runs");
+        // The first problem finished, the second one's child at work.
+        let second = || {
+            plans.join("probs-instance-1.plan").is_file()
+                && proof
+                    .join("probs-instance-1")
+                    .join("manifest.json")
+                    .is_file()
+                && proof.join("probs-instance-14").is_dir()
+        };
+        let status = interrupt_when(
+            &mut child,
+            second,
+            "the second problem",
+            Duration::from_secs(300),
+            signal,
+        );
+        assert_eq!(status.signal(), Some(number), "{status:?}");
+        // Nothing comes back later either (the child ended first).
+        std::thread::sleep(Duration::from_millis(500));
+        assert!(
+            !dir.join("up").exists(),
+            "left: {:?}",
+            folder_files(&dir.join("up"))
+        );
+        if existed {
+            assert_eq!(folder_files(&proof), Vec::<String>::new());
+        } else {
+            assert!(!proof.exists(), "left: {:?}", folder_files(&proof));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// An interrupted `solve --proof DIR` leaves no certificates behind (they
 /// went without a manifest, and a later run into DIR was accepted and
 /// mixed them with its own): SIGINT while the fresh search writes its

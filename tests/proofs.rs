@@ -254,7 +254,9 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
         assert_eq!(check_all(&out).len(), 7);
     }
 
-    // A fixed horizon rests on that horizon alone: no bound, no below-bound claim.
+    // A fixed horizon rests on that horizon alone: no below-bound claim or
+    // note, but the manifest gives the bound as --json does (it said null,
+    // which means "an apple can never be eaten").
     let fixed = dir.join("fixed");
     let run = snakesat(&[
         "solve",
@@ -268,7 +270,7 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
     let m = manifest(&fixed);
     assert_eq!(horizons(&m["claims"], "refuted"), vec![5]);
     assert_eq!(m["claims"].as_array().unwrap().len(), 1);
-    assert!(m["lower_bound"].is_null());
+    assert_eq!(m["lower_bound"], 2);
     assert!(m.get("below_lower_bound").is_none());
     if have_checker() {
         check_all(&fixed);
@@ -343,6 +345,73 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
             check_all(&out);
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An `unknown` answer claims nothing, so it is not `certified` (null; it was
+/// `true`, vacuously, and `bench` showed "certified yes" on unknown rows),
+/// though the certificates of the horizons refuted by then are kept; the
+/// manifest of a fixed horizon gives the bound.
+#[test]
+fn an_unknown_answer_is_not_certified() {
+    let dir = temp_dir("unknown");
+    let out = dir.join("fixed");
+    let run = snakesat(&[
+        "solve",
+        &ipc(14),
+        "--horizon",
+        "70",
+        "--timeout",
+        "1",
+        "--json",
+        "--proof",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 3, "stderr: {}", run.stderr);
+    let report = json_of(&run);
+    assert_eq!(report["status"], "unknown");
+    assert!(report["certified"].is_null(), "{report}");
+    assert!(
+        run.stderr.contains("nothing is certified"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(manifest(&out)["lower_bound"], 34);
+    // bench: the full board's fresh search refutes horizons as it goes, and
+    // the row's certified is null ("-" in the table) beside its certificates.
+    let problems = dir.join("probs");
+    std::fs::create_dir(&problems).unwrap();
+    std::fs::copy(ipc(14), problems.join("instance-14.pddl")).unwrap();
+    let proofs = dir.join("proofs");
+    let p = proofs.to_str().unwrap();
+    let run = snakesat(&[
+        "bench",
+        problems.to_str().unwrap(),
+        "--timeout",
+        "1",
+        "--json",
+        "--proof",
+        p,
+    ]);
+    assert_eq!(run.code, 3, "stderr: {}", run.stderr);
+    let row = &json_of(&run)[0];
+    assert_eq!(row["status"], "unknown");
+    assert!(row["certified"].is_null(), "{row}");
+    let table = dir.join("table");
+    let t = table.to_str().unwrap();
+    let run = snakesat(&[
+        "bench",
+        problems.to_str().unwrap(),
+        "--timeout",
+        "1",
+        "--proof",
+        t,
+    ]);
+    assert_eq!(run.code, 3, "stderr: {}", run.stderr);
+    let line = run.stdout.lines().last().unwrap();
+    assert!(line.contains("| unknown | no | 34 |"), "{line}");
+    // The certified column.
+    assert_eq!(line.split('|').nth(11), Some(" - "), "{line}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -66,7 +66,8 @@ pub struct Row {
     pub clauses: Option<u64>,
     /// The child's peak resident memory.
     pub peak_memory_kb: Option<u64>,
-    /// With `proof`: whether every refuted horizon has a proof.
+    /// With `proof`: whether every refuted horizon has a proof (`None` also
+    /// for an `unknown` answer, which claims nothing).
     pub certified: Option<bool>,
     /// With `proof`: how many certificates (refuted and below-bound).
     pub certificates: Option<usize>,

@@ -29,6 +29,12 @@
 //! (the family of `generate`) commits each with [`commit_unfinished`]: it
 //! lands whole, but unfinished in the same way.
 //!
+//! A command whose child processes write outputs of their own (the `solve`
+//! children of `bench`) spawns them with [`spawn_watched`]: a signal is
+//! passed on to every running one, which removes its own unfinished files,
+//! and awaited before this process removes its own (where the files of
+//! finished children it took over with [`adopt_unfinished`] are).
+//!
 //! A file that is an input of the command (read through [`note_input`]) is
 //! never an output too: claiming it, or reading a claimed output as an input,
 //! is refused, so a typo such as `solve p.pddl --plan p.pddl` cannot replace
@@ -44,6 +50,7 @@ use std::fs::{self, File, OpenOptions, Permissions};
 use std::io::{self, BufWriter, Stdout, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -145,23 +152,49 @@ struct Live {
     /// The files and folders of [`create_unfinished`] not yet [`settle`]d, in
     /// the order they were created.
     unfinished: Vec<PathBuf>,
+    /// The running children of [`spawn_watched`], not yet reaped.
+    children: Vec<u32>,
 }
 
 static LIVE: Mutex<Live> = Mutex::new(Live {
     temporaries: Vec::new(),
     unfinished: Vec::new(),
+    children: Vec::new(),
 });
 
 fn live() -> MutexGuard<'static, Live> {
     LIVE.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Removes every live temporary and unfinished file (the latest first, so a
+unsafe extern "C" {
+    // The C library's (POSIX), for the children of `spawn_watched`.
+    fn kill(pid: i32, signal: i32) -> i32;
+    fn waitpid(pid: i32, status: *mut i32, options: i32) -> i32;
+}
+
+/// Sends `signal` to every running child of [`spawn_watched`], then waits
+/// until each has ended (having removed its own unfinished files).
+fn stop_children(files: &Live, signal: i32) {
+    for &pid in &files.children {
+        // SAFETY: plain system calls on our own unreaped children (a child is
+        // forgotten, under the lock held here, as soon as it is reaped).
+        unsafe { kill(pid as i32, signal) };
+    }
+    for &pid in &files.children {
+        let mut status = 0;
+        // SAFETY: as above; `status` outlives the call.
+        unsafe { waitpid(pid as i32, &mut status, 0) };
+    }
+}
+
+/// Stops every running child of [`spawn_watched`] with `signal`, then removes
+/// every live temporary and unfinished file (the latest first, so a
 /// folder is empty when its turn comes; a folder is removed only when empty)
 /// and returns the lock, so that the caller, about to end the process, keeps
-/// any file from being created or renamed afterwards.
-fn remove_live() -> MutexGuard<'static, Live> {
+/// any file from being created or renamed, and any child spawned, afterwards.
+fn remove_live(signal: i32) -> MutexGuard<'static, Live> {
     let files = live();
+    stop_children(&files, signal);
     for file in files.temporaries.iter() {
         let _ = fs::remove_file(file);
     }
@@ -197,6 +230,46 @@ pub fn discard_unfinished() {
     }
 }
 
+/// Registers `path`, a file or folder that a finished child of
+/// [`spawn_watched`] made for this command (and kept), as unfinished, as if
+/// [`create_unfinished`] had made it: a signal or an error now removes it.
+pub fn adopt_unfinished(path: &Path) {
+    live().unfinished.push(path.to_path_buf());
+}
+
+/// Spawns `command` as a child whose outputs this command answers for (a
+/// `snakesat` command, which removes its own unfinished files on SIGINT,
+/// SIGTERM and SIGHUP): until it is reaped by [`try_wait_watched`] or
+/// [`kill_watched`], a signal to this process is passed on to it, and it is
+/// awaited before this process removes its own files. No child is spawned
+/// once a signal has come.
+pub fn spawn_watched(command: &mut Command) -> io::Result<Child> {
+    watch_signals().map_err(io::Error::other)?;
+    let mut files = live();
+    let child = command.spawn()?;
+    files.children.push(child.id());
+    Ok(child)
+}
+
+/// [`Child::try_wait`] of a child of [`spawn_watched`]: once it is reaped
+/// (or cannot be waited for), it is no longer watched.
+pub fn try_wait_watched(child: &mut Child) -> io::Result<Option<ExitStatus>> {
+    let mut files = live();
+    let status = child.try_wait();
+    if !matches!(status, Ok(None)) {
+        files.children.retain(|&c| c != child.id());
+    }
+    status
+}
+
+/// Kills (SIGKILL) and reaps a child of [`spawn_watched`], no longer watched.
+pub fn kill_watched(child: &mut Child) {
+    let mut files = live();
+    let _ = child.kill();
+    let _ = child.wait();
+    files.children.retain(|&c| c != child.id());
+}
+
 /// Removes the file `path` of [`create_unfinished`] and forgets it.
 pub fn remove_unfinished(path: &Path) -> io::Result<()> {
     let mut files = live();
@@ -223,7 +296,7 @@ fn watch_signals() -> Result<(), String> {
                     if let Some(signal) = signals.forever().next() {
                         // Held until the process ends: no temporary is created
                         // or renamed after this.
-                        let _held = remove_live();
+                        let _held = remove_live(signal);
                         let _ = signal_hook::low_level::emulate_default_handler(signal);
                         signal_hook::low_level::exit(128 + signal);
                     }
@@ -234,11 +307,11 @@ fn watch_signals() -> Result<(), String> {
         .clone()
 }
 
-/// Ends the process with exit code `code` after removing every live
-/// temporary and unfinished file (for a last-resort time limit: no
+/// Ends the process with exit code `code` after stopping every watched child
+/// (SIGTERM) and removing every live temporary and unfinished file (for a last-resort time limit: no
 /// half-written file is left and none is renamed into place afterwards).
 pub fn abandon_and_exit(code: i32) -> ! {
-    let _held = remove_live();
+    let _held = remove_live(SIGTERM);
     let _ = std::io::Write::flush(&mut std::io::stdout());
     std::process::exit(code)
 }

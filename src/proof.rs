@@ -349,8 +349,9 @@ pub const MANIFEST: &str = "manifest.json";
 pub struct Manifest {
     /// The encoding of every CNF, as `--encoding` accepts it.
     pub encoding: String,
-    /// The proven lower bound the answer starts from (`null` for a fixed
-    /// horizon, and when some apple can never be eaten).
+    /// The proven lower bound on the moves, as `solve --json` reports it
+    /// (`null` when some apple can never be eaten); a least-horizon answer
+    /// starts from it, a fixed horizon's does not rest on it.
     pub lower_bound: Option<usize>,
     /// How horizons below the lower bound are excluded, or, when some apple
     /// can never be eaten, every horizon (absent for a fixed horizon, and for
@@ -374,8 +375,10 @@ impl Manifest {
 /// What `solve --json` adds about certificates.
 #[derive(Clone, Debug, Serialize)]
 pub struct Certification {
-    /// Every refuted horizon has a complete proof.
-    pub certified: bool,
+    /// Every refuted horizon has a complete proof (`None`, JSON `null`, for
+    /// an `unknown` answer: no answer, so nothing is certified; its
+    /// certificates are those of the horizons refuted by then).
+    pub certified: Option<bool>,
     /// The folder the certificates are in.
     pub proof_dir: String,
     /// The claims and their files.
@@ -408,9 +411,10 @@ pub fn refuted_horizons(attempts: &[Attempt]) -> Vec<usize> {
 }
 
 /// Writes into `dir` (created if missing) a CNF and a DRAT proof for every
-/// horizon in `refuted`, and, when the answer rests on a finite `lower_bound`
-/// (a least-horizon search), one for the horizon just below it when that is
-/// at least 1; then `manifest.json`, and the folder is settled
+/// horizon in `refuted`, and, when the answer rests on the proven
+/// `lower_bound` (`usize::MAX`: some apple can never be eaten), that is
+/// without a fixed horizon (`instance.horizon`), one for the horizon just
+/// below it when that is at least 1; then `manifest.json`, and the folder is settled
 /// ([`crate::output::settle`]): until then a signal removes every certificate
 /// file (and the folder, if created by this run). Horizons with a certificate in `done`
 /// (written by the search itself, [`crate::planner::Planner::certify_into`])
@@ -420,16 +424,18 @@ pub fn certify(
     instance: &Instance,
     encoding: &dyn Encoding,
     refuted: &[usize],
-    lower_bound: Option<usize>,
+    lower_bound: usize,
     done: &[Certificate],
     dir: &Path,
     deadline: Option<Instant>,
 ) -> Result<Manifest, ProofError> {
     create_dir(dir)?;
     let mut claims: Vec<(usize, Reason)> = refuted.iter().map(|&t| (t, Reason::Refuted)).collect();
-    let unreachable = lower_bound == Some(usize::MAX);
-    let lower_bound = lower_bound.filter(|&b| b != usize::MAX);
-    if let Some(below) = lower_bound.and_then(|b| b.checked_sub(1))
+    let rests_on_bound = instance.horizon.is_none();
+    let unreachable = rests_on_bound && lower_bound == usize::MAX;
+    let lower_bound = (lower_bound != usize::MAX).then_some(lower_bound);
+    let below_bound = lower_bound.filter(|_| rests_on_bound);
+    if let Some(below) = below_bound.and_then(|b| b.checked_sub(1))
         && below >= 1
         && !refuted.contains(&below)
     {
@@ -460,7 +466,7 @@ pub fn certify(
         } else {
             // A bound of 0 or 1 leaves nothing below it to exclude (no
             // horizon, or only 0 moves, where no apple is eaten).
-            lower_bound.filter(|&bound| bound >= 2).map(|_| BOUND_NOTE)
+            below_bound.filter(|&bound| bound >= 2).map(|_| BOUND_NOTE)
         },
         claims: certificates,
     };
@@ -559,7 +565,6 @@ pub fn certify_search(
     dir: &Path,
     deadline: Option<Instant>,
 ) -> Result<Manifest, ProofError> {
-    let bound = instance.horizon.is_none().then_some(outcome.lower_bound);
     let mut refuted = refuted_horizons(&outcome.attempts);
     if let Some(t) = instance.horizon
         && outcome.attempts.is_empty()
@@ -572,5 +577,13 @@ pub fn certify_search(
         .iter()
         .filter_map(|a| a.certificate.clone())
         .collect();
-    certify(instance, encoding, &refuted, bound, &done, dir, deadline)
+    certify(
+        instance,
+        encoding,
+        &refuted,
+        outcome.lower_bound,
+        &done,
+        dir,
+        deadline,
+    )
 }

@@ -361,12 +361,6 @@ fn bad_flags_are_refused_with_one_line() {
             "must be a whole number of moves in 1..=100000",
         );
     }
-    // The size limit names the horizon it was measured at (here the first
-    // formula of the incremental search: the lower bound plus 8 moves).
-    assert_bad_input(
-        &snakesat(&["solve", "--size", "1000", "--apples", "1"]),
-        "beyond its limit of 100000000 (at a horizon of 9 moves)",
-    );
     // A satisficing search has no fixed horizon to honour.
     assert_bad_input(
         &snakesat(&["solve", "--satisficing", "--horizon", "50"]),
@@ -374,6 +368,41 @@ fn bad_flags_are_refused_with_one_line() {
     );
     let clap_error = snakesat(&["solve", "--no-such-flag"]);
     assert_eq!(clap_error.code, 2);
+}
+
+/// A least-horizon search on a large board opens its incremental formula
+/// less far than its margin of 8 moves when that would be beyond the
+/// encoding's limits (`--size 600 --apples 1` was refused, exit 2, at a
+/// horizon of 9 moves); a search that climbs to a formula beyond them at
+/// its horizon stops there (exit 3, a limit reached), while a fixed horizon
+/// beyond them is a request refused (exit 2).
+#[test]
+fn a_least_horizon_search_keeps_within_the_formula_limits() {
+    for search in ["incremental", "fresh"] {
+        let p = solve_json(&["--size", "600", "--apples", "1", "--search", search]);
+        assert_eq!(p["horizon"], 1, "{search}");
+        assert_eq!(p["optimal"], true, "{search}");
+    }
+    let dir = temp_dir("formula-limits");
+    // One apple 60 moves away on 1000x1000: 61,000,000 head slots at the lower bound.
+    let far = write(
+        &dir,
+        "far.json",
+        r#"{"width":1000,"height":1000,"snake":[[0,0]],"apples":[[60,0]]}"#,
+    );
+    for search in ["incremental", "fresh"] {
+        let run = snakesat(&["solve", &far, "--search", search, "--json"]);
+        assert_eq!(run.code, 3, "{search}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{search}: {}", run.stdout);
+        let line = "beyond its limit of 50000000 (at a horizon of 60 moves): the least-horizon search stops there";
+        assert!(run.stderr.contains(line), "{search}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    }
+    assert_bad_input(
+        &snakesat(&["solve", &far, "--horizon", "60"]),
+        "beyond its limit of 50000000 (at a horizon of 60 moves)",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The satisficing search keeps to --max-horizon like the least-horizon

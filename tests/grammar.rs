@@ -117,6 +117,32 @@ fn bench_game_prints_json_and_its_table_ends_with_its_last_row() {
     assert_eq!(doc["games"].as_array().unwrap().len(), 1);
 }
 
+/// `--json` beside an output `-` of `bench` or `bench game` is refused
+/// before anything runs, as `solve` and `play` refuse it (only one of them
+/// was printed, exit 0).
+#[test]
+fn bench_refuses_json_beside_an_output_dash() {
+    let dir = temp_dir("bench-json-dash");
+    let problems = dir.join("p");
+    std::fs::create_dir(&problems).unwrap();
+    std::fs::copy(TINY, problems.join("tiny-3x2.pddl")).unwrap();
+    for flag in ["--json-out", "--csv-out"] {
+        let run = snakesat(&["bench", s(&problems), "--json", flag, "-"]);
+        assert_bad_input(
+            &run,
+            &format!("--json and {flag} - both write to standard output"),
+        );
+        let run = snakesat(&[
+            "bench", "game", "--sizes", "3", "--games", "1", "--json", flag, "-",
+        ]);
+        assert_bad_input(
+            &run,
+            &format!("--json and {flag} - both write to standard output"),
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_folder_named_game_is_benchmarked_as_dot_slash_game() {
     let dir = temp_dir("game-folder");

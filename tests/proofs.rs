@@ -254,7 +254,9 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
         assert_eq!(check_all(&out).len(), 7);
     }
 
-    // A fixed horizon rests on that horizon alone: no bound, no below-bound claim.
+    // A fixed horizon rests on that horizon alone: no below-bound claim or
+    // note, but the manifest gives the bound as --json does (it said null,
+    // which means "an apple can never be eaten").
     let fixed = dir.join("fixed");
     let run = snakesat(&[
         "solve",
@@ -268,7 +270,7 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
     let m = manifest(&fixed);
     assert_eq!(horizons(&m["claims"], "refuted"), vec![5]);
     assert_eq!(m["claims"].as_array().unwrap().len(), 1);
-    assert!(m["lower_bound"].is_null());
+    assert_eq!(m["lower_bound"], 2);
     assert!(m.get("below_lower_bound").is_none());
     if have_checker() {
         check_all(&fixed);
@@ -343,6 +345,73 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
             check_all(&out);
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An `unknown` answer claims nothing, so it is not `certified` (null; it was
+/// `true`, vacuously, and `bench` showed "certified yes" on unknown rows),
+/// though the certificates of the horizons refuted by then are kept; the
+/// manifest of a fixed horizon gives the bound.
+#[test]
+fn an_unknown_answer_is_not_certified() {
+    let dir = temp_dir("unknown");
+    let out = dir.join("fixed");
+    let run = snakesat(&[
+        "solve",
+        &ipc(14),
+        "--horizon",
+        "70",
+        "--timeout",
+        "1",
+        "--json",
+        "--proof",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 3, "stderr: {}", run.stderr);
+    let report = json_of(&run);
+    assert_eq!(report["status"], "unknown");
+    assert!(report["certified"].is_null(), "{report}");
+    assert!(
+        run.stderr.contains("nothing is certified"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(manifest(&out)["lower_bound"], 34);
+    // bench: the full board's fresh search refutes horizons as it goes, and
+    // the row's certified is null ("-" in the table) beside its certificates.
+    let problems = dir.join("probs");
+    std::fs::create_dir(&problems).unwrap();
+    std::fs::copy(ipc(14), problems.join("instance-14.pddl")).unwrap();
+    let proofs = dir.join("proofs");
+    let p = proofs.to_str().unwrap();
+    let run = snakesat(&[
+        "bench",
+        problems.to_str().unwrap(),
+        "--timeout",
+        "1",
+        "--json",
+        "--proof",
+        p,
+    ]);
+    assert_eq!(run.code, 3, "stderr: {}", run.stderr);
+    let row = &json_of(&run)[0];
+    assert_eq!(row["status"], "unknown");
+    assert!(row["certified"].is_null(), "{row}");
+    let table = dir.join("table");
+    let t = table.to_str().unwrap();
+    let run = snakesat(&[
+        "bench",
+        problems.to_str().unwrap(),
+        "--timeout",
+        "1",
+        "--proof",
+        t,
+    ]);
+    assert_eq!(run.code, 3, "stderr: {}", run.stderr);
+    let line = run.stdout.lines().last().unwrap();
+    assert!(line.contains("| unknown | no | 34 |"), "{line}");
+    // The certified column.
+    assert_eq!(line.split('|').nth(11), Some(" - "), "{line}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -569,6 +638,70 @@ fn interrupted(out: &Path, extra: &[&str], signal: &str, number: i32) {
     } else {
         assert!(!out.exists(), "left: {:?}", folder_files(out));
     }
+}
+
+/// An interrupted `bench --plans P --proof R` removes what it wrote: the
+/// finished problem's plan and certificates, the running child's (the signal
+/// is passed on to it), and P (with the folder above it) and R when it
+/// created them; an R that existed is left empty. The finished problem's
+/// certificates stayed, and the same command was then refused.
+#[test]
+fn an_interrupted_bench_removes_its_plans_and_certificates() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    use std::time::Duration;
+    let dir = temp_dir("bench-interrupted");
+    let problems = dir.join("probs");
+    std::fs::create_dir(&problems).unwrap();
+    for n in [1, 14] {
+        std::fs::copy(ipc(n), problems.join(format!("instance-{n}.pddl"))).unwrap();
+    }
+    let existing = dir.join("existing");
+    std::fs::create_dir(&existing).unwrap();
+    for (proof, signal, number) in [(dir.join("new"), "-INT", 2), (existing, "-TERM", 15)] {
+        let plans = dir.join("up").join("plans");
+        let existed = proof.exists();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+            .args(["bench", problems.to_str().unwrap(), "--timeout", "100"])
+            .arg("--plans")
+            .arg(&plans)
+            .arg("--proof")
+            .arg(&proof)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("binary runs");
+        // The first problem finished, the second one's child at work.
+        let second = || {
+            plans.join("probs-instance-1.plan").is_file()
+                && proof
+                    .join("probs-instance-1")
+                    .join("manifest.json")
+                    .is_file()
+                && proof.join("probs-instance-14").is_dir()
+        };
+        let status = interrupt_when(
+            &mut child,
+            second,
+            "the second problem",
+            Duration::from_secs(300),
+            signal,
+        );
+        assert_eq!(status.signal(), Some(number), "{status:?}");
+        // Nothing comes back later either (the child ended first).
+        std::thread::sleep(Duration::from_millis(500));
+        assert!(
+            !dir.join("up").exists(),
+            "left: {:?}",
+            folder_files(&dir.join("up"))
+        );
+        if existed {
+            assert_eq!(folder_files(&proof), Vec::<String>::new());
+        } else {
+            assert!(!proof.exists(), "left: {:?}", folder_files(&proof));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// An interrupted `solve --proof DIR` leaves no certificates behind (they

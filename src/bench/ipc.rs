@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::instance::{Instance, Pos};
+use crate::output;
 use crate::pddl;
 use crate::sim;
 use crate::table::{Align, Cell, Table};
@@ -65,7 +66,8 @@ pub struct Row {
     pub clauses: Option<u64>,
     /// The child's peak resident memory.
     pub peak_memory_kb: Option<u64>,
-    /// With `proof`: whether every refuted horizon has a proof.
+    /// With `proof`: whether every refuted horizon has a proof (`None` also
+    /// for an `unknown` answer, which claims nothing).
     pub certified: Option<bool>,
     /// With `proof`: how many certificates (refuted and below-bound).
     pub certificates: Option<usize>,
@@ -323,11 +325,17 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
     if settings.satisficing {
         cmd.arg("--satisficing");
     }
-    if let Some(dir) = &settings.proof {
-        cmd.arg("--proof").arg(proof_folder(dir, file));
+    // The problem's certificate folder, and whether this run makes it.
+    let proof = settings.proof.as_ref().map(|dir| {
+        let folder = proof_folder(dir, file);
+        let made = !folder.exists();
+        (folder, made)
+    });
+    if let Some((folder, _)) = &proof {
+        cmd.arg("--proof").arg(folder);
     }
     let started = Instant::now();
-    let mut child = match cmd.spawn() {
+    let mut child = match output::spawn_watched(&mut cmd) {
         Ok(child) => child,
         Err(e) => {
             row.error = Some(format!("cannot run {}: {e}", settings.solver.display()));
@@ -351,14 +359,13 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
     let mut killed = false;
     let mut exit = None;
     loop {
-        match child.try_wait() {
+        match output::try_wait_watched(&mut child) {
             Ok(Some(status)) => {
                 exit = Some(status);
                 break;
             }
             Ok(None) if started.elapsed() > hard => {
-                let _ = child.kill();
-                let _ = child.wait();
+                output::kill_watched(&mut child);
                 killed = true;
                 break;
             }
@@ -367,6 +374,9 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         }
     }
     row.seconds = started.elapsed().as_secs_f64();
+    if let Some((folder, made)) = &proof {
+        adopt_certificates(folder, *made);
+    }
     let out = out_reader.join().unwrap_or_default();
     let err = err_reader.join().unwrap_or_default();
     row.peak_memory_kb = err
@@ -419,7 +429,9 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
             Ok(ipc) => {
                 if let Some(dir) = &settings.plans {
                     let kept = dir.join(plan_file_name(file));
-                    if let Err(e) = std::fs::write(&kept, ipc) {
+                    // Removed by a signal or an error until the run is complete.
+                    let written = output::create_unfinished(&kept, || std::fs::write(&kept, &ipc));
+                    if let Err(e) = written {
                         row.status = "error".into();
                         row.error = Some(format!("cannot write {}: {e}", kept.display()));
                         return row;
@@ -437,6 +449,27 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         row.optimal = false;
     }
     row
+}
+
+/// Takes over the certificates and manifest that a finished child wrote
+/// into `folder` (none were there before: `bench` refuses an earlier run's),
+/// and the folder when this run `made` it, as unfinished files of this run:
+/// a signal or an error removes them, as `solve --proof` removes its own,
+/// until the run is complete.
+fn adopt_certificates(folder: &Path, made: bool) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    if made {
+        output::adopt_unfinished(folder);
+    }
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name == crate::proof::MANIFEST || crate::proof::is_certificate_file(&name) {
+            output::adopt_unfinished(&entry.path());
+        }
+    }
 }
 
 /// The plan `path` of `instance` checked by the simulator (every apple

@@ -57,7 +57,8 @@ pub struct BenchArgs {
     /// Problems solved at once (each in its own child process; at most 256).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub jobs: usize,
-    /// Keep every checked IPC plan in DIR, as `FOLDER-instance-K.plan`.
+    /// Keep every checked IPC plan in DIR, as `FOLDER-instance-K.plan` (an
+    /// interrupted run removes them, and DIR if it created it).
     #[arg(long, value_name = "DIR")]
     pub plans: Option<PathBuf>,
     /// Solve only shard I of K (1 <= I <= K): the problems at positions p
@@ -66,7 +67,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "I/K")]
     pub shard: Option<String>,
     /// Passed to `solve --proof`: certificates of each instance into
-    /// DIR/FOLDER-instance-K/ (named as --plans names plans).
+    /// DIR/FOLDER-instance-K/ (named as --plans names plans; an interrupted
+    /// run removes them all, and DIR if it created it).
     #[arg(long, value_name = "DIR")]
     pub proof: Option<PathBuf>,
 }
@@ -93,6 +95,9 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
             "{} is not a folder: --json prints JSON on stdout and takes no file; write it with --json-out FILE",
             file.display()
         )));
+    }
+    for (flag, file) in [("--json-out", &args.json_out), ("--csv-out", &args.csv_out)] {
+        super::check_json_beside(args.json, flag, file.as_deref())?;
     }
     let shard = shard_flag(args.shard.as_deref())?;
     // What each child would refuse alike is refused here, before any problem runs.
@@ -121,10 +126,13 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     for file in &files {
         output::note_input(file)?;
     }
-    if let Some(dir) = &args.plans {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| bad_input(format!("cannot create {}: {e}", dir.display())))?;
-    }
+    // The plans and certificates of this run, and the folders it creates for
+    // them, are removed by a signal or an error until the run is complete.
+    let plans_top = args
+        .plans
+        .as_deref()
+        .map(super::generate::create_folder)
+        .transpose()?;
     if let Some(dir) = &args.proof {
         certify::check(dir, &*encoding)?;
         for file in &files {
@@ -165,6 +173,9 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         out.write_with(|w| w.write_all(csv.as_bytes()))?;
     }
     output::commit([json_out, csv_out])?;
+    for folder in plans_top.iter().chain(&args.proof) {
+        output::settle(folder);
+    }
     if args.json {
         print_report(&(ipc::rows_table(&rows).to_json() + "\n"));
     } else {

@@ -179,6 +179,9 @@ fn per_apple_chart(
 
 pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
     let sweep = settings(&args)?;
+    for (flag, file) in [("--json-out", &args.json_out), ("--csv-out", &args.csv_out)] {
+        super::check_json_beside(args.json, flag, file.as_deref())?;
+    }
     let [mut json_out, mut csv_out, mut steps_out, mut time_out] = output::claim([
         args.json_out.as_deref(),
         args.csv_out.as_deref(),

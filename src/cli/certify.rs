@@ -76,15 +76,18 @@ pub fn write(
             },
             message: format!("certificates: {:#}", anyhow::Error::from(e)),
         })?;
-    let certified = manifest.certified();
+    // An unknown answer claims nothing: it is not certified, whatever its
+    // certificates (of the horizons refuted by then) say.
+    let certified =
+        (outcome.status() != snakesat::solve::Status::Unknown).then(|| manifest.certified());
     note!(
         "proof: {} certificate(s) in {}; {}",
         manifest.claims.len(),
         dir.display(),
-        if certified {
-            "every refuted horizon is certified"
-        } else {
-            "some re-solve reached the time limit: not certified"
+        match certified {
+            Some(true) => "every refuted horizon is certified",
+            Some(false) => "some re-solve reached the time limit: not certified",
+            None => "no answer (unknown), so nothing is certified",
         }
     );
     Ok(Certification {

@@ -79,7 +79,8 @@ enum Command {
     #[command(
         after_help = "Exit codes: 0 plan found, 1 proven no plan (none of at most --max-horizon moves; at a \
 fixed horizon, none of exactly that many moves), 2 bad input or usage, 3 limit reached (--timeout, \
-the largest formula a search builds) or illegal plan from an approximate encoding."
+the largest formula a search builds: without --horizon, one beyond the encoding's limits; with \
+--satisficing, also its 300 moves) or illegal plan from an approximate encoding."
     )]
     Solve(solve::SolveArgs),
     /// Write the CNF of an instance at a horizon as self-describing DIMACS.

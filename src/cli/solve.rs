@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use indicatif::ProgressBar;
 
+use snakesat::encode::EncodeError;
 use snakesat::output;
 use snakesat::planner::{CadicalConfig, Method, Outcome, PlanError, Planner, Search, Verdict};
 use snakesat::report::PlanReport;
@@ -191,7 +192,19 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         .plan(&instance);
     drop(watchdog);
     bar.finish_and_clear();
-    let outcome: Outcome = outcome.map_err(plan_failure)?;
+    let outcome: Outcome = outcome.map_err(|e| match e {
+        // A horizon the least-horizon search climbed to (no horizon asked)
+        // whose formula is beyond the encoding's limits: a limit reached.
+        PlanError::Encode(e @ (EncodeError::TooLarge { .. } | EncodeError::TooBig { .. }))
+            if search == Search::Optimal =>
+        {
+            Failure {
+                code: 3,
+                message: format!("{e}: the least-horizon search stops there, no plan known"),
+            }
+        }
+        e => plan_failure(e),
+    })?;
     let horizon = match &outcome.verdict {
         Verdict::Plan(plan) => plan.horizon,
         Verdict::IllegalModel { horizon, .. } => *horizon,

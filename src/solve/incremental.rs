@@ -359,8 +359,9 @@ const FIRST_MARGIN: usize = 8;
 /// The least horizon in `first..=max_moves`, climbing one step at a time in
 /// one solver (rebuilt with a doubled margin when the horizon passes its
 /// maximum). `margin` is how many horizons past `first` the first formula
-/// reaches (0: [`FIRST_MARGIN`]). Same contract as
-/// [`super::least_horizon`].
+/// reaches (0: [`FIRST_MARGIN`]); a formula that would be beyond the
+/// encoding's limits is opened less far instead, down to one horizon (only
+/// then is the error returned). Same contract as [`super::least_horizon`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn least_horizon_incremental(
     instance: &Instance,
@@ -384,9 +385,18 @@ pub(crate) fn least_horizon_incremental(
         }
         let mut built = false;
         if session.as_ref().is_none_or(|s| s.max < t) {
-            let max = (t + margin).min(max_moves);
+            let mut max = (t + margin).min(max_moves);
             margin *= 2;
-            session = Some(Session::new(instance, encoding, t, max, budget)?);
+            session = Some(loop {
+                match Session::new(instance, encoding, t, max, budget) {
+                    // Open too far for the encoding's limits (a large board):
+                    // half the margin, down to the horizon `t` alone.
+                    Err(EncodeError::TooLarge { .. } | EncodeError::TooBig { .. }) if max > t => {
+                        max = t + (max - t) / 2;
+                    }
+                    opened => break opened?,
+                }
+            });
             built = true;
         }
         let s = session.as_mut().expect("session built");

@@ -166,24 +166,18 @@ fn live() -> MutexGuard<'static, Live> {
     LIVE.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-unsafe extern "C" {
-    // The C library's (POSIX), for the children of `spawn_watched`.
-    fn kill(pid: i32, signal: i32) -> i32;
-    fn waitpid(pid: i32, status: *mut i32, options: i32) -> i32;
-}
-
 /// Sends `signal` to every running child of [`spawn_watched`], then waits
 /// until each has ended (having removed its own unfinished files).
 fn stop_children(files: &Live, signal: i32) {
     for &pid in &files.children {
         // SAFETY: plain system calls on our own unreaped children (a child is
         // forgotten, under the lock held here, as soon as it is reaped).
-        unsafe { kill(pid as i32, signal) };
+        unsafe { libc::kill(pid as libc::pid_t, signal) };
     }
     for &pid in &files.children {
         let mut status = 0;
         // SAFETY: as above; `status` outlives the call.
-        unsafe { waitpid(pid as i32, &mut status, 0) };
+        unsafe { libc::waitpid(pid as libc::pid_t, &mut status, 0) };
     }
 }
 

@@ -553,9 +553,9 @@ pub fn check_empty(dir: &Path, name: &str) -> Result<(), Failure> {
 }
 
 /// Creates the folder `dir` and its missing parents, each unfinished
-/// ([`output::create_unfinished`]) until the family (of `generate` or
-/// `merge`) is complete; returns the topmost folder created (`dir` itself
-/// when it exists). A folder that another process (a shard sharing it)
+/// ([`output::create_unfinished`]) until the run (`generate` or `merge`
+/// writing a family, `bench` writing plans) is complete; returns the topmost
+/// folder created (`dir` itself when it exists). A folder that another process (a shard sharing it)
 /// creates meanwhile is used, and not removed.
 pub fn create_folder(dir: &Path) -> Result<PathBuf, Failure> {
     if dir.exists() && !dir.is_dir() {

@@ -244,3 +244,57 @@ fn plans_beyond_the_horizon_cap_are_refused() {
     );
     assert!(!std::path::Path::new(&gif).exists());
 }
+
+/// Review 10: writing the plan's files after the search (a GIF of every
+/// time point, the horizon chart's formulas) ran on past `--timeout` and
+/// exited 0. The watchdog covers them as it covers the search: a plan of
+/// about 900 moves drawn frame by frame at 200 pixels a cell takes seconds,
+/// far past the 0.2 s limit and its 1 s grace, so the run ends with status
+/// `unknown`, exit 3, one `error:` line, and neither file left.
+#[test]
+fn the_timeout_bounds_writing_the_plans_files() {
+    let dir = temp_dir("outputs-timeout");
+    let gif = dir.join("plan.gif").to_string_lossy().into_owned();
+    let chart = dir.join("horizon.svg").to_string_lossy().into_owned();
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "8",
+        "--apples",
+        "60",
+        "--satisficing",
+        "--timeout",
+        "0.2",
+        "--json",
+        "--gif",
+        &gif,
+        "--skip",
+        "1",
+        "--delay",
+        "1",
+        "--cell",
+        "200",
+        "--plot-horizon",
+        &chart,
+    ]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert_eq!(
+        run.stdout.trim(),
+        r#"{"status":"unknown","reason":"timeout"}"#
+    );
+    let errors: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("error:"))
+        .collect();
+    assert_eq!(
+        errors,
+        ["error: --timeout 0.2 s reached while writing the GIF"],
+        "{}",
+        run.stderr
+    );
+    assert!(
+        std::fs::read_dir(&dir).unwrap().next().is_none(),
+        "a file was left"
+    );
+}

@@ -46,8 +46,9 @@ pub struct SolveArgs {
     #[arg(long, value_parser = super::max_horizon)]
     pub max_horizon: Option<usize>,
     /// Give up after this many seconds (status `unknown`, exit 3); with
-    /// `--satisficing`, the best plan found by then (the first plan included)
-    /// [default: no limit].
+    /// `--satisficing`, the best plan found by then (the first plan included).
+    /// Writing the plan's files (--gif, --plot-horizon) counts too: past the
+    /// limit by 1 s + 5 %, the run ends `unknown` without them [default: no limit].
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub timeout: Option<Duration>,
     /// Print the plan as JSON.
@@ -165,7 +166,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Some(SearchMode::Fresh) => Method::Fresh,
     };
     let deadline = timeout.map(|t| Instant::now() + t);
-    let watchdog = watchdog::arm(timeout, args.json);
+    let watchdog = watchdog::arm(deadline, timeout, args.json);
     let mut planner = Planner::new(&*encoding);
     if let Some(config) = config {
         planner = planner.cadical_config(config);
@@ -280,19 +281,32 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Verdict::Plan(plan) => {
             let path = plan.path;
             let replay = plan.replay;
+            // The plan's files are bounded by the search's deadline too (after
+            // a proof, which has a limit of its own, from its end).
+            let deadline = match report.certification {
+                Some(_) => deadline.map(|d| d.max(Instant::now())),
+                None => deadline,
+            };
+            let watchdog = watchdog::arm(deadline, timeout, args.json);
+            watchdog.doing("writing the plan's files");
             if let Some(out) = &mut plan_out {
                 let text = snakesat::pddl::plan::ipc_plan(&instance, &problem.objects, &path)
                     .map_err(|e| bad_input(format!("cannot write an IPC plan: {e}")))?;
                 out.write_with(|w| w.write_all(text.as_bytes()))?;
             }
             let gif_note = match &mut gif_out {
-                Some(out) => Some(write_gif_file(&instance, &path, out, &args.look)?),
+                Some(out) => {
+                    watchdog.doing("writing the GIF");
+                    Some(write_gif_file(&instance, &path, out, &args.look)?)
+                }
                 None => None,
             };
+            watchdog.doing("writing the plan's files");
             if let Some(out) = &mut timeline_out {
                 charts::plot_timeline(&instance, &path, out)?;
             }
             if let Some(out) = &mut horizon_out {
+                watchdog.doing("building the horizon chart's formulas");
                 let last = charts::plot_horizon(
                     &instance,
                     &*encoding,
@@ -306,6 +320,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
                 }
             }
             output::commit([plan_out, gif_out, horizon_out, timeline_out])?;
+            drop(watchdog);
             if let Some(note) = gif_note {
                 note!("{note}");
             }

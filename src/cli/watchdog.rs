@@ -1,23 +1,43 @@
 //! The last-resort bound on `solve --timeout`. The library stops its searches
 //! at the deadline between solver calls and inside CaDiCaL, but building a
 //! formula of tens of millions of clauses, loading it into the solver and
-//! freeing it again are not interruptible. The watchdog ends the process when
-//! the search overruns the deadline by a grace period (it is disarmed when the
-//! search returns, so writing the plan's files is not cut short): status `unknown` on
-//! stdout (as JSON with `--json`), one line on stderr, exit 3, and every
-//! unfinished output file removed ([`snakesat::output::abandon_and_exit`]).
+//! freeing it again are not interruptible, nor is writing a long plan's GIF.
+//! The watchdog ends the process when the search, or writing the plan's
+//! files (the GIF, the horizon chart's formulas), overruns the deadline by a
+//! grace period: status `unknown` on stdout (as JSON with `--json`; nothing
+//! when an output took stdout), one line on stderr naming what was under way,
+//! exit 3, and every unfinished output file removed
+//! ([`snakesat::output::abandon_and_exit`]). It is disarmed when its guard is
+//! dropped: while the proof of `--proof` (which has a limit of its own) is
+//! checked, and once the files are in place.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// Disarms the watchdog when dropped.
-pub struct Armed(Option<Arc<AtomicBool>>);
+pub struct Armed(Option<Watch>);
+
+/// What an armed watchdog shares with its thread.
+struct Watch {
+    done: Arc<AtomicBool>,
+    doing: Arc<Mutex<&'static str>>,
+}
+
+impl Armed {
+    /// Names the work under way, for the `error:` line if the watchdog ends
+    /// the run during it (e.g. `"writing the GIF"`).
+    pub fn doing(&self, what: &'static str) {
+        if let Some(watch) = &self.0 {
+            *watch.doing.lock().unwrap_or_else(PoisonError::into_inner) = what;
+        }
+    }
+}
 
 impl Drop for Armed {
     fn drop(&mut self) {
-        if let Some(done) = &self.0 {
-            done.store(true, Ordering::SeqCst);
+        if let Some(watch) = &self.0 {
+            watch.done.store(true, Ordering::SeqCst);
         }
     }
 }
@@ -28,16 +48,19 @@ fn grace(timeout: Duration) -> Duration {
     Duration::from_secs(1) + timeout / 20
 }
 
-/// Starts the watchdog for a search limited to `timeout` from now; it is
-/// disarmed when the returned guard is dropped.
+/// Starts the watchdog for work that should end by `deadline`, set by a
+/// limit of `timeout` (none: no watchdog); it ends the run at `deadline`
+/// plus the grace unless the returned guard is dropped first. The work is
+/// first named `"building or loading the formula"` (see [`Armed::doing`]).
 #[must_use = "the watchdog is disarmed when the guard is dropped"]
-pub fn arm(timeout: Option<Duration>, json: bool) -> Armed {
-    let Some(timeout) = timeout else {
+pub fn arm(deadline: Option<Instant>, timeout: Option<Duration>, json: bool) -> Armed {
+    let (Some(deadline), Some(timeout)) = (deadline, timeout) else {
         return Armed(None);
     };
     let done = Arc::new(AtomicBool::new(false));
-    let seen = Arc::clone(&done);
-    let limit = Instant::now() + timeout + grace(timeout);
+    let doing = Arc::new(Mutex::new("building or loading the formula"));
+    let (seen, what) = (Arc::clone(&done), Arc::clone(&doing));
+    let limit = deadline + grace(timeout);
     let spawned = std::thread::Builder::new()
         .name("timeout-watchdog".into())
         .spawn(move || {
@@ -50,20 +73,23 @@ pub fn arm(timeout: Option<Duration>, json: bool) -> Armed {
             if seen.load(Ordering::SeqCst) {
                 return;
             }
-            if json {
-                println!(r#"{{"status":"unknown","reason":"timeout"}}"#);
-            } else {
-                println!("unknown: the time limit was reached");
+            if !snakesat::output::stdout_taken() {
+                if json {
+                    println!(r#"{{"status":"unknown","reason":"timeout"}}"#);
+                } else {
+                    println!("unknown: the time limit was reached");
+                }
             }
+            let what = *what.lock().unwrap_or_else(PoisonError::into_inner);
             eprintln!(
-                "error: --timeout {} s reached while building or loading the formula",
+                "error: --timeout {} s reached while {what}",
                 timeout.as_secs_f64()
             );
             snakesat::output::abandon_and_exit(3)
         });
     // Without a thread the library's own checks still bound the search.
     drop(spawned);
-    Armed(Some(done))
+    Armed(Some(Watch { done, doing }))
 }
 
 #[cfg(test)]

@@ -298,3 +298,32 @@ fn the_timeout_bounds_writing_the_plans_files() {
         "a file was left"
     );
 }
+
+/// The horizon chart draws the horizons whose formulas fit the encoding's
+/// limits and stops, with a note, at the first that does not: on 1000x1000
+/// the 1-move plan is found, and the formula at 3 moves is beyond the
+/// literal limit (the run was refused, exit 2, after the plan was found).
+#[test]
+fn the_horizon_chart_stops_at_the_formula_limits() {
+    let dir = temp_dir("chart-limits");
+    let chart = dir.join("h.svg");
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "1000",
+        "--apples",
+        "1",
+        "--json",
+        "--plot-horizon",
+        chart.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("the horizon chart stops at T=2: encoding direct would need"),
+        "{}",
+        run.stderr
+    );
+    assert!(std::fs::read_to_string(&chart).unwrap().contains("<svg"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

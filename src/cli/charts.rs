@@ -5,10 +5,10 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use snakesat::encode::Encoding;
+use snakesat::encode::{EncodeError, Encoding};
 use snakesat::instance::{Instance, Pos};
 use snakesat::output::Output;
-use snakesat::planner::{Planner, Search};
+use snakesat::planner::{PlanError, Planner, Search};
 use snakesat::render::chart::{self, ChartFormat, LineChart, Panel, PanelChart, Series};
 use snakesat::sim;
 use snakesat::solve::Status;
@@ -16,7 +16,7 @@ use snakesat::solve::Status;
 use super::{Failure, bad_input};
 
 /// How many horizons past the plan's the horizon chart shows.
-pub const PAST_PLAN: usize = 10;
+const PAST_PLAN: usize = 10;
 /// The longest any one horizon of the chart is solved.
 const PER_HORIZON: Duration = Duration::from_secs(10);
 /// The least time the chart's first horizon gets, even past the deadline.
@@ -38,7 +38,9 @@ pub fn write_line_chart(line: &LineChart, out: &mut Output) -> Result<(), Failur
 /// and build + solve time (bottom panel) against it; SAT and UNSAT horizons
 /// are separate series of the time panel. Each horizon gets at most
 /// [`PER_HORIZON`], and none starts after `deadline`: the horizons left then
-/// are not drawn. Returns the last horizon drawn.
+/// are not drawn; nor are those from the first whose formula is beyond the
+/// encoding's limits (an error when that is the first horizon). Returns why
+/// the chart stops short, if it does, as a note.
 pub fn plot_horizon(
     instance: &Instance,
     encoding: &dyn Encoding,
@@ -46,13 +48,13 @@ pub fn plot_horizon(
     to: usize,
     deadline: Option<Instant>,
     out: &mut Output,
-) -> Result<usize, Failure> {
+) -> Result<Option<String>, Failure> {
     let to = to.max(from) + PAST_PLAN;
     let mut clauses = Vec::new();
     let mut sat = Vec::new();
     let mut unsat = Vec::new();
     let mut unknown = Vec::new();
-    let mut last = from.max(1) - 1;
+    let mut short = None;
     for moves in from.max(1)..=to {
         let left = deadline.map_or(PER_HORIZON, |d| {
             d.saturating_duration_since(Instant::now()).min(PER_HORIZON)
@@ -62,17 +64,28 @@ pub fn plot_horizon(
         let left = if moves == from.max(1) {
             left.max(FIRST_HORIZON)
         } else if left.is_zero() {
+            short = Some(format!(
+                "the horizon chart stops at T={}: --timeout ran out",
+                moves - 1
+            ));
             break;
         } else {
             left
         };
-        last = moves;
-        let outcome = Planner::new(encoding)
+        let planned = Planner::new(encoding)
             .search(Search::FixedHorizon(moves))
             .shortcut(false)
             .timeout(Some(left))
-            .plan(instance)
-            .map_err(bad_input)?;
+            .plan(instance);
+        let outcome = match planned {
+            Err(PlanError::Encode(
+                e @ (EncodeError::TooLarge { .. } | EncodeError::TooBig { .. }),
+            )) if moves > from.max(1) => {
+                short = Some(format!("the horizon chart stops at T={}: {e}", moves - 1));
+                break;
+            }
+            planned => planned.map_err(bad_input)?,
+        };
         let stats = outcome.stats();
         let x = moves as f64;
         clauses.push((x, stats.clauses.max(1) as f64));
@@ -123,7 +136,7 @@ pub fn plot_horizon(
     };
     let format = chart_format(out.path())?;
     out.write_with(|w| chart::panel_chart(&chart, format, w))?;
-    Ok(last)
+    Ok(short)
 }
 
 /// Charts apples eaten and the snake's length at every time of a legal path.

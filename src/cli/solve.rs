@@ -77,7 +77,8 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub look: GifLook,
     /// Chart clauses and solve time against the horizon, from the lower bound to
-    /// 10 past the plan's (each horizon solved afresh, at most 10 s each); .svg or .png.
+    /// 10 past the plan's (each horizon solved afresh, at most 10 s each; stopping
+    /// short, with a note, at the deadline or at a formula beyond the limits); .svg or .png.
     #[arg(long, value_name = "FILE", help_heading = "Charts")]
     pub plot_horizon: Option<PathBuf>,
     /// Chart the plan's timeline: apples eaten and snake length at every time; .svg or .png.
@@ -307,7 +308,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             }
             if let Some(out) = &mut horizon_out {
                 watchdog.doing("building the horizon chart's formulas");
-                let last = charts::plot_horizon(
+                let short = charts::plot_horizon(
                     &instance,
                     &*encoding,
                     outcome.lower_bound,
@@ -315,8 +316,8 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
                     deadline,
                     out,
                 )?;
-                if last < plan.horizon + charts::PAST_PLAN {
-                    note!("the horizon chart stops at T={last}: --timeout ran out");
+                if let Some(why) = short {
+                    note!("{why}");
                 }
             }
             output::commit([plan_out, gif_out, horizon_out, timeline_out])?;

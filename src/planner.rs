@@ -700,6 +700,14 @@ mod tests {
         assert_eq!(seen, [4, 5, 6]);
     }
 
+    /// Every search of plans of any length: the least-horizon one by its
+    /// default route and by fresh formulas, and the satisficing one.
+    const ANY_LENGTH: [(Search, Method); 3] = [
+        (Search::Optimal, Method::Auto),
+        (Search::Optimal, Method::Fresh),
+        (Search::Satisficing, Method::Auto),
+    ];
+
     /// An apple behind walls is "no plan" in every search, even without a
     /// limit on the horizon (the incremental search panicked, the fresh one
     /// said unknown, the satisficing one built a formula of 2^63 moves).
@@ -710,11 +718,7 @@ mod tests {
         )
         .unwrap();
         let direct = by_name("direct").unwrap();
-        for (search, method) in [
-            (Search::Optimal, Method::Auto),
-            (Search::Optimal, Method::Fresh),
-            (Search::Satisficing, Method::Auto),
-        ] {
+        for (search, method) in ANY_LENGTH {
             let outcome = Planner::new(&*direct)
                 .search(search)
                 .method(method)
@@ -749,11 +753,7 @@ mod tests {
         ] {
             let instance = from_json(text).unwrap();
             assert_eq!(prune::lower_bound(&instance), 0);
-            for (search, method) in [
-                (Search::Optimal, Method::Auto),
-                (Search::Optimal, Method::Fresh),
-                (Search::Satisficing, Method::Auto),
-            ] {
+            for (search, method) in ANY_LENGTH {
                 let outcome = Planner::new(&*direct)
                     .search(search)
                     .method(method)
@@ -817,9 +817,10 @@ mod tests {
         )
         .unwrap();
         let direct = by_name("direct").unwrap();
-        for search in [Search::Optimal, Search::Satisficing] {
+        for (search, method) in ANY_LENGTH {
             let outcome = Planner::new(&*direct)
                 .search(search)
+                .method(method)
                 .max_horizon(12)
                 .plan(&instance)
                 .unwrap();

@@ -506,35 +506,75 @@ const BODY_NODES: usize = 10_000;
 /// (tours, the search apple by apple, beams) serve free starts as well.
 /// `None` with an explicit body or when no body of that length fits.
 fn with_concrete_start(instance: &Instance) -> Option<Instance> {
+    concrete_starts(instance).next()
+}
+
+/// Nodes of the search apple by apple from each of a free start's other
+/// bodies ([`other_starts_construct`]).
+const OTHER_START_NODES: usize = CONSTRUCT_NODES / 20;
+
+/// A free start whose first body got no plan from the search apple by apple:
+/// the same search from its other bodies ([`concrete_starts`]), a small
+/// budget each, until one gets a plan or `deadline` passes. A doomed body
+/// usually fails at once (every first eat strands the snake), so many are
+/// tried: on a 10x10 board with 6 walls and 50 apples in view (seed 7) the
+/// first 27 of 31 bodies fail in all within 0.01 s and the 28th, beside a
+/// pocket's apple that must be eaten first, gets a 145-move plan.
+fn other_starts_construct(instance: &Instance, deadline: Instant) -> Option<Vec<Pos>> {
+    concrete_starts(instance)
+        .skip(1)
+        .take_while(|_| Instant::now() < deadline)
+        .find_map(|start| construct(&start, OTHER_START_NODES, Some(deadline)))
+}
+
+/// Every body [`with_concrete_start`] could give a free start, its own
+/// first, then one per other head cell in the same order (nearest the first
+/// apple first), built lazily: a body from which the search apple by apple
+/// gets nowhere (say its head is boxed in by apples, or a dead end's apple
+/// must be eaten first, far from it) says nothing of the others. Nothing
+/// with an explicit body.
+fn concrete_starts(instance: &Instance) -> Box<dyn Iterator<Item = Instance> + '_> {
     let Start::Free { length } = instance.start else {
-        return None;
+        return Box::new(std::iter::empty());
     };
+    // Apple-free cells first; when no body fits there (a board the apples
+    // nearly fill), the cells of apples hidden at the start too: the free
+    // start forbids only the revealed ones, and an apple revealed under the
+    // body waits until the head gets there.
+    let mut beside_apples = bodies(instance, length, &instance.apples).peekable();
+    if beside_apples.peek().is_some() {
+        Box::new(beside_apples)
+    } else {
+        let visible = instance.visible_at_start();
+        Box::new(bodies(instance, length, &instance.apples[..visible]))
+    }
+}
+
+/// The bodies of `length` cells off the walls and `taken`, one per head
+/// cell, heads nearest the first apple first (within [`BODY_NODES`] nodes in
+/// all).
+fn bodies<'a>(
+    instance: &'a Instance,
+    length: usize,
+    taken: &'a [Pos],
+) -> impl Iterator<Item = Instance> + 'a {
     let walls = instance.wall_map();
     let first = instance.apples.first().copied().unwrap_or((0, 0));
     let far = |p: Pos| p.0.abs_diff(first.0) + p.1.abs_diff(first.1);
-    // Apple-free cells first; when no body fits there (a board the apples
-    // nearly fill), also the cells of apples hidden at the start: the free
-    // start forbids only the revealed ones, and an apple revealed under the
-    // body waits until the head gets there.
-    let visible = instance.visible_at_start();
-    [&instance.apples[..], &instance.apples[..visible]]
-        .into_iter()
-        .find_map(|taken| {
-            let open = |p: Pos| !walls[instance.index(p)] && !taken.contains(&p);
-            let mut heads: Vec<Pos> = (0..instance.cells())
-                .map(|c| instance.pos(c))
-                .filter(|&p| open(p))
-                .collect();
-            heads.sort_by_key(|&p| far(p));
-            let mut nodes = 0;
-            heads.into_iter().find_map(|head| {
-                let body = simple_path(instance, head, length, &open, &mut nodes)?;
-                Some(Instance {
-                    start: Start::Body(body),
-                    ..instance.clone()
-                })
-            })
+    let open = move |p: Pos| !walls[instance.index(p)] && !taken.contains(&p);
+    let mut heads: Vec<Pos> = (0..instance.cells())
+        .map(|c| instance.pos(c))
+        .filter(|&p| open(p))
+        .collect();
+    heads.sort_by_key(|&p| far(p));
+    let mut nodes = 0;
+    heads.into_iter().filter_map(move |head| {
+        let body = simple_path(instance, head, length, &open, &mut nodes)?;
+        Some(Instance {
+            start: Start::Body(body),
+            ..instance.clone()
         })
+    })
 }
 
 /// A simple path of `length` cells from `head` through cells `open` accepts,
@@ -703,6 +743,7 @@ pub(crate) fn satisficing(
     let quick = quick.max(Instant::now() + window / 3);
     let quick = deadline.map_or(quick, |d| d.min(quick));
     let constructed = construct(built, CONSTRUCT_NODES, Some(quick))
+        .or_else(|| other_starts_construct(instance, quick))
         .filter(valid)
         .map(|p| cut(instance, p));
     let constructed = shorter(tour, constructed);
@@ -1099,17 +1140,25 @@ mod tests {
                 ..board(vec![(5, 5), (0, 4), (4, 1)], 1)
             };
             let concrete = with_concrete_start(&inst).expect("a body");
-            let Start::Body(body) = &concrete.start else {
-                panic!("no body")
-            };
-            assert_eq!(body.len(), length);
-            for (i, &p) in body.iter().enumerate() {
-                assert!(!walls.contains(&p) && !inst.apples.contains(&p), "{p:?}");
-                assert!(!body[..i].contains(&p), "{body:?}");
-                if i > 0 {
-                    assert!(inst.neighbours(body[i - 1]).any(|q| q == p), "{body:?}");
+            // Every other start too, one per head, the first the same.
+            let starts: Vec<Instance> = concrete_starts(&inst).collect();
+            assert_eq!(starts[0].start, concrete.start);
+            let mut heads = std::collections::HashSet::new();
+            for start in &starts {
+                let Start::Body(body) = &start.start else {
+                    panic!("no body")
+                };
+                assert!(heads.insert(body[0]), "{body:?}");
+                assert_eq!(body.len(), length);
+                for (i, &p) in body.iter().enumerate() {
+                    assert!(!walls.contains(&p) && !inst.apples.contains(&p), "{p:?}");
+                    assert!(!body[..i].contains(&p), "{body:?}");
+                    if i > 0 {
+                        assert!(inst.neighbours(body[i - 1]).any(|q| q == p), "{body:?}");
+                    }
                 }
             }
+            assert!(starts.len() > 1);
             let plan = construct(&concrete, CONSTRUCT_NODES, None).expect("a plan");
             assert_eq!(sim::simulate(&concrete, &plan).unwrap().eaten.len(), 3);
             assert_eq!(sim::simulate(&inst, &plan).unwrap().eaten.len(), 3);
@@ -1120,6 +1169,28 @@ mod tests {
         };
         assert!(with_concrete_start(&too_long).is_none());
         assert!(with_concrete_start(&board(vec![(5, 5)], 1)).is_none());
+    }
+
+    /// A free start whose first body is doomed: on this walled 10x10 board
+    /// with 50 apples in view the first body's head is boxed in by apples,
+    /// any of which strands the snake (an apple in a pocket must be eaten
+    /// first), and the satisficing search used to end `unknown` after 20 s;
+    /// another body, beside that pocket, gets a plan.
+    #[test]
+    fn a_doomed_first_body_leaves_the_free_starts_other_bodies() {
+        let spec = crate::instance::random::RandomSpec {
+            apples: 50,
+            visible: None,
+            walls: 6,
+            seed: 7,
+            ..Default::default()
+        };
+        let inst = crate::instance::random::generate(&spec).unwrap();
+        let first = with_concrete_start(&inst).expect("a body");
+        assert!(construct(&first, CONSTRUCT_NODES, None).is_none());
+        let later = Instant::now() + std::time::Duration::from_secs(600);
+        let plan = other_starts_construct(&inst, later).expect("a plan");
+        assert_eq!(sim::simulate(&inst, &plan).unwrap().eaten.len(), 50);
     }
 
     /// Ordered apples on walled boards: with one apple in view the search

@@ -157,7 +157,8 @@ pub struct Plan {
     /// Moves of the plan.
     pub horizon: usize,
     /// True when no plan has fewer moves (proven by UNSAT answers down to
-    /// the lower bound).
+    /// the lower bound; with an approximate encoding, whose UNSAT proves
+    /// nothing, only a plan as short as the lower bound).
     pub optimal: bool,
     /// The simulator's replay: eating times and final length.
     pub replay: Replay,
@@ -181,7 +182,9 @@ pub enum Verdict {
         /// The largest horizon excluded.
         within: usize,
     },
-    /// The deadline came first.
+    /// No answer: the deadline came first, or an approximate encoding has no
+    /// model, which proves nothing about the game (the last attempt is then
+    /// `unsat`).
     Unknown,
     /// The solver found a model that is not a legal plan (an approximate
     /// encoding's, or a bug): `path` is `None` when the model is not even a path.
@@ -357,6 +360,21 @@ impl<'a> Planner<'a> {
         {
             return Err(InstanceError::HugeHorizon(t).into());
         }
+        // Refusals first: whether the flags fit the encoding and the
+        // instance does not depend on the answer (which may need no formula).
+        let encoding = self.encoding;
+        encoding.accepts(instance)?;
+        let incremental = encoding.capabilities().incremental;
+        let refuse = |search| PlanError::NotIncremental {
+            search,
+            encoding: encoding.name(),
+        };
+        if self.method == Method::Incremental && !incremental {
+            return Err(refuse("incremental"));
+        }
+        if self.search == Search::Satisficing && !incremental {
+            return Err(refuse("satisficing"));
+        }
         let budget = Budget {
             deadline: self.deadline(),
             config: self.config.unwrap_or_default(),
@@ -386,22 +404,12 @@ impl<'a> Planner<'a> {
                 attempts: vec![],
             });
         }
-        let encoding = self.encoding;
-        let incremental = encoding.capabilities().incremental;
-        let refuse = |search| PlanError::NotIncremental {
-            search,
-            encoding: encoding.name(),
-        };
-        if self.method == Method::Incremental && !incremental {
-            return Err(refuse("incremental"));
-        }
         let mut progress = |a: &Attempt| {
             if let Some(p) = self.progress.as_mut() {
                 p(a)
             }
         };
         let result = match self.search {
-            Search::Satisficing if !incremental => return Err(refuse("satisficing")),
             Search::Satisficing => {
                 let formula_moves = upper.min(SATISFICING_FORMULA_MOVES);
                 let mut result = solve::satisficing::satisficing(
@@ -460,7 +468,7 @@ impl<'a> Planner<'a> {
                 )?
             }
         };
-        Ok(conclude(instance, result, upper))
+        Ok(conclude(instance, result, upper, encoding.approximate()))
     }
 
     /// Answers "is there a plan of exactly `t` moves?" for every `t` of
@@ -570,9 +578,19 @@ fn no_move_plan(instance: &Instance) -> Outcome {
 }
 
 /// The verdict of a finished search: its plan checked by the simulator.
-fn conclude(instance: &Instance, result: SearchResult, upper: usize) -> Outcome {
-    let optimal = result.optimal();
+/// An `approximate` encoding's refutations prove nothing about the game
+/// (its formula may exclude legal plans): its "no model" is no answer, and its
+/// plan is least only when no longer than the proven lower bound.
+fn conclude(instance: &Instance, result: SearchResult, upper: usize, approximate: bool) -> Outcome {
+    let optimal = if approximate {
+        result
+            .plan()
+            .is_some_and(|a| a.horizon <= result.lower_bound)
+    } else {
+        result.optimal()
+    };
     let verdict = match result.status {
+        Status::Unsat if approximate => Verdict::Unknown,
         Status::Unsat => Verdict::NoPlan { within: upper },
         Status::Unknown => Verdict::Unknown,
         Status::Sat => {
@@ -836,33 +854,39 @@ mod tests {
         assert_eq!(fixed.attempts.len(), 1);
     }
 
+    /// Refused whatever the answer: also where the lower bound (here past
+    /// `max_horizon`) answers without a formula.
     #[test]
     fn incremental_searches_need_an_incremental_encoding() {
         let instance = from_json(SMALL).unwrap();
         let block = by_name("direct,body=block").unwrap();
         assert!(!block.capabilities().incremental);
-        let e = Planner::new(&*block)
-            .search(Search::Satisficing)
-            .plan(&instance)
-            .unwrap_err();
-        assert!(matches!(
-            e,
-            PlanError::NotIncremental {
-                search: "satisficing",
-                ..
-            }
-        ));
-        let e = Planner::new(&*block)
-            .method(Method::Incremental)
-            .plan(&instance)
-            .unwrap_err();
-        assert!(matches!(
-            e,
-            PlanError::NotIncremental {
-                search: "incremental",
-                ..
-            }
-        ));
+        for max_horizon in [300, 3] {
+            let e = Planner::new(&*block)
+                .search(Search::Satisficing)
+                .max_horizon(max_horizon)
+                .plan(&instance)
+                .unwrap_err();
+            assert!(matches!(
+                e,
+                PlanError::NotIncremental {
+                    search: "satisficing",
+                    ..
+                }
+            ));
+            let e = Planner::new(&*block)
+                .method(Method::Incremental)
+                .max_horizon(max_horizon)
+                .plan(&instance)
+                .unwrap_err();
+            assert!(matches!(
+                e,
+                PlanError::NotIncremental {
+                    search: "incremental",
+                    ..
+                }
+            ));
+        }
         let fresh = Planner::new(&*block).plan(&instance).unwrap();
         assert_eq!(fresh.plan().map(|p| p.horizon), Some(6));
     }

@@ -690,7 +690,9 @@ fn an_apple_behind_walls_is_proven_unreachable() {
     );
     let run = snakesat(&["solve", &f, "--json"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
+    // The note names the argument that applied, not both.
     assert!(run.stderr.contains("can never be eaten"), "{}", run.stderr);
+    assert!(!run.stderr.contains("reachable states"), "{}", run.stderr);
     let plan = json_of(&run);
     assert_eq!(plan["status"], "unsat");
     assert!(plan["lower_bound"].is_null());
@@ -716,10 +718,34 @@ fn a_snake_that_cannot_turn_back_has_no_plan_at_any_horizon() {
         let run = snakesat(&args);
         assert_eq!(run.code, 1, "{extra:?}: {}", run.stderr);
         assert!(run.stderr.contains("reachable states"), "{}", run.stderr);
+        assert!(!run.stderr.contains("can never be eaten"), "{}", run.stderr);
         let plan = json_of(&run);
         assert_eq!(plan["status"], "unsat");
         assert!(plan["lower_bound"].is_null());
         assert_eq!(plan["stats"]["variables"], 0, "no formula is built");
+        // The answer itself says what was proven, with or without notes.
+        let mut args = vec!["-q", "solve", &f];
+        args.extend_from_slice(extra);
+        let quiet = snakesat(&args);
+        assert_eq!(quiet.code, 1, "{extra:?}: {}", quiet.stderr);
+        assert!(
+            quiet.stdout.starts_with("no plan at any horizon\n"),
+            "{}",
+            quiet.stdout
+        );
+    }
+    // Flags the encoding or the search refuses are refused here too, as on
+    // an instance with a plan, not answered.
+    for flags in [
+        &["--search", "incremental", "--encoding", "direct,body=block"][..],
+        &["--satisficing", "--encoding", "notebook-ordered"],
+        &["--encoding", "notebook-mvp1"],
+    ] {
+        let mut args = vec!["solve", &f];
+        args.extend_from_slice(flags);
+        let run = snakesat(&args);
+        assert_eq!(run.code, 2, "{flags:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{}", run.stdout);
     }
     let fixed = snakesat(&["solve", &f, "--horizon", "6"]);
     assert_eq!(fixed.code, 1, "{}", fixed.stderr);
@@ -727,6 +753,80 @@ fn a_snake_that_cannot_turn_back_has_no_plan_at_any_horizon() {
         fixed.stdout.contains("no plan of exactly 6 moves"),
         "{}",
         fixed.stdout
+    );
+}
+
+/// An approximate encoding's formula may exclude legal plans, so its
+/// refutations prove nothing: its plan is "proven least" only when no longer
+/// than the lower bound, and its "no model" is `unknown` (exit 3), in `solve`
+/// and in `decode`. On this 5x5 board `notebook-combinations` finds 8 moves
+/// where a 7-move plan exists (the bound is 7).
+#[test]
+fn an_approximate_encodings_refutations_claim_nothing() {
+    let board = [
+        "--size",
+        "5",
+        "--apples",
+        "3",
+        "--visible",
+        "all",
+        "--seed",
+        "2",
+    ];
+    let mut args = vec!["solve", "--json"];
+    args.extend_from_slice(&board);
+    let exact = json_of(&snakesat(&args));
+    assert_eq!(
+        (exact["horizon"].as_u64(), exact["optimal"].as_bool()),
+        (Some(7), Some(true))
+    );
+    args.extend_from_slice(&["--encoding", "notebook-combinations"]);
+    let run = snakesat(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let approximate = json_of(&run);
+    assert_eq!(approximate["horizon"], 8);
+    assert_eq!(approximate["optimal"], false);
+    // The same horizon 7 refuted directly by the approximate formula.
+    let ordered = [
+        "--size",
+        "4",
+        "--apples",
+        "3",
+        "--seed",
+        "2",
+        "--encoding",
+        "notebook-ordered",
+    ];
+    for extra in [&["--max-horizon", "5"][..], &["--horizon", "5"]] {
+        let mut args = vec!["solve"];
+        args.extend_from_slice(&ordered);
+        args.extend_from_slice(extra);
+        let run = snakesat(&args);
+        assert_eq!(run.code, 3, "{extra:?}: {}", run.stderr);
+        assert!(
+            run.stdout.starts_with(
+                "unknown: the approximate encoding notebook-ordered has no model at T=5, \
+                 which proves nothing about the game"
+            ),
+            "{}",
+            run.stdout
+        );
+        args.push("--json");
+        assert_eq!(json_of(&snakesat(&args))["status"], "unknown");
+    }
+    // `decode` of an UNSAT answer to the exported approximate CNF.
+    let dir = temp_dir("approximate");
+    let cnf = dir.join("o.cnf");
+    let model = write(&dir, "o.model", "s UNSATISFIABLE\n");
+    let mut args = vec!["export", "--horizon", "5", "-o", cnf.to_str().unwrap()];
+    args.extend_from_slice(&ordered);
+    assert_eq!(snakesat(&args).code, 0);
+    let run = snakesat(&["decode", cnf.to_str().unwrap(), &model]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("unknown: the approximate"),
+        "{}",
+        run.stdout
     );
 }
 

@@ -3,7 +3,8 @@
 //!
 //! Exit codes: 0 a plan, 1 proven no plan (of at most the largest horizon
 //! searched; at a fixed horizon, of exactly that many moves), 2 bad input or
-//! usage, 3 a limit reached or an illegal plan from an approximate encoding.
+//! usage, 3 a limit reached or an approximate encoding's answer that proves
+//! nothing (an illegal plan, or no model).
 //!
 //! One grammar across commands: `--json` prints JSON on standard output;
 //! `--json-out FILE`, `--csv-out FILE` and every other file flag write files,
@@ -62,8 +63,8 @@ use snakesat::solve::Status;
 )]
 #[command(
     after_help = "Exit codes: 0 plan found, 1 proven no plan (none of at most --max-horizon moves; at a \
-fixed horizon, none of exactly that many moves), 2 bad input or usage, 3 limit reached or illegal plan \
-from an approximate encoding."
+fixed horizon, none of exactly that many moves), 2 bad input or usage, 3 limit reached, or an \
+approximate encoding's answer that proves nothing (an illegal plan, or no model)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -80,7 +81,8 @@ enum Command {
         after_help = "Exit codes: 0 plan found, 1 proven no plan (none of at most --max-horizon moves; at a \
 fixed horizon, none of exactly that many moves), 2 bad input or usage, 3 limit reached (--timeout, \
 the largest formula a search builds: without --horizon, one beyond the encoding's limits; with \
---satisficing, also its 300 moves) or illegal plan from an approximate encoding."
+--satisficing, also its 300 moves), or an approximate encoding's answer that proves nothing (an \
+illegal plan, or no model: its formula may exclude legal plans)."
     )]
     Solve(solve::SolveArgs),
     /// Write the CNF of an instance at a horizon as self-describing DIMACS.
@@ -101,7 +103,8 @@ formula beyond the encoding's limits, or an output that cannot be written)."
     /// Read a solver's model for an exported CNF, rebuild the plan and check it.
     #[command(
         after_help = "Exit codes: 0 the model is a plan the simulator accepts; 1 the solver says UNSAT \
-(no plan of exactly the CNF's horizon); 2 bad input (an unreadable or malformed CNF or model, a CNF not \
+(no plan of exactly the CNF's horizon; for an approximate encoding's CNF, which may exclude legal \
+plans, exit 3 instead); 2 bad input (an unreadable or malformed CNF or model, a CNF not \
 written by `snakesat export`, a model that does not fit the CNF or falsifies one of its clauses, or an \
 output that cannot be written); 3 the solver gave up (UNKNOWN), or the model is not a legal plan (an \
 approximate encoding's; the first violated rule is named)."
@@ -188,8 +191,21 @@ fn old_spelling_hint() -> String {
     hint
 }
 
-/// The answer when the lower bound is infinite (`solve`, `sizes`).
-pub const NEVER_EATEN: &str = "no plan at any horizon: some apple can never be eaten (walls cut it off, or it lies in a dead end or a pocket behind one cell that the snake, once too long, could not leave before the last apple, or the apples fill the board and its free cells' two colours differ by more than one, so no body can cover them), or the snake's reachable states, few enough to list, include none with every apple eaten";
+/// The answer when the lower bound is infinite (`solve`, `sizes`), with the
+/// argument that made it so: the apples' (the bound of
+/// [`snakesat::encode::prune::lower_bound`]) or the listed states'
+/// ([`snakesat::reachable`]).
+pub fn no_plan_at_any_horizon(instance: &Instance) -> String {
+    let reason = if snakesat::encode::prune::lower_bound(instance) == usize::MAX {
+        "some apple can never be eaten (walls cut it off, or it lies in a dead end or a pocket \
+         behind one cell that the snake, once too long, could not leave before the last apple, or \
+         the apples fill the board and its free cells' two colours differ by more than one, so no \
+         body can cover them)"
+    } else {
+        "the snake's reachable states, few enough to list, include none with every apple eaten"
+    };
+    format!("no plan at any horizon: {reason}")
+}
 
 /// A lower bound for reports: `None` when it is infinite (an apple can never be eaten).
 pub fn finite(bound: usize) -> Option<usize> {
@@ -414,6 +430,9 @@ pub enum Refuted {
     /// snake must still move legally after its last apple (a shorter plan may
     /// exist where it cannot).
     Exactly,
+    /// Nothing: an approximate encoding's `unsat`, whose formula may exclude
+    /// legal plans (the answer is printed as `unknown`).
+    Nothing,
 }
 
 impl Refuted {
@@ -466,15 +485,26 @@ pub fn print_plan(
             );
             let _ = write!(out, "{}", picture(instance, &report.path, replay));
         }
+        (Status::Unsat, _) if report.lower_bound.is_none() => {
+            let _ = writeln!(out, "no plan at any horizon");
+        }
         (Status::Unsat, _) => {
             let scope = match refuted {
                 Refuted::AtMost => "within",
-                Refuted::Exactly => "of exactly",
+                Refuted::Exactly | Refuted::Nothing => "of exactly",
             };
+            let moves = if report.horizon == 1 { "move" } else { "moves" };
             let _ = writeln!(
                 out,
-                "no plan {scope} {} moves (encoding {})",
+                "no plan {scope} {} {moves} (encoding {})",
                 report.horizon, report.encoding
+            );
+        }
+        _ if refuted == Refuted::Nothing => {
+            let _ = writeln!(
+                out,
+                "unknown: the approximate encoding {} has no model at T={}, which proves nothing about the game",
+                report.encoding, report.horizon
             );
         }
         _ => {

@@ -178,7 +178,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
         let Some((moves, searched)) = horizon(&instance, timeout, args.max_horizon, verbose)?
         else {
             // Proven, as `solve` says it (exit 1): nothing to compare at.
-            note!("{}", super::NEVER_EATEN);
+            note!("{}", super::no_plan_at_any_horizon(&instance));
             return Ok(1);
         };
         let measures = measure_all(&instance, &encodings, moves, solve_timeout, verbose, "");
@@ -250,7 +250,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
                 // that says so, and on.
                 let found = match horizon(&instance, timeout, args.max_horizon, verbose) {
                     Ok(Some(found)) => Ok(found),
-                    Ok(None) => Err(super::NEVER_EATEN.to_string()),
+                    Ok(None) => Err(super::no_plan_at_any_horizon(&instance)),
                     Err(f) if f.code == 1 => Err(f.message),
                     Err(f) => return Err(f),
                 };

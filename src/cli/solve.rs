@@ -213,7 +213,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Verdict::NoPlan { within } if outcome.attempts.is_empty() => {
             // Proven without solving: the bound exceeds every horizon allowed.
             if outcome.lower_bound == usize::MAX {
-                note!("{}", super::NEVER_EATEN);
+                note!("{}", super::no_plan_at_any_horizon(&instance));
             } else {
                 note!(
                     "no plan: at least {} moves are needed, more than {within}",
@@ -252,6 +252,16 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         }
     }
     let refuted = match search {
+        // The planner answers `unknown` for an approximate encoding's refutation.
+        _ if encoding.approximate()
+            && matches!(outcome.verdict, Verdict::Unknown)
+            && outcome
+                .attempts
+                .last()
+                .is_some_and(|a| a.status == Status::Unsat) =>
+        {
+            Refuted::Nothing
+        }
         Search::FixedHorizon(t) => Refuted::at_fixed_horizon(t, outcome.lower_bound),
         Search::Optimal | Search::Satisficing => Refuted::AtMost,
     };

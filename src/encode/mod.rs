@@ -63,6 +63,14 @@ pub trait Encoding: Sync {
     fn approximate(&self) -> bool {
         self.capabilities().approximate
     }
+    /// Whether the encoding models `instance` at all (at any horizon): an
+    /// instance [`Instance::validate_game`] refuses, or one outside the
+    /// encoding's setting, is refused as [`Encoding::encode`] would. The
+    /// planner asks it before answering without a formula, so that flags the
+    /// encoding refuses are refused whatever the instance's answer.
+    fn accepts(&self, instance: &Instance) -> Result<(), EncodeError> {
+        Ok(instance.validate_game()?)
+    }
     /// Builds the formula "every apple eaten within `moves` moves"; an
     /// instance that [`Instance::validate_game`] refuses (`moves`, not its
     /// `horizon` field, is the horizon) is refused with

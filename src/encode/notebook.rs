@@ -256,6 +256,11 @@ impl Encoding for Notebook {
         }
     }
 
+    fn accepts(&self, instance: &Instance) -> Result<(), EncodeError> {
+        instance.validate_game()?;
+        self.setting(instance, 0).map(|_| ())
+    }
+
     fn encode(&self, instance: &Instance, moves: usize) -> Result<Cnf, EncodeError> {
         instance.validate_game()?;
         let s = self.setting(instance, moves)?;

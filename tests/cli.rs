@@ -539,6 +539,7 @@ fn decode_help_documents_its_exit_codes() {
         "; 1 the solver says UNSAT (no plan of exactly the CNF's horizon)",
         "; 2 bad input",
         "; 3 the solver gave up (UNKNOWN), or the model is not a legal plan",
+        "or the solver says UNSAT to an approximate encoding's CNF",
     ] {
         assert!(run.stdout.contains(code), "{code}: {}", run.stdout);
     }

@@ -103,11 +103,11 @@ formula beyond the encoding's limits, or an output that cannot be written)."
     /// Read a solver's model for an exported CNF, rebuild the plan and check it.
     #[command(
         after_help = "Exit codes: 0 the model is a plan the simulator accepts; 1 the solver says UNSAT \
-(no plan of exactly the CNF's horizon; for an approximate encoding's CNF, which may exclude legal \
-plans, exit 3 instead); 2 bad input (an unreadable or malformed CNF or model, a CNF not \
+(no plan of exactly the CNF's horizon); 2 bad input (an unreadable or malformed CNF or model, a CNF not \
 written by `snakesat export`, a model that does not fit the CNF or falsifies one of its clauses, or an \
 output that cannot be written); 3 the solver gave up (UNKNOWN), or the model is not a legal plan (an \
-approximate encoding's; the first violated rule is named)."
+approximate encoding's; the first violated rule is named), or the solver says UNSAT to an approximate \
+encoding's CNF (which may exclude legal plans: no answer)."
     )]
     Decode(decode::DecodeArgs),
     /// Check a saved plan (the JSON of `solve --json`, or any planner's IPC plan for a .pddl problem)

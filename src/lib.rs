@@ -35,20 +35,11 @@
 //! let replay = snakesat::sim::simulate(&instance, &plan.path)?;
 //! assert_eq!(replay.eaten, plan.eaten());
 //!
-//! let report = PlanReport {
-//!     status: outcome.status(),
-//!     horizon: plan.horizon,
-//!     path: plan.path.clone(),
-//!     eaten: replay.eaten,
-//!     optimal: plan.optimal,
-//!     lower_bound: Some(outcome.lower_bound),
-//!     encoding: direct.name(),
-//!     stats: outcome.stats(),
-//!     cadical_config: Some(CadicalConfig::Sat.name()),
-//!     certification: None,
-//! };
+//! // The JSON answer of `solve --json` (docs/FORMATS.md), for any verdict.
+//! let mut report = PlanReport::new(&outcome, direct.name());
+//! report.cadical_config = Some(CadicalConfig::Sat.name());
 //! println!("{}", serde_json::to_string(&report)?);
-//! assert_eq!(plan.horizon, 6);
+//! assert_eq!((report.horizon, report.lower_bound), (6, Some(4)));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

@@ -221,6 +221,26 @@ impl Outcome {
         }
     }
 
+    /// The proven lower bound, `None` when it is infinite (no plan at any
+    /// horizon; [`Outcome::lower_bound`] is then `usize::MAX`): the JSON's
+    /// `lower_bound`.
+    pub fn finite_lower_bound(&self) -> Option<usize> {
+        (self.lower_bound != usize::MAX).then_some(self.lower_bound)
+    }
+
+    /// The horizon an answer speaks of: the plan's (or the illegal model's)
+    /// moves; without a plan, the largest horizon tried or, when none was
+    /// (an answer without a formula), the largest allowed for "no plan" and
+    /// the lower bound for "unknown" (where the search would have started).
+    pub fn horizon(&self) -> usize {
+        match &self.verdict {
+            Verdict::Plan(plan) => plan.horizon,
+            Verdict::IllegalModel { horizon, .. } => *horizon,
+            Verdict::NoPlan { within } => *within,
+            Verdict::Unknown => self.attempts.last().map_or(self.lower_bound, |a| a.horizon),
+        }
+    }
+
     /// The checked plan, if any.
     pub fn plan(&self) -> Option<&Plan> {
         match &self.verdict {

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start};
+use crate::planner::Outcome;
 use crate::proof::Certification;
 use crate::sim::Replay;
 use crate::solve::{Stats, Status};
@@ -36,6 +37,28 @@ pub struct PlanReport {
     /// With `solve --proof DIR`: `certified`, `proof_dir` and `certificates`.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub certification: Option<Certification>,
+}
+
+impl PlanReport {
+    /// The JSON answer `solve --json` prints for `outcome`, found with the
+    /// encoding named `encoding` (no `cadical_config`, no certification):
+    /// the plan's path and eating times, or none; `lower_bound` `null` when
+    /// infinite; `horizon` as [`Outcome::horizon`].
+    pub fn new(outcome: &Outcome, encoding: impl Into<String>) -> PlanReport {
+        let plan = outcome.plan();
+        PlanReport {
+            status: outcome.status(),
+            horizon: outcome.horizon(),
+            path: plan.map(|p| p.path.clone()).unwrap_or_default(),
+            eaten: plan.map(|p| p.eaten().to_vec()).unwrap_or_default(),
+            optimal: plan.is_some_and(|p| p.optimal),
+            lower_bound: outcome.finite_lower_bound(),
+            encoding: encoding.into(),
+            stats: outcome.stats(),
+            cadical_config: None,
+            certification: None,
+        }
+    }
 }
 
 /// One letter per move ([`Direction::letter`]): `R`ight (x+1), `L`eft,
@@ -119,6 +142,38 @@ pub fn picture(instance: &Instance, path: &[Pos], replay: &Replay) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The library's report of every kind of answer is the JSON `solve`
+    /// documents: a "no plan at any horizon" (a snake that cannot turn back
+    /// in a corridor) has `lower_bound` `null`, not `usize::MAX`, and the
+    /// largest horizon allowed; a plan its path.
+    #[test]
+    fn reports_of_outcomes_follow_the_json_format() {
+        use crate::planner::Planner;
+        let direct = crate::encode::by_name("direct").unwrap();
+        let corridor = crate::instance::json::from_json(
+            r#"{"width":10,"height":1,"snake":[[5,0],[4,0],[3,0]],"apples":[[1,0]]}"#,
+        )
+        .unwrap();
+        let outcome = Planner::new(&*direct)
+            .max_horizon(40)
+            .plan(&corridor)
+            .unwrap();
+        let json = serde_json::to_value(PlanReport::new(&outcome, direct.name())).unwrap();
+        assert_eq!(json["status"], "unsat");
+        assert!(json["lower_bound"].is_null(), "{json}");
+        assert_eq!(json["horizon"], 40);
+        let ahead = crate::instance::json::from_json(
+            r#"{"width":10,"height":1,"snake":[[5,0],[4,0],[3,0]],"apples":[[8,0]]}"#,
+        )
+        .unwrap();
+        let outcome = Planner::new(&*direct).plan(&ahead).unwrap();
+        let report = PlanReport::new(&outcome, direct.name());
+        assert_eq!((report.horizon, report.optimal), (3, true));
+        assert_eq!(report.path, [(5, 0), (6, 0), (7, 0), (8, 0)]);
+        assert_eq!(report.eaten, [(0, 3)]);
+        assert_eq!(report.lower_bound, Some(3));
+    }
 
     #[test]
     fn moves_are_lettered() {

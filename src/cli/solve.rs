@@ -17,7 +17,7 @@ use snakesat::solve::{self, Status};
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_problem};
 use super::watchdog;
 use super::{
-    Failure, GifLook, Refuted, bad_input, encode_failure, finite, illegal_model, note_not_written,
+    Failure, GifLook, Refuted, bad_input, encode_failure, illegal_model, note_not_written,
     print_plan, progress_bar, seconds, write_gif_file,
 };
 use super::{certify, charts};
@@ -207,31 +207,20 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         }
         e => plan_failure(e),
     })?;
-    let horizon = match &outcome.verdict {
-        Verdict::Plan(plan) => plan.horizon,
-        Verdict::IllegalModel { horizon, .. } => *horizon,
-        Verdict::NoPlan { within } if outcome.attempts.is_empty() => {
-            // Proven without solving: the bound exceeds every horizon allowed.
-            if outcome.lower_bound == usize::MAX {
-                note!("{}", super::no_plan_at_any_horizon(&instance));
-            } else {
-                note!(
-                    "no plan: at least {} moves are needed, more than {within}",
-                    outcome.lower_bound
-                );
-            }
-            *within
+    // Proven without solving: say why.
+    if let Verdict::NoPlan { within } = outcome.verdict
+        && outcome.attempts.is_empty()
+    {
+        if outcome.lower_bound == usize::MAX {
+            note!("{}", super::no_plan_at_any_horizon(&instance));
+        } else {
+            note!(
+                "no plan: at least {} moves are needed, more than {within}",
+                outcome.lower_bound
+            );
         }
-        // (A satisficing search that built no formula stopped at its lower bound.)
-        Verdict::Unknown if search == Search::Satisficing && outcome.attempts.is_empty() => {
-            outcome.lower_bound.min(max_horizon)
-        }
-        Verdict::NoPlan { within } => *within,
-        Verdict::Unknown => outcome
-            .attempts
-            .last()
-            .map_or(instance.horizon.unwrap_or(max_horizon), |a| a.horizon),
-    };
+    }
+    let horizon = outcome.horizon();
     // A satisficing search without a plan before its deadline stopped at
     // the largest whole-plan formula it builds: say which limit that was.
     if search == Search::Satisficing
@@ -265,18 +254,8 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Search::FixedHorizon(t) => Refuted::at_fixed_horizon(t, outcome.lower_bound),
         Search::Optimal | Search::Satisficing => Refuted::AtMost,
     };
-    let mut report = PlanReport {
-        status: outcome.status(),
-        horizon,
-        path: vec![],
-        eaten: vec![],
-        optimal: outcome.plan().is_some_and(|p| p.optimal),
-        lower_bound: finite(outcome.lower_bound),
-        encoding: encoding.name(),
-        stats: outcome.stats(),
-        cadical_config: config.map(|c| c.name()),
-        certification: None,
-    };
+    let mut report = PlanReport::new(&outcome, encoding.name());
+    report.cadical_config = config.map(|c| c.name());
     // A model the simulator rejected is an error, not an answer: nothing to certify.
     if let Some(dir) = &args.proof
         && !matches!(outcome.verdict, Verdict::IllegalModel { .. })

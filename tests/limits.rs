@@ -182,7 +182,9 @@ fn the_timeout_bounds_building_and_loading_a_huge_formula() {
 /// `--satisficing` on the largest board: nothing of cells × horizon size is
 /// computed beyond the head-slot cap (the bounds' reachability table took
 /// 2.4 GB and a minute here, and no plan came by the deadline); the
-/// constructions give the plan, which is the lower bound's length.
+/// constructions give the plan (on a quiet machine in 3.5 s, of the lower
+/// bound's length, proven least; not asserted: with less CPU time the
+/// constructions' windows may close before the shortest one).
 #[test]
 fn satisficing_on_the_largest_board_skips_tables_beyond_the_head_slot_cap() {
     let started = Instant::now();
@@ -200,7 +202,6 @@ fn satisficing_on_the_largest_board_skips_tables_beyond_the_head_slot_cap() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains(r#""status":"sat""#), "{}", run.stderr);
-    assert!(run.stdout.contains(r#""optimal":true"#), "{}", run.stderr);
     assert!(started.elapsed() < Duration::from_secs(30), "gross hang");
 }
 

@@ -438,3 +438,54 @@ fn bench_refuses_two_problems_writing_the_same_plan_or_certificates() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(listing(&proofs), ["bd-instance-1", "other-instance-1"]);
 }
+
+/// `bench --plans DIR` refuses a DIR that already holds one of the plan
+/// files this run would write (before, it replaced the file, and a signal
+/// then removed it): nothing runs, the file keeps its content and no other
+/// output (a `--proof` folder) is created. Other files are no obstacle and
+/// stay; a link by a plan's name, even to nothing, is refused as well.
+#[test]
+fn bench_refuses_a_plans_folder_holding_an_earlier_plan() {
+    let dir = temp_dir("bench-earlier-plan");
+    let problems = dir.join("bd");
+    std::fs::create_dir(&problems).unwrap();
+    for n in [1, 2] {
+        std::fs::write(problems.join(format!("instance-{n}.pddl")), PROBLEM).unwrap();
+    }
+    let plans = dir.join("plans");
+    std::fs::create_dir(&plans).unwrap();
+    let earlier = plans.join("bd-instance-2.plan");
+    std::fs::write(&earlier, "OLD\n").unwrap();
+    std::fs::write(plans.join("notes.txt"), "keep\n").unwrap();
+    let proofs = dir.join("proofs");
+    let bench = || {
+        snakesat(&[
+            "bench",
+            s(&problems),
+            "--plans",
+            s(&plans),
+            "--proof",
+            s(&proofs),
+        ])
+    };
+    assert_bad_input(&bench(), &format!("({})", earlier.display()));
+    assert_eq!(std::fs::read_to_string(&earlier).unwrap(), "OLD\n");
+    assert_eq!(listing(&plans), ["bd-instance-2.plan", "notes.txt"]);
+    assert!(!proofs.exists(), "nothing created");
+    std::fs::remove_file(&earlier).unwrap();
+    std::os::unix::fs::symlink("nowhere", &earlier).unwrap();
+    assert_bad_input(&bench(), "bd-instance-2.plan");
+    std::fs::remove_file(&earlier).unwrap();
+    // Without it the run goes ahead, beside the other file.
+    let run = bench();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        listing(&plans),
+        ["bd-instance-1.plan", "bd-instance-2.plan", "notes.txt"]
+    );
+    assert_eq!(
+        std::fs::read_to_string(plans.join("notes.txt")).unwrap(),
+        "keep\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

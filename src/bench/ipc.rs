@@ -4,7 +4,7 @@
 //! the simulator and turned into an IPC plan, and the rows as tables.
 
 use std::collections::HashMap;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
@@ -275,6 +275,16 @@ pub fn clashing_outputs(
     None
 }
 
+/// The first plan file of `files` (in their order) that is already in `dir`,
+/// left by an earlier run (anything by that name, a link too): `bench
+/// --plans` refuses it rather than replace it, or remove it on a signal.
+pub fn earlier_plan(files: &[PathBuf], dir: &Path) -> Option<PathBuf> {
+    files
+        .iter()
+        .map(|file| dir.join(plan_file_name(file)))
+        .find(|kept| std::fs::symlink_metadata(kept).is_ok())
+}
+
 /// Solves one problem file in a child process and checks its plan.
 pub fn solve_one(file: &Path, settings: &Settings) -> Row {
     let mut row = Row {
@@ -429,8 +439,16 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
             Ok(ipc) => {
                 if let Some(dir) = &settings.plans {
                     let kept = dir.join(plan_file_name(file));
-                    // Removed by a signal or an error until the run is complete.
-                    let written = output::create_unfinished(&kept, || std::fs::write(&kept, &ipc));
+                    // Created new (no file of another run is replaced) and
+                    // removed by a signal or an error until the run is complete;
+                    // one that cannot be written whole is removed at once.
+                    let written =
+                        output::create_unfinished(&kept, || std::fs::File::create_new(&kept))
+                            .and_then(|mut f| {
+                                f.write_all(ipc.as_bytes()).inspect_err(|_| {
+                                    let _ = std::fs::remove_file(&kept);
+                                })
+                            });
                     if let Err(e) = written {
                         row.status = "error".into();
                         row.error = Some(format!("cannot write {}: {e}", kept.display()));

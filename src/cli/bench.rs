@@ -57,8 +57,9 @@ pub struct BenchArgs {
     /// Problems solved at once (each in its own child process; at most 256).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub jobs: usize,
-    /// Keep every checked IPC plan in DIR, as `FOLDER-instance-K.plan` (an
-    /// interrupted run removes them, and DIR if it created it).
+    /// Keep every checked IPC plan in DIR, as `FOLDER-instance-K.plan` (a DIR
+    /// already holding one of them is refused; an interrupted run removes
+    /// them, and DIR if it created it).
     #[arg(long, value_name = "DIR")]
     pub plans: Option<PathBuf>,
     /// Solve only shard I of K (1 <= I <= K): the problems at positions p
@@ -122,6 +123,15 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     if let Some(clash) = ipc::clashing_outputs(&files, args.plans.as_deref(), args.proof.as_deref())
     {
         return Err(bad_input(clash));
+    }
+    if let Some(dir) = &args.plans
+        && let Some(earlier) = ipc::earlier_plan(&files, dir)
+    {
+        return Err(bad_input(format!(
+            "{} holds a plan of an earlier run ({}); give --plans a new folder or remove its plans",
+            dir.display(),
+            earlier.display()
+        )));
     }
     for file in &files {
         output::note_input(file)?;

@@ -408,7 +408,10 @@ impl<'a> Planner<'a> {
         }
         // A state space small enough to list may show that no plan of any
         // length exists, which no horizon's formula can say.
-        if any_length && proven != usize::MAX && reachable::explore(instance) == Reachable::Never {
+        if any_length
+            && proven != usize::MAX
+            && reachable::explore(instance) == Ok(Reachable::Never)
+        {
             proven = usize::MAX;
         }
         let (lower, upper) = match self.search {

@@ -23,7 +23,7 @@
 
 use std::collections::HashSet;
 
-use crate::instance::{Instance, Start, TailRule};
+use crate::instance::{Instance, InstanceError, Start, TailRule};
 
 /// The most body cells the kept states may hold before [`explore`] gives up.
 pub const MAX_KEPT_CELLS: usize = 1 << 16;
@@ -50,15 +50,22 @@ pub enum Reachable {
 /// A state: the known body (cell numbers, head first) and the eaten apples.
 type State = (Box<[u32]>, u128);
 
-/// Lists the states reachable from the start of `instance`, which must pass
-/// [`Instance::validate_game`], until one has every apple eaten or none is
-/// new (see the module documentation).
-pub fn explore(instance: &Instance) -> Reachable {
+/// Lists the states reachable from the start of `instance` until one has
+/// every apple eaten or none is new (see the module documentation). An
+/// instance that [`Instance::validate_game`] refuses is refused with its
+/// reason: no answer, not even [`Reachable::Never`], is given about it.
+pub fn explore(instance: &Instance) -> Result<Reachable, InstanceError> {
     explore_within(instance, MAX_KEPT_CELLS)
 }
 
 /// [`explore`] with room for `max_cells` kept body cells.
-fn explore_within(instance: &Instance, max_cells: usize) -> Reachable {
+fn explore_within(instance: &Instance, max_cells: usize) -> Result<Reachable, InstanceError> {
+    instance.validate_game()?;
+    Ok(list_states(instance, max_cells))
+}
+
+/// [`explore_within`] of an instance that passes [`Instance::validate_game`].
+fn list_states(instance: &Instance, max_cells: usize) -> Reachable {
     let apples = instance.apples.len();
     if apples == 0 {
         return Reachable::EveryApple { moves: 0 };
@@ -194,6 +201,14 @@ mod tests {
     use super::*;
     use crate::instance::json::from_json;
 
+    fn explore(instance: &Instance) -> Reachable {
+        super::explore(instance).unwrap()
+    }
+
+    fn explore_within(instance: &Instance, max_cells: usize) -> Reachable {
+        super::explore_within(instance, max_cells).unwrap()
+    }
+
     fn instance(text: &str) -> Instance {
         let instance = from_json(text).unwrap();
         instance.validate().unwrap();
@@ -249,5 +264,20 @@ mod tests {
         let free = instance(r#"{"width": 40, "height": 40, "length": 3, "apples": [[0, 0]]}"#);
         assert_eq!(explore_within(&free, 1_000), Reachable::TooMany);
         assert_eq!(explore_within(&open, 3), Reachable::TooMany);
+    }
+
+    /// An invalid instance got `Never` (an apple off the grid, `visible` 0:
+    /// "no plan at any horizon") or a panic (a side of 0, an empty body);
+    /// it is refused with the reason `validate_game` gives.
+    #[test]
+    fn an_invalid_instance_is_refused_not_answered() {
+        let mut refused = crate::instance::refused_examples();
+        let mut none_visible = instance(r#"{"width": 3, "height": 3, "apples": [[2, 2]]}"#);
+        none_visible.visible = 0;
+        refused.push(none_visible);
+        for bad in refused {
+            let reason = bad.validate_game().unwrap_err();
+            assert_eq!(super::explore(&bad), Err(reason));
+        }
     }
 }

@@ -79,41 +79,45 @@ fn apple_symbol(i: usize) -> char {
 }
 
 /// The start and end boards side by side, the moves and the eating times.
+/// It draws what it is given and checks nothing ([`crate::sim::simulate`]
+/// does): cells off the grid are left out, and an empty path leaves the end
+/// board as the start.
 pub fn picture(instance: &Instance, path: &[Pos], replay: &Replay) -> String {
-    let walls = instance.wall_map();
     let mut start = vec![vec!['.'; instance.width]; instance.height];
-    let mut end = start.clone();
-    for (y, row) in start.iter_mut().enumerate() {
-        for (x, c) in row.iter_mut().enumerate() {
-            if walls[instance.index((x, y))] {
-                *c = '#';
-                end[y][x] = '#';
-            }
+    // A cell off the grid has no place in a row.
+    let put = |board: &mut [Vec<char>], (x, y): Pos, c: char| {
+        if let Some(cell) = board.get_mut(y).and_then(|row| row.get_mut(x)) {
+            *cell = c;
         }
+    };
+    for &w in &instance.walls {
+        put(&mut start, w, '#');
     }
-    for (i, &(x, y)) in instance.apples.iter().enumerate().rev() {
-        start[y][x] = apple_symbol(i);
+    let mut end = start.clone();
+    for (i, &a) in instance.apples.iter().enumerate().rev() {
+        put(&mut start, a, apple_symbol(i));
     }
     if let Start::Body(body) = &instance.start {
-        for &(x, y) in body {
-            start[y][x] = 'o';
+        for &p in body {
+            put(&mut start, p, 'o');
         }
     }
-    start[path[0].1][path[0].0] = '@';
-    let known = replay.final_length.min(path.len());
-    for &(x, y) in path.iter().rev().take(known) {
-        end[y][x] = 'o';
+    if let (Some(&first), Some(&last)) = (path.first(), path.last()) {
+        put(&mut start, first, '@');
+        let known = replay.final_length.min(path.len());
+        for &p in path.iter().rev().take(known) {
+            put(&mut end, p, 'o');
+        }
+        put(&mut end, last, '@');
     }
-    let last = path[path.len() - 1];
-    end[last.1][last.0] = '@';
-    // No move (no apples): the end is the start.
-    if path.len() == 1 {
+    // No move (no apples), or no path: the end is the start.
+    if path.len() <= 1 {
         end = start.clone();
     }
 
     let mut out = String::new();
     let pad = instance.width.max(5);
-    let _ = writeln!(out, "{:<pad$}   t={}", "t=0", path.len() - 1);
+    let _ = writeln!(out, "{:<pad$}   t={}", "t=0", path.len().saturating_sub(1));
     for y in 0..instance.height {
         let a: String = start[y].iter().collect();
         let b: String = end[y].iter().collect();
@@ -180,6 +184,35 @@ mod tests {
         assert_eq!(
             moves_string(&[(0, 0), (1, 0), (1, 1), (0, 1), (0, 0)]),
             "RDLU"
+        );
+    }
+
+    /// An empty path, one off the grid, or an instance with an apple off
+    /// it made `picture` panic (index out of bounds).
+    #[test]
+    fn a_bad_path_is_drawn_not_a_panic() {
+        let json = r#"{"width": 2, "height": 2, "snake": [[0, 0]], "apples": [[1, 0]]}"#;
+        let instance = crate::instance::json::from_json(json).unwrap();
+        let replay = crate::sim::simulate(&instance, &[(0, 0), (1, 0)]).unwrap();
+        assert_eq!(
+            picture(&instance, &[(0, 0), (1, 0)], &replay),
+            "t=0     t=1\n@1      o@\n..      ..\nmoves: R\neaten (apple@time): 1@1\n"
+        );
+        assert_eq!(
+            picture(&instance, &[], &replay),
+            "t=0     t=0\no1      o1\n..      ..\nmoves: none\neaten (apple@time): 1@1\n"
+        );
+        assert_eq!(
+            picture(&instance, &[(0, 0), (5, 0)], &replay),
+            "t=0     t=1\n@1      o.\n..      ..\nmoves: ?\neaten (apple@time): 1@1\n"
+        );
+        let mut off = instance.clone();
+        off.apples.push((7, 7));
+        off.walls.push((9, 9));
+        off.width = 0;
+        assert_eq!(
+            picture(&off, &[(0, 0)], &replay),
+            "t=0     t=0\n        \n        \nmoves: none\neaten (apple@time): 1@1\n"
         );
     }
 }

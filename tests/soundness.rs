@@ -482,7 +482,7 @@ fn reachable_states_agree_with_bfs() {
         }
         cases += 1;
         let least = bfs::least_moves(&inst, 2 * MAX_MOVES);
-        match explore(&inst) {
+        match explore(&inst).expect("a valid instance") {
             Reachable::EveryApple { moves } => assert_eq!(
                 least,
                 (moves <= 2 * MAX_MOVES).then_some(moves),

@@ -7,12 +7,13 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde::ser::SerializeMap;
+use thiserror::Error;
 
 use crate::cnf::Size;
 use crate::encode::amo::Amo;
 use crate::encode::direct::{Body, Direct, DirectOptions, Growth, Position};
 use crate::encode::notebook::Notebook;
-use crate::encode::{self, Encoding};
+use crate::encode::{self, Encoding, NameError};
 use crate::instance::{Instance, Start, TailRule};
 use crate::planner::{Method, Outcome, PlanError, Planner};
 use crate::render::chart::{Series, SizeRow};
@@ -41,37 +42,92 @@ impl Param {
 /// The most values a sweep takes.
 const MAX_SWEEP_VALUES: usize = 1000;
 
+/// Why [`parse_sweep`] refuses a sweep.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("--sweep must be size=A..B[:STEP] or horizon=A..B[:STEP] ({problem}), not {text:?}")]
+pub struct SweepError {
+    /// The sweep as given.
+    pub text: String,
+    /// What is wrong with it.
+    pub problem: SweepProblem,
+}
+
+/// What is wrong with a sweep ([`SweepError`]).
+#[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
+pub enum SweepProblem {
+    /// No `=` between the parameter and the range.
+    #[error("no `=`")]
+    NoEquals,
+    /// A parameter other than `size` and `horizon`.
+    #[error("unknown parameter")]
+    UnknownParameter,
+    /// The step is not a number.
+    #[error("bad step")]
+    BadStep,
+    /// No `..` in the range.
+    #[error("no `..`")]
+    NoRange,
+    /// The start is not a number.
+    #[error("bad start")]
+    BadStart,
+    /// The end is not a number.
+    #[error("bad end")]
+    BadEnd,
+    /// A step of 0.
+    #[error("step must be positive")]
+    ZeroStep,
+    /// The start is above the end.
+    #[error("start above end")]
+    StartAboveEnd,
+    /// A size of 0.
+    #[error("sizes start at 1")]
+    ZeroSize,
+    /// More values than a sweep may have.
+    #[error("more than {} values", MAX_SWEEP_VALUES)]
+    TooMany,
+}
+
 /// Parses `size=6..16`, `horizon=40..100:10` (inclusive) into the values swept.
-pub fn parse_sweep(text: &str) -> Result<(Param, Vec<usize>), String> {
-    let bad = |why: &str| {
-        format!("--sweep must be size=A..B[:STEP] or horizon=A..B[:STEP] ({why}), not {text:?}")
+pub fn parse_sweep(text: &str) -> Result<(Param, Vec<usize>), SweepError> {
+    let bad = |problem| SweepError {
+        text: text.to_string(),
+        problem,
     };
-    let (key, range) = text.split_once('=').ok_or_else(|| bad("no `=`"))?;
+    let (key, range) = text
+        .split_once('=')
+        .ok_or_else(|| bad(SweepProblem::NoEquals))?;
     let param = match key.trim() {
         "size" => Param::Size,
         "horizon" => Param::Horizon,
-        _ => return Err(bad("unknown parameter")),
+        _ => return Err(bad(SweepProblem::UnknownParameter)),
     };
     let (range, step) = match range.split_once(':') {
-        Some((r, s)) => (r, s.trim().parse::<usize>().map_err(|_| bad("bad step"))?),
+        Some((r, s)) => (
+            r,
+            s.trim()
+                .parse::<usize>()
+                .map_err(|_| bad(SweepProblem::BadStep))?,
+        ),
         None => (range, 1),
     };
-    let (a, b) = range.split_once("..").ok_or_else(|| bad("no `..`"))?;
+    let (a, b) = range
+        .split_once("..")
+        .ok_or_else(|| bad(SweepProblem::NoRange))?;
     let b = b.strip_prefix('=').unwrap_or(b);
-    let a: usize = a.trim().parse().map_err(|_| bad("bad start"))?;
-    let b: usize = b.trim().parse().map_err(|_| bad("bad end"))?;
+    let a: usize = a.trim().parse().map_err(|_| bad(SweepProblem::BadStart))?;
+    let b: usize = b.trim().parse().map_err(|_| bad(SweepProblem::BadEnd))?;
     if step == 0 {
-        return Err(bad("step must be positive"));
+        return Err(bad(SweepProblem::ZeroStep));
     }
     if a > b {
-        return Err(bad("start above end"));
+        return Err(bad(SweepProblem::StartAboveEnd));
     }
     if param == Param::Size && a == 0 {
-        return Err(bad("sizes start at 1"));
+        return Err(bad(SweepProblem::ZeroSize));
     }
     // Counted before the list is built: a range of 2^64 values would not fit.
     if (b - a) / step >= MAX_SWEEP_VALUES {
-        return Err(bad(&format!("more than {MAX_SWEEP_VALUES} values")));
+        return Err(bad(SweepProblem::TooMany));
     }
     Ok((param, (a..=b).step_by(step).collect()))
 }
@@ -134,17 +190,28 @@ pub fn split_list(list: &str) -> Vec<String> {
     names
 }
 
+/// Why [`encodings`] refuses a list.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum ListError {
+    /// The list names no encoding.
+    #[error("--encodings lists no encoding")]
+    Empty,
+    /// An item names no encoding.
+    #[error(transparent)]
+    Name(#[from] NameError),
+}
+
 /// The encodings of a list (`None`: [`default_encodings`]), checked, each
 /// once ([`distinct`]), and the spellings dropped.
-pub fn encodings(list: Option<&str>) -> Result<Distinct, String> {
+pub fn encodings(list: Option<&str>) -> Result<Distinct, ListError> {
     let names = match list {
         Some(l) => split_list(l),
         None => default_encodings(),
     };
     if names.is_empty() {
-        return Err("--encodings lists no encoding".to_string());
+        return Err(ListError::Empty);
     }
-    distinct(&names)
+    Ok(distinct(&names)?)
 }
 
 /// The encodings of a list, each once.
@@ -159,7 +226,7 @@ pub struct Distinct {
 /// that spells an encoding listed before it (the same [`Encoding::name`],
 /// e.g. `direct,prune=on` or `direct,amo=sequential` after `direct`, whose
 /// defaults they are) is dropped.
-pub fn distinct(names: &[String]) -> Result<Distinct, String> {
+pub fn distinct(names: &[String]) -> Result<Distinct, NameError> {
     let mut out = Distinct {
         encodings: Vec::new(),
         dropped: Vec::new(),
@@ -607,16 +674,25 @@ mod tests {
             parse_sweep("horizon=40..60:10").ok().unwrap(),
             (Param::Horizon, vec![40, 50, 60])
         );
-        for bad in [
-            "size",
-            "size=6",
-            "width=1..2",
-            "size=8..6",
-            "size=1..3:0",
-            "size=a..b",
+        for (bad, problem) in [
+            ("size", SweepProblem::NoEquals),
+            ("size=6", SweepProblem::NoRange),
+            ("width=1..2", SweepProblem::UnknownParameter),
+            ("size=8..6", SweepProblem::StartAboveEnd),
+            ("size=1..3:0", SweepProblem::ZeroStep),
+            ("size=1..3:x", SweepProblem::BadStep),
+            ("size=a..b", SweepProblem::BadStart),
+            ("size=1..b", SweepProblem::BadEnd),
+            ("size=0..3", SweepProblem::ZeroSize),
         ] {
-            assert!(parse_sweep(bad).is_err(), "{bad}");
+            let e = parse_sweep(bad).unwrap_err();
+            assert_eq!(e.problem, problem, "{bad}");
+            assert_eq!(e.text, bad);
         }
+        assert_eq!(
+            parse_sweep("size=8..6").unwrap_err().to_string(),
+            "--sweep must be size=A..B[:STEP] or horizon=A..B[:STEP] (start above end), not \"size=8..6\""
+        );
         // Exactly the cap is fine; one more, or a range too long to list
         // (it overflowed the vector's capacity), is refused.
         assert_eq!(parse_sweep("horizon=1..1000").unwrap().1.len(), 1000);
@@ -628,8 +704,22 @@ mod tests {
             "size=1..4294967296",
         ] {
             let e = parse_sweep(long).unwrap_err();
-            assert!(e.contains("more than 1000 values"), "{e}");
+            assert_eq!(e.problem, SweepProblem::TooMany);
+            assert!(e.to_string().contains("(more than 1000 values)"), "{e}");
         }
+    }
+
+    #[test]
+    fn lists_get_typed_errors() {
+        assert_eq!(encodings(Some(" , ")).err(), Some(ListError::Empty));
+        assert_eq!(
+            encodings(Some("direct,bogus")).err(),
+            Some(ListError::Name(NameError::Unknown("bogus".into())))
+        );
+        assert_eq!(
+            ListError::Empty.to_string(),
+            "--encodings lists no encoding"
+        );
     }
 
     #[test]

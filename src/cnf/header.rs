@@ -34,7 +34,7 @@ pub enum HeaderError {
     Instance(#[from] json::JsonError),
     /// The `c encoding` line names no encoding.
     #[error("{0}")]
-    Encoding(String),
+    Encoding(encode::NameError),
     /// The `c horizon` line is not a number.
     #[error("bad `c horizon` line")]
     BadHorizon,

@@ -155,9 +155,47 @@ pub const NAMES: &[(&str, &str)] = &[
     ),
 ];
 
+/// Why [`by_name`] (or [`direct::DirectOptions::parse`]) refuses an
+/// encoding's name.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum NameError {
+    /// An item that is neither a notebook encoding, `direct` nor `key=value`.
+    #[error("unknown encoding {0:?}")]
+    Unknown(String),
+    /// A `direct` option given twice.
+    #[error("encoding option {key:?} given twice in {name:?}")]
+    Repeated {
+        /// The option.
+        key: String,
+        /// The whole name.
+        name: String,
+    },
+    /// A key that is no option of `direct`.
+    #[error("unknown encoding option {key:?} in {name:?}")]
+    UnknownOption {
+        /// The key.
+        key: String,
+        /// The whole name.
+        name: String,
+    },
+    /// A value that the option (`amo`, `body`, `growth` or `position`) does not take.
+    #[error("unknown {option} {value:?} ({allowed})")]
+    BadValue {
+        /// The option.
+        option: &'static str,
+        /// The value given.
+        value: String,
+        /// The values it takes, separated by `|`.
+        allowed: String,
+    },
+    /// A value of `prune` other than `on` and `off`.
+    #[error("prune must be on or off, not {0:?}")]
+    BadPrune(String),
+}
+
 /// The encoding called `name`: `direct`, `direct,key=value,...` (or just
 /// `key=value,...`), or one of the notebook's.
-pub fn by_name(name: &str) -> Result<Box<dyn Encoding>, String> {
+pub fn by_name(name: &str) -> Result<Box<dyn Encoding>, NameError> {
     if let Some(nb) = notebook::Notebook::by_name(name) {
         return Ok(Box::new(nb));
     }
@@ -190,6 +228,63 @@ mod tests {
                     assert_eq!(open, refused, "{name}");
                 }
             }
+        }
+    }
+
+    /// The errors were strings; a caller can now tell them apart (the
+    /// texts are the ones the command line has always printed).
+    #[test]
+    fn bad_names_get_typed_errors() {
+        let cases = [
+            (
+                "bogus",
+                NameError::Unknown("bogus".into()),
+                "unknown encoding \"bogus\"",
+            ),
+            (
+                "direct,amo=zz",
+                NameError::BadValue {
+                    option: "amo",
+                    value: "zz".into(),
+                    allowed: "pairwise|sequential|commander|product|binary|bimander".into(),
+                },
+                "unknown amo \"zz\" (pairwise|sequential|commander|product|binary|bimander)",
+            ),
+            (
+                "body=x",
+                NameError::BadValue {
+                    option: "body",
+                    value: "x".into(),
+                    allowed: "auto|window|compare|block|tail".into(),
+                },
+                "unknown body \"x\" (auto|window|compare|block|tail)",
+            ),
+            (
+                "direct,prune=maybe",
+                NameError::BadPrune("maybe".into()),
+                "prune must be on or off, not \"maybe\"",
+            ),
+            (
+                "direct,prune=on,prune=off",
+                NameError::Repeated {
+                    key: "prune".into(),
+                    name: "direct,prune=on,prune=off".into(),
+                },
+                "encoding option \"prune\" given twice in \"direct,prune=on,prune=off\"",
+            ),
+            (
+                "direct,colour=red",
+                NameError::UnknownOption {
+                    key: "colour".into(),
+                    name: "direct,colour=red".into(),
+                },
+                "unknown encoding option \"colour\" in \"direct,colour=red\"",
+            ),
+        ];
+        for (name, error, text) in cases {
+            let got = by_name(name).err().unwrap();
+            assert_eq!(got, error, "{name}");
+            assert_eq!(got.to_string(), text, "{name}");
         }
     }
 }

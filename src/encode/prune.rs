@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use crate::instance::{Instance, Pos, Start, TailRule};
+use crate::instance::{Instance, InstanceError, Pos, Start, TailRule};
 
 /// Distances on the grid (walls respected, body ignored); `usize::MAX` where unreachable.
 pub fn distances_from(instance: &Instance, walls: &[bool], from: Pos) -> Vec<usize> {
@@ -152,8 +152,12 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
 /// apple of a full board whose free cells' colours cannot hold the final body, see
 /// [`colours_forbid`](crate::encode::full::colours_forbid)). Its work is bounded by
 /// [`MAX_DISTANCE_ENTRIES`] and [`MAX_TREE_CELLS`], not by the square of the
-/// number of apples. `instance` must pass [`Instance::validate_game`] (or
-/// [`Instance::validate`]); it panics otherwise.
+/// number of apples.
+///
+/// # Panics
+///
+/// When `instance` does not pass [`Instance::validate_game`] (the planner
+/// and the searches validate first); [`try_lower_bound`] checks it.
 pub fn lower_bound(instance: &Instance) -> usize {
     let walls = instance.wall_map();
     let dist = Distances::new(instance, &walls);
@@ -172,6 +176,14 @@ pub fn lower_bound(instance: &Instance) -> usize {
         } else {
             0
         })
+}
+
+/// [`lower_bound`] of an instance not known to be valid: one that
+/// [`Instance::validate_game`] refuses is refused with its reason, not
+/// bounded.
+pub fn try_lower_bound(instance: &Instance) -> Result<usize, InstanceError> {
+    instance.validate_game()?;
+    Ok(lower_bound(instance))
 }
 
 /// Whether an apple lies in a dead end (a cell with one open neighbour) or a
@@ -723,5 +735,26 @@ mod tests {
             let on: Vec<usize> = (0..5).filter(|&c| b.head[t][c]).collect();
             assert_eq!(on, vec![t], "t={t}");
         }
+    }
+
+    /// An apple off the grid made `lower_bound` panic (index out of bounds).
+    #[test]
+    fn an_invalid_instance_is_refused_by_try_lower_bound() {
+        for bad in crate::instance::refused_examples() {
+            let reason = bad.validate_game().unwrap_err();
+            assert_eq!(try_lower_bound(&bad), Err(reason));
+        }
+        let valid = Instance {
+            width: 5,
+            height: 1,
+            walls: vec![],
+            start: Start::Body(vec![(0, 0)]),
+            apples: vec![(2, 0), (4, 0)],
+            visible: 1,
+            grow: true,
+            tail: TailRule::Follow,
+            horizon: None,
+        };
+        assert_eq!(try_lower_bound(&valid), Ok(4));
     }
 }

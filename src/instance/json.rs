@@ -32,6 +32,9 @@ pub enum JsonError {
     /// `tail` is neither `"follow"` nor `"strict"`; the field is the given word.
     #[error("unknown tail rule {0:?} (expected \"follow\" or \"strict\")")]
     UnknownTail(String),
+    /// `visible` is 0 (FORMATS.md: a count from 1, or `"all"`).
+    #[error("visible must be at least 1 (or \"all\")")]
+    ZeroVisible,
     /// The JSON is well formed but the instance fails [`Instance::validate`].
     #[error(transparent)]
     Invalid(#[from] InstanceError),
@@ -199,6 +202,7 @@ pub fn from_json(text: &str) -> Result<Instance, JsonError> {
     };
     let visible = match raw.visible {
         None | Some(Visible::All) => raw.apples.len(),
+        Some(Visible::Count(0)) => return Err(JsonError::ZeroVisible),
         Some(Visible::Count(v)) => v,
     };
     let instance = Instance {
@@ -216,7 +220,9 @@ pub fn from_json(text: &str) -> Result<Instance, JsonError> {
     Ok(instance)
 }
 
-/// Writes an instance as compact JSON (one line), every rule explicit.
+/// Writes an instance as compact JSON (one line), every rule explicit. It
+/// checks nothing: an instance that [`Instance::validate`] refuses is
+/// written as it is, and [`from_json`] refuses it in turn.
 pub fn to_json(instance: &Instance) -> String {
     let (snake, length) = match &instance.start {
         Start::Body(body) => (Some(body.clone()), None),
@@ -256,6 +262,22 @@ mod tests {
         assert_eq!(i.horizon, Some(20));
         let again = from_json(&to_json(&i)).unwrap();
         assert_eq!(again, i);
+    }
+
+    /// `visible: 0` without apples was accepted although FORMATS.md counts
+    /// from 1; with apples or without, it is refused in one line.
+    #[test]
+    fn visible_zero_is_refused() {
+        for apples in ["[]", "[[1, 1]]"] {
+            let text = format!(r#"{{"width": 2, "height": 2, "apples": {apples}, "visible": 0}}"#);
+            let e = from_json(&text).unwrap_err();
+            assert_eq!(e, JsonError::ZeroVisible, "{text}");
+            assert_eq!(e.to_string(), "visible must be at least 1 (or \"all\")");
+        }
+        // Without apples, `to_json` writes `visible` 0 as "all", which reads back.
+        let none = from_json(r#"{"width": 2, "height": 2, "apples": []}"#).unwrap();
+        assert_eq!(none.visible, 0);
+        assert_eq!(from_json(&to_json(&none)).unwrap(), none);
     }
 
     /// Errors say what an instance is and what `visible` takes, not serde's

@@ -124,6 +124,10 @@ pub enum PlanViolation {
         /// The first precondition literal that fails, in PDDL.
         literal: String,
     },
+    /// The instance has a free start, which no problem of the domain has:
+    /// there is nothing to check the plan against.
+    #[error("a problem of the snake domain has an explicit snake, not a free start")]
+    FreeStart,
     /// Every action applies, but points are left.
     #[error("the plan ends after {steps} steps with the goal unmet: {literal}")]
     Goal {
@@ -352,10 +356,7 @@ pub fn validate(
     actions: &[Action],
 ) -> Result<Vec<Pos>, PlanViolation> {
     let Start::Body(body) = &instance.start else {
-        return Err(PlanViolation::Goal {
-            steps: 0,
-            literal: "a problem of the snake domain has an explicit snake".to_string(),
-        });
+        return Err(PlanViolation::FreeStart);
     };
     let visible = instance.visible_at_start();
     let mut state = State {
@@ -441,6 +442,19 @@ mod tests {
         let path = validate(&problem(), &names(), &actions).unwrap();
         assert_eq!(path, [(1, 0), (2, 0), (2, 1)]);
         assert!(crate::sim::simulate(&problem(), &path).is_ok());
+    }
+
+    /// A free start was reported as a goal violation after 0 steps.
+    #[test]
+    fn a_free_start_is_refused_as_such() {
+        let free = Instance {
+            start: Start::Free { length: 2 },
+            ..problem()
+        };
+        assert_eq!(
+            validate(&free, &names(), &[]),
+            Err(PlanViolation::FreeStart)
+        );
     }
 
     #[test]

@@ -19,9 +19,7 @@ use crate::instance::{Instance, Start, TailRule};
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum WriteError {
     /// The domain's rules differ from the instance's.
-    #[error(
-        "an IPC-2018 snake problem needs {0} (use --start body --tail strict, and let the snake grow)"
-    )]
+    #[error("an IPC-2018 snake problem needs {0}")]
     NotIpc(&'static str),
     /// Two apples on one cell (the domain's `ispoint` facts are a set).
     #[error("apples share a cell, which an IPC-2018 problem cannot say")]
@@ -209,5 +207,11 @@ mod tests {
             ..ipc(vec![], 1)
         };
         assert!(matches!(to_pddl(&follow, "x"), Err(WriteError::NotIpc(_))));
+        // The library's text names the rule, not command-line flags (the
+        // CLI adds its advice).
+        assert_eq!(
+            to_pddl(&follow, "x").unwrap_err().to_string(),
+            "an IPC-2018 snake problem needs the strict tail rule"
+        );
     }
 }

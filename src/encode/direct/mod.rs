@@ -33,7 +33,7 @@ use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarKind};
 use crate::encode::amo::{Amo, AmoOf};
 use crate::encode::full::FullBoard;
 use crate::encode::prune::{Bounds, start_cells};
-use crate::encode::{Capabilities, EncodeError, Encoding, OpenFormula};
+use crate::encode::{Capabilities, EncodeError, Encoding, NameError, OpenFormula};
 use crate::instance::{Instance, Start};
 
 pub use body::Body;
@@ -135,7 +135,7 @@ impl Default for DirectOptions {
 
 impl DirectOptions {
     /// Parses `direct`, `direct,key=value,...` or `key=value,...`.
-    pub fn parse(name: &str) -> Result<DirectOptions, String> {
+    pub fn parse(name: &str) -> Result<DirectOptions, NameError> {
         let mut options = DirectOptions::default();
         let mut given: Vec<&str> = Vec::new();
         for part in name.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -143,41 +143,52 @@ impl DirectOptions {
                 continue;
             }
             let Some((key, value)) = part.split_once('=') else {
-                return Err(format!("unknown encoding {name:?}"));
+                return Err(NameError::Unknown(name.to_string()));
             };
             if given.contains(&key) {
-                return Err(format!("encoding option {key:?} given twice in {name:?}"));
+                return Err(NameError::Repeated {
+                    key: key.to_string(),
+                    name: name.to_string(),
+                });
             }
             given.push(key);
+            let bad = |option: &'static str, allowed: &str| NameError::BadValue {
+                option,
+                value: value.to_string(),
+                allowed: allowed.to_string(),
+            };
             match key {
                 "amo" => {
                     options.amo = Amo::parse(value).ok_or_else(|| {
                         let names: Vec<&str> = Amo::ALL.iter().map(|a| a.name()).collect();
-                        format!("unknown amo {value:?} ({})", names.join("|"))
+                        bad("amo", &names.join("|"))
                     })?
                 }
                 "body" => {
-                    options.body = Body::parse(value).ok_or_else(|| {
-                        format!("unknown body {value:?} (auto|window|compare|block|tail)")
-                    })?
+                    options.body = Body::parse(value)
+                        .ok_or_else(|| bad("body", "auto|window|compare|block|tail"))?
                 }
                 "growth" => {
-                    options.growth = Growth::parse(value)
-                        .ok_or_else(|| format!("unknown growth {value:?} (auto|counter)"))?
+                    options.growth =
+                        Growth::parse(value).ok_or_else(|| bad("growth", "auto|counter"))?
                 }
                 "position" => {
-                    options.position = Position::parse(value).ok_or_else(|| {
-                        format!("unknown position {value:?} (projected|onehot|axis)")
-                    })?
+                    options.position = Position::parse(value)
+                        .ok_or_else(|| bad("position", "projected|onehot|axis"))?
                 }
                 "prune" => {
                     options.prune = match value {
                         "on" => true,
                         "off" => false,
-                        _ => return Err(format!("prune must be on or off, not {value:?}")),
+                        _ => return Err(NameError::BadPrune(value.to_string())),
                     }
                 }
-                _ => return Err(format!("unknown encoding option {key:?} in {name:?}")),
+                _ => {
+                    return Err(NameError::UnknownOption {
+                        key: key.to_string(),
+                        name: name.to_string(),
+                    });
+                }
             }
         }
         Ok(options)

@@ -410,7 +410,8 @@ impl<'a> Planner<'a> {
         // length exists, which no horizon's formula can say.
         if any_length
             && proven != usize::MAX
-            && reachable::explore(instance) == Ok(Reachable::Never)
+            && reachable::explore_with_room(instance, listing_room(instance))
+                == Ok(Reachable::Never)
         {
             proven = usize::MAX;
         }
@@ -601,6 +602,17 @@ fn no_move_plan(instance: &Instance) -> Outcome {
 }
 
 /// The verdict of a finished search: its plan checked by the simulator.
+/// The room of the planner's listing of reachable states: more on a full
+/// board, where each refuted horizon costs seconds
+/// ([`reachable::MAX_KEPT_CELLS_FULL_BOARD`]).
+fn listing_room(instance: &Instance) -> usize {
+    if ends_full(instance) {
+        reachable::MAX_KEPT_CELLS_FULL_BOARD
+    } else {
+        reachable::MAX_KEPT_CELLS
+    }
+}
+
 /// An `approximate` encoding's refutations prove nothing about the game
 /// (its formula may exclude legal plans): its "no model" is no answer, and its
 /// plan is least only when no longer than the proven lower bound.

@@ -16,7 +16,9 @@
 //! length exists, since every plan is a walk through reachable states. The
 //! search gives up once the states it keeps hold more than
 //! [`MAX_KEPT_CELLS`] body cells, which bounds its time and memory (a few
-//! milliseconds and megabytes) whatever the instance.
+//! milliseconds and megabytes) whatever the instance. [`explore_with_room`]
+//! takes another bound: the planner gives full boards, whose SAT refutations
+//! are the slow ones, [`MAX_KEPT_CELLS_FULL_BOARD`].
 //!
 //! It shares no code with the simulator ([`crate::sim`]), which replays one
 //! path; the tests compare both with a third, brute-force search.
@@ -27,6 +29,15 @@ use crate::instance::{Instance, InstanceError, Start, TailRule};
 
 /// The most body cells the kept states may hold before [`explore`] gives up.
 pub const MAX_KEPT_CELLS: usize = 1 << 16;
+
+/// The room the planner gives the listing on a full board (the final snake
+/// fills every free cell): at most about 0.6 s and 100 MB where it gives up
+/// (IPC-2018 optimal 3 and 14, satisficing 20: 0.37–0.62 s), against hours
+/// of refuted horizons where it does not (a 5×3 full board with no plan,
+/// `scripts/gen_snake.py --size 5x3 --fill 100 --seeds 3`, instance 2:
+/// "unknown" after 90 s of SAT; listed in 3 ms, more than [`MAX_KEPT_CELLS`]
+/// but fewer than 2^20 cells).
+pub const MAX_KEPT_CELLS_FULL_BOARD: usize = 1 << 22;
 
 /// The most apples [`explore`] tracks (the eaten set is a 128-bit mask).
 const MAX_APPLES: usize = 128;
@@ -55,16 +66,20 @@ type State = (Box<[u32]>, u128);
 /// instance that [`Instance::validate_game`] refuses is refused with its
 /// reason: no answer, not even [`Reachable::Never`], is given about it.
 pub fn explore(instance: &Instance) -> Result<Reachable, InstanceError> {
-    explore_within(instance, MAX_KEPT_CELLS)
+    explore_with_room(instance, MAX_KEPT_CELLS)
 }
 
-/// [`explore`] with room for `max_cells` kept body cells.
-fn explore_within(instance: &Instance, max_cells: usize) -> Result<Reachable, InstanceError> {
+/// [`explore`] with room for `max_cells` kept body cells (its time and
+/// memory grow in proportion where it gives up).
+pub fn explore_with_room(
+    instance: &Instance,
+    max_cells: usize,
+) -> Result<Reachable, InstanceError> {
     instance.validate_game()?;
     Ok(list_states(instance, max_cells))
 }
 
-/// [`explore_within`] of an instance that passes [`Instance::validate_game`].
+/// [`explore_with_room`] of an instance that passes [`Instance::validate_game`].
 fn list_states(instance: &Instance, max_cells: usize) -> Reachable {
     let apples = instance.apples.len();
     if apples == 0 {
@@ -206,7 +221,7 @@ mod tests {
     }
 
     fn explore_within(instance: &Instance, max_cells: usize) -> Reachable {
-        super::explore_within(instance, max_cells).unwrap()
+        super::explore_with_room(instance, max_cells).unwrap()
     }
 
     fn instance(text: &str) -> Instance {
@@ -279,5 +294,29 @@ mod tests {
             let reason = bad.validate_game().unwrap_err();
             assert_eq!(super::explore(&bad), Err(reason));
         }
+    }
+
+    /// A full 5x3 board with no plan (`scripts/gen_snake.py --size 5x3
+    /// --fill 100 --seeds 3`, instance 2; the SAT search refuted horizons
+    /// for 90 s without an answer): its states need more than the default
+    /// room and fit in a full board's, which the planner gives it, so the
+    /// answer is "no plan at any horizon" without a formula.
+    #[test]
+    fn full_boards_get_more_room() {
+        let full = instance(
+            r#"{"width": 5, "height": 3, "snake": [[0, 0], [1, 0]], "apples": [[4, 2], [3, 2],
+                [3, 1], [2, 1], [1, 1], [4, 1], [3, 0], [0, 2], [1, 2], [0, 1], [2, 0], [2, 2],
+                [4, 0]], "visible": 5, "tail": "strict"}"#,
+        );
+        assert!(crate::encode::full::ends_full(&full));
+        assert_eq!(explore(&full), Reachable::TooMany);
+        assert_eq!(
+            explore_within(&full, MAX_KEPT_CELLS_FULL_BOARD),
+            Reachable::Never
+        );
+        let direct = crate::encode::by_name("direct").unwrap();
+        let outcome = crate::planner::Planner::new(&*direct).plan(&full).unwrap();
+        assert_eq!(outcome.lower_bound, usize::MAX);
+        assert!(outcome.attempts.is_empty());
     }
 }

@@ -714,9 +714,10 @@ mod tests {
         assert!(cut_cells(&[vec![], vec![]]).is_empty());
     }
 
-    #[test]
-    fn ordered_apples_bound_the_head() {
-        let inst = Instance {
+    /// A 5x1 corridor, the snake's one cell at its end, two ordered apples
+    /// ahead of it (least plan 4 moves).
+    fn corridor_with_two_apples() -> Instance {
+        Instance {
             width: 5,
             height: 1,
             walls: vec![],
@@ -726,7 +727,12 @@ mod tests {
             grow: true,
             tail: TailRule::Follow,
             horizon: None,
-        };
+        }
+    }
+
+    #[test]
+    fn ordered_apples_bound_the_head() {
+        let inst = corridor_with_two_apples();
         assert_eq!(lower_bound(&inst), 4);
         let b = Bounds::compute(&inst, 4);
         assert_eq!(b.earliest, vec![2, 4]);
@@ -744,17 +750,6 @@ mod tests {
             let reason = bad.validate_game().unwrap_err();
             assert_eq!(try_lower_bound(&bad), Err(reason));
         }
-        let valid = Instance {
-            width: 5,
-            height: 1,
-            walls: vec![],
-            start: Start::Body(vec![(0, 0)]),
-            apples: vec![(2, 0), (4, 0)],
-            visible: 1,
-            grow: true,
-            tail: TailRule::Follow,
-            horizon: None,
-        };
-        assert_eq!(try_lower_bound(&valid), Ok(4));
+        assert_eq!(try_lower_bound(&corridor_with_two_apples()), Ok(4));
     }
 }

@@ -410,7 +410,7 @@ impl<'a> Planner<'a> {
         // length exists, which no horizon's formula can say.
         if any_length
             && proven != usize::MAX
-            && reachable::explore_with_room(instance, listing_room(instance))
+            && reachable::explore_with_room(instance, listing_room(instance), budget.deadline)
                 == Ok(Reachable::Never)
         {
             proven = usize::MAX;
@@ -602,11 +602,11 @@ fn no_move_plan(instance: &Instance) -> Outcome {
 }
 
 /// The verdict of a finished search: its plan checked by the simulator.
-/// The room of the planner's listing of reachable states: more on a full
-/// board, where each refuted horizon costs seconds
-/// ([`reachable::MAX_KEPT_CELLS_FULL_BOARD`]).
+/// The room of the planner's listing of reachable states: more where the
+/// final snake fills the board (either tail rule), where each refuted
+/// horizon costs seconds ([`reachable::MAX_KEPT_CELLS_FULL_BOARD`]).
 fn listing_room(instance: &Instance) -> usize {
-    if ends_full(instance) {
+    if crate::encode::full::fills_board(instance) {
         reachable::MAX_KEPT_CELLS_FULL_BOARD
     } else {
         reachable::MAX_KEPT_CELLS
@@ -614,8 +614,9 @@ fn listing_room(instance: &Instance) -> usize {
 }
 
 /// An `approximate` encoding's refutations prove nothing about the game
-/// (its formula may exclude legal plans): its "no model" is no answer, and its
-/// plan is least only when no longer than the proven lower bound.
+/// (its formula may exclude legal plans): its "no model" is no answer unless
+/// the lower bound exceeds every horizon asked, and its plan is least only
+/// when no longer than the bound.
 fn conclude(instance: &Instance, result: SearchResult, upper: usize, approximate: bool) -> Outcome {
     let optimal = if approximate {
         result
@@ -625,7 +626,8 @@ fn conclude(instance: &Instance, result: SearchResult, upper: usize, approximate
         result.optimal()
     };
     let verdict = match result.status {
-        Status::Unsat if approximate => Verdict::Unknown,
+        // (Below the proven lower bound the bound alone refutes it.)
+        Status::Unsat if approximate && upper >= result.lower_bound => Verdict::Unknown,
         Status::Unsat => Verdict::NoPlan { within: upper },
         Status::Unknown => Verdict::Unknown,
         Status::Sat => {

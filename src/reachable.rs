@@ -17,22 +17,25 @@
 //! search gives up once the states it keeps hold more than
 //! [`MAX_KEPT_CELLS`] body cells, which bounds its time and memory (a few
 //! milliseconds and megabytes) whatever the instance. [`explore_with_room`]
-//! takes another bound: the planner gives full boards, whose SAT refutations
-//! are the slow ones, [`MAX_KEPT_CELLS_FULL_BOARD`].
+//! takes another bound and a deadline: the planner gives boards the final
+//! snake fills, whose SAT refutations are the slow ones,
+//! [`MAX_KEPT_CELLS_FULL_BOARD`].
 //!
 //! It shares no code with the simulator ([`crate::sim`]), which replays one
 //! path; the tests compare both with a third, brute-force search.
 
 use std::collections::HashSet;
+use std::time::Instant;
 
 use crate::instance::{Instance, InstanceError, Start, TailRule};
 
 /// The most body cells the kept states may hold before [`explore`] gives up.
 pub const MAX_KEPT_CELLS: usize = 1 << 16;
 
-/// The room the planner gives the listing on a full board (the final snake
-/// fills every free cell): at most about 0.6 s and 100 MB where it gives up
-/// (IPC-2018 optimal 3 and 14, satisficing 20: 0.37–0.62 s), against hours
+/// The room the planner gives the listing where the final snake fills every
+/// free cell (either tail rule): about 0.4–1.0 s and 100 MB where it gives
+/// up (IPC-2018 optimal 3 and 14, satisficing 20: 0.37–0.62 s on a quiet
+/// machine; 6x6 to 8x7 full boards up to 1.0 s under load), against hours
 /// of refuted horizons where it does not (a 5×3 full board with no plan,
 /// `scripts/gen_snake.py --size 5x3 --fill 100 --seeds 3`, instance 2:
 /// "unknown" after 90 s of SAT; listed in 3 ms, more than [`MAX_KEPT_CELLS`]
@@ -54,7 +57,8 @@ pub enum Reachable {
     /// Every reachable state was listed and none has every apple eaten: no
     /// plan exists at any horizon.
     Never,
-    /// Too many states to list (or more than 128 apples): no answer.
+    /// Too many states to list in the room given, or the deadline came
+    /// first (or more than 128 apples): no answer.
     TooMany,
 }
 
@@ -66,21 +70,26 @@ type State = (Box<[u32]>, u128);
 /// instance that [`Instance::validate_game`] refuses is refused with its
 /// reason: no answer, not even [`Reachable::Never`], is given about it.
 pub fn explore(instance: &Instance) -> Result<Reachable, InstanceError> {
-    explore_with_room(instance, MAX_KEPT_CELLS)
+    explore_with_room(instance, MAX_KEPT_CELLS, None)
 }
 
 /// [`explore`] with room for `max_cells` kept body cells (its time and
-/// memory grow in proportion where it gives up).
+/// memory grow in proportion where it gives up), giving up
+/// ([`Reachable::TooMany`]) at `deadline` too.
 pub fn explore_with_room(
     instance: &Instance,
     max_cells: usize,
+    deadline: Option<Instant>,
 ) -> Result<Reachable, InstanceError> {
     instance.validate_game()?;
-    Ok(list_states(instance, max_cells))
+    Ok(list_states(instance, max_cells, deadline))
 }
 
+/// States listed between two looks at the clock.
+const STATES_PER_CLOCK_LOOK: usize = 4096;
+
 /// [`explore_with_room`] of an instance that passes [`Instance::validate_game`].
-fn list_states(instance: &Instance, max_cells: usize) -> Reachable {
+fn list_states(instance: &Instance, max_cells: usize, deadline: Option<Instant>) -> Reachable {
     let apples = instance.apples.len();
     if apples == 0 {
         return Reachable::EveryApple { moves: 0 };
@@ -108,7 +117,11 @@ fn list_states(instance: &Instance, max_cells: usize) -> Reachable {
     while !layer.is_empty() {
         moves += 1;
         let mut next = Vec::new();
-        for (old, eaten) in &layer {
+        for (listed, (old, eaten)) in layer.iter().enumerate() {
+            if listed % STATES_PER_CLOCK_LOOK == 0 && deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                return Reachable::TooMany;
+            }
             for to in game.grid.neighbours(old[0] as usize) {
                 let Some(now_eaten) = game.step(old, *eaten, to, &mut body) else {
                     continue;
@@ -221,7 +234,7 @@ mod tests {
     }
 
     fn explore_within(instance: &Instance, max_cells: usize) -> Reachable {
-        super::explore_with_room(instance, max_cells).unwrap()
+        super::explore_with_room(instance, max_cells, None).unwrap()
     }
 
     fn instance(text: &str) -> Instance {
@@ -318,5 +331,27 @@ mod tests {
         let outcome = crate::planner::Planner::new(&*direct).plan(&full).unwrap();
         assert_eq!(outcome.lower_bound, usize::MAX);
         assert!(outcome.attempts.is_empty());
+        // Under `follow` too (review 11c: a 5x4 board the apples fill, no
+        // plan; 312,619 body cells; 15 s of SAT for "no plan within 300").
+        let follow = instance(
+            r#"{"width": 5, "height": 4, "walls": [[2, 0], [1, 0]], "snake": [[0, 0]],
+                "apples": [[2, 2], [0, 3], [4, 3], [1, 2], [1, 1], [3, 2], [3, 3], [2, 1], [0, 1],
+                [4, 0], [2, 3], [1, 3], [0, 2], [3, 0], [4, 2], [4, 1], [3, 1]],
+                "visible": 2, "tail": "follow"}"#,
+        );
+        assert!(!crate::encode::full::ends_full(&follow));
+        assert!(crate::encode::full::fills_board(&follow));
+        assert_eq!(explore(&follow), Reachable::TooMany);
+        let outcome = crate::planner::Planner::new(&*direct)
+            .plan(&follow)
+            .unwrap();
+        assert_eq!(outcome.lower_bound, usize::MAX);
+        assert!(outcome.attempts.is_empty());
+        // A deadline already past: no answer, whatever the room.
+        let past = Some(Instant::now());
+        assert_eq!(
+            super::explore_with_room(&follow, MAX_KEPT_CELLS_FULL_BOARD, past),
+            Ok(Reachable::TooMany)
+        );
     }
 }

@@ -815,6 +815,18 @@ fn an_approximate_encodings_refutations_claim_nothing() {
         args.push("--json");
         assert_eq!(json_of(&snakesat(&args))["status"], "unknown");
     }
+    // Below the proven lower bound (5 here) the bound refutes every shorter
+    // plan, whatever the formula: no plan within 3 moves (exit 1).
+    let mut args = vec!["solve"];
+    args.extend_from_slice(&ordered);
+    args.extend_from_slice(&["--horizon", "3"]);
+    let run = snakesat(&args);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("no plan within 3 moves"),
+        "{}",
+        run.stdout
+    );
     // `decode` of an UNSAT answer to the exported approximate CNF.
     let dir = temp_dir("approximate");
     let cnf = dir.join("o.cnf");

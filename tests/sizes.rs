@@ -428,7 +428,8 @@ fn no_plan_within_the_max_horizon_exits_1() {
     let run = snakesat(&["sizes", stuck.to_str().unwrap(), "--encodings", "direct"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stderr.starts_with("no plan at any horizon") && run.stderr.contains("reachable states"),
+        run.stderr.starts_with("error: no plan at any horizon")
+            && run.stderr.contains("reachable states"),
         "{}",
         run.stderr
     );
@@ -475,15 +476,24 @@ fn an_apple_that_can_never_be_eaten_is_no_plan_and_a_sweep_goes_on() {
         assert_eq!(run.code, 1, "{}", run.stderr);
         assert!(
             run.stderr.starts_with(
-                "no plan at any horizon: some apple can never be eaten (walls cut it off"
+                "error: no plan at any horizon: some apple can never be eaten (walls cut it off"
             ),
             "{}",
             run.stderr
         );
-        assert!(solve.stderr.contains(run.stderr.trim()), "{}", solve.stderr);
+        let answer = run.stderr.trim().trim_start_matches("error: ");
+        assert!(solve.stderr.contains(answer), "{}", solve.stderr);
         assert!(!run.stderr.contains("18446744073709551615"));
         assert!(run.stdout.is_empty(), "{}", run.stdout);
     }
+    // The answer is an error line, which -q keeps (a note was dropped).
+    let quiet = snakesat(&["-q", "sizes", pocket.to_str().unwrap()]);
+    assert_eq!(quiet.code, 1, "{}", quiet.stderr);
+    assert!(
+        quiet.stderr.starts_with("error: no plan at any horizon"),
+        "{}",
+        quiet.stderr
+    );
     assert!(!chart.exists());
     // Seed 1 draws a 5x5 board that no plan solves, and 6x6 and 7x7 that one does.
     let sweep = [

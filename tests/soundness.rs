@@ -311,7 +311,8 @@ fn dead_end_bounds_agree_with_bfs() {
 /// The colour rule of full boards (the final body, a path along which the
 /// chessboard colours alternate, covers every free cell, so the two colours'
 /// counts differ by at most one): wherever it answers "no plan", the brute
-/// force finds none either, and it fires often enough to be tested.
+/// force finds none either, under both tail rules, and it fires often enough
+/// to be tested.
 #[test]
 fn colour_bounds_agree_with_bfs() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xc010_0a25);
@@ -326,13 +327,22 @@ fn colour_bounds_agree_with_bfs() {
             continue;
         }
         forbidden += 1;
-        assert_eq!(lower_bound(&inst), usize::MAX, "{}", to_json(&inst));
-        assert_eq!(
-            bfs::least_moves(&inst, 2 * MAX_MOVES),
-            None,
-            "colour rule on a solvable instance: {}",
-            to_json(&inst)
-        );
+        // The rule holds under either tail rule: the last heads are distinct
+        // under `follow` too.
+        let follow = Instance {
+            tail: TailRule::Follow,
+            ..inst.clone()
+        };
+        assert!(colours_forbid(&follow), "{}", to_json(&follow));
+        for inst in [inst, follow] {
+            assert_eq!(lower_bound(&inst), usize::MAX, "{}", to_json(&inst));
+            assert_eq!(
+                bfs::least_moves(&inst, 2 * MAX_MOVES),
+                None,
+                "colour rule on a solvable instance: {}",
+                to_json(&inst)
+            );
+        }
     }
 }
 

@@ -71,7 +71,7 @@ fn horizon(
     timeout: Duration,
     max_horizon: usize,
     verbose: bool,
-) -> Result<Option<(usize, bool)>, Failure> {
+) -> Result<(usize, bool), Failure> {
     let found = horizon_for(instance, timeout, max_horizon, |a| {
         if verbose {
             eprintln!(
@@ -81,10 +81,12 @@ fn horizon(
             );
         }
     });
-    if let Err(sizes::HorizonError::NeverEaten) = found {
-        return Ok(None);
-    }
-    found.map(Some).map_err(|e| match e {
+    found.map_err(|e| match e {
+        // Proven: no plan at any horizon (exit 1, as `solve` says).
+        sizes::HorizonError::NeverEaten => Failure {
+            code: 1,
+            message: super::no_plan_at_any_horizon(instance),
+        },
         // Proven: no plan within --max-horizon (exit 1, as `solve` says).
         sizes::HorizonError::NotFound {
             status: Status::Unsat,
@@ -175,12 +177,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
 
     let Some((param, values)) = sweep else {
         let instance = load_instance(&args.instance)?;
-        let Some((moves, searched)) = horizon(&instance, timeout, args.max_horizon, verbose)?
-        else {
-            // Proven, as `solve` says it (exit 1): nothing to compare at.
-            note!("{}", super::no_plan_at_any_horizon(&instance));
-            return Ok(1);
-        };
+        let (moves, searched) = horizon(&instance, timeout, args.max_horizon, verbose)?;
         let measures = measure_all(&instance, &encodings, moves, solve_timeout, verbose, "");
         if args.json {
             let _ = writeln!(
@@ -249,8 +246,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
                 // No plan at this size (proven, exit 1 on its own): a row
                 // that says so, and on.
                 let found = match horizon(&instance, timeout, args.max_horizon, verbose) {
-                    Ok(Some(found)) => Ok(found),
-                    Ok(None) => Err(super::no_plan_at_any_horizon(&instance)),
+                    Ok(found) => Ok(found),
                     Err(f) if f.code == 1 => Err(f.message),
                     Err(f) => return Err(f),
                 };

@@ -47,21 +47,39 @@ pub fn ends_full(instance: &Instance) -> bool {
     FullBoard::of(instance).is_some()
 }
 
-/// True when the instance is a full board whose free cells cannot hold the
-/// final body: that body is a Hamiltonian path of the free cells, whose
-/// chessboard colours alternate along it, so the counts of the two colours
+/// True when eating every apple makes the snake as long as the free cells
+/// are many, whatever the tail rule and the start: the final snake fills the
+/// board (under `follow` it can still move, into the cell its tail leaves,
+/// so [`ends_full`] does not hold; its SAT refutations are as slow).
+pub fn fills_board(instance: &Instance) -> bool {
+    let free = instance.cells() - instance.walls.len();
+    instance.grow
+        && !instance.apples.is_empty()
+        && instance.initial_length() + instance.apples.len() == free
+}
+
+/// True when the instance fills the board ([`fills_board`]) from an
+/// explicit body and its free cells cannot hold the final body: at the last
+/// eat that body is the last `L` heads (the initial body's cells counting as
+/// heads before `t = 0`), `L` the number of free cells, all distinct under
+/// either tail rule, so a Hamiltonian path of the free cells, whose
+/// chessboard colours alternate along it: the counts of the two colours
 /// differ by at most one. When they differ by more, no plan exists at any
 /// horizon (the formulas would refute each by a pigeonhole count, which
-/// resolution cannot do briefly).
+/// resolution cannot do briefly). A free start is left out: its cells
+/// before `t = 0` are unknown, so its final body need not cover the board.
 pub fn colours_forbid(instance: &Instance) -> bool {
-    FullBoard::of(instance).is_some_and(|board| {
-        let dark = board
-            .free
-            .iter()
-            .filter(|&&c| board.grid.colour(c) == 1)
-            .count();
-        dark.abs_diff(board.free.len() - dark) > 1
-    })
+    if !matches!(instance.start, Start::Body(_)) || !fills_board(instance) {
+        return false;
+    }
+    let grid = instance.grid();
+    let walls = instance.wall_map();
+    let (mut dark, mut free) = (0usize, 0usize);
+    for c in (0..instance.cells()).filter(|&c| !walls[c]) {
+        free += 1;
+        dark += usize::from(grid.colour(c) == 1);
+    }
+    dark.abs_diff(free - dark) > 1
 }
 
 /// The most clauses [`FullBoard::facts`] writes for *once* (pairs of times in

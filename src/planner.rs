@@ -601,7 +601,6 @@ fn no_move_plan(instance: &Instance) -> Outcome {
     }
 }
 
-/// The verdict of a finished search: its plan checked by the simulator.
 /// The room of the planner's listing of reachable states: more where the
 /// final snake fills the board (either tail rule), where each refuted
 /// horizon costs seconds ([`reachable::MAX_KEPT_CELLS_FULL_BOARD`]).
@@ -613,6 +612,7 @@ fn listing_room(instance: &Instance) -> usize {
     }
 }
 
+/// The verdict of a finished search: its plan checked by the simulator.
 /// An `approximate` encoding's refutations prove nothing about the game
 /// (its formula may exclude legal plans): its "no model" is no answer unless
 /// the lower bound exceeds every horizon asked, and its plan is least only

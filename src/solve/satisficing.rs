@@ -41,7 +41,7 @@ use crate::instance::{Instance, Pos};
 use crate::sim;
 
 use super::beam::beams;
-use super::construct::{construct, needs_pair, tour_plan, tour_plan_free};
+use super::construct::{construct, construct_detouring, needs_pair, tour_plan, tour_plan_free};
 use super::incremental::{Session, ends_full, least_horizon_incremental};
 use super::{Attempt, Budget, SearchResult, Status};
 use crate::encode::prune::{Bounds, lower_bound};
@@ -744,6 +744,7 @@ pub(crate) fn satisficing(
     let quick = deadline.map_or(quick, |d| d.min(quick));
     let constructed = construct(built, CONSTRUCT_NODES, Some(quick))
         .or_else(|| other_starts_construct(instance, quick))
+        .or_else(|| construct_detouring(built, CONSTRUCT_NODES, Some(quick)))
         .filter(valid)
         .map(|p| cut(instance, p));
     let constructed = shorter(tour, constructed);
@@ -1191,6 +1192,30 @@ mod tests {
         let later = Instant::now() + std::time::Duration::from_secs(600);
         let plan = other_starts_construct(&inst, later).expect("a plan");
         assert_eq!(sim::simulate(&inst, &plan).unwrap().eaten.len(), 50);
+    }
+
+    /// Two apples in view on a walled 9x9 board (one in a dead end, to be
+    /// eaten last): the paths to the apples in view lead nowhere from any
+    /// body (the satisficing search gave a 2,740-move plan after 10 s, or
+    /// none), single moves between them get a plan at once.
+    #[test]
+    fn single_moves_get_a_plan_where_the_paths_to_the_apples_lead_nowhere() {
+        let spec = crate::instance::random::RandomSpec {
+            width: 9,
+            height: 9,
+            apples: 35,
+            visible: Some(2),
+            walls: 8,
+            seed: 3,
+            ..Default::default()
+        };
+        let inst = crate::instance::random::generate(&spec).unwrap();
+        for start in concrete_starts(&inst).take(8) {
+            assert!(construct(&start, CONSTRUCT_NODES, None).is_none());
+        }
+        let first = with_concrete_start(&inst).expect("a body");
+        let plan = construct_detouring(&first, CONSTRUCT_NODES, None).expect("a plan");
+        assert_eq!(sim::simulate(&inst, &plan).unwrap().eaten.len(), 35);
     }
 
     /// Ordered apples on walled boards: with one apple in view the search

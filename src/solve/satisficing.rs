@@ -664,16 +664,29 @@ pub(crate) fn satisficing(
     // A small instance: the least-horizon search first, briefly (where the
     // constructions find nothing, e.g. a free start whose final snake would
     // overfill the board, it answers in milliseconds).
+    // A free start with no room for a body has no construction at all: the
+    // least-horizon search gets the whole time (`--size 7 --apples 36
+    // --visible all --walls 6 --seed 5`: 7 apple-free cells, no 3-cell body
+    // among them; `unknown` at --timeout 10, the least plan, 40 moves, is
+    // found in 8.8 s).
+    let no_body =
+        matches!(instance.start, Start::Free { .. }) && with_concrete_start(instance).is_none();
     if head_cells(instance, lower_bound + EXACT_MARGIN) <= SMALL_CLAUSES {
         let now = Instant::now();
-        let slice = deadline.map_or(EXACT_SECONDS, |d| {
-            EXACT_SECONDS.min(d.saturating_duration_since(now) / 10)
-        });
         let exact = Budget {
-            deadline: Some(now + slice),
+            deadline: match deadline {
+                Some(d) if no_body => Some(d),
+                None if no_body => None,
+                Some(d) => Some(now + EXACT_SECONDS.min(d.saturating_duration_since(now) / 10)),
+                None => Some(now + EXACT_SECONDS),
+            },
             config: budget.config,
         };
-        let top = max_moves.min(lower_bound + EXACT_MARGIN);
+        let top = if no_body {
+            max_moves
+        } else {
+            max_moves.min(lower_bound + EXACT_MARGIN)
+        };
         // (Full boards: fresh formulas on every core, as the default search.)
         let search = if ends_full(instance) {
             super::parallel::least_horizon_parallel(
@@ -701,7 +714,11 @@ pub(crate) fn satisficing(
             )
             .ok()
         };
-        if let Some(search) = search.filter(|s| s.status == Status::Sat) {
+        // (Without a body, every horizon refuted up to `max_moves` is the
+        // answer too: nothing else could find a plan.)
+        if let Some(search) =
+            search.filter(|s| s.status == Status::Sat || (no_body && s.status == Status::Unsat))
+        {
             return Ok(search);
         }
     }
@@ -1192,6 +1209,35 @@ mod tests {
         let later = Instant::now() + std::time::Duration::from_secs(600);
         let plan = other_starts_construct(&inst, later).expect("a plan");
         assert_eq!(sim::simulate(&inst, &plan).unwrap().eaten.len(), 50);
+    }
+
+    /// A free start with no room for a body among the apple-free cells: no
+    /// construction can start, so the least-horizon search gets the whole
+    /// time and finds the least plan (about 5 s here; it got 1 s, and
+    /// `--timeout 10` ended `unknown`, 30 s took 20 s).
+    #[test]
+    fn a_free_start_without_room_for_a_body_gets_the_least_plan_search() {
+        let spec = crate::instance::random::RandomSpec {
+            width: 7,
+            height: 7,
+            apples: 36,
+            visible: None,
+            walls: 6,
+            seed: 5,
+            ..Default::default()
+        };
+        let inst = crate::instance::random::generate(&spec).unwrap();
+        assert!(with_concrete_start(&inst).is_none());
+        let encoding = crate::encode::by_name("direct").unwrap();
+        let budget = Budget {
+            deadline: Some(Instant::now() + std::time::Duration::from_secs(15)),
+            ..Budget::default()
+        };
+        let result =
+            satisficing(&inst, &*encoding, lower_bound(&inst), 300, &budget, |_| {}).unwrap();
+        assert_eq!(result.status, Status::Sat);
+        assert_eq!(result.plan().map(|a| a.horizon), Some(40));
+        assert!(result.optimal());
     }
 
     /// Two apples in view on a walled 9x9 board (one in a dead end, to be

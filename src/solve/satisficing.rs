@@ -664,13 +664,16 @@ pub(crate) fn satisficing(
     // A small instance: the least-horizon search first, briefly (where the
     // constructions find nothing, e.g. a free start whose final snake would
     // overfill the board, it answers in milliseconds).
-    // A free start with no room for a body has no construction at all: the
-    // least-horizon search gets the whole time (`--size 7 --apples 36
-    // --visible all --walls 6 --seed 5`: 7 apple-free cells, no 3-cell body
-    // among them; `unknown` at --timeout 10, the least plan, 40 moves, is
-    // found in 8.8 s).
-    let no_body =
-        matches!(instance.start, Start::Free { .. }) && with_concrete_start(instance).is_none();
+    // A free start on a walled board with no room for a body has no
+    // construction at all: the least-horizon search gets the whole time
+    // (`--size 7 --apples 36 --visible all --walls 6 --seed 5`: 7 apple-free
+    // cells, no 3-cell body among them; `unknown` at --timeout 10, now the
+    // least plan, 40 moves, in 4.5 s).
+    let concrete = with_concrete_start(instance);
+    // (On a wall-free board the tours lay a body of their own, over apples.)
+    let no_body = matches!(instance.start, Start::Free { .. })
+        && concrete.is_none()
+        && !instance.walls.is_empty();
     if head_cells(instance, lower_bound + EXACT_MARGIN) <= SMALL_CLAUSES {
         let now = Instant::now();
         let exact = Budget {
@@ -729,7 +732,6 @@ pub(crate) fn satisficing(
     let valid = |p: &Vec<Pos>| sim::simulate(instance, p).is_ok();
     // The constructions need a body (a free start gets one), and the tours
     // the strict tail rule; each plan is checked against `instance`.
-    let concrete = with_concrete_start(instance);
     let built = concrete.as_ref().unwrap_or(instance);
     let strict = with_strict_tail(built);
     let toured = strict.as_ref().unwrap_or(built);

@@ -105,13 +105,12 @@ impl FullBoard {
         let Start::Body(body) = &instance.start else {
             return None;
         };
+        if instance.tail != TailRule::Strict || !fills_board(instance) {
+            return None;
+        }
         let walls = instance.wall_map();
         let free: Vec<usize> = (0..instance.cells()).filter(|&c| !walls[c]).collect();
-        let full = instance.grow
-            && instance.tail == TailRule::Strict
-            && !instance.apples.is_empty()
-            && body.len() + instance.apples.len() == free.len();
-        full.then(|| FullBoard {
+        Some(FullBoard {
             free,
             body: body.iter().map(|&p| instance.index(p)).collect(),
             grid: instance.grid(),

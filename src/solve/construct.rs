@@ -31,6 +31,7 @@ use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start, TailRule};
 
 use super::reserve::{cycle_avoiding, cycle_without};
+use crate::encode::full::fills_board;
 use crate::encode::prune::Pockets;
 
 /// Free cells (not body) at or below which the search goes move by move.
@@ -76,10 +77,7 @@ struct Search<'a> {
 /// odd full board).
 pub(super) fn needs_pair(instance: &Instance) -> bool {
     let free = instance.cells() - instance.walls.len();
-    instance.tail == TailRule::Strict
-        && instance.grow
-        && !free.is_multiple_of(2)
-        && instance.initial_length() + instance.apples.len() == free
+    instance.tail == TailRule::Strict && !free.is_multiple_of(2) && fills_board(instance)
 }
 
 impl State {

@@ -997,6 +997,22 @@ const CALM_FREE: usize = 8;
 /// gives a plan by the deadline. The caller checks the plan with the
 /// simulator.
 pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<Pos>> {
+    tour_plan_on(
+        instance,
+        Tour::all(instance.width, instance.height),
+        true,
+        deadline,
+    )
+}
+
+/// [`tour_plan`] along the given tours only; the reserved tours of an odd
+/// board only when `reserve` is set.
+fn tour_plan_on(
+    instance: &Instance,
+    tours: Vec<Tour>,
+    reserve: bool,
+    deadline: Option<Instant>,
+) -> Option<Vec<Pos>> {
     let Start::Body(body) = &instance.start else {
         return None;
     };
@@ -1013,10 +1029,7 @@ pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
         body.iter()
             .all(|&c| tour.ord[instance.index(c)] != usize::MAX)
     };
-    let tours: Vec<Tour> = Tour::all(instance.width, instance.height)
-        .into_iter()
-        .filter(on_tour)
-        .collect();
+    let tours: Vec<Tour> = tours.into_iter().filter(on_tour).collect();
     let odd = tours.first().is_some_and(|t| t.alt.is_some());
     // The plan along `tour`: followed until `stop_free` free cells are left
     // (each stop in turn), the rest by the end-game search.
@@ -1059,7 +1072,7 @@ pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
         let mut found: Option<Vec<Pos>> = None;
         let stops: &[usize] = if odd { &ODD_STOPS } else { &[0] };
         // On an odd board, half the time at most: the reserved tours follow.
-        let corner_deadline = if odd {
+        let corner_deadline = if odd && reserve {
             deadline.map(|d| {
                 let now = Instant::now();
                 now + d.saturating_duration_since(now) / 2
@@ -1077,7 +1090,7 @@ pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
                 found = Some(path);
             }
         }
-        if found.is_some() || !odd {
+        if found.is_some() || !odd || !reserve {
             return found;
         }
         // Odd boards where no corner tour's end game worked.
@@ -1098,8 +1111,11 @@ pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
 /// not a visible apple, and the body the cells behind it along that tour,
 /// apples under it or not (they wait until the body leaves them). Moving
 /// with that body is moving with fewer constraints than it, so every plan
-/// is a plan of the free start; the shortest is returned, `None` when the
-/// start is a body or no tour gives a plan by the deadline. The caller
+/// is a plan of the free start. Each body is followed along its own tour
+/// first (a sixteenth of the work: 0.5 s against 5–7 s for a random 20x20
+/// board with 200 ordered apples), then, while time remains, along every
+/// tour as [`tour_plan`] does; the shortest plan is returned, `None` when
+/// the start is a body or no tour gives a plan by the deadline. The caller
 /// checks the plan with the simulator against the free start.
 pub fn tour_plan_free(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<Pos>> {
     let Start::Free { length } = instance.start else {
@@ -1115,14 +1131,7 @@ pub fn tour_plan_free(instance: &Instance, deadline: Option<Instant>) -> Option<
         .filter(|p| !visible.contains(p))
         .min_by_key(|p| p.0.abs_diff(first.0) + p.1.abs_diff(first.1))?;
     let h = instance.index(head);
-    let mut best: Option<Vec<Pos>> = None;
-    for tour in Tour::all(instance.width, instance.height) {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
-        if tour.ord[h] == usize::MAX || tour.len < length {
-            continue;
-        }
+    let along = |tour: &Tour| {
         let mut before = vec![usize::MAX; instance.cells()];
         for (c, &n) in tour.next.iter().enumerate() {
             if n != usize::MAX {
@@ -1133,17 +1142,34 @@ pub fn tour_plan_free(instance: &Instance, deadline: Option<Instant>) -> Option<
             .take(length)
             .map(|c| instance.pos(c))
             .collect();
-        let along = Instance {
+        Instance {
             start: Start::Body(body),
             ..instance.clone()
-        };
-        if let Some(plan) = tour_plan(&along, deadline)
-            && best.as_ref().is_none_or(|b| plan.len() < b.len())
-        {
-            best = Some(plan);
         }
-    }
-    best
+    };
+    let tours: Vec<Tour> = Tour::all(instance.width, instance.height)
+        .into_iter()
+        .filter(|tour| tour.ord[h] != usize::MAX && tour.len >= length)
+        .collect();
+    let shortest =
+        |plans: &mut dyn Iterator<Item = Option<Vec<Pos>>>| plans.flatten().min_by_key(Vec::len);
+    let not_late = || deadline.is_none_or(|d| Instant::now() < d);
+    // Each body along its own tour first (the plan it was laid for: a
+    // sixteenth of the work), then, while time remains, each body along
+    // every tour and, on an odd board, the reserved tours.
+    let own = shortest(
+        &mut tours
+            .iter()
+            .take_while(|_| not_late())
+            .map(|tour| tour_plan_on(&along(tour), vec![tour.clone()], false, deadline)),
+    );
+    let any = shortest(
+        &mut tours
+            .iter()
+            .take_while(|_| not_late())
+            .map(|tour| tour_plan(&along(tour), deadline)),
+    );
+    shortest(&mut [own, any].into_iter())
 }
 
 /// Odd full boards: plans along tours that reserve a segment of apples for

@@ -528,6 +528,11 @@ fn models_that_do_not_fit_are_refused() {
         &snakesat(&["decode", &cnf, &unsat_values]),
         "line 2: values after the UNSATISFIABLE status on line 1",
     );
+    // Both arguments on standard input: refused before either is read.
+    assert_bad_input(
+        &snakesat(&["decode", "-", "-"]),
+        "the CNF and the model cannot both be `-`",
+    );
 }
 
 #[test]
@@ -540,6 +545,7 @@ fn decode_help_documents_its_exit_codes() {
         "; 2 bad input",
         "; 3 the solver gave up (UNKNOWN), or the model is not a legal plan",
         "or the solver says UNSAT to an approximate encoding's CNF",
+        "(below it: 1, the bound excludes every plan)",
     ] {
         assert!(run.stdout.contains(code), "{code}: {}", run.stdout);
     }

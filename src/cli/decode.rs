@@ -34,6 +34,11 @@ pub struct DecodeArgs {
 }
 
 pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
+    if args.cnf.as_os_str() == "-" && args.model.as_os_str() == "-" {
+        return Err(bad_input(
+            "the CNF and the model cannot both be `-`: standard input can be read once",
+        ));
+    }
     let [mut gif] = output::claim([args.gif.as_deref()])?;
     let cnf_text = read_file(&args.cnf)?;
     let parsed =

@@ -107,7 +107,8 @@ formula beyond the encoding's limits, or an output that cannot be written)."
 written by `snakesat export`, a model that does not fit the CNF or falsifies one of its clauses, or an \
 output that cannot be written); 3 the solver gave up (UNKNOWN), or the model is not a legal plan (an \
 approximate encoding's; the first violated rule is named), or the solver says UNSAT to an approximate \
-encoding's CNF (which may exclude legal plans: no answer)."
+encoding's CNF (which may exclude legal plans: no answer) at a horizon the lower bound allows (below it: 1, \
+the bound excludes every plan)."
     )]
     Decode(decode::DecodeArgs),
     /// Check a saved plan (the JSON of `solve --json`, or any planner's IPC plan for a .pddl problem)

@@ -196,6 +196,14 @@ pub enum DimacsError {
         /// Line of the status, from 1.
         status: usize,
     },
+    /// A literal after the `0` that ends the model's values.
+    #[error("line {line}: a value after the 0 that ended the model on line {end}")]
+    ValuesAfterEnd {
+        /// Line of the value, from 1.
+        line: usize,
+        /// Line of the ending `0`, from 1.
+        end: usize,
+    },
     #[error("model literal {literal} does not fit the CNF's {declared} variables")]
     /// A model literal's variable exceeds the CNF's variable count.
     ModelOutOfRange {
@@ -401,13 +409,15 @@ pub enum ModelFile {
 /// Reads a model in SAT-competition form (`s SATISFIABLE`, `v ... 0`) or in
 /// MiniSat's result-file form (`SAT` then a line of literals). A model has
 /// exactly one status line, before its values, and no values after an
-/// unsatisfiable one; literals must fit `num_vars`; a variable given both
-/// signs is an error.
+/// unsatisfiable one, and nothing after the `0` that ends the values;
+/// literals must fit `num_vars`; a variable given both signs is an error.
 pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError> {
     let mut status: Option<bool> = None;
     let mut lits: Vec<Lit> = Vec::new();
     // The line of the status, once read.
     let mut status_line: Option<usize> = None;
+    // The line of the `0` that ends the values, once read.
+    let mut end_line: Option<usize> = None;
     for (lineno, line) in text.lines().enumerate() {
         let lineno = lineno + 1;
         let line = line.trim();
@@ -447,6 +457,12 @@ pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError
             let l: Lit = tok
                 .parse()
                 .map_err(|_| bad(lineno, "literal in model", tok))?;
+            if let Some(end) = end_line {
+                return Err(DimacsError::ValuesAfterEnd { line: lineno, end });
+            }
+            if l == 0 {
+                end_line = Some(lineno);
+            }
             lits.push(l);
         }
     }
@@ -587,6 +603,16 @@ mod tests {
             parse_model("UNSAT\n0\n", 3),
             Err(DimacsError::ValuesAfterUnsat { line: 2, status: 1 })
         ));
+        // Nothing after the 0 that ends the values (on its line or later).
+        assert!(matches!(
+            parse_model("s SATISFIABLE\nv 1 -2 0\nv 3 0\n", 3),
+            Err(DimacsError::ValuesAfterEnd { line: 3, end: 2 })
+        ));
+        assert!(matches!(
+            parse_model("SAT\n1 0 -2\n", 3),
+            Err(DimacsError::ValuesAfterEnd { line: 2, end: 2 })
+        ));
+        assert!(parse_model("s SATISFIABLE\nv 1 -2\nv 3 0\nc done\n", 3).is_ok());
         let huge = format!("SAT\n{}\n", "9".repeat(100_000));
         let e = parse_model(&huge, 3).unwrap_err().to_string();
         assert!(e.len() < 100 && e.contains("line 2"), "{e}");

@@ -8,6 +8,7 @@
 
 use thiserror::Error;
 
+use super::CoordRanges;
 use super::dimacs::{self, ParsedCnf};
 use crate::encode::decode::{DecodeError, check_horizon};
 use crate::encode::{self, Encoding};
@@ -52,6 +53,15 @@ pub enum HeaderError {
         var: usize,
         /// `V` of the `p cnf` line.
         declared: usize,
+    },
+    /// A `c var` line whose coordinates lie outside the board, the apples or
+    /// the horizon.
+    #[error("`{var}`: {why}")]
+    OutOfRange {
+        /// The `c var` line, as written.
+        var: String,
+        /// Which coordinate is out of range.
+        why: String,
     },
     /// The instance's own horizon differs from `c horizon`.
     #[error("`c horizon {header}` disagrees with the instance's horizon {instance}")]
@@ -112,6 +122,23 @@ impl Header {
                 declared: parsed.num_vars,
             });
         }
+        let ranges = CoordRanges {
+            width: instance.width,
+            height: instance.height,
+            apples: instance.apples.len(),
+            initial_length: instance.initial_length(),
+            horizon,
+        };
+        for (i, name) in parsed.names.iter().enumerate() {
+            if let Some(why) = name.as_ref().and_then(|n| n.out_of_range(&ranges)) {
+                let name = name.as_ref().expect("a named variable");
+                let coords: Vec<String> = name.coords().iter().map(u32::to_string).collect();
+                return Err(HeaderError::OutOfRange {
+                    var: format!("c var {} {} {}", i + 1, name.name(), coords.join(" ")),
+                    why,
+                });
+            }
+        }
         Ok(Header {
             instance,
             encoding,
@@ -168,6 +195,30 @@ mod tests {
             Header::read(&dimacs::parse(&unnamed).unwrap()),
             Err(HeaderError::Unnamed { var: 2, .. })
         ));
+        // Coordinates off the board or past the horizon name the line.
+        for (bad, why) in [
+            (
+                "c var 2 head 0 3 1",
+                "`c var 2 head 0 3 1`: row 3 is off the 3x3 board",
+            ),
+            (
+                "c var 2 head 0 1 5",
+                "`c var 2 head 0 1 5`: time 5 is past 4",
+            ),
+            (
+                "c var 2 eaten 1 1",
+                "`c var 2 eaten 1 1`: apple 1 is not below 1",
+            ),
+            (
+                "c var 2 same-row 1 1",
+                "`c var 2 same-row 1 1`: earlier time 1 is not before 1",
+            ),
+        ] {
+            let off = dimacs::parse(&text.replace("c var 2 head 0 1 1", bad)).unwrap();
+            let e = Header::read(&off).err().expect("refused");
+            assert!(matches!(e, HeaderError::OutOfRange { .. }), "{e}");
+            assert_eq!(e.to_string(), why);
+        }
         let none = dimacs::parse(&text.replace("c encoding", "c coding")).unwrap();
         assert!(matches!(
             Header::read(&none),

@@ -147,6 +147,85 @@ var_kinds! {
     Counter = "counter", counter { count: "Counter value.", t: "Time." }
 }
 
+/// The ranges a variable's coordinates take in a formula of `horizon` moves
+/// (docs/FORMATS.md): what [`VarKind::out_of_range`] checks a `c var` line against.
+#[derive(Clone, Copy, Debug)]
+pub struct CoordRanges {
+    /// Columns of the board.
+    pub width: usize,
+    /// Rows of the board.
+    pub height: usize,
+    /// Apples of the instance.
+    pub apples: usize,
+    /// Length of the snake at `t = 0`.
+    pub initial_length: usize,
+    /// The formula's horizon `T`.
+    pub horizon: usize,
+}
+
+impl VarKind {
+    /// The first coordinate outside its range for `ranges`, described (e.g.
+    /// "column 9 is off the 4x3 board"); `None` when every one is in range.
+    pub fn out_of_range(&self, ranges: &CoordRanges) -> Option<String> {
+        let r = ranges;
+        let big = |what: &str, value: u32, limit: usize| {
+            (value as usize >= limit).then(|| format!("{what} {value} is not below {limit}"))
+        };
+        let column = |x: u32| {
+            (x as usize >= r.width)
+                .then(|| format!("column {x} is off the {}x{} board", r.width, r.height))
+        };
+        let row = |y: u32| {
+            (y as usize >= r.height)
+                .then(|| format!("row {y} is off the {}x{} board", r.width, r.height))
+        };
+        let time =
+            |t: u32, last: usize| (t as usize > last).then(|| format!("time {t} is past {last}"));
+        let t_max = r.horizon;
+        match *self {
+            VarKind::Head { x, y, t }
+            | VarKind::Tail { x, y, t }
+            | VarKind::Occupied { x, y, t }
+            | VarKind::Visited { x, y, t } => {
+                column(x).or_else(|| row(y)).or_else(|| time(t, t_max))
+            }
+            VarKind::BlockPrefix { x, y, t } | VarKind::BlockSuffix { x, y, t } => column(x)
+                .or_else(|| row(y))
+                .or_else(|| time(t, t_max + r.initial_length)),
+            VarKind::HeadX { x, t } | VarKind::Column { x, t } => {
+                column(x).or_else(|| time(t, t_max))
+            }
+            VarKind::HeadY { y, t } | VarKind::Row { y, t } => row(y).or_else(|| time(t, t_max)),
+            VarKind::Move { dir, t } | VarKind::TailMove { dir, t } => {
+                big("direction", dir, 4).or_else(|| time(t, t_max))
+            }
+            VarKind::MovedX { t } | VarKind::Ate { t } => time(t, t_max),
+            VarKind::Eaten { apple, t } | VarKind::Eat { apple, t } => {
+                big("apple", apple, r.apples).or_else(|| time(t, t_max))
+            }
+            VarKind::Count { count, t } => (count == 0)
+                .then(|| "count 0 (counts start at 1)".to_string())
+                .or_else(|| big("count", count, r.apples + 1))
+                .or_else(|| time(t, t_max)),
+            VarKind::TailPhantom { cell, t } => {
+                big("body cell", cell, r.initial_length).or_else(|| time(t, t_max))
+            }
+            VarKind::SameColumn { s, tau } | VarKind::SameRow { s, tau } => (tau >= s)
+                .then(|| format!("earlier time {tau} is not before {s}"))
+                .or_else(|| time(s, t_max)),
+            VarKind::AmoHead { group, .. }
+            | VarKind::AmoHeadX { group, .. }
+            | VarKind::AmoHeadY { group, .. }
+            | VarKind::AmoColumn { group, .. }
+            | VarKind::AmoRow { group, .. }
+            | VarKind::AmoTail { group, .. } => time(group, t_max),
+            VarKind::Active { apple, t } | VarKind::Counter { count: apple, t } => {
+                big("apple", apple, r.apples).or_else(|| time(t, t_max + 1))
+            }
+        }
+    }
+}
+
 /// The coordinates of a [`VarKind`] (one to three numbers), as a slice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Coords {

@@ -237,8 +237,8 @@ fn play_refuses_bad_input() {
 /// per-apple methods add up to the summary; the loss names it from 1.
 #[test]
 fn a_lost_game_marks_the_apple_it_never_reached() {
-    let run = snakesat(&["play", "--size", "5", "--seed", "4", "--json"]);
-    assert_eq!(run.code, 1, "the README's lost 5x5 game: {}", run.stderr);
+    let run = snakesat(&["play", "--size", "9", "--seed", "1", "--json"]);
+    assert_eq!(run.code, 1, "the README's lost 9x9 game: {}", run.stderr);
     let game: serde_json::Value = serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap();
     let apples = game["apples"].as_array().unwrap();
     let eaten = game["eaten"].as_u64().unwrap() as usize;
@@ -340,4 +340,48 @@ fn play_writes_an_html_viewer_with_how_each_apple_was_reached() {
         .collect();
     assert_eq!(methods, expected);
     assert!(html.contains("6x6 seed 2"), "title");
+}
+
+/// On a board with an odd number of cells the last apple, on the last free
+/// cell, needs no cycle after it: any legal path to it is safe. The player
+/// used to ask for one anyway and lost (review 12a: `--size 7x5 --seed 1`
+/// stopped at 34/35 "no safe plan" though a 14-move legal path, the lower
+/// bound, eats it); now it takes the least legal path and wins.
+#[test]
+fn the_apple_that_fills_an_odd_board_is_eaten_without_a_certificate() {
+    for (w, h, seed) in [(7, 5, 1), (5, 5, 4), (7, 7, 6), (3, 7, 1)] {
+        let record = game::play(&config(w, h, seed, Reuse::Clauses), |_| {}).unwrap();
+        check_legal(&record);
+        assert!(
+            record.stats.won,
+            "{w}x{h} seed {seed}: {:?}",
+            record.stats.loss
+        );
+        let last = record.apples.last().unwrap();
+        assert_eq!(last.length, w * h - 1);
+        assert!(last.least && last.steps == last.lower_bound, "{last:?}");
+    }
+    let run = snakesat(&["play", "--size", "7x5", "--seed", "1"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("won with length 35/35"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// No legal plan is shorter than an apple's lower bound, so a certified plan
+/// that long is a least safe plan. Above 196 cells, paths found from a cell
+/// along the cycle (detours) were marked not least even then (review 12a:
+/// 16x16 seed 2, 123 apples on a shortest path but 121 by a least safe plan).
+#[test]
+fn a_plan_as_short_as_the_lower_bound_is_a_least_safe_plan() {
+    let run = snakesat(&["play", "--size", "16", "--seed", "2", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let game: serde_json::Value = serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap();
+    let apples = game["apples"].as_array().unwrap();
+    for a in apples.iter().filter(|a| a["steps"] == a["lower_bound"]) {
+        assert_eq!(a["least"], true, "{a}");
+    }
+    assert!(game["least_safe"].as_u64() >= game["shortest_possible"].as_u64());
 }

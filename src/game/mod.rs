@@ -4,7 +4,9 @@
 //!
 //! Every plan is *safe*: after eating, a Hamiltonian cycle runs from the new
 //! head through every free cell to the tail and along the body ([`cycle`]),
-//! so following it the snake can go on forever and reach any apple. Within
+//! so following it the snake can go on forever and reach any apple. (The
+//! apple that fills the board needs no cycle after it: the least legal path
+//! to it is taken, [`route::filling_path`].) Within
 //! safety the plan is as short as we can find, cheapest first: the last
 //! certified cycle is edited to bring the apple closer ([`cycle::shorten`],
 //! 2×2 splits and merges that keep the body's arcs); on large boards the
@@ -240,7 +242,7 @@ pub struct GameStats {
     pub seed: u64,
     /// The solver reuse strategy.
     pub reuse: Reuse,
-    /// The snake filled the board (all cells but at most one on odd boards).
+    /// The snake filled the board.
     pub won: bool,
     /// Why the game was lost, with the state.
     pub loss: Option<String>,
@@ -503,13 +505,18 @@ fn plan_apple(
     let grid = &solver.grid();
     let lower = shortest.as_ref().map(Vec::len);
     let shortest = shortest.filter(|m| route::is_legal(grid, snake, m));
-    if snake.len() + 1 == grid.cells()
-        && let Some(moves) = shortest
-    {
-        // This apple fills the board: nothing comes after it.
+    if snake.len() + 1 == grid.cells() {
+        // This apple fills the board: nothing comes after it, so every legal
+        // path is safe and no certificate is needed (on a board with an odd
+        // number of cells none exists). Take the least one.
+        let moves = shortest.or_else(|| route::filling_path(grid, snake, apple))?;
         return Some(Plan {
+            method: if Some(moves.len()) == lower {
+                Method::Shortest
+            } else {
+                Method::Route
+            },
             moves,
-            method: Method::Shortest,
             cycle: None,
             least: true,
         });
@@ -630,15 +637,18 @@ fn plan_apple(
                     certified_candidate(solver, here, apple, &cycle, bound, left, deadline)
             {
                 moves.extend(path);
+                // (No legal plan is shorter than the lower bound: a plan
+                // that long is a least safe one.)
+                let shortest = moves.len() == lower;
                 return Some(Plan {
-                    method: if moves.len() == lower {
+                    method: if shortest {
                         Method::Shortest
                     } else {
                         Method::Route
                     },
                     moves,
                     cycle: Some(certified),
-                    least: false,
+                    least: shortest,
                 });
             }
         }

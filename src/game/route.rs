@@ -87,6 +87,32 @@ pub fn is_legal(grid: &Grid, body: &[usize], path: &[usize]) -> bool {
     true
 }
 
+/// The least legal head path to `target` for a snake whose `body` (head
+/// first) fills every cell but `target`, or `None` if it has none. Only
+/// `target` and the tail's cell (left as the head enters it) can be entered,
+/// so the head follows its own body, if its tail is next to it, until
+/// `target` is next to the head; after `body.len()` such moves the snake is
+/// back where it started.
+pub fn filling_path(grid: &Grid, body: &[usize], target: usize) -> Option<Vec<usize>> {
+    let len = body.len();
+    let mut path = Vec::new();
+    for step in 0..len {
+        // After `step` moves the head is at `body[len − step]` (the start
+        // for 0) and the tail at `body[len − 1 − step]`.
+        let head = body[(len - step) % len];
+        if grid.adjacent(head, target) {
+            path.push(target);
+            return Some(path);
+        }
+        let tail = body[len - 1 - step];
+        if !grid.adjacent(head, tail) {
+            return None;
+        }
+        path.push(tail);
+    }
+    None
+}
+
 /// A quick necessary condition for a certificate of `body` (head first):
 /// the cells off the body (its head and tail count as off it) are
 /// connected, each free cell has two neighbours among them, and no one of
@@ -399,6 +425,69 @@ mod tests {
         // Moving, (2,0) opens when the tail has left it.
         let opened = shortest(&grid, &body, 2, true).unwrap();
         assert!(is_legal(&grid, &body, &opened));
+    }
+
+    #[test]
+    fn a_board_filling_snake_follows_its_body_to_the_last_cell() {
+        // Review 12a's 7x5 position: 34 cells of 35, the apple on the free
+        // cell (0,4); the breadth-first path is no legal one, and the least
+        // legal path follows the body round for 13 moves, then eats.
+        let grid = Grid::new(7, 5);
+        let body: Vec<usize> = [
+            (5, 3),
+            (5, 2),
+            (5, 1),
+            (4, 1),
+            (4, 2),
+            (3, 2),
+            (3, 1),
+            (3, 0),
+            (4, 0),
+            (5, 0),
+            (6, 0),
+            (6, 1),
+            (6, 2),
+            (6, 3),
+            (6, 4),
+            (5, 4),
+            (4, 4),
+            (3, 4),
+            (2, 4),
+            (1, 4),
+            (1, 3),
+            (0, 3),
+            (0, 2),
+            (1, 2),
+            (1, 1),
+            (0, 1),
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (2, 1),
+            (2, 2),
+            (2, 3),
+            (3, 3),
+            (4, 3),
+        ]
+        .iter()
+        .map(|&p| grid.index(p))
+        .collect();
+        let apple = grid.index((0, 4));
+        let lower = shortest(&grid, &body, apple, true).unwrap();
+        assert_eq!(lower.len(), 14);
+        assert!(!is_legal(&grid, &body, &lower));
+        let path = filling_path(&grid, &body, apple).unwrap();
+        assert_eq!(path.len(), 14);
+        assert!(is_legal(&grid, &body, &path));
+        assert_eq!(path[12], grid.index((0, 3)));
+        // On 3x3 with the apple at (2,2): the head next to it eats at once;
+        // the head at (0,0), next to neither the apple nor the tail, is stuck.
+        let grid = Grid::new(3, 3);
+        assert_eq!(
+            filling_path(&grid, &[7, 6, 3, 0, 1, 2, 5, 4], 8),
+            Some(vec![8])
+        );
+        assert_eq!(filling_path(&grid, &[0, 1, 2, 5, 4, 3, 6, 7], 8), None);
     }
 
     #[test]

@@ -109,6 +109,16 @@ pub fn simulate(instance: &Instance, path: &[Pos]) -> Result<Replay, Violation> 
     })
 }
 
+/// [`simulate`] without the goal: a legal path that leaves apples uneaten
+/// is replayed too (its [`Replay::eaten`] lists the apples it did eat).
+pub fn replay_partial(instance: &Instance, path: &[Pos]) -> Result<Replay, Violation> {
+    let end = run(instance, path, |_| {})?;
+    Ok(Replay {
+        eaten: end.eaten,
+        final_length: end.length,
+    })
+}
+
 /// What [`run`] shows its observer at every time point.
 struct Snapshot<'a> {
     body: &'a VecDeque<Pos>,

@@ -7,6 +7,7 @@ mod support;
 
 use std::time::Duration;
 
+use snakesat::bench::game::{DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED, Player};
 use snakesat::game::{self, GameConfig, GameRecord, Reuse};
 use snakesat::sim;
 use support::{assert_bad_input, snakesat, temp_dir};
@@ -368,6 +369,61 @@ fn the_apple_that_fills_an_odd_board_is_eaten_without_a_certificate() {
         "{}",
         run.stdout
     );
+}
+
+/// The GIF and the viewer of a lost game show the apple it was lost on
+/// (revealed at the last step) and say it was lost; a won game's pictures
+/// have no such apple.
+#[test]
+fn pictures_of_a_lost_game_show_the_apple_it_was_lost_on() {
+    // `play`'s defaults, as the command below plays it.
+    let player = Player {
+        conflicts: DEFAULT_CONFLICTS,
+        rounds: DEFAULT_ROUNDS,
+        undecided_per_apple: DEFAULT_UNDECIDED,
+        lengths_per_apple: None,
+        detours_per_apple: None,
+    };
+    let cfg = player.config((9, 9), 1, Reuse::Clauses, Duration::from_secs(60));
+    let lost = game::play(&cfg, |_| {}).unwrap();
+    assert!(!lost.stats.won, "the README's lost 9x9 game");
+    let eaten = lost.stats.eaten;
+    let shown = lost.picture_instance();
+    assert_eq!(shown.apples.len(), eaten + 1);
+    assert_eq!(shown.apples[eaten], lost.apples[eaten].cell);
+    let won = game::play(&config(4, 4, 1, Reuse::Clauses), |_| {}).unwrap();
+    assert_eq!(won.picture_instance(), won.instance());
+
+    let dir = temp_dir("play-lost");
+    let (gif, page) = (dir.join("lost.gif"), dir.join("lost.html"));
+    let run = snakesat(&[
+        "play",
+        "--size",
+        "9",
+        "--seed",
+        "1",
+        "--gif",
+        gif.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(std::fs::read(&gif).unwrap().starts_with(b"GIF89a"));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let moves = lost.stats.steps;
+    assert!(
+        html.contains(&format!("<title>9x9 seed 1 — {moves} moves, lost</title>")),
+        "title"
+    );
+    let start = html.find("id=\"plan-data\">").unwrap() + "id=\"plan-data\">".len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let data: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
+    let apples = data["apples"].as_array().unwrap();
+    assert_eq!(apples.len(), eaten + 1);
+    // Revealed by the last eat, never eaten (`T + 1`), "not reached".
+    assert_eq!(apples[eaten]["reveal"], moves);
+    assert_eq!(apples[eaten]["eat"], moves + 1);
+    assert_eq!(data["methods"][eaten], "not reached");
 }
 
 /// No legal plan is shorter than an apple's lower bound, so a certified plan

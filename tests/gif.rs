@@ -513,3 +513,40 @@ fn the_readme_gifs_show_connected_snakes() {
         assert!(joined + 3 >= 2 * frames, "{name}: {joined} joined pairs");
     }
 }
+
+/// A lost game (`play`): the apple it was lost on, revealed by the last eat
+/// and never eaten, is drawn on the last frame, and that frame's counter
+/// (only that one) says so.
+#[test]
+fn the_last_frame_of_a_lost_game_shows_its_apple_and_says_lost() {
+    let (instance, path) = small();
+    // Eat apple 0 at t = 2 and stop: apple 1 at (3, 2) is left.
+    let path = &path[..3];
+    let plain = decode(&render(&instance, path, &GifOptions::default()).0);
+    let lost = GifOptions {
+        lost: true,
+        ..GifOptions::default()
+    };
+    let (bytes, summary) = render(&instance, path, &lost);
+    let d = decode(&bytes);
+    let last = d.canvases.len() - 1;
+    assert_eq!(last, 2);
+    assert_eq!(d.rgb(last, cell_centre(summary.cell, (3, 2))), APPLE_RGB);
+    assert_eq!((d.width, d.height), (plain.width, plain.height));
+    // The same frames but the last counter, which is longer.
+    assert_eq!(d.canvases[..last], plain.canvases[..last]);
+    let strip_top = 5 * usize::from(summary.cell) + 1;
+    let text = |d: &Decoded| {
+        d.canvases[last][strip_top * d.width..]
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| d.rgb(last, (i % d.width, strip_top + i / d.width)) == TEXT_RGB)
+            .map(|(i, _)| i % d.width)
+            .max()
+    };
+    assert!(text(&d) > text(&plain), "the counter goes on: · lost");
+    assert_eq!(
+        d.canvases[last][..strip_top * d.width],
+        plain.canvases[last][..strip_top * d.width]
+    );
+}

@@ -108,7 +108,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     let path = encode::decode::path_from_model(named, horizon, &solve::fixed_heads(&instance)).ok();
     let (path, replay) = checked_report(&instance, &*encoding, path, horizon)?;
     let note = match &mut gif {
-        Some(out) => Some(write_gif_file(&instance, &path, out, &args.look)?),
+        Some(out) => Some(write_gif_file(&instance, &path, out, &args.look.options())?),
         None => None,
     };
     output::commit([gif])?;

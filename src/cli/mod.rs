@@ -567,6 +567,7 @@ impl GifLook {
             pause_frames: 0,
             last_frame_delay_cs: self.pause,
             skip: self.skip.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+            lost: false,
         }
     }
 }
@@ -630,11 +631,10 @@ pub fn write_gif_file(
     instance: &Instance,
     path: &[Pos],
     out: &mut Output,
-    look: &GifLook,
+    options: &GifOptions,
 ) -> Result<String, Failure> {
-    let options = look.options();
     let mut summary = None;
-    out.write_with(|w| write_gif(instance, path, &options, w).map(|s| summary = Some(s)))?;
+    out.write_with(|w| write_gif(instance, path, options, w).map(|s| summary = Some(s)))?;
     let summary = summary.expect("written above");
     // Standard output has no size to ask for.
     let bytes = out

@@ -9,8 +9,9 @@ use indicatif::ProgressBar;
 use super::instance_args::size_sides;
 use super::{Failure, GifLook, bad_input, print_report, progress_bar, seconds, write_gif_file};
 use snakesat::bench::game::{DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED, Player};
-use snakesat::game::{self, GameConfig, GameRecord, Method, Reuse};
+use snakesat::game::{self, GameConfig, GameRecord, Reuse};
 use snakesat::output::{self, Output};
+use snakesat::render::GifOptions;
 use snakesat::render::html;
 
 #[derive(Args)]
@@ -160,11 +161,15 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
         if i == 0
             && let Some(out) = &mut gif
         {
+            let options = GifOptions {
+                lost: !record.stats.won,
+                ..args.look.options()
+            };
             notes.push(write_gif_file(
-                &record.instance(),
+                &record.picture_instance(),
                 &record.path,
                 out,
-                &args.look,
+                &options,
             )?);
         }
         if i == 0
@@ -184,20 +189,21 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
 /// Writes the HTML viewer of a played game into `out`, with each eaten
 /// apple's method in its "how" column; returns the line to print.
 fn write_viewer(record: &GameRecord, out: &mut Output) -> Result<String, Failure> {
+    // (A lost game's last record is the apple it was lost on: "not reached".)
     let methods: Vec<String> = record
         .apples
         .iter()
-        .filter(|a| a.method != Method::Lost)
         .map(|a| a.method.describe().to_string())
         .collect();
     let title = format!(
-        "{}x{} seed {} — {} moves",
+        "{}x{} seed {} — {} moves{}",
         record.stats.width,
         record.stats.height,
         record.stats.seed,
-        record.path.len().saturating_sub(1)
+        record.path.len().saturating_sub(1),
+        if record.stats.won { "" } else { ", lost" }
     );
-    let text = html::viewer(&record.instance(), &record.path, &title, &methods)
+    let text = html::viewer(&record.picture_instance(), &record.path, &title, &methods)
         .map_err(|v| bad_input(format!("the game's path breaks a rule: {v}")))?;
     out.write_with(|w| std::io::Write::write_all(w, text.as_bytes()))?;
     Ok(format!("wrote {}", out.name()))

@@ -227,7 +227,7 @@ pub fn run(args: RenderArgs) -> Result<u8, Failure> {
     };
     let mut notes = Vec::new();
     if let Some(gif) = gif.as_mut() {
-        notes.push(write_gif_file(&instance, &path, gif, &args.look)?);
+        notes.push(write_gif_file(&instance, &path, gif, &args.look.options())?);
     }
     if let Some(page) = page.as_mut() {
         let title = format!(

@@ -287,7 +287,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             let gif_note = match &mut gif_out {
                 Some(out) => {
                     watchdog.doing("writing the GIF");
-                    Some(write_gif_file(&instance, &path, out, &args.look)?)
+                    Some(write_gif_file(&instance, &path, out, &args.look.options())?)
                 }
                 None => None,
             };

@@ -295,6 +295,19 @@ impl GameRecord {
             self.stats.steps,
         )
     }
+
+    /// [`GameRecord::instance`] with, for a lost game, the apple it was lost
+    /// on as the last apple (revealed by the last eat, never eaten), so that
+    /// a picture of the game shows it.
+    pub fn picture_instance(&self) -> Instance {
+        let mut instance = self.instance();
+        if !self.stats.won
+            && let Some(lost) = self.apples.get(self.stats.eaten)
+        {
+            instance.apples.push(lost.cell);
+        }
+        instance
+    }
 }
 
 /// Why a game could not be played.

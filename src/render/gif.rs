@@ -8,8 +8,8 @@
 //! [`cell_centre`]`(cell, (x, y))` = `(x * cell + cell / 2, y * cell + cell / 2)`.
 //! Without [`GifOptions::cell`] the cell size is [`default_cell`], which makes
 //! the board about [`TARGET_PIXELS`] = 400 pixels across. Under the grid a
-//! strip shows the counter `step 20/45 · apples 4/9 · length 7` in DejaVu Sans
-//! (the font the charts embed, rasterised with `ab_glyph`, the rasteriser
+//! strip shows the counter `step 20/45 · apples 4/9 · length 7` (on the last
+//! frame of a lost game followed by ` · lost`) in DejaVu Sans (the font the charts embed, rasterised with `ab_glyph`, the rasteriser
 //! plotters uses; two shades smooth its edges). The image is widened beyond
 //! the grid only when the counter would not fit otherwise.
 //!
@@ -244,6 +244,9 @@ pub struct GifOptions {
     /// keeping the last one (see [`frame_times`]); `None` (the default)
     /// picks [`auto_skip`].
     pub skip: Option<usize>,
+    /// The path is a game lost at its end (`play`): the last time point's
+    /// counter ends in [`LOST_NOTE`]. Default false.
+    pub lost: bool,
 }
 
 impl Default for GifOptions {
@@ -254,6 +257,7 @@ impl Default for GifOptions {
             pause_frames: 0,
             last_frame_delay_cs: 150,
             skip: None,
+            lost: false,
         }
     }
 }
@@ -348,7 +352,7 @@ pub fn write_gif(
         .skip
         .unwrap_or_else(|| auto_skip(moves, options.delay_cs))
         .max(1);
-    let layout = Layout::new(instance, cell, moves)?;
+    let layout = Layout::new(instance, cell, moves, options.lost)?;
 
     let flat: Vec<u8> = PALETTE.iter().flatten().copied().collect();
     let mut encoder = Encoder::new(BufWriter::new(out), layout.width, layout.height, &flat)?;
@@ -427,6 +431,8 @@ struct Layout {
     strip_top: usize,
     /// The path's number of moves, for the counter.
     moves: usize,
+    /// The last time point's counter ends in [`LOST_NOTE`].
+    lost: bool,
     /// The counter's font, its size in pixels and the strip's padding.
     font: FontRef<'static>,
     px: f32,
@@ -434,14 +440,17 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(instance: &Instance, cell: u16, moves: usize) -> Result<Layout, GifError> {
+    fn new(instance: &Instance, cell: u16, moves: usize, lost: bool) -> Result<Layout, GifError> {
         let c = usize::from(cell);
         let grid_w = instance.width * c + 1;
         let grid_h = instance.height * c + 1;
         let font = FontRef::try_from_slice(super::FONT).expect("the embedded font is valid");
         let n = instance.apples.len();
         // The widest counter: no length exceeds the number of cells.
-        let widest = counter_text(moves, moves, n, n, instance.width * instance.height);
+        let mut widest = counter_text(moves, moves, n, n, instance.width * instance.height);
+        if lost {
+            widest += LOST_NOTE;
+        }
         let unit = text_width(&font, PxScale::from(1.0), &widest);
         let mut px = (c as f32 * 0.55).clamp(16.0, 22.0);
         let pad = |px: f32| (px / 3.0).ceil() as usize;
@@ -468,6 +477,7 @@ impl Layout {
             height: h,
             strip_top: grid_h,
             moves,
+            lost,
             font,
             px,
             pad: pad(px),
@@ -616,13 +626,16 @@ impl Layout {
             usize::from(self.height),
             STRIP,
         );
-        let text = counter_text(
+        let mut text = counter_text(
             time,
             self.moves,
             state.eaten,
             instance.apples.len(),
             state.length,
         );
+        if self.lost && time == self.moves {
+            text += LOST_NOTE;
+        }
         self.draw_text(canvas, &text);
     }
 
@@ -790,6 +803,9 @@ fn text_width(font: &FontRef<'_>, scale: PxScale, text: &str) -> f32 {
     layout_text(font, scale, text, |_| {})
 }
 
+/// What the last counter of a lost game ends in ([`GifOptions::lost`]).
+pub const LOST_NOTE: &str = " · lost";
+
 /// The counter shown under the grid, e.g. `step 20/45 · apples 4/9 · length 7`.
 fn counter_text(time: usize, moves: usize, eaten: usize, total: usize, length: usize) -> String {
     format!("step {time}/{moves} · apples {eaten}/{total} · length {length}")
@@ -856,7 +872,7 @@ mod tests {
     #[test]
     fn the_counter_has_a_glyph_for_every_character() {
         let font = FontRef::try_from_slice(super::super::FONT).unwrap();
-        for ch in counter_text(1234567890, 5, 6, 9, 7).chars() {
+        for ch in (counter_text(1234567890, 5, 6, 9, 7) + LOST_NOTE).chars() {
             assert!(ch == ' ' || font.glyph_id(ch).0 != 0, "{ch}");
         }
     }

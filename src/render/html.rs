@@ -3,11 +3,12 @@
 //! the plan's numbers (step, apples eaten, length, and per apple when it was
 //! eaten and, for full games, how). It loads nothing from the network.
 //!
-//! The plan is replayed by the simulator ([`crate::sim::simulate`]) before
-//! anything is written, and the page draws the simulator's view: the body at
+//! The plan is replayed by the simulator ([`crate::sim::replay_partial`])
+//! before anything is written, and the page draws the simulator's view: the body at
 //! step `t` is the last `len(t)` cells of the starting body followed by the
 //! path, with `len(t)` from the simulator's eating times; apple `i` is on the
-//! board from the eat that reveals it until the eat of `i` itself.
+//! board from the eat that reveals it until the eat of `i` itself (to the
+//! end if the plan never eats it, as in a lost game).
 //!
 //! Opening `FILE.html#step=K` shows step `K`, as if the slider had been moved
 //! there; the SVG carries `data-step` and `data-head="x,y"` for scripts that
@@ -16,7 +17,7 @@
 use serde::Serialize;
 
 use crate::instance::{Instance, Pos, Start};
-use crate::sim::{Violation, simulate};
+use crate::sim::{Violation, replay_partial};
 
 /// The data the page's script reads.
 #[derive(Serialize)]
@@ -48,7 +49,8 @@ struct AppleView {
 
 /// The viewer page for `path` on `instance`, or the first rule the path
 /// breaks ([`crate::sim::Rule::InvalidInstance`] for an instance that
-/// [`crate::instance::Instance::validate_game`] refuses). `methods` names,
+/// [`crate::instance::Instance::validate_game`] refuses); apples left
+/// uneaten at the end are shown, not refused. `methods` names,
 /// per apple in eating order, how it was reached (empty when there is
 /// nothing to say).
 pub fn viewer(
@@ -57,7 +59,7 @@ pub fn viewer(
     title: &str,
     methods: &[String],
 ) -> Result<String, Violation> {
-    let replay = simulate(instance, path)?;
+    let replay = replay_partial(instance, path)?;
     let moves = path.len().saturating_sub(1);
     let behind: Vec<Pos> = match &instance.start {
         Start::Body(body) => body.iter().skip(1).rev().copied().collect(),
@@ -323,10 +325,20 @@ mod tests {
     }
 
     #[test]
+    fn an_apple_never_eaten_stays_on_the_board_to_the_end() {
+        // Only the first apple is eaten (t = 2), which reveals the second.
+        let path = [(1, 0), (2, 0), (3, 0)];
+        let d = data(&viewer(&instance(), &path, "x", &[]).unwrap());
+        assert_eq!(d["apples"][1]["reveal"], 2);
+        assert_eq!(d["apples"][1]["eat"], 3);
+    }
+
+    #[test]
     fn an_illegal_path_is_refused() {
-        // Back into the body at once.
-        let path = [(1, 0), (0, 0)];
-        assert!(viewer(&instance(), &path, "x", &[]).is_err());
+        // A jump over a cell (a plan that only leaves apples is shown).
+        let path = [(1, 0), (3, 0)];
+        let v = viewer(&instance(), &path, "x", &[]).unwrap_err();
+        assert_eq!(v.rule, crate::sim::Rule::NotAdjacent);
     }
 
     #[test]

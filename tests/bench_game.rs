@@ -24,19 +24,20 @@ fn path(dir: &Path, name: &str) -> String {
 }
 
 /// The data lines of a CSV file, after checking its header; a shard's
-/// table has a last column `shard` (`I/K` on every line), dropped here.
+/// table has two last columns `settings` and `shard` (`I/K` on every
+/// line), dropped here.
 fn csv_lines(file: &str) -> Vec<String> {
     let text = std::fs::read_to_string(file).unwrap();
     let mut lines = text.lines();
     let header = lines.next().unwrap();
-    let shard = header.ends_with(",shard");
+    let shard = header.ends_with(",settings,shard");
     assert_eq!(
-        header.strip_suffix(",shard").unwrap_or(header),
+        header.strip_suffix(",settings,shard").unwrap_or(header),
         "size,reuse,seed,won,steps,eaten,seconds,build_seconds,solve_seconds,solver_calls,cuts,shortest_possible,least_safe"
     );
     lines
         .map(|l| match shard {
-            true => l.rsplit_once(',').unwrap().0.to_string(),
+            true => l.rsplitn(3, ',').nth(2).unwrap().to_string(),
             false => l.to_string(),
         })
         .collect()

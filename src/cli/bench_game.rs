@@ -64,7 +64,8 @@ pub struct BenchGameArgs {
     /// Write that JSON to FILE (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     pub json_out: Option<PathBuf>,
-    /// Write one line per game as CSV (with a header) to FILE (`-`: stdout).
+    /// Write one line per game as CSV (with a header) to FILE (`-`: stdout);
+    /// a shard's adds the columns `settings` and `shard` that `merge` checks.
     #[arg(long, value_name = "FILE")]
     pub csv_out: Option<PathBuf>,
     /// Chart the mean steps per apple, one line per size and strategy (.svg or .png).
@@ -213,7 +214,11 @@ pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
         out.write_with(|w| w.write_all(json.as_bytes()))?;
     }
     if let Some(out) = &mut csv_out {
-        let csv = index::with_shard_column(&games_table(&games).to_csv(), sweep.shard);
+        let csv = index::with_shard_column(
+            &games_table(&games).to_csv(),
+            sweep.shard,
+            &sweep.settings_column(),
+        );
         out.write_with(|w| w.write_all(csv.as_bytes()))?;
     }
     if let Some(out) = &mut steps_out {

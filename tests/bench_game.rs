@@ -159,6 +159,50 @@ fn shards_together_are_the_whole_sweep() {
     assert!(empty.is_empty());
 }
 
+/// A shard with no games (more shards than games) still writes its CSV and
+/// JSON when charts are asked for: the charts, with nothing to draw, are
+/// left out with a note, and the run exits 0.
+#[test]
+fn an_empty_shard_writes_its_tables_and_skips_its_charts() {
+    let dir = temp_dir("empty-shard");
+    let (csv, json, steps, time) = (
+        path(&dir, "e.csv"),
+        path(&dir, "e.json"),
+        path(&dir, "e.svg"),
+        path(&dir, "e.png"),
+    );
+    let run = bench_game(&[
+        "--sizes",
+        "4",
+        "--games",
+        "2",
+        "--shard",
+        "3/3",
+        "--csv-out",
+        &csv,
+        "--json-out",
+        &json,
+        "--plot-steps",
+        &steps,
+        "--plot-time",
+        &time,
+    ]);
+    assert!(csv_lines(&csv).is_empty());
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(doc["games"].as_array().unwrap().len(), 0);
+    for chart in [&steps, &time] {
+        assert!(!Path::new(chart).exists(), "{chart}");
+        assert!(
+            run.stderr.contains(&format!(
+                "no games in this run, so no chart: {chart} not written"
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
 #[test]
 fn threads_change_no_game() {
     let dir = temp_dir("jobs");

@@ -68,10 +68,13 @@ pub struct BenchGameArgs {
     /// a shard's adds the columns `settings` and `shard` that `merge` checks.
     #[arg(long, value_name = "FILE")]
     pub csv_out: Option<PathBuf>,
-    /// Chart the mean steps per apple, one line per size and strategy (.svg or .png).
+    /// Chart the mean steps per apple, one line per size and strategy (.svg
+    /// or .png; not written, with a note, when no game eats an apple, as in
+    /// a shard without games).
     #[arg(long, value_name = "FILE")]
     pub plot_steps: Option<PathBuf>,
-    /// Chart the mean seconds per apple, one line per size and strategy (.svg or .png).
+    /// Chart the mean seconds per apple, one line per size and strategy (.svg
+    /// or .png; not written, with a note, as --plot-steps).
     #[arg(long, value_name = "FILE")]
     pub plot_time: Option<PathBuf>,
 }
@@ -158,16 +161,35 @@ fn settings(args: &BenchGameArgs) -> Result<Sweep, Failure> {
     })
 }
 
-/// Draws the per-apple chart of `value` (see [`per_apple_series`]) into `out`.
+/// Draws the per-apple chart of `value` (see [`per_apple_series`]) into
+/// `out`; when no game ate an apple (a shard without games, or only
+/// one-cell boards) there is nothing to draw: a note says so and `out` is
+/// dropped, so its file is not written and the run goes on.
 fn per_apple_chart(
     groups: &[Vec<&GameSummary>],
     value: fn(&GameSummary, usize) -> f64,
     title: &str,
     y_label: &str,
     log_y: Option<bool>,
-    out: &mut Output,
+    out: &mut Option<Output>,
 ) -> Result<(), Failure> {
+    let Some(file) = out else {
+        return Ok(());
+    };
     let (series, games) = per_apple_series(groups, value);
+    if series.iter().all(|s| s.points.is_empty()) {
+        let why = if groups.is_empty() {
+            "no games in this run"
+        } else {
+            "no game ate an apple"
+        };
+        note!(
+            "bench game: {why}, so no chart: {} not written",
+            file.path().display()
+        );
+        *out = None;
+        return Ok(());
+    }
     let line = LineChart {
         title: format!("{title} ({games})"),
         x_label: "apple (1 = the first)".into(),
@@ -175,7 +197,7 @@ fn per_apple_chart(
         series,
         log_y,
     };
-    write_line_chart(&line, out)
+    write_line_chart(&line, file)
 }
 
 pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
@@ -221,26 +243,22 @@ pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
         );
         out.write_with(|w| w.write_all(csv.as_bytes()))?;
     }
-    if let Some(out) = &mut steps_out {
-        per_apple_chart(
-            &groups,
-            |g, a| g.apple_steps[a] as f64,
-            "Mean steps per apple",
-            "steps (mean over the games)",
-            Some(false),
-            out,
-        )?;
-    }
-    if let Some(out) = &mut time_out {
-        per_apple_chart(
-            &groups,
-            |g, a| g.apple_seconds[a],
-            "Mean seconds per apple",
-            "seconds (mean over the games)",
-            None,
-            out,
-        )?;
-    }
+    per_apple_chart(
+        &groups,
+        |g, a| g.apple_steps[a] as f64,
+        "Mean steps per apple",
+        "steps (mean over the games)",
+        Some(false),
+        &mut steps_out,
+    )?;
+    per_apple_chart(
+        &groups,
+        |g, a| g.apple_seconds[a],
+        "Mean seconds per apple",
+        "seconds (mean over the games)",
+        None,
+        &mut time_out,
+    )?;
     output::commit([json_out, csv_out, steps_out, time_out])?;
     if args.json {
         print_report(&(json + "\n"));

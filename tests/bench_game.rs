@@ -203,6 +203,33 @@ fn an_empty_shard_writes_its_tables_and_skips_its_charts() {
     }
 }
 
+/// A size or strategy given twice (also through `all`) plays once, and a
+/// note says so.
+#[test]
+fn repeated_sizes_and_strategies_play_once_with_a_note() {
+    let run = bench_game(&[
+        "--sizes",
+        "4,4x4,3x4",
+        "--games",
+        "1",
+        "--reuse",
+        "all,fresh",
+        "--json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["games"].as_array().unwrap().len(), 2 * 5);
+    for note in [
+        "bench game: --sizes gives 4x4 twice: its games are played once",
+        "bench game: --reuse gives fresh twice: its games are played once",
+    ] {
+        assert!(run.stderr.contains(note), "{}", run.stderr);
+    }
+    assert_eq!(run.stderr.lines().count(), 2, "{}", run.stderr);
+    // Without repeats, no note.
+    let run = bench_game(&["--sizes", "4", "--games", "1", "--reuse", "all", "--json"]);
+    assert_eq!(run.stderr, "");
+}
+
 #[test]
 fn threads_change_no_game() {
     let dir = temp_dir("jobs");

@@ -30,7 +30,8 @@ together hold every game once.\n\nExit codes: 0 every game won; 1 some game lost
 3 internal error (the simulator rejected a plan)."
 )]
 pub struct BenchGameArgs {
-    /// Board sizes, comma-separated: N (square) or WxH, each side 1..=64.
+    /// Board sizes, comma-separated: N (square) or WxH, each side 1..=64 (a
+    /// size given twice plays once, with a note).
     #[arg(long, value_name = "LIST", default_value = "6,8,10,12,14,16")]
     pub sizes: String,
     /// Games per size and reuse strategy, with seeds SEED..SEED+GAMES-1 (at
@@ -46,7 +47,8 @@ pub struct BenchGameArgs {
           alias = "timeout-per-apple")]
     pub timeout: Duration,
     /// Reuse strategies, comma-separated (fresh, clauses, activation,
-    /// assumptions, nogoods), or `all` for the five.
+    /// assumptions, nogoods), or `all` for the five (a strategy given twice
+    /// plays once, with a note).
     #[arg(long, value_name = "LIST", default_value = "clauses")]
     pub reuse: String,
     #[command(flatten)]
@@ -79,19 +81,26 @@ pub struct BenchGameArgs {
     pub plot_time: Option<PathBuf>,
 }
 
-/// `--sizes`: a comma list of `N` or `WxH`, duplicates dropped.
+/// `--sizes`: a comma list of `N` or `WxH`, duplicates dropped with a note.
 fn parse_sizes(text: &str) -> Result<Vec<(usize, usize)>, Failure> {
     let mut sizes = Vec::new();
     for part in text.split(',') {
         let size = parse_size(part.trim()).map_err(|e| bad_input(format!("--sizes: {e}")))?;
-        if !sizes.contains(&size) {
+        if sizes.contains(&size) {
+            note!(
+                "bench game: --sizes gives {}x{} twice: its games are played once",
+                size.0,
+                size.1
+            );
+        } else {
             sizes.push(size);
         }
     }
     Ok(sizes)
 }
 
-/// `--reuse`: a comma list of strategy names, or `all`.
+/// `--reuse`: a comma list of strategy names, or `all`; duplicates dropped
+/// with a note.
 fn parse_reuses(text: &str) -> Result<Vec<Reuse>, Failure> {
     let mut reuses = Vec::new();
     for part in text.split(',').map(str::trim) {
@@ -111,7 +120,12 @@ fn parse_reuses(text: &str) -> Result<Vec<Reuse>, Failure> {
             vec![one]
         };
         for r in found {
-            if !reuses.contains(&r) {
+            if reuses.contains(&r) {
+                note!(
+                    "bench game: --reuse gives {} twice: its games are played once",
+                    r.name()
+                );
+            } else {
                 reuses.push(r);
             }
         }

@@ -534,9 +534,12 @@ pub fn per_apple_series(
         .collect();
     let counts: Vec<usize> = groups.iter().map(Vec::len).collect();
     let games = if counts.windows(2).all(|w| w[0] == w[1]) {
-        format!("{} games per line", counts.first().copied().unwrap_or(0))
+        format!(
+            "{} per line",
+            crate::counted(counts.first().copied().unwrap_or(0), "game")
+        )
     } else {
-        format!("{} games", counts.iter().sum::<usize>())
+        crate::counted(counts.iter().sum::<usize>(), "game")
     };
     (series, games)
 }

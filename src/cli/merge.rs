@@ -19,7 +19,7 @@ use snakesat::bench::game::games_table;
 use snakesat::bench::ipc;
 use snakesat::family::index::{self, Shard, Summary};
 
-use snakesat::output;
+use snakesat::{counted, output};
 
 use super::generate::{check_empty, create_folder, write_index};
 use super::{Failure, bad_input, read_file};
@@ -101,10 +101,10 @@ fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
     out.write_with(|w| std::io::Write::write_all(w, merged.as_bytes()))?;
     output::commit([Some(out)])?;
     note!(
-        "wrote {}: {} rows from {} shards",
+        "wrote {}: {} from {}",
         output.display(),
-        merged.lines().count().saturating_sub(1),
-        inputs.len()
+        counted(merged.lines().count().saturating_sub(1), "row"),
+        counted(inputs.len(), "shard")
     );
     Ok(0)
 }
@@ -187,11 +187,11 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
     }
     output::settle(&top);
     note!(
-        "wrote {}: {} instances, {} files from {} shards",
+        "wrote {}: {}, {} from {}",
         output.display(),
-        summary.instances,
-        summary.files,
-        found.len()
+        counted(summary.instances, "instance"),
+        counted(summary.files, "file"),
+        counted(found.len(), "shard")
     );
     Ok(0)
 }

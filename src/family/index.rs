@@ -546,7 +546,10 @@ fn check_run_order(table: &str) -> Result<(), MergeError> {
                             return Err(out_of_place(
                                 row,
                                 what,
-                                format!("the group before has {last_n} games, the first {n}"),
+                                format!(
+                                    "the group before has {}, the first {n}",
+                                    crate::counted(last_n, "game")
+                                ),
                             ));
                         }
                         if s != first {
@@ -567,7 +570,10 @@ fn check_run_order(table: &str) -> Result<(), MergeError> {
             return Err(out_of_place(
                 records.len() - 1,
                 "the last row".into(),
-                format!("the last group has {last} games, the first {n}"),
+                format!(
+                    "the last group has {}, the first {n}",
+                    crate::counted(last, "game")
+                ),
             ));
         }
     } else if let Some(instance) = column("instance") {

@@ -64,3 +64,12 @@ pub mod sim;
 pub mod solve;
 pub mod symmetry;
 pub mod table;
+
+/// `n` and `noun`, plural unless `n` is 1: `counted(1, "apple")` is
+/// `1 apple`, `counted(3, "apple")` is `3 apples` (for nouns whose plural
+/// adds an `s`).
+pub fn counted(n: impl std::fmt::Display, noun: &str) -> String {
+    let n = n.to_string();
+    let s = if n == "1" { "" } else { "s" };
+    format!("{n} {noun}{s}")
+}

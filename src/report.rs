@@ -79,6 +79,11 @@ fn apple_symbol(i: usize) -> char {
 }
 
 /// The start and end boards side by side, the moves and the eating times.
+/// The snake at the end is the last `replay.final_length` cells of the
+/// head's history: the start body (tail first) then the path, so a plan
+/// shorter than the snake keeps the part of the start body still on the
+/// board. A free start has no cells before `t = 0`: its end board shows only
+/// the cells the head visited, which may be fewer than the snake's length.
 /// It draws what it is given and checks nothing ([`crate::sim::simulate`]
 /// does): cells off the grid are left out, and an empty path leaves the end
 /// board as the start.
@@ -104,8 +109,12 @@ pub fn picture(instance: &Instance, path: &[Pos], replay: &Replay) -> String {
     }
     if let (Some(&first), Some(&last)) = (path.first(), path.last()) {
         put(&mut start, first, '@');
-        let known = replay.final_length.min(path.len());
-        for &p in path.iter().rev().take(known) {
+        // The head's cells before t = 0, most recent first (the body after its head).
+        let before: &[Pos] = match &instance.start {
+            Start::Body(body) => body.get(1..).unwrap_or_default(),
+            Start::Free { .. } => &[],
+        };
+        for &p in path.iter().rev().chain(before).take(replay.final_length) {
             put(&mut end, p, 'o');
         }
         put(&mut end, last, '@');
@@ -213,6 +222,42 @@ mod tests {
         assert_eq!(
             picture(&off, &[(0, 0)], &replay),
             "t=0     t=0\n        \n        \nmoves: none\neaten (apple@time): 1@1\n"
+        );
+    }
+    /// The end board shows the snake at `T`: a plan shorter than the snake
+    /// keeps the start body's cells still on the board (it drew only the
+    /// cells the head visited: 3 of 5 here). A free start has nothing before
+    /// `t = 0`, so only the head's cells are drawn.
+    #[test]
+    fn the_end_board_keeps_the_start_body_still_on_it() {
+        let json = r#"{"width":6,"height":2,"snake":[[3,0],[2,0],[1,0],[0,0]],"apples":[[5,0]]}"#;
+        let instance = crate::instance::json::from_json(json).unwrap();
+        let path = [(3, 0), (4, 0), (5, 0)];
+        let replay = crate::sim::simulate(&instance, &path).unwrap();
+        assert_eq!(replay.final_length, 5);
+        assert_eq!(
+            picture(&instance, &path, &replay),
+            "t=0      t=2\nooo@.1   .oooo@\n......   ......\nmoves: RR\neaten (apple@time): 1@2\n"
+        );
+        // Without growth (an apple not yet reached): the length stays 4.
+        let json = r#"{"width":6,"height":2,"snake":[[3,0],[2,0],[1,0],[0,0]],"apples":[[5,1]]}"#;
+        let instance = crate::instance::json::from_json(json).unwrap();
+        let path = [(3, 0), (4, 0)];
+        let replay = crate::sim::Replay {
+            eaten: vec![],
+            final_length: 4,
+        };
+        assert_eq!(
+            picture(&instance, &path, &replay),
+            "t=0      t=1\nooo@..   .ooo@.\n.....1   ......\nmoves: R\n"
+        );
+        let json = r#"{"width":6,"height":1,"length":4,"apples":[[5,0]]}"#;
+        let free = crate::instance::json::from_json(json).unwrap();
+        let path = [(3, 0), (4, 0), (5, 0)];
+        let replay = crate::sim::simulate(&free, &path).unwrap();
+        assert_eq!(
+            picture(&free, &path, &replay),
+            "t=0      t=2\n...@.1   ...oo@\nmoves: RR\neaten (apple@time): 1@2\n"
         );
     }
 }

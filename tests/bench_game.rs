@@ -24,19 +24,20 @@ fn path(dir: &Path, name: &str) -> String {
 }
 
 /// The data lines of a CSV file, after checking its header; a shard's
-/// table has a last column `shard` (`I/K` on every line), dropped here.
+/// table has two last columns `settings` and `shard` (`I/K` on every
+/// line), dropped here.
 fn csv_lines(file: &str) -> Vec<String> {
     let text = std::fs::read_to_string(file).unwrap();
     let mut lines = text.lines();
     let header = lines.next().unwrap();
-    let shard = header.ends_with(",shard");
+    let shard = header.ends_with(",settings,shard");
     assert_eq!(
-        header.strip_suffix(",shard").unwrap_or(header),
+        header.strip_suffix(",settings,shard").unwrap_or(header),
         "size,reuse,seed,won,steps,eaten,seconds,build_seconds,solve_seconds,solver_calls,cuts,shortest_possible,least_safe"
     );
     lines
         .map(|l| match shard {
-            true => l.rsplit_once(',').unwrap().0.to_string(),
+            true => l.rsplitn(3, ',').nth(2).unwrap().to_string(),
             false => l.to_string(),
         })
         .collect()
@@ -156,6 +157,77 @@ fn shards_together_are_the_whole_sweep() {
     // A shard past the end of a short list plays nothing, and says so with an empty CSV.
     let empty = run_csv("empty.csv", &["--shard", "13/13"]);
     assert!(empty.is_empty());
+}
+
+/// A shard with no games (more shards than games) still writes its CSV and
+/// JSON when charts are asked for: the charts, with nothing to draw, are
+/// left out with a note, and the run exits 0.
+#[test]
+fn an_empty_shard_writes_its_tables_and_skips_its_charts() {
+    let dir = temp_dir("empty-shard");
+    let (csv, json, steps, time) = (
+        path(&dir, "e.csv"),
+        path(&dir, "e.json"),
+        path(&dir, "e.svg"),
+        path(&dir, "e.png"),
+    );
+    let run = bench_game(&[
+        "--sizes",
+        "4",
+        "--games",
+        "2",
+        "--shard",
+        "3/3",
+        "--csv-out",
+        &csv,
+        "--json-out",
+        &json,
+        "--plot-steps",
+        &steps,
+        "--plot-time",
+        &time,
+    ]);
+    assert!(csv_lines(&csv).is_empty());
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(doc["games"].as_array().unwrap().len(), 0);
+    for chart in [&steps, &time] {
+        assert!(!Path::new(chart).exists(), "{chart}");
+        assert!(
+            run.stderr.contains(&format!(
+                "no games in this run, so no chart: {chart} not written"
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+/// A size or strategy given twice (also through `all`) plays once, and a
+/// note says so.
+#[test]
+fn repeated_sizes_and_strategies_play_once_with_a_note() {
+    let run = bench_game(&[
+        "--sizes",
+        "4,4x4,3x4",
+        "--games",
+        "1",
+        "--reuse",
+        "all,fresh",
+        "--json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["games"].as_array().unwrap().len(), 2 * 5);
+    for note in [
+        "bench game: --sizes gives 4x4 twice: its games are played once",
+        "bench game: --reuse gives fresh twice: its games are played once",
+    ] {
+        assert!(run.stderr.contains(note), "{}", run.stderr);
+    }
+    assert_eq!(run.stderr.lines().count(), 2, "{}", run.stderr);
+    // Without repeats, no note.
+    let run = bench_game(&["--sizes", "4", "--games", "1", "--reuse", "all", "--json"]);
+    assert_eq!(run.stderr, "");
 }
 
 #[test]

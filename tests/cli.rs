@@ -1028,7 +1028,7 @@ fn a_byte_order_mark_is_skipped() {
         format!("\u{feff}{}", std::fs::read_to_string(problem).unwrap()),
     )
     .unwrap();
-    for (file, moves) in [(&json, "plan: 1 moves"), (&pddl, "plan: 12 moves")] {
+    for (file, moves) in [(&json, "plan: 1 move "), (&pddl, "plan: 12 moves")] {
         let run = snakesat(&["solve", file.to_str().unwrap()]);
         assert_eq!(run.code, 0, "{}", run.stderr);
         assert!(run.stdout.starts_with(moves), "{}", run.stdout);

@@ -980,11 +980,18 @@ fn bench_shards_merge_into_the_single_table() {
         drop_columns(&read(&merged), &[6, 7, 8]),
         drop_columns(&read(&all), &[6, 7, 8])
     );
-    // Every row of a shard's table names its shard (a last `shard` column,
-    // dropped by merge): shards in the wrong order, repeated or missing are
-    // refused, whether or not their row counts would fit.
+    // Every row of a shard's table names its settings and its shard (two
+    // last columns `settings` and `shard`, dropped by merge): shards in the
+    // wrong order, repeated or missing are refused, whether or not their row
+    // counts would fit.
     let shard_csv = read(&shards[0]);
-    assert!(shard_csv.lines().next().unwrap().ends_with(",shard"));
+    assert!(
+        shard_csv
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",settings,shard")
+    );
     assert!(shard_csv.lines().skip(1).all(|l| l.ends_with(",1/3")));
     for given in [
         [2, 0, 1].as_slice(),
@@ -997,30 +1004,67 @@ fn bench_shards_merge_into_the_single_table() {
         wrong.extend(given.iter().map(|&i| shards[i].as_str()));
         assert_bad_input(&snakesat(&wrong), "expected shards 1/");
     }
-    // Tables without the column (written before it existed) are checked by
-    // their rows' size, reuse and seed.
+    // A shard of the same sweep played with other settings that the rows do
+    // not show (here --timeout) is refused, naming the flag.
+    let other = d("game-2-timeout.csv");
+    let mut a = game.to_vec();
+    a.extend(["--shard", "2/3", "--timeout", "30", "--csv-out", &other]);
+    assert_eq!(snakesat(&a).code, 0);
+    let mut mixed = vec!["merge", "-o", &merged, &shards[0], &other, &shards[2]];
+    let run = snakesat(&mixed);
+    assert_bad_input(&run, "was run with other settings than");
+    assert!(
+        run.stderr.contains("timeout=30 against timeout=60"),
+        "{}",
+        run.stderr
+    );
+    mixed[4] = &shards[1];
+    assert_eq!(snakesat(&mixed).code, 0);
+    // Files that are not shard tables are refused, naming the file, and
+    // nothing is written: tables without the shard columns, the JSON of a
+    // shard (`--json-out`), any text whose first lines agree.
+    std::fs::remove_file(&merged).unwrap();
     let untagged: Vec<String> = shards
         .iter()
         .map(|p| {
             let text: String = read(p)
                 .lines()
-                .map(|l| format!("{}\n", l.rsplit_once(',').unwrap().0))
+                .map(|l| format!("{}\n", l.rsplitn(3, ',').nth(2).unwrap()))
                 .collect();
-            let out = format!("{p}.old.csv");
+            let out = format!("{p}.plain.csv");
             std::fs::write(&out, text).unwrap();
             out
         })
         .collect();
-    let mut repeated = vec!["merge", "-o", &merged];
-    repeated.extend([&untagged[0], &untagged[0], &untagged[0]].map(String::as_str));
-    assert_bad_input(&snakesat(&repeated), "out of place");
-    let mut old = vec!["merge", "-o", &merged];
-    old.extend(untagged.iter().map(String::as_str));
-    assert_eq!(snakesat(&old).code, 0);
-    assert_eq!(
-        drop_columns(&read(&merged), &[6, 7, 8]),
-        drop_columns(&read(&all), &[6, 7, 8])
-    );
+    let mut jsons = Vec::new();
+    for i in 1..=3 {
+        let (shard, json) = (format!("{i}/3"), d(&format!("game-{i}.json")));
+        let mut a = game.to_vec();
+        a.extend(["--shard", &shard, "--json-out", &json]);
+        assert_eq!(snakesat(&a).code, 0);
+        jsons.push(json);
+    }
+    let (t1, t2) = (d("t1.txt"), d("t2.txt"));
+    std::fs::write(&t1, "h\n1\n2\n").unwrap();
+    std::fs::write(&t2, "h\n3\n").unwrap();
+    for (inputs, bad) in [
+        (&untagged[..], &untagged[0]),
+        (&jsons[..], &jsons[0]),
+        (&[t1.clone(), t2][..], &t1),
+        (
+            &[shards[0].clone(), jsons[1].clone(), shards[2].clone()][..],
+            &jsons[1],
+        ),
+    ] {
+        let mut m = vec!["merge", "-o", &merged];
+        m.extend(inputs.iter().map(String::as_str));
+        let run = snakesat(&m);
+        assert_bad_input(
+            &run,
+            &format!("{bad} is not a CSV file of `bench --shard` or `bench game --shard`"),
+        );
+        assert!(!Path::new(&merged).exists(), "{inputs:?}");
+    }
 
     // bench on IPC problems (a generated PDDL family): seconds and peak memory vary.
     let problems = dir.join("problems");
@@ -1068,6 +1112,22 @@ fn bench_shards_merge_into_the_single_table() {
     assert_bad_input(
         &snakesat(&["merge", "-o", &merged, &one]),
         "expected shards",
+    );
+    // Another encoding (its name's comma kept out of the CSV) is refused.
+    let tail = d("ipc-2-tail.csv");
+    let a = [
+        "bench",
+        p,
+        "--shard",
+        "2/2",
+        "--encoding",
+        "direct,body=tail",
+    ];
+    assert_eq!(snakesat(&[&a[..], &["--csv-out", &tail]].concat()).code, 0);
+    assert!(read(&tail).lines().skip(1).all(|l| l.ends_with(",2/2")));
+    assert_bad_input(
+        &snakesat(&["merge", "-o", &merged, &one, &tail]),
+        "encoding=direct;body=tail against encoding=direct",
     );
     assert_eq!(snakesat(&["merge", "-o", &merged, &one, &two]).code, 0);
     assert_eq!(read(&merged).lines().count(), 4);

@@ -301,3 +301,50 @@ fn help_texts_tell_the_truth() {
     let sizes = snakesat(&["sizes", "--help"]).stdout;
     assert!(sizes.contains("--plot-clauses <FILE>"), "{sizes}");
 }
+
+/// Counts of one take the singular: `solve`'s plan line, `check`'s verdict,
+/// `play`'s summary and `bench game`'s chart title (they said "1 apples",
+/// "all 1 apples eaten", "1 games per line").
+#[test]
+fn counts_of_one_are_singular() {
+    let dir = temp_dir("singular");
+    let instance = dir.join("one.json");
+    std::fs::write(
+        &instance,
+        r#"{"width":3,"height":1,"snake":[[0,0]],"apples":[[1,0]]}"#,
+    )
+    .unwrap();
+    let solve = snakesat(&["solve", s(&instance)]);
+    assert_eq!(solve.code, 0, "{}", solve.stderr);
+    assert!(
+        solve
+            .stdout
+            .contains("plan: 1 move (proven least), 1 apple, encoding direct"),
+        "{}",
+        solve.stdout
+    );
+    let plan = dir.join("one.plan.json");
+    let json = snakesat(&["solve", s(&instance), "--json"]);
+    std::fs::write(&plan, &json.stdout).unwrap();
+    let check = snakesat(&["check", s(&instance), s(&plan)]);
+    assert_eq!(check.stdout.trim(), "valid: 1 move, the apple eaten");
+    let play = snakesat(&["play", "--size", "1x2"]);
+    assert_eq!(play.code, 0, "{}", play.stderr);
+    for part in ["1 apple in 1 step (", "1 solver call, 0 cuts"] {
+        assert!(play.stdout.contains(part), "{part}: {}", play.stdout);
+    }
+    let chart = dir.join("steps.svg");
+    let bench = snakesat(&[
+        "bench",
+        "game",
+        "--sizes",
+        "4",
+        "--games",
+        "1",
+        "--plot-steps",
+        s(&chart),
+    ]);
+    assert_eq!(bench.code, 0, "{}", bench.stderr);
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    assert!(svg.contains("Mean steps per apple (1 game per line)"));
+}

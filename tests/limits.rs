@@ -224,7 +224,7 @@ fn plans_beyond_the_horizon_cap_are_refused() {
     let at_cap = write(&dir, "cap.json", &plan(100_000));
     let run = snakesat(&["check", &instance, &at_cap]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(run.stdout.trim(), "valid: 100000 moves, all 1 apples eaten");
+    assert_eq!(run.stdout.trim(), "valid: 100000 moves, the apple eaten");
     let beyond = write(&dir, "beyond.json", &plan(100_001));
     let message = "beyond.json: the plan has 100001 moves, beyond the horizon limit of 100000";
     assert_bad_input(&snakesat(&["check", &instance, &beyond]), message);

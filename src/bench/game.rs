@@ -292,6 +292,29 @@ impl Sweep {
         out
     }
 
+    /// The settings that change the games, as the `settings` column of a
+    /// shard's CSV records them (see [`crate::family::index::with_shard_column`]):
+    /// every flag but `--jobs` and `--shard`, as `name=value` pairs separated
+    /// by spaces, lists joined by `+`, `default` for a size's default.
+    pub fn settings_column(&self) -> String {
+        let join = |items: Vec<String>| items.join("+");
+        let or_default = |v: Option<u32>| v.map_or("default".to_string(), |v| v.to_string());
+        format!(
+            "sizes={} reuse={} games={} seed={} timeout={} conflicts={} rounds={} \
+             undecided-per-apple={} lengths-per-apple={} detours-per-apple={}",
+            join(self.sizes.iter().map(|(w, h)| format!("{w}x{h}")).collect()),
+            join(self.reuses.iter().map(|r| r.name().to_string()).collect()),
+            self.games,
+            self.seed,
+            self.timeout_per_apple.as_secs_f64(),
+            self.player.conflicts,
+            self.player.rounds,
+            self.player.undecided_per_apple,
+            or_default(self.player.lengths_per_apple),
+            or_default(self.player.detours_per_apple),
+        )
+    }
+
     /// The JSON document: the settings, the rows and every game's summary.
     pub fn json(&self, rows: &[Row], games: &[GameSummary]) -> String {
         let report = JsonReport {
@@ -511,9 +534,12 @@ pub fn per_apple_series(
         .collect();
     let counts: Vec<usize> = groups.iter().map(Vec::len).collect();
     let games = if counts.windows(2).all(|w| w[0] == w[1]) {
-        format!("{} games per line", counts.first().copied().unwrap_or(0))
+        format!(
+            "{} per line",
+            crate::counted(counts.first().copied().unwrap_or(0), "game")
+        )
     } else {
-        format!("{} games", counts.iter().sum::<usize>())
+        crate::counted(counts.iter().sum::<usize>(), "game")
     };
     (series, games)
 }

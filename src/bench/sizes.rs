@@ -367,11 +367,11 @@ pub fn describe(instance: &Instance) -> String {
         format!("{} visible", instance.visible)
     };
     format!(
-        "{}x{}, {} walls, {} apples ({visible}), {start}, tail {}, {}",
+        "{}x{}, {}, {} ({visible}), {start}, tail {}, {}",
         instance.width,
         instance.height,
-        instance.walls.len(),
-        instance.apples.len(),
+        crate::counted(instance.walls.len(), "wall"),
+        crate::counted(instance.apples.len(), "apple"),
         match instance.tail {
             TailRule::Follow => "follow",
             TailRule::Strict => "strict",

@@ -179,7 +179,17 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
         out.write_with(|w| w.write_all(text.as_bytes()))?;
     }
     if let Some(out) = &mut csv_out {
-        let csv = index::with_shard_column(&ipc::rows_table(&rows).to_csv(), shard);
+        // The flags that change the rows (the folders are in the rows; the
+        // commas of an encoding's name become semicolons).
+        let settings = format!(
+            "timeout={} satisficing={} max-horizon={} encoding={} proof={}",
+            args.timeout.as_secs_f64(),
+            args.satisficing,
+            args.max_horizon,
+            encoding.name().replace(',', ";"),
+            args.proof.is_some()
+        );
+        let csv = index::with_shard_column(&ipc::rows_table(&rows).to_csv(), shard, &settings);
         out.write_with(|w| w.write_all(csv.as_bytes()))?;
     }
     output::commit([json_out, csv_out])?;

@@ -30,7 +30,8 @@ together hold every game once.\n\nExit codes: 0 every game won; 1 some game lost
 3 internal error (the simulator rejected a plan)."
 )]
 pub struct BenchGameArgs {
-    /// Board sizes, comma-separated: N (square) or WxH, each side 1..=64.
+    /// Board sizes, comma-separated: N (square) or WxH, each side 1..=64 (a
+    /// size given twice plays once, with a note).
     #[arg(long, value_name = "LIST", default_value = "6,8,10,12,14,16")]
     pub sizes: String,
     /// Games per size and reuse strategy, with seeds SEED..SEED+GAMES-1 (at
@@ -46,7 +47,8 @@ pub struct BenchGameArgs {
           alias = "timeout-per-apple")]
     pub timeout: Duration,
     /// Reuse strategies, comma-separated (fresh, clauses, activation,
-    /// assumptions, nogoods), or `all` for the five.
+    /// assumptions, nogoods), or `all` for the five (a strategy given twice
+    /// plays once, with a note).
     #[arg(long, value_name = "LIST", default_value = "clauses")]
     pub reuse: String,
     #[command(flatten)]
@@ -64,30 +66,41 @@ pub struct BenchGameArgs {
     /// Write that JSON to FILE (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     pub json_out: Option<PathBuf>,
-    /// Write one line per game as CSV (with a header) to FILE (`-`: stdout).
+    /// Write one line per game as CSV (with a header) to FILE (`-`: stdout);
+    /// a shard's adds the columns `settings` and `shard` that `merge` checks.
     #[arg(long, value_name = "FILE")]
     pub csv_out: Option<PathBuf>,
-    /// Chart the mean steps per apple, one line per size and strategy (.svg or .png).
+    /// Chart the mean steps per apple, one line per size and strategy (.svg
+    /// or .png; not written, with a note, when no game eats an apple, as in
+    /// a shard without games).
     #[arg(long, value_name = "FILE")]
     pub plot_steps: Option<PathBuf>,
-    /// Chart the mean seconds per apple, one line per size and strategy (.svg or .png).
+    /// Chart the mean seconds per apple, one line per size and strategy (.svg
+    /// or .png; not written, with a note, as --plot-steps).
     #[arg(long, value_name = "FILE")]
     pub plot_time: Option<PathBuf>,
 }
 
-/// `--sizes`: a comma list of `N` or `WxH`, duplicates dropped.
+/// `--sizes`: a comma list of `N` or `WxH`, duplicates dropped with a note.
 fn parse_sizes(text: &str) -> Result<Vec<(usize, usize)>, Failure> {
     let mut sizes = Vec::new();
     for part in text.split(',') {
         let size = parse_size(part.trim()).map_err(|e| bad_input(format!("--sizes: {e}")))?;
-        if !sizes.contains(&size) {
+        if sizes.contains(&size) {
+            note!(
+                "bench game: --sizes gives {}x{} twice: its games are played once",
+                size.0,
+                size.1
+            );
+        } else {
             sizes.push(size);
         }
     }
     Ok(sizes)
 }
 
-/// `--reuse`: a comma list of strategy names, or `all`.
+/// `--reuse`: a comma list of strategy names, or `all`; duplicates dropped
+/// with a note.
 fn parse_reuses(text: &str) -> Result<Vec<Reuse>, Failure> {
     let mut reuses = Vec::new();
     for part in text.split(',').map(str::trim) {
@@ -107,7 +120,12 @@ fn parse_reuses(text: &str) -> Result<Vec<Reuse>, Failure> {
             vec![one]
         };
         for r in found {
-            if !reuses.contains(&r) {
+            if reuses.contains(&r) {
+                note!(
+                    "bench game: --reuse gives {} twice: its games are played once",
+                    r.name()
+                );
+            } else {
                 reuses.push(r);
             }
         }
@@ -157,16 +175,35 @@ fn settings(args: &BenchGameArgs) -> Result<Sweep, Failure> {
     })
 }
 
-/// Draws the per-apple chart of `value` (see [`per_apple_series`]) into `out`.
+/// Draws the per-apple chart of `value` (see [`per_apple_series`]) into
+/// `out`; when no game ate an apple (a shard without games, or only
+/// one-cell boards) there is nothing to draw: a note says so and `out` is
+/// dropped, so its file is not written and the run goes on.
 fn per_apple_chart(
     groups: &[Vec<&GameSummary>],
     value: fn(&GameSummary, usize) -> f64,
     title: &str,
     y_label: &str,
     log_y: Option<bool>,
-    out: &mut Output,
+    out: &mut Option<Output>,
 ) -> Result<(), Failure> {
+    let Some(file) = out else {
+        return Ok(());
+    };
     let (series, games) = per_apple_series(groups, value);
+    if series.iter().all(|s| s.points.is_empty()) {
+        let why = if groups.is_empty() {
+            "no games in this run"
+        } else {
+            "no game ate an apple"
+        };
+        note!(
+            "bench game: {why}, so no chart: {} not written",
+            file.path().display()
+        );
+        *out = None;
+        return Ok(());
+    }
     let line = LineChart {
         title: format!("{title} ({games})"),
         x_label: "apple (1 = the first)".into(),
@@ -174,7 +211,7 @@ fn per_apple_chart(
         series,
         log_y,
     };
-    write_line_chart(&line, out)
+    write_line_chart(&line, file)
 }
 
 pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
@@ -213,29 +250,29 @@ pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
         out.write_with(|w| w.write_all(json.as_bytes()))?;
     }
     if let Some(out) = &mut csv_out {
-        let csv = index::with_shard_column(&games_table(&games).to_csv(), sweep.shard);
+        let csv = index::with_shard_column(
+            &games_table(&games).to_csv(),
+            sweep.shard,
+            &sweep.settings_column(),
+        );
         out.write_with(|w| w.write_all(csv.as_bytes()))?;
     }
-    if let Some(out) = &mut steps_out {
-        per_apple_chart(
-            &groups,
-            |g, a| g.apple_steps[a] as f64,
-            "Mean steps per apple",
-            "steps (mean over the games)",
-            Some(false),
-            out,
-        )?;
-    }
-    if let Some(out) = &mut time_out {
-        per_apple_chart(
-            &groups,
-            |g, a| g.apple_seconds[a],
-            "Mean seconds per apple",
-            "seconds (mean over the games)",
-            None,
-            out,
-        )?;
-    }
+    per_apple_chart(
+        &groups,
+        |g, a| g.apple_steps[a] as f64,
+        "Mean steps per apple",
+        "steps (mean over the games)",
+        Some(false),
+        &mut steps_out,
+    )?;
+    per_apple_chart(
+        &groups,
+        |g, a| g.apple_seconds[a],
+        "Mean seconds per apple",
+        "seconds (mean over the games)",
+        None,
+        &mut time_out,
+    )?;
     output::commit([json_out, csv_out, steps_out, time_out])?;
     if args.json {
         print_report(&(json + "\n"));

@@ -111,11 +111,11 @@ pub fn plot_horizon(
     }
     let chart = PanelChart {
         title: format!(
-            "{} against the horizon ({}x{}, {} apples)",
+            "{} against the horizon ({}x{}, {})",
             encoding.name(),
             instance.width,
             instance.height,
-            instance.apples.len()
+            snakesat::counted(instance.apples.len(), "apple")
         ),
         x_label: "horizon T (moves)".into(),
         panels: vec![
@@ -155,9 +155,9 @@ pub fn plot_timeline(instance: &Instance, path: &[Pos], out: &mut Output) -> Res
         .collect();
     let line = LineChart {
         title: format!(
-            "Plan timeline: {} moves, {} apples",
-            path.len() - 1,
-            instance.apples.len()
+            "Plan timeline: {}, {}",
+            snakesat::counted(path.len() - 1, "move"),
+            snakesat::counted(instance.apples.len(), "apple")
         ),
         x_label: "time (moves)".into(),
         y_label: "count".into(),

@@ -68,10 +68,13 @@ pub fn run(args: CheckArgs) -> Result<u8, Failure> {
             serde_json::to_string(&verdict).expect("plain data serialises")
         );
     } else if verdict.valid {
+        let apples = match problem.instance.apples.len() {
+            1 => "the apple eaten".to_string(),
+            n => format!("all {n} apples eaten"),
+        };
         println!(
-            "valid: {} moves, all {} apples eaten",
-            verdict.moves.unwrap_or(0),
-            problem.instance.apples.len()
+            "valid: {}, {apples}",
+            snakesat::counted(verdict.moves.unwrap_or(0), "move")
         );
     } else {
         eprintln!("invalid: {}", verdict.violation.as_deref().unwrap_or(""));

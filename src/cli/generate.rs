@@ -773,11 +773,11 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
     write_index(&args.output, plan.shard, &summary, &rows)?;
     output::settle(&top);
     note!(
-        "wrote {}: {} instances ({} files) of {} distinct draws; rejected {} duplicate and {} invalid draws; dropped {} without a plan of at most {} moves (--max-horizon), {} at the time limit, {} out of the band",
+        "wrote {}: {} ({}) of {}; rejected {} duplicate and {} invalid draws; dropped {} without a plan of at most {} moves (--max-horizon), {} at the time limit, {} out of the band",
         args.output.display(),
-        summary.instances,
-        summary.files,
-        summary.distinct,
+        snakesat::counted(summary.instances, "instance"),
+        snakesat::counted(summary.files, "file"),
+        snakesat::counted(summary.distinct, "distinct draw"),
         summary.duplicates,
         summary.invalid,
         summary.unsolvable,
@@ -852,8 +852,8 @@ fn hardness_chart(rows: &[IndexRow], out: &mut output::Output) -> Result<bool, F
         .collect();
     let chart = BarChart {
         title: format!(
-            "Hardness: CaDiCaL time of the UNSAT proof at T*-1 ({} instances)",
-            seconds.len()
+            "Hardness: CaDiCaL time of the UNSAT proof at T*-1 ({})",
+            snakesat::counted(seconds.len(), "instance")
         ),
         value_label: "instances".to_string(),
         bars,

@@ -5,8 +5,9 @@
 //! `summary.json` and `hardness.svg`, every file copied and its SHA-256
 //! checked (all of them before the first is copied; an error removes what
 //! was written, so the folder lands whole or not at all); CSV tables of
-//! `bench --shard` or `bench game --shard`, given in shard order 1/K..K/K,
-//! give one table.
+//! `bench --shard` or `bench game --shard` (their header, then the columns
+//! `settings` and `shard`, the same settings in every table), given in
+//! shard order 1/K..K/K, give one table. Any other file is refused.
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -14,9 +15,11 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use snakesat::bench::game::games_table;
+use snakesat::bench::ipc;
 use snakesat::family::index::{self, Shard, Summary};
 
-use snakesat::output;
+use snakesat::{counted, output};
 
 use super::generate::{check_empty, create_folder, write_index};
 use super::{Failure, bad_input, read_file};
@@ -27,11 +30,13 @@ use super::{Failure, bad_input, read_file};
 --shard, except the timing columns (index: solve_seconds; bench: seconds and peak_memory_kb; \
 bench game: its time columns) and the hardness chart drawn from them.\n\n\
 Exit codes: 0 merged; 2 bad input (a shard missing or repeated, shards of different commands, \
-a file that does not match its index, an output folder that is not new or empty); on exit 2 nothing \
-is written."
+shards run with different settings, a file that is not a shard's output, a file that does not \
+match its index, an output folder that is not new or empty); on exit 2 nothing is written. A shard \
+CSV records in its `settings` column every flag that changes its rows (not --jobs): shards of one \
+sweep must agree on all of them."
 )]
 pub struct MergeArgs {
-    /// Shard outputs: folders of `generate --shard`, or CSV files of `bench`/`bench game --shard` in shard order.
+    /// Shard outputs: folders of `generate --shard`, or CSV files (`--csv-out`, not `--json-out`) of `bench`/`bench game --shard` in shard order.
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
     /// The merged family folder, new or empty (created if missing), or the merged CSV file (`-`: stdout).
@@ -57,15 +62,49 @@ fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
         .iter()
         .map(|p| read_file(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let merged = index::merge_tables(&tables).map_err(bad_input)?;
+    // The headers of `bench --shard` and `bench game --shard` tables.
+    let known: Vec<String> = [ipc::rows_table(&[]), games_table(&[])]
+        .iter()
+        .map(|t| format!("{},{}", t.to_csv().trim_end(), index::SHARD_COLUMNS))
+        .collect();
+    for (path, table) in inputs.iter().zip(&tables) {
+        if !known.iter().any(|h| table.lines().next() == Some(h)) {
+            return Err(bad_input(format!(
+                "{} is not a CSV file of `bench --shard` or `bench game --shard` (its first line is not their header)",
+                path.display()
+            )));
+        }
+    }
+    let merged = index::merge_tables(&tables).map_err(|e| match e {
+        index::MergeError::DifferentSettings { first, other } => {
+            // Only the `name=value` pairs that differ.
+            let pairs = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+            let (a, b) = (pairs(&first.1), pairs(&other.1));
+            let only = |x: &[String], y: &[String]| {
+                x.iter()
+                    .filter(|p| !y.contains(p))
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            bad_input(format!(
+                "{} was run with other settings than {}: {} against {}",
+                inputs[other.0 - 1].display(),
+                inputs[first.0 - 1].display(),
+                only(&b, &a),
+                only(&a, &b)
+            ))
+        }
+        e => bad_input(e),
+    })?;
     let mut out = output::claim_one(output)?;
     out.write_with(|w| std::io::Write::write_all(w, merged.as_bytes()))?;
     output::commit([Some(out)])?;
     note!(
-        "wrote {}: {} rows from {} shards",
+        "wrote {}: {} from {}",
         output.display(),
-        merged.lines().count().saturating_sub(1),
-        inputs.len()
+        counted(merged.lines().count().saturating_sub(1), "row"),
+        counted(inputs.len(), "shard")
     );
     Ok(0)
 }
@@ -148,11 +187,11 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
     }
     output::settle(&top);
     note!(
-        "wrote {}: {} instances, {} files from {} shards",
+        "wrote {}: {}, {} from {}",
         output.display(),
-        summary.instances,
-        summary.files,
-        found.len()
+        counted(summary.instances, "instance"),
+        counted(summary.files, "file"),
+        counted(found.len(), "shard")
     );
     Ok(0)
 }

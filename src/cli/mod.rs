@@ -479,9 +479,9 @@ pub fn print_plan(
             };
             let _ = writeln!(
                 out,
-                "plan: {} moves{optimal}, {} apples, encoding {}",
-                report.horizon,
-                instance.apples.len(),
+                "plan: {}{optimal}, {}, encoding {}",
+                snakesat::counted(report.horizon, "move"),
+                snakesat::counted(instance.apples.len(), "apple"),
                 report.encoding
             );
             let _ = write!(out, "{}", picture(instance, &report.path, replay));
@@ -645,11 +645,11 @@ pub fn write_gif_file(
         n => format!(", every {} time point", ordinal(n)),
     };
     Ok(format!(
-        "wrote {}: {}x{} pixels, {} frames{every}{bytes}",
+        "wrote {}: {}x{} pixels, {}{every}{bytes}",
         out.name(),
         summary.width,
         summary.height,
-        summary.frames,
+        snakesat::counted(summary.frames, "frame"),
     ))
 }
 

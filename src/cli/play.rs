@@ -9,6 +9,7 @@ use indicatif::ProgressBar;
 use super::instance_args::size_sides;
 use super::{Failure, GifLook, bad_input, print_report, progress_bar, seconds, write_gif_file};
 use snakesat::bench::game::{DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED, Player};
+use snakesat::counted;
 use snakesat::game::{self, GameConfig, GameRecord, Reuse};
 use snakesat::output::{self, Output};
 use snakesat::render::GifOptions;
@@ -196,11 +197,11 @@ fn write_viewer(record: &GameRecord, out: &mut Output) -> Result<String, Failure
         .map(|a| a.method.describe().to_string())
         .collect();
     let title = format!(
-        "{}x{} seed {} — {} moves{}",
+        "{}x{} seed {} — {}{}",
         record.stats.width,
         record.stats.height,
         record.stats.seed,
-        record.path.len().saturating_sub(1),
+        counted(record.path.len().saturating_sub(1), "move"),
         if record.stats.won { "" } else { ", lost" }
     );
     let text = html::viewer(&record.picture_instance(), &record.path, &title, &methods)
@@ -216,17 +217,17 @@ fn print_game(record: &GameRecord, json: bool) {
     }
     let outcome = if record.stats.won { "won" } else { "lost" };
     let mut text = format!(
-        "{}x{} seed {} ({}): {outcome} with length {}/{}, {} apples in {} steps ({} by a shortest path, {} by a least safe plan; \
+        "{}x{} seed {} ({}): {outcome} with length {}/{}, {} in {} ({} by a shortest path, {} by a least safe plan; \
 apples / steps on a shortest path {} / {}, on a longer certified path {} / {}, following the cycle {} / {}), \
-{:.3} s (build {:.3} s, solve {:.3} s, {} solver calls, {} cuts); every move checked by the simulator",
+{:.3} s (build {:.3} s, solve {:.3} s, {}, {}); every move checked by the simulator",
         record.stats.width,
         record.stats.height,
         record.stats.seed,
         record.stats.reuse.name(),
         record.stats.final_length,
         record.stats.cells,
-        record.stats.eaten,
-        record.stats.steps,
+        counted(record.stats.eaten, "apple"),
+        counted(record.stats.steps, "step"),
         record.stats.shortest_possible,
         record.stats.least_safe,
         record.stats.breakdown.shortest_apples,
@@ -238,8 +239,8 @@ apples / steps on a shortest path {} / {}, on a longer certified path {} / {}, f
         record.stats.seconds,
         record.stats.work.build_seconds,
         record.stats.work.solve_seconds,
-        record.stats.work.solver_calls,
-        record.stats.work.cuts,
+        counted(record.stats.work.solver_calls, "solver call"),
+        counted(record.stats.work.cuts, "cut"),
     );
     if let Some(loss) = &record.stats.loss {
         text += &format!("\n  lost: {loss}");

@@ -141,12 +141,13 @@ fn eaten_difference(claimed: &[(usize, usize)], replayed: &[(usize, usize)]) -> 
             j + 1
         )),
         (Some(&c), None) => Some(format!(
-            "{}, but the simulator eats only {} apples",
+            "{}, but the simulator eats only {}",
             entry(c),
-            replayed.len()
+            snakesat::counted(replayed.len(), "apple")
         )),
         (None, Some(&(j, u))) => Some(format!(
-            "it lists {k} apples, but the simulator also eats apple {} at t = {u}",
+            "it lists {}, but the simulator also eats apple {} at t = {u}",
+            snakesat::counted(k, "apple"),
             j + 1
         )),
     }
@@ -194,15 +195,17 @@ fn json_path(
         && h != moves
     {
         return Err(unreadable(format!(
-            "{name}: `horizon` is {h} but `path` has {} cells ({moves} moves)",
-            path.len()
+            "{name}: `horizon` is {h} but `path` has {} ({})",
+            snakesat::counted(path.len(), "cell"),
+            snakesat::counted(moves, "move")
         )));
     }
     if let Some(t) = instance.horizon
         && t != moves
     {
         return Err(PlanProblem::Illegal(format!(
-            "{name}: the plan has {moves} moves but {} fixes the horizon at {t}",
+            "{name}: the plan has {} but {} fixes the horizon at {t}",
+            snakesat::counted(moves, "move"),
             problem.display()
         )));
     }
@@ -231,12 +234,12 @@ pub fn run(args: RenderArgs) -> Result<u8, Failure> {
     }
     if let Some(page) = page.as_mut() {
         let title = format!(
-            "{} — {} moves",
+            "{} — {}",
             match args.plan.file_name() {
                 Some(n) if !output::is_stdout(&args.plan) => n.to_string_lossy(),
                 _ => "plan".into(),
             },
-            path.len() - 1
+            snakesat::counted(path.len() - 1, "move")
         );
         let text = html::viewer(&instance, &path, &title, &[])
             .map_err(|v| bad_input(format!("{}: illegal plan: {v}", args.plan.display())))?;

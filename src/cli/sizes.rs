@@ -195,7 +195,11 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
                 "given"
             };
             let _ = writeln!(out, "instance: {}", describe(&instance));
-            let _ = writeln!(out, "horizon: T={moves} moves ({how})");
+            let _ = writeln!(
+                out,
+                "horizon: T={moves} {} ({how})",
+                if moves == 1 { "move" } else { "moves" }
+            );
             let _ = writeln!(out);
             let _ = write!(
                 out,
@@ -209,10 +213,10 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
         return finish(plot, &dropped, &out, |format, w| {
             let rows = sizes::size_rows(&measures);
             let title = format!(
-                "Clauses per encoding, {}x{}, {} apples, T={moves}",
+                "Clauses per encoding, {}x{}, {}, T={moves}",
                 instance.width,
                 instance.height,
-                instance.apples.len()
+                snakesat::counted(instance.apples.len(), "apple")
             );
             chart::encoding_sizes_chart(&title, &rows, format, w)
         });
@@ -337,14 +341,17 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
         };
         let title = match (param, &base) {
             (Param::Horizon, Some(inst)) => format!(
-                "Clauses per encoding, {}x{}, {} apples, horizon swept",
+                "Clauses per encoding, {}x{}, {}, horizon swept",
                 inst.width,
                 inst.height,
-                inst.apples.len()
+                snakesat::counted(inst.apples.len(), "apple")
             ),
             _ => format!(
-                "Clauses per encoding, N×N grids, {} apples, {}",
-                args.instance.apples.unwrap_or(RandomSpec::default().apples),
+                "Clauses per encoding, N×N grids, {}, {}",
+                snakesat::counted(
+                    args.instance.apples.unwrap_or(RandomSpec::default().apples),
+                    "apple"
+                ),
                 match args.instance.horizon {
                     Some(t) => format!("T={t}"),
                     None => "at the least horizon".to_string(),

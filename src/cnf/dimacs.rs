@@ -149,7 +149,7 @@ pub enum DimacsError {
     /// The file has no `p cnf` line.
     #[error("no `p cnf` header")]
     NoHeader,
-    #[error("header declares {declared} clauses but the file has {found}")]
+    #[error("header declares {} but the file has {found}", crate::counted(.declared, "clause"))]
     /// The number of clauses differs from the header's.
     ClauseCount {
         /// Clauses declared by the header.
@@ -204,7 +204,7 @@ pub enum DimacsError {
         /// Line of the ending `0`, from 1.
         end: usize,
     },
-    #[error("model literal {literal} does not fit the CNF's {declared} variables")]
+    #[error("model literal {literal} does not fit the CNF's {}", crate::counted(.declared, "variable"))]
     /// A model literal's variable exceeds the CNF's variable count.
     ModelOutOfRange {
         /// The literal.

@@ -44,7 +44,8 @@ pub enum HeaderError {
     Horizon(#[from] DecodeError),
     /// A variable of `1..=V` without its `c var` line.
     #[error(
-        "line {line}: `p cnf` declares {declared} variables, but variable {var} has no `c var` line (every variable needs one)"
+        "line {line}: `p cnf` declares {}, but variable {var} has no `c var` line (every variable needs one)",
+        crate::counted(.declared, "variable")
     )]
     Unnamed {
         /// The line of the `p cnf` header.

@@ -17,7 +17,10 @@ pub enum DecodeError {
         horizon: usize,
     },
     /// A horizon larger than the formula's variable count.
-    #[error("horizon {horizon} is inconsistent with the {num_vars} variables of the `p cnf` line")]
+    #[error(
+        "horizon {horizon} is inconsistent with the {} of the `p cnf` line",
+        crate::counted(.num_vars, "variable")
+    )]
     HorizonExceedsVariables {
         /// The horizon read.
         horizon: usize,

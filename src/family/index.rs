@@ -151,6 +151,20 @@ pub enum MergeError {
     /// A table without a header line.
     #[error("table {0} is empty (no header)")]
     Empty(usize),
+    /// A table whose header does not end in the columns of a shard.
+    #[error("table {0} has no `settings` and `shard` columns: it is not the CSV of a shard")]
+    NotShard(usize),
+    /// Shards run with different settings.
+    #[error(
+        "table {} was run with other settings than table {}: {:?} against {:?}",
+        other.0, first.0, other.1, first.1
+    )]
+    DifferentSettings {
+        /// The first table's number (1-based) and settings.
+        first: (usize, String),
+        /// Those of a table that differs.
+        other: (usize, String),
+    },
 }
 
 /// A shard `I/K` of a sweep (1-based).
@@ -355,46 +369,64 @@ pub fn summary_shard_name(name: &str) -> Option<(&str, &str)> {
         .split_once("-of-")
 }
 
-/// The CSV table of shard `shard` (when the run is one) with a last column
-/// `shard` (`I/K`) on every line, which [`merge_tables`] checks and drops.
-pub fn with_shard_column(table: &str, shard: Option<Shard>) -> String {
+/// The last two columns of a shard's CSV table (see [`with_shard_column`]).
+pub const SHARD_COLUMNS: &str = "settings,shard";
+
+/// The CSV table of shard `shard` (when the run is one) with two last
+/// columns on every line: `settings`, the run's settings that change its
+/// rows (`settings`, which must hold no comma or quote), and `shard`
+/// (`I/K`). [`merge_tables`] checks and drops them.
+pub fn with_shard_column(table: &str, shard: Option<Shard>, settings: &str) -> String {
     let Some(shard) = shard else {
         return table.to_string();
     };
+    debug_assert!(!settings.contains([',', '"', '\n', '\r']), "{settings:?}");
     let mut lines = table.lines();
-    let mut out = String::with_capacity(table.len() + 8 * table.lines().count());
+    let mut out = String::with_capacity(table.len() + (settings.len() + 8) * table.lines().count());
     if let Some(header) = lines.next() {
-        out.push_str(header);
-        out.push_str(",shard\n");
+        out.push_str(&format!("{header},{SHARD_COLUMNS}\n"));
     }
     for line in lines {
-        out.push_str(&format!("{line},{shard}\n"));
+        out.push_str(&format!("{line},{settings},{shard}\n"));
     }
     out
 }
 
-/// Checks the `shard` column of shard tables (see [`with_shard_column`])
-/// and removes it: the tables must be shards `1/K..K/K` of one `K`, once
-/// each and in that order, every row of a table naming the same shard (a
-/// table without rows names none and is taken for the shard at its place).
+/// Checks the `settings` and `shard` columns of shard tables (see
+/// [`with_shard_column`]) and removes them: the tables must be shards
+/// `1/K..K/K` of one `K`, once each and in that order, every row of a table
+/// naming the same shard (a table without rows names none and is taken for
+/// the shard at its place), and every row of every table the same settings.
 fn strip_shard_column(tables: &[String]) -> Result<Vec<String>, MergeError> {
     let count = tables.len();
     let mut got = Vec::with_capacity(count);
     let mut stripped = Vec::with_capacity(count);
+    let mut first_settings: Option<(usize, String)> = None;
     for (i, t) in tables.iter().enumerate() {
         let mut lines = t.lines();
         let header = lines.next().ok_or(MergeError::Empty(i + 1))?;
-        let Some(header) = header.strip_suffix(",shard") else {
-            return Err(MergeError::DifferentHeaders(i + 1));
+        let Some(header) = header.strip_suffix(&format!(",{SHARD_COLUMNS}")) else {
+            return Err(MergeError::NotShard(i + 1));
         };
         let mut out = format!("{header}\n");
         let mut shard: Option<String> = None;
         for line in lines {
-            let (row, s) = line.rsplit_once(',').unwrap_or(("", line));
+            let (rest, s) = line.rsplit_once(',').unwrap_or(("", line));
+            let (row, settings) = rest.rsplit_once(',').unwrap_or(("", rest));
             if shard.as_deref().is_some_and(|x| x != s) {
                 return Err(MergeError::BadShard(s.to_string()));
             }
             Shard::parse(s)?;
+            match &first_settings {
+                Some((j, first)) if first != settings => {
+                    return Err(MergeError::DifferentSettings {
+                        first: (*j, first.clone()),
+                        other: (i + 1, settings.to_string()),
+                    });
+                }
+                Some(_) => {}
+                None => first_settings = Some((i + 1, settings.to_string())),
+            }
             shard = Some(s.to_string());
             out.push_str(row);
             out.push('\n');
@@ -417,24 +449,17 @@ fn strip_shard_column(tables: &[String]) -> Result<Vec<String>, MergeError> {
 }
 
 /// Interleaves the CSV tables of shards `1/K..K/K` (given in that order,
-/// each with the same header) into the table of a single run: row `j` of
-/// shard `i` (0-based) goes to position `j·K + i`. Tables with a `shard`
-/// column ([`with_shard_column`]) must name shards `1/K..K/K` in order;
-/// the merged rows are then checked against the order of a single run
-/// (`check_run_order`).
+/// each with the same header ending in the `settings` and `shard` columns of
+/// [`with_shard_column`]) into the table of a single run: row `j` of shard
+/// `i` (0-based) goes to position `j·K + i`. The tables must name shards
+/// `1/K..K/K` in order and the same settings; the merged rows are then
+/// checked against the order of a single run (`check_run_order`).
 pub fn merge_tables(tables: &[String]) -> Result<String, MergeError> {
-    let has_shard_column = |t: &String| t.lines().next().is_some_and(|h| h.ends_with(",shard"));
-    let stripped;
-    let tables = if tables.iter().any(has_shard_column) {
-        stripped = strip_shard_column(tables)?;
-        &stripped[..]
-    } else {
-        tables
-    };
+    let tables = strip_shard_column(tables)?;
     let mut split = Vec::with_capacity(tables.len());
-    for (i, t) in tables.iter().enumerate() {
+    for t in &tables {
         let mut lines = t.lines();
-        let header = lines.next().ok_or(MergeError::Empty(i + 1))?;
+        let header = lines.next().expect("a stripped table has its header");
         split.push((header, lines.collect::<Vec<&str>>()));
     }
     let Some(&(header, _)) = split.first() else {
@@ -521,7 +546,10 @@ fn check_run_order(table: &str) -> Result<(), MergeError> {
                             return Err(out_of_place(
                                 row,
                                 what,
-                                format!("the group before has {last_n} games, the first {n}"),
+                                format!(
+                                    "the group before has {}, the first {n}",
+                                    crate::counted(last_n, "game")
+                                ),
                             ));
                         }
                         if s != first {
@@ -542,7 +570,10 @@ fn check_run_order(table: &str) -> Result<(), MergeError> {
             return Err(out_of_place(
                 records.len() - 1,
                 "the last row".into(),
-                format!("the last group has {last} games, the first {n}"),
+                format!(
+                    "the last group has {}, the first {n}",
+                    crate::counted(last, "game")
+                ),
             ));
         }
     } else if let Some(instance) = column("instance") {
@@ -716,23 +747,46 @@ mod tests {
         ));
     }
 
+    /// The rows of shard `i/k` of the table `header` + `rows`, with its
+    /// shard columns and the settings `settings`.
+    fn shard_table(header: &str, rows: &[String], i: usize, k: usize, settings: &str) -> String {
+        let s = Shard { index: i, count: k };
+        let mine: String = (0..rows.len())
+            .filter(|&p| s.owns(p))
+            .map(|p| format!("{}\n", rows[p]))
+            .collect();
+        with_shard_column(&format!("{header}\n{mine}"), Some(s), settings)
+    }
+
     #[test]
     fn tables_interleave_back_in_order() {
+        let rows: Vec<String> = (0..5).map(|p| format!("r{p}")).collect();
         let single = "h\nr0\nr1\nr2\nr3\nr4\n";
-        let shard = |i: usize| -> String {
-            let s = Shard { index: i, count: 3 };
-            let rows: String = (0..5)
-                .filter(|&p| s.owns(p))
-                .map(|p| format!("r{p}\n"))
-                .collect();
-            format!("h\n{rows}")
-        };
-        let tables: Vec<String> = (1..=3).map(shard).collect();
+        let tables: Vec<String> = (1..=3)
+            .map(|i| shard_table("h", &rows, i, 3, "x=1"))
+            .collect();
+        assert!(tables[0].starts_with("h,settings,shard\nr0,x=1,1/3\n"));
         assert_eq!(merge_tables(&tables).unwrap(), single);
         let swapped = vec![tables[2].clone(), tables[0].clone(), tables[1].clone()];
-        assert!(matches!(merge_tables(&swapped), Err(MergeError::Uneven(_))));
-        let bad = vec![tables[0].clone(), "x\nr1\n".to_string()];
+        assert!(matches!(
+            merge_tables(&swapped),
+            Err(MergeError::WrongShards { .. })
+        ));
+        let mut bad = tables.clone();
+        bad[1] = shard_table("x", &rows, 2, 3, "x=1");
         assert_eq!(merge_tables(&bad), Err(MergeError::DifferentHeaders(2)));
+        // Tables without the shard columns, or of other settings, are refused.
+        let plain = vec!["h\nr0\nr2\n".to_string(), "h\nr1\n".to_string()];
+        assert_eq!(merge_tables(&plain), Err(MergeError::NotShard(1)));
+        let mut other = tables.clone();
+        other[1] = shard_table("h", &rows, 2, 3, "x=2");
+        assert_eq!(
+            merge_tables(&other),
+            Err(MergeError::DifferentSettings {
+                first: (1, "x=1".into()),
+                other: (2, "x=2".into())
+            })
+        );
     }
 
     #[test]
@@ -742,42 +796,38 @@ mod tests {
             .iter()
             .flat_map(|s| (1..=3).map(move |seed| format!("{s},clauses,{seed},true")))
             .collect();
-        let table = |shard: usize, of: usize| -> String {
-            let s = Shard {
-                index: shard,
-                count: of,
-            };
-            let mine: String = (0..rows.len())
-                .filter(|&p| s.owns(p))
-                .map(|p| format!("{}\n", rows[p]))
-                .collect();
-            format!("size,reuse,seed,won\n{mine}")
-        };
-        let single = table(1, 1);
-        let three: Vec<String> = (1..=3).map(|i| table(i, 3)).collect();
-        assert_eq!(merge_tables(&three).unwrap(), single);
-        let out_of_order = |tables: &[&String]| {
-            let tables: Vec<String> = tables.iter().map(|t| t.to_string()).collect();
-            matches!(merge_tables(&tables), Err(MergeError::OutOfOrder { .. }))
-        };
-        // Repeated, reordered, missing.
-        assert!(out_of_order(&[&three[0], &three[0], &three[0]]));
-        assert!(out_of_order(&[&three[2], &three[1], &three[0]]));
-        // Shard 3/3 held only the last seed of each size: without a shard
-        // column the rest looks like a run of --games 2.
-        assert!(merge_tables(&[three[0].clone(), three[1].clone()]).is_ok());
-        let tagged: Vec<String> = (1..=3)
-            .map(|i| with_shard_column(&table(i, 3), Some(Shard { index: i, count: 3 })))
+        let header = "size,reuse,seed,won";
+        let single = format!("{header}\n{}\n", rows.join("\n"));
+        let three: Vec<String> = (1..=3)
+            .map(|i| shard_table(header, &rows, i, 3, "games=3"))
             .collect();
-        assert_eq!(merge_tables(&tagged).unwrap(), single);
-        for wrong in [[0, 1].as_slice(), &[0, 0, 0], &[1, 0, 2], &[0, 2]] {
-            let tables: Vec<String> = wrong.iter().map(|&i| tagged[i].clone()).collect();
+        assert_eq!(merge_tables(&three).unwrap(), single);
+        for wrong in [
+            [0, 1].as_slice(),
+            &[0, 0, 0],
+            &[1, 0, 2],
+            &[0, 2],
+            &[2, 1, 0],
+        ] {
+            let tables: Vec<String> = wrong.iter().map(|&i| three[i].clone()).collect();
             assert!(
                 matches!(merge_tables(&tables), Err(MergeError::WrongShards { .. })),
                 "{wrong:?}"
             );
         }
-        assert!(out_of_order(&[&three[0], &three[2]]));
+        // Rows out of the order of one run (the shard columns of a
+        // well-formed split around rows that are not).
+        let shuffled: Vec<String> = [1, 0, 2, 3, 4, 5]
+            .iter()
+            .map(|&p| rows[p].clone())
+            .collect();
+        let tables: Vec<String> = (1..=3)
+            .map(|i| shard_table(header, &shuffled, i, 3, "games=3"))
+            .collect();
+        assert!(matches!(
+            merge_tables(&tables),
+            Err(MergeError::OutOfOrder { .. })
+        ));
         // IPC tables: by folder, then by the number in the name.
         let ipc = |names: &[&str]| -> String {
             let rows: String = names.iter().map(|n| format!("{n},4x4\n")).collect();

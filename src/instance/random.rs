@@ -58,7 +58,11 @@ impl Default for RandomSpec {
 pub enum RandomError {
     /// `walls + apples >= width * height` (or the sum overflows): no cell is
     /// left free for the start.
-    #[error("{walls} walls and {apples} apples do not fit on a {w}x{h} grid")]
+    #[error(
+        "{} and {} do not fit on a {w}x{h} grid",
+        crate::counted(.walls, "wall"),
+        crate::counted(.apples, "apple")
+    )]
     TooCrowded {
         /// Requested number of walls.
         walls: usize,

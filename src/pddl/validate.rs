@@ -129,7 +129,7 @@ pub enum PlanViolation {
     #[error("a problem of the snake domain has an explicit snake, not a free start")]
     FreeStart,
     /// Every action applies, but points are left.
-    #[error("the plan ends after {steps} steps with the goal unmet: {literal}")]
+    #[error("the plan ends after {} with the goal unmet: {literal}", crate::counted(.steps, "step"))]
     Goal {
         /// Number of actions.
         steps: usize,

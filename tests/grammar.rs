@@ -303,8 +303,9 @@ fn help_texts_tell_the_truth() {
 }
 
 /// Counts of one take the singular: `solve`'s plan line, `check`'s verdict,
-/// `play`'s summary and `bench game`'s chart title (they said "1 apples",
-/// "all 1 apples eaten", "1 games per line").
+/// `play`'s summary, `bench game`'s chart title and `generate`'s shortfall
+/// (they said "1 apples", "all 1 apples eaten", "1 games per line", "1
+/// distinct instances").
 #[test]
 fn counts_of_one_are_singular() {
     let dir = temp_dir("singular");
@@ -347,4 +348,26 @@ fn counts_of_one_are_singular() {
     assert_eq!(bench.code, 0, "{}", bench.stderr);
     let svg = std::fs::read_to_string(&chart).unwrap();
     assert!(svg.contains("Mean steps per apple (1 game per line)"));
+    // A 2x2 board with a one-cell snake and one apple has one class.
+    let family = snakesat(&[
+        "generate",
+        "-o",
+        s(&dir.join("family")),
+        "--size",
+        "2",
+        "--apples",
+        "1",
+        "--length",
+        "1",
+        "--count",
+        "5",
+    ]);
+    assert_eq!(family.code, 2, "{}", family.stderr);
+    assert!(
+        family
+            .stderr
+            .contains("error: only 1 distinct instance after "),
+        "{}",
+        family.stderr
+    );
 }

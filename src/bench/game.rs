@@ -295,10 +295,14 @@ impl Sweep {
     /// The settings that change the games, as the `settings` column of a
     /// shard's CSV records them (see [`crate::family::index::with_shard_column`]):
     /// every flag but `--jobs` and `--shard`, as `name=value` pairs separated
-    /// by spaces, lists joined by `+`, `default` for a size's default.
+    /// by spaces, lists joined by `+`, `default` for a value that is every
+    /// size's default (given or not: the games are the same).
     pub fn settings_column(&self) -> String {
         let join = |items: Vec<String>| items.join("+");
-        let or_default = |v: Option<u32>| v.map_or("default".to_string(), |v| v.to_string());
+        let or_default = |v: Option<u32>, default: fn(usize) -> u32| match v {
+            Some(v) if self.sizes.iter().any(|&(w, h)| default(w * h) != v) => v.to_string(),
+            _ => "default".to_string(),
+        };
         format!(
             "sizes={} reuse={} games={} seed={} timeout={} conflicts={} rounds={} \
              undecided-per-apple={} lengths-per-apple={} detours-per-apple={}",
@@ -310,8 +314,14 @@ impl Sweep {
             self.player.conflicts,
             self.player.rounds,
             self.player.undecided_per_apple,
-            or_default(self.player.lengths_per_apple),
-            or_default(self.player.detours_per_apple),
+            or_default(
+                self.player.lengths_per_apple,
+                game::default_lengths_per_apple
+            ),
+            or_default(
+                self.player.detours_per_apple,
+                game::default_detours_per_apple
+            ),
         )
     }
 
@@ -574,6 +584,24 @@ mod tests {
             jobs: 1,
             shard: None,
         };
+        // A limit given as every size's default is recorded as `default`
+        // (the same games); one that differs on some size is recorded.
+        let with = |lengths, detours| {
+            Sweep {
+                player: Player {
+                    lengths_per_apple: lengths,
+                    detours_per_apple: detours,
+                    ..sweep.player
+                },
+                ..sweep.clone()
+            }
+            .settings_column()
+        };
+        let defaults = with(None, None);
+        assert!(defaults.ends_with("lengths-per-apple=default detours-per-apple=default"));
+        assert_eq!(with(Some(u32::MAX), Some(0)), defaults);
+        assert!(with(None, Some(200)).ends_with("detours-per-apple=200"));
+        assert!(with(Some(3), None).contains("lengths-per-apple=3 "));
         let all = sweep.jobs();
         assert_eq!(all.len(), 12);
         assert_eq!(all[0].to_string(), "4x4 clauses seed 7");

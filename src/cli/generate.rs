@@ -13,6 +13,7 @@ use clap::Args;
 
 use snakesat::bench::sizes;
 use snakesat::cnf::header;
+use snakesat::counted;
 use snakesat::encode::{self, Encoding};
 use snakesat::family::index::{self, IndexRow, Shard, Summary};
 use snakesat::family::{self, AppleCount, FamilySpec, SizeSpan, Span};
@@ -763,7 +764,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
             });
         }
         if progress {
-            eprint!("\r{} instances", summary.instances);
+            eprint!("\r{}", counted(summary.instances, "instance"));
         }
     }
     if progress {

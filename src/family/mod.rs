@@ -245,7 +245,7 @@ pub enum FamilyError {
     },
     /// Sampling stopped finding new classes.
     #[error(
-        "only {found} distinct instances after {draws} draws ({rejected} rejected in a row): the setting may have fewer than {count} classes (try --all)"
+        "only {} after {draws} draws ({rejected} rejected in a row): the setting may have fewer than {count} classes (try --all)", crate::counted(*found, "distinct instance")
     )]
     Exhausted {
         /// Instances found.

@@ -492,7 +492,7 @@ impl<'a> Planner<'a> {
                 )?
             }
         };
-        Ok(conclude(instance, result, upper, encoding.approximate()))
+        Ok(conclude(instance, result, upper, encoding))
     }
 
     /// Answers "is there a plan of exactly `t` moves?" for every `t` of
@@ -617,8 +617,13 @@ fn listing_room(instance: &Instance) -> usize {
 /// (its formula may exclude legal plans): its "no model" is no answer unless
 /// the lower bound exceeds every horizon asked, and its plan is least only
 /// when no longer than the bound.
-fn conclude(instance: &Instance, result: SearchResult, upper: usize, approximate: bool) -> Outcome {
-    let optimal = if approximate {
+fn conclude(
+    instance: &Instance,
+    result: SearchResult,
+    upper: usize,
+    encoding: &dyn Encoding,
+) -> Outcome {
+    let optimal = if encoding.approximate() {
         result
             .plan()
             .is_some_and(|a| a.horizon <= result.lower_bound)
@@ -626,8 +631,9 @@ fn conclude(instance: &Instance, result: SearchResult, upper: usize, approximate
         result.optimal()
     };
     let verdict = match result.status {
-        // (Below the proven lower bound the bound alone refutes it.)
-        Status::Unsat if approximate && upper >= result.lower_bound => Verdict::Unknown,
+        Status::Unsat if !encoding.unsat_proves_no_plan(upper, result.lower_bound) => {
+            Verdict::Unknown
+        }
         Status::Unsat => Verdict::NoPlan { within: upper },
         Status::Unknown => Verdict::Unknown,
         Status::Sat => {

@@ -72,9 +72,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     };
     let values = match model {
         dimacs::ModelFile::Sat(values) => values,
-        // An approximate encoding's formula may exclude legal plans: its
-        // `unsat` is no answer (below the lower bound, the bound answers).
-        dimacs::ModelFile::Unsat if encoding.approximate() && horizon >= lower_bound => {
+        dimacs::ModelFile::Unsat if !encoding.unsat_proves_no_plan(horizon, lower_bound) => {
             note_not_written(&[("GIF", args.gif.as_ref())], Status::Unknown);
             print_plan(&instance, &report, None, Refuted::Nothing, args.json);
             return Ok(3);

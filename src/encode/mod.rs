@@ -63,6 +63,14 @@ pub trait Encoding: Sync {
     fn approximate(&self) -> bool {
         self.capabilities().approximate
     }
+    /// Whether an UNSAT answer of the encoding's formula at `horizon` proves
+    /// that no plan of that many moves exists: always for an exact encoding;
+    /// for an approximate one, whose formula may exclude legal plans, only
+    /// below the instance's proven `lower_bound` (where the bound alone
+    /// excludes every plan).
+    fn unsat_proves_no_plan(&self, horizon: usize, lower_bound: usize) -> bool {
+        !self.approximate() || horizon < lower_bound
+    }
     /// Whether the encoding models `instance` at all (at any horizon): an
     /// instance [`Instance::validate_game`] refuses, or one outside the
     /// encoding's setting, is refused as [`Encoding::encode`] would. The
@@ -207,6 +215,18 @@ pub fn by_name(name: &str) -> Result<Box<dyn Encoding>, NameError> {
 mod tests {
     use super::*;
     use crate::instance::refused_examples;
+
+    /// An exact encoding's UNSAT always refutes; an approximate one's only
+    /// below the proven lower bound.
+    #[test]
+    fn only_exact_encodings_refute_at_or_above_the_lower_bound() {
+        let direct = by_name("direct").unwrap();
+        let notebook = by_name("notebook-ordered").unwrap();
+        for horizon in [3, 7, 8] {
+            assert!(direct.unsat_proves_no_plan(horizon, 7));
+            assert_eq!(notebook.unsat_proves_no_plan(horizon, 7), horizon < 7);
+        }
+    }
 
     /// Every encoding refuses an invalid instance with its reason (it
     /// panicked on an index out of bounds, a capacity overflow...).

@@ -19,7 +19,7 @@ fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
 #[test]
 fn decode_checks_the_horizon_header_before_allocating() {
     let dir = temp_dir("horizon");
-    let model = write(&dir, "m.out", "s SATISFIABLE\n");
+    let model = write(&dir, "m.out", "s SATISFIABLE\nv 0\n");
     for horizon in ["18446744073709551615", "99999999999", "100000000", "5"] {
         let cnf = write(
             &dir,

@@ -196,6 +196,9 @@ pub enum DimacsError {
         /// Line of the status, from 1.
         status: usize,
     },
+    /// A satisfiable model whose values never end in `0` (a truncated file).
+    #[error("the model's values do not end in 0 (is the file cut short?)")]
+    NoEnd,
     /// A literal after the `0` that ends the model's values.
     #[error("line {line}: a value after the 0 that ended the model on line {end}")]
     ValuesAfterEnd {
@@ -409,7 +412,7 @@ pub enum ModelFile {
 /// Reads a model in SAT-competition form (`s SATISFIABLE`, `v ... 0`) or in
 /// MiniSat's result-file form (`SAT` then a line of literals). A model has
 /// exactly one status line, before its values, and no values after an
-/// unsatisfiable one, and nothing after the `0` that ends the values;
+/// unsatisfiable one, values that end in `0` and nothing after it;
 /// literals must fit `num_vars`; a variable given both signs is an error.
 pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError> {
     let mut status: Option<bool> = None;
@@ -470,6 +473,7 @@ pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError
         None if status_line.is_some() => Ok(ModelFile::Unknown),
         None => Err(DimacsError::NoStatus),
         Some(false) => Ok(ModelFile::Unsat),
+        Some(true) if end_line.is_none() => Err(DimacsError::NoEnd),
         Some(true) => {
             let mut values = vec![false; num_vars];
             let mut set = vec![false; num_vars];
@@ -613,6 +617,11 @@ mod tests {
             Err(DimacsError::ValuesAfterEnd { line: 2, end: 2 })
         ));
         assert!(parse_model("s SATISFIABLE\nv 1 -2\nv 3 0\nc done\n", 3).is_ok());
+        // ... and the values end in 0.
+        assert!(matches!(
+            parse_model("s SATISFIABLE\nv 1 -2 3\n", 3),
+            Err(DimacsError::NoEnd)
+        ));
         let huge = format!("SAT\n{}\n", "9".repeat(100_000));
         let e = parse_model(&huge, 3).unwrap_err().to_string();
         assert!(e.len() < 100 && e.contains("line 2"), "{e}");

@@ -134,14 +134,25 @@ pub fn deserialize_cells<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<P
         .collect()
 }
 
-/// [`deserialize_cells`] for an optional field (absent or `null`: `None`).
+/// [`deserialize_cells`] for an optional field: an absent key is `None`
+/// (with `#[serde(default)]`), a present one holds cells (`null` is refused,
+/// as by [`present`]).
 pub fn deserialize_optional_cells<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<Vec<Pos>>, D::Error> {
-    #[derive(Deserialize)]
-    struct Cells(#[serde(deserialize_with = "deserialize_cells")] Vec<Pos>);
-    let cells: Option<Cells> = Deserialize::deserialize(d)?;
-    Ok(cells.map(|Cells(c)| c))
+    deserialize_cells(d).map(Some)
+}
+
+/// An optional key that is present holds a value of its type: `null` is
+/// refused like any other wrong type (an absent key is `None`, with
+/// `#[serde(default)]`). Reading is strict: `"grow": null` does not mean
+/// the default.
+fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -161,17 +172,37 @@ struct RawInstance {
         deserialize_with = "deserialize_optional_cells"
     )]
     snake: Option<Vec<Pos>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     length: Option<usize>,
     #[serde(deserialize_with = "deserialize_cells")]
     apples: Vec<Pos>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     visible: Option<Visible>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     grow: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     tail: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     horizon: Option<usize>,
 }
 
@@ -266,6 +297,21 @@ mod tests {
 
     /// `visible: 0` without apples was accepted although FORMATS.md counts
     /// from 1; with apples or without, it is refused in one line.
+    /// Reading is strict: `null` is no value of any key (it was read as the
+    /// key's default for six of them, refused for `walls`).
+    #[test]
+    fn null_is_refused_for_every_optional_key() {
+        for key in [
+            "walls", "snake", "length", "visible", "grow", "tail", "horizon",
+        ] {
+            let text = format!(r#"{{"width": 3, "height": 3, "apples": [[2, 2]], "{key}": null}}"#);
+            let e = from_json(&text).unwrap_err().to_string();
+            assert!(e.contains("invalid type: null"), "{key}: {e}");
+        }
+        let absent = from_json(r#"{"width": 3, "height": 3, "apples": [[2, 2]]}"#).unwrap();
+        assert!(absent.grow && absent.horizon.is_none());
+    }
+
     #[test]
     fn visible_zero_is_refused() {
         for apples in ["[]", "[[1, 1]]"] {
@@ -317,7 +363,7 @@ mod tests {
             let e = from_json(&text).unwrap_err().to_string();
             assert!(e.contains(needle), "{field}: {e}");
         }
-        let fine = r#"{"width":3,"height":3,"snake":null,"walls":[[1,1]],"apples":[[2,2]]}"#;
+        let fine = r#"{"width":3,"height":3,"walls":[[1,1]],"apples":[[2,2]]}"#;
         assert_eq!(from_json(fine).unwrap().start, Start::Free { length: 1 });
     }
 

@@ -172,6 +172,29 @@ fn blocked_cell_off_the_body_is_a_wall() {
     );
 }
 
+/// An apple on a cell without `ISADJACENT` links (a wall) is named as such;
+/// the error said that a link between it and its neighbour was missing.
+#[test]
+fn an_apple_on_a_cell_without_links_is_on_a_wall() {
+    let unlinked = with("(ISADJACENT pos1-0 pos2-0) (ISADJACENT pos2-0 pos1-0)", "");
+    assert_eq!(
+        err(&unlinked),
+        "(ispoint pos2-0) puts an apple on pos2-0, which has no ISADJACENT link: a wall, where \
+         the apple could never be eaten"
+    );
+    let spawn = with("(ISADJACENT pos0-1 pos1-1) (ISADJACENT pos1-1 pos0-1)", "").replacen(
+        "(ISADJACENT pos1-0 pos1-1) (ISADJACENT pos1-1 pos1-0)",
+        "",
+        1,
+    );
+    assert!(
+        err(&spawn)
+            .starts_with("(spawn pos1-1) puts an apple on pos1-1, which has no ISADJACENT link"),
+        "{}",
+        err(&spawn)
+    );
+}
+
 #[test]
 fn body_not_a_chain() {
     let e = err(&with("(nextsnake pos1-0 pos0-0)", ""));

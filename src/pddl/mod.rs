@@ -683,6 +683,31 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
         linked.insert(a);
         linked.insert(b);
     }
+    // The fact that puts apple `index` (in reveal order) on the board.
+    let apple_fact = |index: usize| match index.checked_sub(points.len()) {
+        None => format!("(ispoint {})", name_of(points[index])),
+        Some(0) => format!("(spawn {})", name_of(chain[0])),
+        Some(k) => format!(
+            "(NEXTSPAWN {} {})",
+            name_of(chain[k - 1]),
+            name_of(chain[k])
+        ),
+    };
+    // An apple on a cell without links is on a wall: say so, not that its
+    // links are missing.
+    if let Some((index, &cell)) = points
+        .iter()
+        .chain(&chain)
+        .enumerate()
+        .find(|(_, p)| !linked.contains(p) && !body.contains(p))
+    {
+        fail!(
+            "{} puts an apple on {}, which has no ISADJACENT link: a wall, where the apple \
+             could never be eaten",
+            apple_fact(index),
+            name_of(cell)
+        );
+    }
     let used = |p: &Pos| body.contains(p) || points.contains(p) || on_chain.contains(p);
     let open: HashSet<Pos> = cells
         .iter()
@@ -774,16 +799,6 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
         apples.clear();
     }
 
-    // The fact that puts apple `index` (in reveal order) on the board.
-    let apple_fact = |index: usize| match index.checked_sub(points.len()) {
-        None => format!("(ispoint {})", name_of(points[index])),
-        Some(0) => format!("(spawn {})", name_of(chain[0])),
-        Some(k) => format!(
-            "(NEXTSPAWN {} {})",
-            name_of(chain[k - 1]),
-            name_of(chain[k])
-        ),
-    };
     let instance = Instance {
         width,
         height,

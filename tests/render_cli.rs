@@ -165,7 +165,14 @@ fn bad_plan_files_are_refused_with_one_line() {
     let gif = dir.join("out.gif");
     let cases = [
         ("{ \"path\": ", "not a plan of `solve --json`"),
-        ("[1, 2]", "not a plan of `solve --json`"),
+        (
+            "[1, 2]",
+            "not a plan of `solve --json`: a plan is a JSON object ({\"path\": ...}), not an array",
+        ),
+        (
+            "{\"path\": [[0, 0]], \"eaten\": [[0, 1, 2]]}",
+            "`eaten` entry 0 has 3 numbers; an entry is [apple, time]",
+        ),
         (
             "{\"status\": \"unsat\", \"horizon\": 3, \"path\": []}",
             "status unsat",

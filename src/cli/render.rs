@@ -53,7 +53,26 @@ struct PlanFile {
         deserialize_with = "snakesat::instance::json::deserialize_optional_cells"
     )]
     path: Option<Vec<Pos>>,
+    #[serde(default, deserialize_with = "deserialize_eaten")]
     eaten: Option<Eaten>,
+}
+
+/// Reads `eaten` (`[[apple, time], ...]`): an entry of another length is
+/// named with its index, where a tuple's own error would only say
+/// "trailing characters" or "invalid length".
+fn deserialize_eaten<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Eaten>, D::Error> {
+    let raw: Vec<Vec<usize>> = Deserialize::deserialize(d)?;
+    raw.into_iter()
+        .enumerate()
+        .map(|(i, entry)| match entry[..] {
+            [apple, time] => Ok((apple, time)),
+            _ => Err(serde::de::Error::custom(format!(
+                "`eaten` entry {i} has {}; an entry is [apple, time]",
+                snakesat::counted(entry.len(), "number")
+            ))),
+        })
+        .collect::<Result<Eaten, D::Error>>()
+        .map(Some)
 }
 
 /// Why a plan cannot be drawn or accepted.
@@ -168,6 +187,11 @@ fn json_path(
 ) -> Result<(Vec<Pos>, Option<Eaten>), PlanProblem> {
     let name = plan.display();
     let unreadable = |message: String| PlanProblem::Unreadable(bad_input(message));
+    if text.trim_start().starts_with('[') {
+        return Err(unreadable(format!(
+            "{name}: not a plan of `solve --json`: a plan is a JSON object ({{\"path\": ...}}), not an array"
+        )));
+    }
     let parsed: PlanFile = serde_json::from_str(text).map_err(|e| {
         // Text that is not even meant as JSON is only read here for a JSON
         // instance: perhaps an IPC plan, which needs the .pddl problem.

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Deserialize;
 
+use snakesat::instance::json::deserialize_pairs;
 use snakesat::instance::{Instance, MAX_HORIZON, Pos};
 use snakesat::output;
 use snakesat::pddl::{Objects, validate};
@@ -57,22 +58,9 @@ struct PlanFile {
     eaten: Option<Eaten>,
 }
 
-/// Reads `eaten` (`[[apple, time], ...]`): an entry of another length is
-/// named with its index, where a tuple's own error would only say
-/// "trailing characters" or "invalid length".
+/// Reads `eaten` (`[[apple, time], ...]`), naming an entry of another length.
 fn deserialize_eaten<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Eaten>, D::Error> {
-    let raw: Vec<Vec<usize>> = Deserialize::deserialize(d)?;
-    raw.into_iter()
-        .enumerate()
-        .map(|(i, entry)| match entry[..] {
-            [apple, time] => Ok((apple, time)),
-            _ => Err(serde::de::Error::custom(format!(
-                "`eaten` entry {i} has {}; an entry is [apple, time]",
-                snakesat::counted(entry.len(), "number")
-            ))),
-        })
-        .collect::<Result<Eaten, D::Error>>()
-        .map(Some)
+    deserialize_pairs(d, "`eaten` entry", "an entry is [apple, time]").map(Some)
 }
 
 /// Why a plan cannot be drawn or accepted.

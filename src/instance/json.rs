@@ -116,19 +116,29 @@ impl<'de> Deserialize<'de> for Visible {
 }
 
 /// Reads a list of cells `[[x, y], ...]` (a serde `deserialize_with`
-/// function): a cell of another length is named with its index and length,
-/// where a tuple's own error would only say "trailing characters" or
-/// "invalid length".
+/// function), as [`deserialize_pairs`] does.
 pub fn deserialize_cells<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Pos>, D::Error> {
+    deserialize_pairs(d, "cell", "a cell is [x, y]")
+}
+
+/// Reads a list of number pairs `[[a, b], ...]`: an item of another length
+/// is named with its index and length ("cell 1 has 3 numbers; a cell is
+/// [x, y]", with `item` "cell" and `shape` "a cell is [x, y]"), where a
+/// tuple's own error would only say "trailing characters" or "invalid
+/// length".
+pub fn deserialize_pairs<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    item: &str,
+    shape: &str,
+) -> Result<Vec<(usize, usize)>, D::Error> {
     let raw: Vec<Vec<usize>> = Deserialize::deserialize(d)?;
     raw.into_iter()
         .enumerate()
-        .map(|(i, cell)| match cell[..] {
-            [x, y] => Ok((x, y)),
+        .map(|(i, pair)| match pair[..] {
+            [a, b] => Ok((a, b)),
             _ => Err(serde::de::Error::custom(format!(
-                "cell {i} has {} number{}; a cell is [x, y]",
-                cell.len(),
-                if cell.len() == 1 { "" } else { "s" }
+                "{item} {i} has {}; {shape}",
+                crate::counted(pair.len(), "number")
             ))),
         })
         .collect()

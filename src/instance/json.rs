@@ -145,8 +145,8 @@ pub fn deserialize_pairs<'de, D: serde::Deserializer<'de>>(
 }
 
 /// [`deserialize_cells`] for an optional field: an absent key is `None`
-/// (with `#[serde(default)]`), a present one holds cells (`null` is refused,
-/// as by [`present`]).
+/// (with `#[serde(default)]`), a present one holds cells (`null` is
+/// refused, as for every key of an instance).
 pub fn deserialize_optional_cells<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<Vec<Pos>>, D::Error> {

@@ -163,6 +163,16 @@ pub enum Method {
 }
 
 impl Method {
+    /// [`Method::Shortest`] for a plan of `moves` moves as short as the
+    /// lower bound `lower` (no legal plan is shorter), else `otherwise`.
+    fn at_bound(moves: usize, lower: Option<usize>, otherwise: Method) -> Method {
+        if Some(moves) == lower {
+            Method::Shortest
+        } else {
+            otherwise
+        }
+    }
+
     /// In words, as the HTML viewer's "how" column shows it.
     pub fn describe(self) -> &'static str {
         match self {
@@ -524,11 +534,7 @@ fn plan_apple(
         // number of cells none exists). Take the least one.
         let moves = shortest.or_else(|| route::filling_path(grid, snake, apple))?;
         return Some(Plan {
-            method: if Some(moves.len()) == lower {
-                Method::Shortest
-            } else {
-                Method::Route
-            },
+            method: Method::at_bound(moves.len(), lower, Method::Route),
             moves,
             cycle: None,
             least: true,
@@ -571,11 +577,7 @@ fn plan_apple(
             certified_candidate(solver, snake, apple, &cycle, bound, upper, deadline)
     {
         return Some(Plan {
-            method: if Some(moves.len()) == lower {
-                Method::Shortest
-            } else {
-                Method::Route
-            },
+            method: Method::at_bound(moves.len(), lower, Method::Route),
             least: Some(moves.len()) == lower,
             moves,
             cycle: Some(cycle),
@@ -592,11 +594,7 @@ fn plan_apple(
     };
     let found = |f: cycle::Found, least: bool| Plan {
         least,
-        method: if f.moves.len() == lower {
-            Method::Shortest
-        } else {
-            Method::Route
-        },
+        method: Method::at_bound(f.moves.len(), Some(lower), Method::Route),
         moves: f.moves,
         cycle: Some(f.cycle),
     };
@@ -654,11 +652,7 @@ fn plan_apple(
                 // that long is a least safe one.)
                 let shortest = moves.len() == lower;
                 return Some(Plan {
-                    method: if shortest {
-                        Method::Shortest
-                    } else {
-                        Method::Route
-                    },
+                    method: Method::at_bound(moves.len(), Some(lower), Method::Route),
                     moves,
                     cycle: Some(certified),
                     least: shortest,
@@ -671,11 +665,7 @@ fn plan_apple(
             // (A walk as short as the lower bound is a shortest path.)
             let shortest = moves.len() == lower;
             return Some(Plan {
-                method: if shortest {
-                    Method::Shortest
-                } else {
-                    Method::Cycle
-                },
+                method: Method::at_bound(moves.len(), Some(lower), Method::Cycle),
                 moves,
                 cycle: Some(cycle),
                 least: least || shortest,

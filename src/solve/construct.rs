@@ -1151,25 +1151,20 @@ pub fn tour_plan_free(instance: &Instance, deadline: Option<Instant>) -> Option<
         .into_iter()
         .filter(|tour| tour.ord[h] != usize::MAX && tour.len >= length)
         .collect();
-    let shortest =
-        |plans: &mut dyn Iterator<Item = Option<Vec<Pos>>>| plans.flatten().min_by_key(Vec::len);
     let not_late = || deadline.is_none_or(|d| Instant::now() < d);
     // Each body along its own tour first (the plan it was laid for: a
     // sixteenth of the work), then, while time remains, each body along
-    // every tour and, on an odd board, the reserved tours.
-    let own = shortest(
-        &mut tours
-            .iter()
-            .take_while(|_| not_late())
-            .map(|tour| tour_plan_on(&along(tour), vec![tour.clone()], false, deadline)),
-    );
-    let any = shortest(
-        &mut tours
-            .iter()
-            .take_while(|_| not_late())
-            .map(|tour| tour_plan(&along(tour), deadline)),
-    );
-    shortest(&mut [own, any].into_iter())
+    // every tour and, on an odd board, the reserved tours. The shortest plan
+    // is kept, the earliest found of equal ones.
+    let own = tours
+        .iter()
+        .take_while(|_| not_late())
+        .map(|tour| tour_plan_on(&along(tour), vec![tour.clone()], false, deadline));
+    let any = tours
+        .iter()
+        .take_while(|_| not_late())
+        .map(|tour| tour_plan(&along(tour), deadline));
+    own.chain(any).flatten().min_by_key(Vec::len)
 }
 
 /// Odd full boards: plans along tours that reserve a segment of apples for

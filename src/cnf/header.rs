@@ -130,9 +130,10 @@ impl Header {
             initial_length: instance.initial_length(),
             horizon,
         };
-        for (i, name) in parsed.names.iter().enumerate() {
-            if let Some(why) = name.as_ref().and_then(|n| n.out_of_range(&ranges)) {
-                let name = name.as_ref().expect("a named variable");
+        // (Every variable is named: checked above.)
+        let named = parsed.names.iter().flatten().enumerate();
+        for (i, name) in named {
+            if let Some(why) = name.out_of_range(&ranges) {
                 let coords: Vec<String> = name.coords().iter().map(u32::to_string).collect();
                 return Err(HeaderError::OutOfRange {
                     var: format!("c var {} {} {}", i + 1, name.name(), coords.join(" ")),

@@ -494,11 +494,11 @@ pub fn print_plan(
                 Refuted::AtMost => "within",
                 Refuted::Exactly | Refuted::Nothing => "of exactly",
             };
-            let moves = if report.horizon == 1 { "move" } else { "moves" };
             let _ = writeln!(
                 out,
-                "no plan {scope} {} {moves} (encoding {})",
-                report.horizon, report.encoding
+                "no plan {scope} {} (encoding {})",
+                snakesat::counted(report.horizon, "move"),
+                report.encoding
             );
         }
         _ if refuted == Refuted::Nothing => {

@@ -197,8 +197,8 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
             let _ = writeln!(out, "instance: {}", describe(&instance));
             let _ = writeln!(
                 out,
-                "horizon: T={moves} {} ({how})",
-                if moves == 1 { "move" } else { "moves" }
+                "horizon: T={} ({how})",
+                snakesat::counted(moves, "move")
             );
             let _ = writeln!(out);
             let _ = write!(

@@ -179,6 +179,14 @@ fn bad_plan_files_are_refused_with_one_line() {
         ),
         ("{\"status\": \"sat\"}", "no `path`"),
         (
+            "{\"status\": null, \"path\": [[0, 0]]}",
+            "invalid type: null, expected a string",
+        ),
+        (
+            "{\"horizon\": null, \"path\": [[0, 0]]}",
+            "invalid type: null, expected usize",
+        ),
+        (
             &good.replace(
                 &format!("\"horizon\":{horizon}"),
                 &format!("\"horizon\":{}", horizon + 1),

@@ -44,10 +44,13 @@ pub struct RenderArgs {
 type Eaten = Vec<(usize, usize)>;
 
 /// The fields of a plan file that `render` and `check` read; the others
-/// (`optimal`, `lower_bound`, ...) are ignored.
+/// (`optimal`, `lower_bound`, ...) are ignored. Each may be left out, but
+/// one that is present holds a value (`null` is refused, as in an instance).
 #[derive(Deserialize)]
 struct PlanFile {
+    #[serde(default, deserialize_with = "snakesat::instance::json::present")]
     status: Option<String>,
+    #[serde(default, deserialize_with = "snakesat::instance::json::present")]
     horizon: Option<usize>,
     #[serde(
         default,

@@ -156,8 +156,8 @@ pub fn deserialize_optional_cells<'de, D: serde::Deserializer<'de>>(
 /// An optional key that is present holds a value of its type: `null` is
 /// refused like any other wrong type (an absent key is `None`, with
 /// `#[serde(default)]`). Reading is strict: `"grow": null` does not mean
-/// the default.
-fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+/// the default. Also the reader of the optional keys of a plan file.
+pub fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: Deserialize<'de>,

@@ -256,6 +256,35 @@ fn bad_instances_are_refused_with_one_line() {
     }
 }
 
+/// Review 13a: an error that quotes a malformed file echoed its control
+/// characters raw (a terminal escape sequence, a carriage return), which
+/// could drive the terminal and split the one `error:` line. They are spelt
+/// as escapes now.
+#[test]
+fn errors_spell_the_control_characters_they_quote() {
+    let dir = temp_dir("control-characters");
+    let problem = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benchmarks/ipc2018-snake/optimal/instance-4.pddl"
+    );
+    let text = std::fs::read_to_string(problem).unwrap();
+    let bad = write(
+        &dir,
+        "esc.pddl",
+        &text.replacen("ISADJACENT", "ISADJ\u{1b}[2J\u{7}ACENT", 1),
+    );
+    let run = snakesat(&["solve", &bad]);
+    assert_bad_input(&run, "unknown predicate");
+    assert!(
+        !run.stderr.chars().any(|c| c.is_control() && c != '\n'),
+        "{:?}",
+        run.stderr
+    );
+    // (The name as the file spells it or lower-cased.)
+    let quoted = run.stderr.to_lowercase();
+    assert!(quoted.contains("\\u{1b}[2j"), "{:?}", run.stderr);
+}
+
 #[test]
 fn bad_flags_are_refused_with_one_line() {
     assert_bad_input(

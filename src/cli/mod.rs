@@ -306,11 +306,26 @@ pub fn main() -> ExitCode {
             // What the command made in place (a proof folder, say) is
             // unfinished: an error leaves nothing behind.
             snakesat::output::discard_unfinished();
-            let message = f.message.replace('\n', " ");
-            eprintln!("error: {message}");
+            eprintln!("error: {}", one_line(&f.message));
             ExitCode::from(f.code)
         }
     }
+}
+
+/// `message` as one printable line: line breaks become spaces and other
+/// control characters (an escape sequence or a carriage return echoed from a
+/// malformed input file) are spelt as Rust escapes (`\u{1b}`, `\r`), so an
+/// error can neither split into lines nor drive the terminal.
+fn one_line(message: &str) -> String {
+    let mut line = String::with_capacity(message.len());
+    for c in message.chars() {
+        match c {
+            '\n' => line.push(' '),
+            c if c.is_control() => line.extend(c.escape_default()),
+            c => line.push(c),
+        }
+    }
+    line
 }
 
 /// Prints the completion script for `shell` on stdout, through the writer of

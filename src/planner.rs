@@ -346,8 +346,11 @@ impl<'a> Planner<'a> {
     }
 
     /// With `false`, [`Search::FixedHorizon`] solves only the full formula at
-    /// its horizon. With `true` (the default) it first tries a plan at the
-    /// lower bound followed by a legal continuation (two small formulas).
+    /// its horizon. With `true` (the default) it first tries, for at most a
+    /// second, the least plan of fewer moves (horizons from the lower bound
+    /// up, small formulas; only the bound when the horizon is within a few
+    /// moves of it) followed by a legal continuation (a short search, or one
+    /// more small formula); failing that, the full formula.
     pub fn shortcut(mut self, shortcut: bool) -> Self {
         self.shortcut = shortcut;
         self

@@ -138,8 +138,10 @@ impl Drop for Traced {
 /// `Unsat` means the file holds a refutation of exactly these clauses (in
 /// this order, variables as numbered); `Unknown` means the deadline passed.
 /// Like every certificate file, the proof is created with
-/// [`crate::output::create_unfinished`]: a signal removes it until
-/// [`crate::output::settle`] keeps its folder.
+/// [`crate::output::create_unfinished`]: in a process that cleans up on
+/// signals ([`crate::output::clean_up_on_signals`], the binary), a signal
+/// removes it until [`crate::output::settle`] keeps its folder. No function of
+/// this module changes how the process handles signals.
 pub fn refute(cnf: &Cnf, proof: &Path, deadline: Option<Instant>) -> Result<Status, ProofError> {
     solve_traced(cnf, proof, CadicalConfig::Default, deadline, None).map(|(status, _)| status)
 }
@@ -269,7 +271,8 @@ pub(crate) fn remove_files(dir: &Path, horizon: usize) -> Result<(), ProofError>
 
 /// Creates the proof folder `dir` if it is missing; a folder created here is
 /// unfinished ([`crate::output::create_unfinished`]) until its manifest is
-/// written, so a signal before then removes it (once it is empty again).
+/// written, so in a process that cleans up on signals a signal before then
+/// removes it (once it is empty again).
 pub fn create_dir(dir: &Path) -> Result<(), ProofError> {
     let created = if dir.exists() {
         std::fs::create_dir_all(dir)

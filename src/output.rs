@@ -16,18 +16,23 @@
 //! to is replaced (the link stays); a link to nothing, or to anything but a
 //! regular file, is refused. Devices, FIFOs, sockets and folders are refused.
 //!
-//! On SIGINT, SIGTERM or SIGHUP, the live temporaries are removed and the
-//! process dies of the signal as it would have without them.
+//! In a process that called [`clean_up_on_signals`] (the `snakesat` binary
+//! does, first thing; nothing in the library does, so a program using it
+//! keeps its own handling of signals), SIGINT, SIGTERM and SIGHUP remove the
+//! live temporaries and the process dies of the signal as it would have
+//! without them.
 //!
 //! Files that cannot go through a temporary (the certificates of `solve
 //! --proof`, which CaDiCaL writes by their path, and their folder; the
 //! family folder of `merge`, too many files to hold open at once) are
-//! created with [`create_unfinished`] instead: the signals and
-//! [`abandon_and_exit`] remove them as well, until [`settle`] keeps them once
-//! the result they belong to is complete; an error removes them with
-//! [`discard_unfinished`]. A command that lands many files one at a time
-//! (the family of `generate`) commits each with [`commit_unfinished`]: it
-//! lands whole, but unfinished in the same way.
+//! created with [`create_unfinished`] instead. In such a process they are
+//! registered as unfinished: the signals and [`abandon_and_exit`] remove
+//! them as well, until [`settle`] keeps them once the result they belong to
+//! is complete; an error removes them with [`discard_unfinished`]. (Without
+//! [`clean_up_on_signals`] nothing is registered as unfinished: a library
+//! call leaves no file of its own for these to remove later.) A command that
+//! lands many files one at a time (the family of `generate`) commits each
+//! with [`commit_unfinished`]: it lands whole, but unfinished in the same way.
 //!
 //! A command whose child processes write outputs of their own (the `solve`
 //! children of `bench`) spawns them with [`spawn_watched`]: a signal is
@@ -51,6 +56,7 @@ use std::io::{self, BufWriter, Stdout, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -78,7 +84,7 @@ impl OutputError {
 }
 
 /// An error and its sources, joined by `": "`.
-fn chain(e: &dyn std::error::Error) -> String {
+pub(crate) fn chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut source = e.source();
     while let Some(s) = source {
@@ -166,6 +172,21 @@ fn live() -> MutexGuard<'static, Live> {
     LIVE.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// Set by [`clean_up_on_signals`]: only then is anything registered as
+/// unfinished.
+static CLEANING_UP: AtomicBool = AtomicBool::new(false);
+
+impl Live {
+    /// Registers `path` as unfinished, in a process that cleans up on
+    /// signals ([`clean_up_on_signals`]); elsewhere nothing would ever remove
+    /// it, so it is not kept.
+    fn unfinished(&mut self, path: &Path) {
+        if CLEANING_UP.load(Ordering::SeqCst) {
+            self.unfinished.push(path.to_path_buf());
+        }
+    }
+}
+
 /// Sends `signal` to every running child of [`spawn_watched`], then waits
 /// until each has ended (having removed its own unfinished files).
 fn stop_children(files: &Live, signal: i32) {
@@ -198,18 +219,19 @@ fn remove_live(signal: i32) -> MutexGuard<'static, Live> {
     files
 }
 
-/// Creates the file or folder `path` with `create` (e.g. `File::create(path)`) and
-/// registers it as unfinished: until [`settle`] keeps it, SIGINT, SIGTERM,
-/// SIGHUP and [`abandon_and_exit`] remove it like the temporaries. For what
-/// is written in place rather than through a temporary, such as a proof that
-/// a C library writes by its path. It is created under the lock the signal
+/// Creates the file or folder `path` with `create` (e.g. `File::create(path)`) and,
+/// in a process that called [`clean_up_on_signals`], registers it as
+/// unfinished: until [`settle`] keeps it, SIGINT, SIGTERM, SIGHUP and
+/// [`abandon_and_exit`] remove it like the temporaries. For what is written
+/// in place rather than through a temporary, such as a proof that a C
+/// library writes by its path. It is created under the lock the signal
 /// handler holds until the process ends, so nothing is created after the
-/// handler has removed the files.
+/// handler has removed the files. Elsewhere (a library call) it is only
+/// created.
 pub fn create_unfinished<T>(path: &Path, create: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
-    watch_signals().map_err(io::Error::other)?;
     let mut files = live();
     let created = create()?;
-    files.unfinished.push(path.to_path_buf());
+    files.unfinished(path);
     Ok(created)
 }
 
@@ -226,19 +248,19 @@ pub fn discard_unfinished() {
 
 /// Registers `path`, a file or folder that a finished child of
 /// [`spawn_watched`] made for this command (and kept), as unfinished, as if
-/// [`create_unfinished`] had made it: a signal or an error now removes it.
+/// [`create_unfinished`] had made it: a signal or an error now removes it
+/// (in a process that called [`clean_up_on_signals`]; elsewhere nothing).
 pub fn adopt_unfinished(path: &Path) {
-    live().unfinished.push(path.to_path_buf());
+    live().unfinished(path);
 }
 
 /// Spawns `command` as a child whose outputs this command answers for (a
 /// `snakesat` command, which removes its own unfinished files on SIGINT,
 /// SIGTERM and SIGHUP): until it is reaped by [`try_wait_watched`] or
-/// [`kill_watched`], a signal to this process is passed on to it, and it is
-/// awaited before this process removes its own files. No child is spawned
-/// once a signal has come.
+/// [`kill_watched`], a signal to this process is passed on to it (once
+/// [`clean_up_on_signals`] has run), and it is awaited before this process
+/// removes its own files. No child is spawned once a signal has come.
 pub fn spawn_watched(command: &mut Command) -> io::Result<Child> {
-    watch_signals().map_err(io::Error::other)?;
     let mut files = live();
     let child = command.spawn()?;
     files.children.push(child.id());
@@ -278,27 +300,38 @@ pub fn settle(folder: &Path) {
     live().unfinished.retain(|f| !f.starts_with(folder));
 }
 
-/// Starts (once) the thread that removes the live temporaries on a signal.
-fn watch_signals() -> Result<(), String> {
-    static WATCH: OnceLock<Result<(), String>> = OnceLock::new();
-    WATCH
-        .get_or_init(|| {
-            let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP]).map_err(|e| e.to_string())?;
-            std::thread::Builder::new()
-                .name("output-cleanup".into())
-                .spawn(move || {
-                    if let Some(signal) = signals.forever().next() {
-                        // Held until the process ends: no temporary is created
-                        // or renamed after this.
-                        let _held = remove_live(signal);
-                        let _ = signal_hook::low_level::emulate_default_handler(signal);
-                        signal_hook::low_level::exit(128 + signal);
-                    }
-                })
-                .map(|_| ())
-                .map_err(|e| e.to_string())
-        })
-        .clone()
+/// Makes SIGINT, SIGTERM and SIGHUP end this process as the `snakesat`
+/// binary ends (its `main` calls this first): the running children of
+/// [`spawn_watched`] are stopped, the live temporaries and the unfinished
+/// files removed, and the process dies of the signal. From then on, files
+/// are registered as unfinished (see [`create_unfinished`]).
+///
+/// This replaces the process's own handling of those signals for good
+/// (a thread waits for them until the process ends), so it is for a program
+/// whose signals are its own to give away: nothing in the library calls it,
+/// and a program that only uses the library keeps its signals as they were.
+/// Calling it again does nothing.
+pub fn clean_up_on_signals() -> io::Result<()> {
+    static STARTING: Mutex<()> = Mutex::new(());
+    let _once = STARTING.lock().unwrap_or_else(PoisonError::into_inner);
+    if CLEANING_UP.load(Ordering::SeqCst) {
+        return Ok(());
+    }
+    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    // Without the thread, dropping `signals` unregisters it.
+    std::thread::Builder::new()
+        .name("output-cleanup".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                // Held until the process ends: no temporary is created
+                // or renamed after this.
+                let _held = remove_live(signal);
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                signal_hook::low_level::exit(128 + signal);
+            }
+        })?;
+    CLEANING_UP.store(true, Ordering::SeqCst);
+    Ok(())
 }
 
 /// Ends the process with exit code `code` after stopping every watched child
@@ -479,9 +512,6 @@ pub fn claim<const N: usize>(
         }
         resolved.push((*path, r));
     }
-    if !resolved.is_empty() {
-        watch_signals().map_err(|e| OutputError::new(resolved[0].0, e))?;
-    }
     let mut outputs: [Option<Output>; N] = std::array::from_fn(|_| None);
     let mut resolved = resolved.into_iter();
     for (slot, path) in outputs.iter_mut().zip(paths) {
@@ -656,7 +686,7 @@ fn land(
         landed.map_err(|e| OutputError::new(&output.given, e.error))?;
         if new {
             // As given, like the paths of `create_unfinished`, for `settle`.
-            files.unfinished.push(output.given.clone());
+            files.unfinished(&output.given);
         }
     }
     Ok(())

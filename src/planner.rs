@@ -26,7 +26,8 @@ use crate::reachable::{self, Reachable};
 use crate::sim::{self, Replay, Violation};
 use crate::solve::{self, Attempt, Budget, SearchResult, Stats, Status};
 
-/// Which question the planner asks.
+/// Which question the planner asks: the one given to [`Planner::search`],
+/// else the instance's own ([`Planner::search_for`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Search {
     /// The least number of moves (up to [`Planner::max_horizon`]), climbing
@@ -113,7 +114,7 @@ impl FromStr for CadicalConfig {
 }
 
 /// Why the planner refuses to plan.
-#[derive(Debug, Error, PartialEq, Eq)]
+#[derive(Debug, Error)]
 pub enum PlanError {
     /// A CaDiCaL configuration name that does not exist.
     #[error("unknown CaDiCaL configuration {0:?} (expected one of: default, plain, sat, unsat)")]
@@ -135,16 +136,18 @@ pub enum PlanError {
     /// The encoding refuses the instance.
     #[error(transparent)]
     Encode(#[from] EncodeError),
-    /// A certificate could not be written ([`Planner::certify_into`]).
-    #[error("certificates: {0}")]
-    Certificate(String),
+    /// A certificate could not be written ([`Planner::certify_into`]): the
+    /// [`ProofError`] is the source, and the message ends with its reason
+    /// (`certificates: cannot create DIR: File exists (os error 17)`).
+    #[error("certificates: {}", crate::output::chain(.0))]
+    Certificate(#[source] ProofError),
 }
 
 impl From<ProofError> for PlanError {
     fn from(error: ProofError) -> Self {
         match error {
             ProofError::Encode(e) => PlanError::Encode(e),
-            other => PlanError::Certificate(format!("{:#}", other)),
+            other => PlanError::Certificate(other),
         }
     }
 }
@@ -209,6 +212,9 @@ pub struct Outcome {
     pub lower_bound: usize,
     /// Every horizon tried, in order.
     pub attempts: Vec<Attempt>,
+    /// The search that answered ([`Planner::search_for`]): what "no plan"
+    /// speaks of, and what [`crate::proof::certify_search`] certifies.
+    pub search: Search,
 }
 
 impl Outcome {
@@ -267,9 +273,16 @@ impl Outcome {
 
 /// The planner: an encoding and the options of one search (see the crate
 /// documentation for an example).
+///
+/// An instance with a [`horizon`](Instance::horizon) asks for a plan of
+/// exactly that many moves ([`Search::FixedHorizon`]), as `snakesat solve`
+/// does; without one, for the least ([`Search::Optimal`]). A search given
+/// with [`Planner::search`] is asked instead, whatever the instance's
+/// horizon: [`Planner::search_for`] is the rule.
 pub struct Planner<'a> {
     encoding: &'a dyn Encoding,
-    search: Search,
+    /// `None`: the instance's own ([`Planner::search_for`]).
+    search: Option<Search>,
     method: Method,
     timeout: Option<Duration>,
     max_horizon: usize,
@@ -283,13 +296,14 @@ pub struct Planner<'a> {
 type Progress<'a> = Box<dyn FnMut(&Attempt) + 'a>;
 
 impl<'a> Planner<'a> {
-    /// A planner for `encoding`: [`Search::Optimal`] with [`Method::Auto`], no
-    /// timeout, horizons up to 300 and each search's own CaDiCaL
-    /// configuration ([`Planner::cadical_config`]).
+    /// A planner for `encoding`: the instance's own search
+    /// ([`Planner::search_for`]: [`Search::Optimal`] unless it has a horizon)
+    /// with [`Method::Auto`], no timeout, horizons up to 300 and each search's
+    /// own CaDiCaL configuration ([`Planner::cadical_config`]).
     pub fn new(encoding: &'a dyn Encoding) -> Self {
         Planner {
             encoding,
-            search: Search::Optimal,
+            search: None,
             method: Method::Auto,
             timeout: None,
             max_horizon: 300,
@@ -300,10 +314,24 @@ impl<'a> Planner<'a> {
         }
     }
 
-    /// Which question to ask.
+    /// Which question to ask, whatever the instance's
+    /// [`horizon`](Instance::horizon) (without it, [`Planner::search_for`]
+    /// decides from the instance).
     pub fn search(mut self, search: Search) -> Self {
-        self.search = search;
+        self.search = Some(search);
         self
+    }
+
+    /// The search [`Planner::plan`] runs on `instance`: the one given to
+    /// [`Planner::search`]; else [`Search::FixedHorizon`] of the instance's
+    /// [`horizon`](Instance::horizon) when it has one, and
+    /// [`Search::Optimal`] when not.
+    pub fn search_for(&self, instance: &Instance) -> Search {
+        match (self.search, instance.horizon) {
+            (Some(search), _) => search,
+            (None, Some(t)) => Search::FixedHorizon(t),
+            (None, None) => Search::Optimal,
+        }
     }
 
     /// How [`Search::Optimal`] climbs the horizons.
@@ -373,15 +401,15 @@ impl<'a> Planner<'a> {
         self
     }
 
-    /// Plans `instance` and checks the plan with the simulator. An instance
+    /// Plans `instance` with the search [`Planner::search_for`] gives and
+    /// checks the plan with the simulator. An instance
     /// that breaks a rule of the model ([`Instance::validate`]), or a fixed
     /// horizon beyond [`MAX_HORIZON`], is refused ([`PlanError::Instance`]).
     pub fn plan(&mut self, instance: &Instance) -> Result<Outcome, PlanError> {
         instance.validate()?;
-        if let Search::FixedHorizon(t) = self.search
-            && t > MAX_HORIZON
-        {
-            return Err(InstanceError::HugeHorizon(t).into());
+        let search = self.search_for(instance);
+        if let Search::FixedHorizon(t) = search {
+            check_horizon(t)?;
         }
         // Refusals first: whether the flags fit the encoding and the
         // instance does not depend on the answer (which may need no formula).
@@ -395,7 +423,7 @@ impl<'a> Planner<'a> {
         if self.method == Method::Incremental && !incremental {
             return Err(refuse("incremental"));
         }
-        if self.search == Search::Satisficing && !incremental {
+        if search == Search::Satisficing && !incremental {
             return Err(refuse("satisficing"));
         }
         let budget = Budget {
@@ -403,11 +431,11 @@ impl<'a> Planner<'a> {
             config: self.config.unwrap_or_default(),
         };
         let mut proven = prune::lower_bound(instance);
-        let any_length = matches!(self.search, Search::Optimal | Search::Satisficing);
+        let any_length = matches!(search, Search::Optimal | Search::Satisficing);
         // No apple: the goal holds at once, so the least plan has no move (a
         // fixed horizon still asks for a legal walk of exactly its moves).
         if instance.apples.is_empty() && any_length {
-            return Ok(no_move_plan(instance));
+            return Ok(no_move_plan(instance, search));
         }
         // A state space small enough to list may show that no plan of any
         // length exists, which no horizon's formula can say.
@@ -418,7 +446,7 @@ impl<'a> Planner<'a> {
         {
             proven = usize::MAX;
         }
-        let (lower, upper) = match self.search {
+        let (lower, upper) = match search {
             Search::FixedHorizon(t) => (t, t),
             Search::Optimal | Search::Satisficing => (proven, self.max_horizon),
         };
@@ -426,6 +454,7 @@ impl<'a> Planner<'a> {
             // Proven without solving: the bound exceeds every horizon allowed
             // (`usize::MAX`: the apples can never all be eaten).
             return Ok(Outcome {
+                search,
                 verdict: Verdict::NoPlan { within: upper },
                 lower_bound: proven,
                 attempts: vec![],
@@ -436,7 +465,7 @@ impl<'a> Planner<'a> {
                 p(a)
             }
         };
-        let result = match self.search {
+        let result = match search {
             Search::Satisficing => {
                 let formula_moves = upper.min(SATISFICING_FORMULA_MOVES);
                 let mut result = solve::satisficing::satisficing(
@@ -495,7 +524,7 @@ impl<'a> Planner<'a> {
                 )?
             }
         };
-        Ok(conclude(instance, result, upper, encoding))
+        Ok(conclude(instance, search, result, upper, encoding))
     }
 
     /// Answers "is there a plan of exactly `t` moves?" for every `t` of
@@ -506,13 +535,16 @@ impl<'a> Planner<'a> {
     /// print them replay them in the simulator. The timeout bounds the whole
     /// range: a horizon the solver has not decided by then is answered
     /// `Unknown` (one decided without search, e.g. by unit propagation, may
-    /// still be `Unsat` or `Sat`).
+    /// still be `Unsat` or `Sat`). Refused before any work, as by
+    /// [`Planner::plan`] ([`PlanError::Instance`]): an instance that breaks a
+    /// rule of the model, and a range reaching beyond [`MAX_HORIZON`].
     pub fn each_horizon(
         &self,
         instance: &Instance,
         horizons: std::ops::RangeInclusive<usize>,
         mut answer: impl FnMut(usize, Status, Option<Vec<Pos>>),
     ) -> Result<(), PlanError> {
+        instance.validate()?;
         let budget = Budget {
             deadline: self.deadline(),
             config: self.config.unwrap_or_default(),
@@ -521,6 +553,7 @@ impl<'a> Planner<'a> {
         if first > last {
             return Ok(());
         }
+        check_horizon(last)?;
         if self.method == Method::Incremental {
             if !self.encoding.capabilities().incremental {
                 return Err(PlanError::NotIncremental {
@@ -546,18 +579,29 @@ impl<'a> Planner<'a> {
     /// Solves `cnf`, a formula of this planner's encoding for `instance` at
     /// exactly `moves` moves, with the planner's timeout and configuration:
     /// the status and, if SAT, the head path of the model (`None` when the
-    /// model is not a path). The path is not checked.
+    /// model is not a path). The path is not checked. More `moves` than
+    /// [`MAX_HORIZON`] are refused before solving, as by [`Planner::plan`]
+    /// ([`PlanError::Instance`]).
     pub fn solve_formula(
         &self,
         instance: &Instance,
         cnf: &Cnf,
         moves: usize,
-    ) -> (Status, Option<Vec<Pos>>) {
+    ) -> Result<(Status, Option<Vec<Pos>>), PlanError> {
+        check_horizon(moves)?;
         let deadline = self.deadline();
         let (status, values) = solve::run_cadical(cnf, deadline, self.config.unwrap_or_default());
         let path = values.and_then(|v| solve::path_of(instance, cnf, &v, moves).ok());
-        (status, path)
+        Ok((status, path))
     }
+}
+
+/// Refuses a horizon beyond [`MAX_HORIZON`], which no path decodes at.
+fn check_horizon(t: usize) -> Result<(), PlanError> {
+    if t > MAX_HORIZON {
+        return Err(InstanceError::HugeHorizon(t).into());
+    }
+    Ok(())
 }
 
 /// The largest horizon of a formula the satisficing search builds (its
@@ -589,10 +633,11 @@ fn within(mut result: SearchResult, upper: usize) -> SearchResult {
 /// The least plan of an instance without apples: no move, from the start
 /// cell (a free start's first one), proven least without solving (lower
 /// bound 0, no attempt).
-fn no_move_plan(instance: &Instance) -> Outcome {
+fn no_move_plan(instance: &Instance, search: Search) -> Outcome {
     let path = prune::start_cells(instance, &instance.wall_map())[..1].to_vec();
     let replay = sim::simulate(instance, &path).expect("the start holds with no apple to eat");
     Outcome {
+        search,
         verdict: Verdict::Plan(Plan {
             path,
             horizon: 0,
@@ -622,6 +667,7 @@ fn listing_room(instance: &Instance) -> usize {
 /// when no longer than the bound.
 fn conclude(
     instance: &Instance,
+    search: Search,
     result: SearchResult,
     upper: usize,
     encoding: &dyn Encoding,
@@ -665,6 +711,7 @@ fn conclude(
         }
     };
     Outcome {
+        search,
         verdict,
         lower_bound: result.lower_bound,
         attempts: result.attempts,
@@ -684,12 +731,12 @@ mod tests {
     #[test]
     fn configuration_names_parse_in_one_place() {
         for c in CadicalConfig::ALL {
-            assert_eq!(c.name().parse::<CadicalConfig>(), Ok(c));
+            assert_eq!(c.name().parse::<CadicalConfig>().ok(), Some(c));
         }
-        assert_eq!(
+        assert!(matches!(
             "nosuch".parse::<CadicalConfig>(),
-            Err(PlanError::UnknownConfig("nosuch".into()))
-        );
+            Err(PlanError::UnknownConfig(name)) if name == "nosuch"
+        ));
     }
 
     #[test]
@@ -963,11 +1010,12 @@ mod tests {
         let refused = Planner::new(&*direct)
             .search(Search::FixedHorizon(MAX_HORIZON + 1))
             .plan(&valid);
-        assert_eq!(
-            refused.err(),
-            Some(PlanError::Instance(InstanceError::HugeHorizon(
-                MAX_HORIZON + 1
-            )))
+        assert!(
+            matches!(
+                refused,
+                Err(PlanError::Instance(InstanceError::HugeHorizon(t))) if t == MAX_HORIZON + 1
+            ),
+            "{refused:?}"
         );
     }
 

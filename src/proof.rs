@@ -30,7 +30,7 @@ use thiserror::Error;
 use crate::cnf::{Cnf, header};
 use crate::encode::{EncodeError, Encoding};
 use crate::instance::Instance;
-use crate::planner::{CadicalConfig, Outcome, Verdict};
+use crate::planner::{CadicalConfig, Outcome, Search, Verdict};
 use crate::solve::{Answer, Attempt, Budget, Interrupt, Status};
 
 unsafe extern "C" {
@@ -138,8 +138,10 @@ impl Drop for Traced {
 /// `Unsat` means the file holds a refutation of exactly these clauses (in
 /// this order, variables as numbered); `Unknown` means the deadline passed.
 /// Like every certificate file, the proof is created with
-/// [`crate::output::create_unfinished`]: a signal removes it until
-/// [`crate::output::settle`] keeps its folder.
+/// [`crate::output::create_unfinished`]: in a process that cleans up on
+/// signals ([`crate::output::clean_up_on_signals`], the binary), a signal
+/// removes it until [`crate::output::settle`] keeps its folder. No function of
+/// this module changes how the process handles signals.
 pub fn refute(cnf: &Cnf, proof: &Path, deadline: Option<Instant>) -> Result<Status, ProofError> {
     solve_traced(cnf, proof, CadicalConfig::Default, deadline, None).map(|(status, _)| status)
 }
@@ -269,7 +271,8 @@ pub(crate) fn remove_files(dir: &Path, horizon: usize) -> Result<(), ProofError>
 
 /// Creates the proof folder `dir` if it is missing; a folder created here is
 /// unfinished ([`crate::output::create_unfinished`]) until its manifest is
-/// written, so a signal before then removes it (once it is empty again).
+/// written, so in a process that cleans up on signals a signal before then
+/// removes it (once it is empty again).
 pub fn create_dir(dir: &Path) -> Result<(), ProofError> {
     let created = if dir.exists() {
         std::fs::create_dir_all(dir)
@@ -413,16 +416,21 @@ pub fn refuted_horizons(attempts: &[Attempt]) -> Vec<usize> {
 /// Writes into `dir` (created if missing) a CNF and a DRAT proof for every
 /// horizon in `refuted`, and, when the answer rests on the proven
 /// `lower_bound` (`usize::MAX`: some apple can never be eaten), that is
-/// without a fixed horizon (`instance.horizon`), one for the horizon just
-/// below it when that is at least 1; then `manifest.json`, and the folder is settled
-/// ([`crate::output::settle`]): until then a signal removes every certificate
-/// file (and the folder, if created by this run). Horizons with a certificate in `done`
+/// when `search` (the search that answered) is not a
+/// [`Search::FixedHorizon`], one for the horizon just below it when that is
+/// at least 1; then `manifest.json`, and the folder is settled
+/// ([`crate::output::settle`]): until then, in a process that cleans up on
+/// signals ([`crate::output::clean_up_on_signals`], the binary), a signal
+/// removes every certificate file (and the folder, if created by this run);
+/// elsewhere nothing stays registered once this returns. Horizons with a certificate in `done`
 /// (written by the search itself, [`crate::planner::Planner::certify_into`])
 /// are not solved again. A horizon found satisfiable here contradicts the
 /// search and is an error.
+#[allow(clippy::too_many_arguments)]
 pub fn certify(
     instance: &Instance,
     encoding: &dyn Encoding,
+    search: Search,
     refuted: &[usize],
     lower_bound: usize,
     done: &[Certificate],
@@ -431,7 +439,7 @@ pub fn certify(
 ) -> Result<Manifest, ProofError> {
     create_dir(dir)?;
     let mut claims: Vec<(usize, Reason)> = refuted.iter().map(|&t| (t, Reason::Refuted)).collect();
-    let rests_on_bound = instance.horizon.is_none();
+    let rests_on_bound = !matches!(search, Search::FixedHorizon(_));
     let unreachable = rests_on_bound && lower_bound == usize::MAX;
     let lower_bound = (lower_bound != usize::MAX).then_some(lower_bound);
     let below_bound = lower_bound.filter(|_| rests_on_bound);
@@ -555,9 +563,10 @@ fn write_cnf(
 
 /// Certifies the answer of a search (see [`certify`]): its refuted horizons
 /// (those the search certified itself are kept), and the one below its lower
-/// bound unless the horizon was fixed. A fixed horizon that the bound
-/// excluded without solving it (some apple can never be eaten) is the
-/// horizon the answer rests on, so it is certified like any other.
+/// bound unless the search that answered ([`Outcome::search`]) was a fixed
+/// horizon. A fixed horizon that the bound excluded without solving it
+/// (some apple can never be eaten) is the horizon the answer rests on, so it
+/// is certified like any other.
 pub fn certify_search(
     instance: &Instance,
     encoding: &dyn Encoding,
@@ -566,7 +575,7 @@ pub fn certify_search(
     deadline: Option<Instant>,
 ) -> Result<Manifest, ProofError> {
     let mut refuted = refuted_horizons(&outcome.attempts);
-    if let Some(t) = instance.horizon
+    if let Search::FixedHorizon(t) = outcome.search
         && outcome.attempts.is_empty()
         && matches!(outcome.verdict, Verdict::NoPlan { .. })
     {
@@ -580,6 +589,7 @@ pub fn certify_search(
     certify(
         instance,
         encoding,
+        outcome.search,
         &refuted,
         outcome.lower_bound,
         &done,

@@ -461,19 +461,12 @@ fn the_head_looks_where_it_goes() {
 fn the_readme_gifs_show_connected_snakes() {
     use snakesat::encode;
     use snakesat::instance::random::generate;
-    use snakesat::planner::{Planner, Search};
+    use snakesat::planner::Planner;
 
     let encoding = encode::by_name("direct").unwrap();
     for name in ["mvp1", "mvp2", "mvp3"] {
         let instance = generate(&specs::mvp(name)).unwrap();
-        let search = match instance.horizon {
-            Some(moves) => Search::FixedHorizon(moves),
-            None => Search::Optimal,
-        };
-        let outcome = Planner::new(&*encoding)
-            .search(search)
-            .plan(&instance)
-            .unwrap();
+        let outcome = Planner::new(&*encoding).plan(&instance).unwrap();
         let path = outcome.plan().expect("a plan").path.clone();
         let (fresh, summary) = render(&instance, &path, &GifOptions::default());
         let file = format!("{}/plots/{name}.gif", env!("CARGO_MANIFEST_DIR"));

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use snakesat::encode;
 use snakesat::instance::random::generate;
 use snakesat::output;
-use snakesat::planner::{Planner, Search};
+use snakesat::planner::Planner;
 use snakesat::render::{GifOptions, write_gif};
 use snakesat::report::picture;
 
@@ -22,12 +22,7 @@ pub fn run(name: &str) {
     let instance = generate(&spec).expect("the setting is a valid instance");
     let encoding = encode::by_name("direct").expect("the default encoding exists");
     let bound = encode::prune::lower_bound(&instance);
-    let search = match instance.horizon {
-        Some(moves) => Search::FixedHorizon(moves),
-        None => Search::Optimal,
-    };
     let outcome = Planner::new(&*encoding)
-        .search(search)
         .on_attempt(|a| eprintln!("T={}: {:?}", a.horizon, a.status))
         .plan(&instance)
         .expect("the setting encodes");

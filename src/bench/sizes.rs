@@ -296,7 +296,8 @@ pub struct Measure {
     pub legal_plan: Option<bool>,
 }
 
-/// Measures `encoding` on `instance` at `moves`; with `solve_timeout`, solves it too.
+/// Measures `encoding` on `instance` at `moves`; with `solve_timeout`, solves
+/// it too (up to [`crate::instance::MAX_HORIZON`] moves, the planner's limit).
 pub fn measure(
     instance: &Instance,
     encoding: &dyn Encoding,
@@ -340,11 +341,12 @@ pub fn measure(
             .map(|(n, s)| (n.to_string(), s.clone()))
             .collect(),
     ));
-    if let Some(timeout) = solve_timeout {
-        let solving = Instant::now();
-        let (status, path) = Planner::new(encoding)
-            .timeout(Some(timeout))
-            .solve_formula(instance, &cnf, moves);
+    let solving = Instant::now();
+    let solver = Planner::new(encoding).timeout(solve_timeout);
+    // Beyond the horizon cap the planner refuses to solve: measured only.
+    if solve_timeout.is_some()
+        && let Ok((status, path)) = solver.solve_formula(instance, &cnf, moves)
+    {
         m.solve_seconds = Some(solving.elapsed().as_secs_f64());
         m.status = Some(status);
         if status == Status::Sat {

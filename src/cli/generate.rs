@@ -450,7 +450,7 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
             };
             let cnf = encoding.encode(&at, h).map_err(bad_input)?;
             let start = Instant::now();
-            let (status, path) = planner.solve_formula(&at, &cnf, h);
+            let (status, path) = planner.solve_formula(&at, &cnf, h).map_err(bad_input)?;
             let seconds = start.elapsed().as_secs_f64();
             let expected = match h.cmp(&t_star) {
                 std::cmp::Ordering::Less => Some(Status::Unsat),

@@ -156,11 +156,6 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     } else {
         DEFAULT_MAX_HORIZON
     });
-    let search = match (args.satisficing, instance.horizon) {
-        (true, _) => Search::Satisficing,
-        (false, Some(t)) => Search::FixedHorizon(t),
-        (false, None) => Search::Optimal,
-    };
     let method = match args.search {
         None => Method::Auto,
         Some(SearchMode::Incremental) => Method::Incremental,
@@ -172,10 +167,14 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     if let Some(config) = config {
         planner = planner.cadical_config(config);
     }
+    if args.satisficing {
+        planner = planner.search(Search::Satisficing);
+    }
+    // Else the instance's: a fixed horizon when it has one, else the least.
+    let search = planner.search_for(&instance);
     let outcome = planner
-        .search(search)
         .method(method)
-        .max_horizon(instance.horizon.unwrap_or(max_horizon))
+        .max_horizon(max_horizon)
         .timeout(timeout)
         .certify_into(args.proof.as_deref())
         .on_attempt(|a: &solve::Attempt| {

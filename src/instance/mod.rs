@@ -69,7 +69,10 @@ pub struct Instance {
     pub grow: bool,
     /// Whether the head may enter the cell the tail leaves in the same move.
     pub tail: TailRule,
-    /// Number of moves `T`, or `None` to search the least one.
+    /// Number of moves `T`, or `None` to search the least one: the
+    /// [`Planner`](crate::planner::Planner) asks for a plan of exactly `T`
+    /// moves unless given another search
+    /// ([`Planner::search_for`](crate::planner::Planner::search_for)).
     pub horizon: Option<usize>,
 }
 

@@ -1,0 +1,183 @@
+//! The library as a program using it sees it (review 13b): an instance's
+//! horizon is the planner's fixed horizon, certificates follow the search
+//! that answered, certificate errors keep their reason, and horizons beyond
+//! the cap are refused by every entry point alike.
+
+#[path = "support/cli.rs"]
+mod support;
+use support::temp_dir;
+
+use std::error::Error;
+
+use snakesat::encode::{self, Encoding, by_name};
+use snakesat::instance::json::from_json;
+use snakesat::instance::{Instance, InstanceError, MAX_HORIZON};
+use snakesat::planner::{Method, PlanError, Planner, Search, Verdict};
+use snakesat::proof::{ProofError, Reason, certify_search};
+
+/// Lower bound 4, least plan 6 moves.
+fn small() -> Instance {
+    from_json(
+        r#"{"width": 3, "height": 3, "snake": [[0, 0], [1, 0], [2, 0]],
+            "apples": [[1, 1], [0, 0]], "visible": 1, "tail": "strict"}"#,
+    )
+    .unwrap()
+}
+
+/// `Planner::plan` ignored `Instance::horizon` (the CLI alone turned it into
+/// a fixed horizon): it is the planner's fixed horizon now, unless the caller
+/// asks another search, and the outcome says which search answered.
+#[test]
+fn an_instances_horizon_is_a_fixed_horizon_unless_another_search_is_asked() {
+    let direct = by_name("direct").unwrap();
+    let free = small();
+    let at = |t| Instance {
+        horizon: Some(t),
+        ..small()
+    };
+    let outcome = Planner::new(&*direct).plan(&at(8)).unwrap();
+    assert_eq!(outcome.search, Search::FixedHorizon(8));
+    let plan = outcome.plan().expect("a plan of exactly 8 moves");
+    assert_eq!((plan.horizon, plan.optimal), (8, false));
+    let outcome = Planner::new(&*direct).plan(&at(3)).unwrap();
+    assert_eq!(outcome.search, Search::FixedHorizon(3));
+    assert!(
+        matches!(outcome.verdict, Verdict::NoPlan { within: 3 }),
+        "{:?}",
+        outcome.verdict
+    );
+    for (instance, asked, moves) in [
+        (&free, None, 6),
+        (&at(8), Some(Search::Optimal), 6),
+        (&free, Some(Search::FixedHorizon(7)), 7),
+    ] {
+        let mut planner = Planner::new(&*direct);
+        if let Some(search) = asked {
+            planner = planner.search(search);
+        }
+        let search = planner.search_for(instance);
+        assert_eq!(search, asked.unwrap_or(Search::Optimal));
+        let outcome = planner.plan(instance).unwrap();
+        assert_eq!(outcome.search, search);
+        assert_eq!(outcome.plan().map(|p| p.horizon), Some(moves), "{asked:?}");
+    }
+}
+
+/// The horizons and reasons of a certificate folder's claims.
+fn claims(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    planner: Planner,
+    name: &str,
+) -> Vec<(usize, Reason)> {
+    let mut planner = planner;
+    let outcome = planner.plan(instance).unwrap();
+    let dir = temp_dir(name);
+    let manifest = certify_search(instance, encoding, &outcome, &dir, None).unwrap();
+    assert!(manifest.certified());
+    let claims = manifest
+        .claims
+        .iter()
+        .map(|c| (c.horizon, c.reason))
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    claims
+}
+
+/// `certify_search` guessed the search from `Instance::horizon`: a fixed
+/// horizon asked of the planner got an extra "below the bound" refutation
+/// (the answer does not rest on the bound), and a least-horizon search of an
+/// instance with a horizon missed the one its answer rests on.
+#[test]
+fn certificates_follow_the_search_that_answered() {
+    let direct = by_name("direct").unwrap();
+    let free = small();
+    let fixed = Planner::new(&*direct).search(Search::FixedHorizon(2));
+    assert_eq!(
+        claims(&free, &*direct, fixed, "fixed"),
+        [(2, Reason::Refuted)]
+    );
+    let at = Instance {
+        horizon: Some(3),
+        ..small()
+    };
+    let least = Planner::new(&*direct).search(Search::Optimal);
+    assert_eq!(
+        claims(&at, &*direct, least, "least"),
+        [
+            (3, Reason::BelowBound),
+            (4, Reason::Refuted),
+            (5, Reason::Refuted)
+        ]
+    );
+}
+
+/// `PlanError::Certificate` kept only "cannot create DIR": the reason is in
+/// its message now, and the `ProofError` is its source.
+#[test]
+fn a_certificate_error_says_why() {
+    let direct = by_name("direct").unwrap();
+    let dir = temp_dir("certificate-error");
+    let file = dir.join("afile");
+    std::fs::write(&file, "").unwrap();
+    for (target, reason) in [
+        (file.clone(), "File exists"),
+        (file.join("below"), "Not a directory"),
+    ] {
+        let e = Planner::new(&*direct)
+            .method(Method::Fresh)
+            .certify_into(Some(&target))
+            .plan(&small())
+            .unwrap_err();
+        let text = e.to_string();
+        let expected = format!("certificates: cannot create {}: {reason}", target.display());
+        assert!(text.starts_with(&expected), "{text}");
+        let source = e.source().and_then(|s| s.downcast_ref::<ProofError>());
+        assert!(matches!(source, Some(ProofError::Create { .. })), "{e:?}");
+        assert!(source.unwrap().source().is_some());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `each_horizon` and `solve_formula` solved a horizon beyond the cap and
+/// answered "SAT, not a path" (a walk of that many moves exists): refused
+/// now, with `plan`'s error. An invalid instance is refused alike too.
+#[test]
+fn horizons_beyond_the_cap_are_refused_by_every_entry_point() {
+    let direct = by_name("direct").unwrap();
+    let instance = small();
+    let huge = MAX_HORIZON + 1;
+    let is_huge = |r: Result<(), PlanError>| matches!(r, Err(PlanError::Instance(InstanceError::HugeHorizon(t))) if t == huge);
+    let planner = Planner::new(&*direct);
+    let planned = Planner::new(&*direct)
+        .search(Search::FixedHorizon(huge))
+        .plan(&instance)
+        .map(|_| ());
+    assert!(is_huge(planned));
+    for method in [Method::Fresh, Method::Incremental] {
+        let answered = Planner::new(&*direct).method(method).each_horizon(
+            &instance,
+            MAX_HORIZON - 1..=huge,
+            |t, status, _| panic!("T={t} answered {status:?}"),
+        );
+        assert!(is_huge(answered), "{method:?}");
+    }
+    let cnf = encode::by_name("direct")
+        .unwrap()
+        .encode(&instance, huge)
+        .unwrap();
+    assert!(is_huge(
+        planner.solve_formula(&instance, &cnf, huge).map(|_| ())
+    ));
+    let off_grid = Instance {
+        apples: vec![(9, 9)],
+        ..small()
+    };
+    let refused = planner.each_horizon(&off_grid, 1..=2, |t, status, _| {
+        panic!("T={t} answered {status:?}")
+    });
+    assert!(
+        matches!(refused, Err(PlanError::Instance(_))),
+        "{refused:?}"
+    );
+}

@@ -266,7 +266,9 @@ impl Outcome {
 }
 
 /// The planner: an encoding and the options of one search (see the crate
-/// documentation for an example).
+/// documentation for an example). It is `Send`: a planner (or a boxed
+/// encoding from [`crate::encode::by_name`]) can be moved into a worker
+/// thread to plan there.
 pub struct Planner<'a> {
     encoding: &'a dyn Encoding,
     search: Search,
@@ -279,8 +281,8 @@ pub struct Planner<'a> {
     progress: Option<Progress<'a>>,
 }
 
-/// The callback of [`Planner::on_attempt`].
-type Progress<'a> = Box<dyn FnMut(&Attempt) + 'a>;
+/// The callback of [`Planner::on_attempt`] (`Send`, as the planner is).
+type Progress<'a> = Box<dyn FnMut(&Attempt) + Send + 'a>;
 
 impl<'a> Planner<'a> {
     /// A planner for `encoding`: [`Search::Optimal`] with [`Method::Auto`], no
@@ -364,8 +366,9 @@ impl<'a> Planner<'a> {
         self
     }
 
-    /// Calls `progress` after every horizon tried.
-    pub fn on_attempt(mut self, progress: impl FnMut(&Attempt) + 'a) -> Self {
+    /// Calls `progress` after every horizon tried. The callback is `Send`,
+    /// so that the planner is: it can be moved into another thread.
+    pub fn on_attempt(mut self, progress: impl FnMut(&Attempt) + Send + 'a) -> Self {
         self.progress = Some(Box::new(progress));
         self
     }

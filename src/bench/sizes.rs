@@ -422,7 +422,7 @@ pub fn horizon_for(
     instance: &Instance,
     timeout: Duration,
     max_horizon: usize,
-    on_attempt: impl FnMut(&Attempt),
+    on_attempt: impl FnMut(&Attempt) + Send,
 ) -> Result<(usize, bool), HorizonError> {
     if let Some(t) = instance.horizon {
         return Ok((t, false));

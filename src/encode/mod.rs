@@ -52,8 +52,10 @@ pub struct OpenFormula {
 }
 
 /// A way to turn an instance and a number of moves into CNF (`Sync`: the
-/// certification of refuted horizons encodes them on several threads).
-pub trait Encoding: Sync {
+/// certification of refuted horizons encodes them on several threads;
+/// `Send`: a `Box<dyn Encoding>` and a [`Planner`](crate::planner::Planner)
+/// over it can be moved into another thread to plan there).
+pub trait Encoding: Send + Sync {
     /// The name `solve --encoding NAME` accepts.
     fn name(&self) -> String;
     /// What the encoding can do.

@@ -13,6 +13,8 @@
 
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
@@ -279,6 +281,8 @@ pub struct Planner<'a> {
     shortcut: bool,
     proof_dir: Option<&'a Path>,
     progress: Option<Progress<'a>>,
+    cancel: Option<Arc<AtomicBool>>,
+    threads: Option<usize>,
 }
 
 /// The callback of [`Planner::on_attempt`] (`Send`, as the planner is).
@@ -299,6 +303,8 @@ impl<'a> Planner<'a> {
             shortcut: true,
             proof_dir: None,
             progress: None,
+            cancel: None,
+            threads: None,
         }
     }
 
@@ -324,10 +330,40 @@ impl<'a> Planner<'a> {
         self
     }
 
-    /// When the timeout set now runs out; `None` without one, or when it
-    /// lies beyond what the clock can count.
-    fn deadline(&self) -> Option<Instant> {
-        self.timeout.and_then(|d| Instant::now().checked_add(d))
+    /// Stops the search once `flag` is raised, from any thread (a "Stop"
+    /// button, a client gone, a signal): the answer is then the one at a
+    /// timeout (verdict `Unknown`; with [`Search::Satisficing`], the best
+    /// plan found by then). The solvers and the searches' steps look at the
+    /// flag as they look at the clock; a phase of the satisficing search that
+    /// runs without SAT (its constructions and beams, up to ten seconds
+    /// each without a timeout) ends first. A flag already raised stops the search before its first
+    /// formula. The flag is not lowered: use a new one for the next plan.
+    pub fn cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// Runs at most `threads` threads at once (0 counts as 1) in every
+    /// parallel phase the planner starts: the fresh-formula search's workers
+    /// (with [`Planner::certify_into`], its certificates too) and the
+    /// satisficing search's beams and workers. The default is one per core.
+    /// The answers do not depend on it, only how fast they come (and, for
+    /// [`Search::Satisficing`] or at a timeout, what is found by then).
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = Some(threads.max(1));
+        self
+    }
+
+    /// What the searches share: the deadline of the timeout set now (`None`
+    /// without one, or when it lies beyond what the clock can count), the
+    /// configuration given or `default`, the cancel flag and the threads.
+    fn budget(&self, default: CadicalConfig) -> Budget {
+        Budget {
+            deadline: self.timeout.and_then(|d| Instant::now().checked_add(d)),
+            config: self.config.unwrap_or(default),
+            cancel: self.cancel.clone(),
+            threads: self.threads,
+        }
     }
 
     /// The largest horizon [`Search::Optimal`] and [`Search::Satisficing`]
@@ -398,10 +434,7 @@ impl<'a> Planner<'a> {
         if self.search == Search::Satisficing && !incremental {
             return Err(refuse("satisficing"));
         }
-        let budget = Budget {
-            deadline: self.deadline(),
-            config: self.config.unwrap_or_default(),
-        };
+        let budget = self.budget(CadicalConfig::Default);
         let mut proven = prune::lower_bound(instance);
         let any_length = matches!(self.search, Search::Optimal | Search::Satisficing);
         // No apple: the goal holds at once, so the least plan has no move (a
@@ -413,7 +446,7 @@ impl<'a> Planner<'a> {
         // length exists, which no horizon's formula can say.
         if any_length
             && proven != usize::MAX
-            && reachable::explore_with_room(instance, listing_room(instance), budget.deadline)
+            && reachable::explore_within(instance, listing_room(instance), &budget)
                 == Ok(Reachable::Never)
         {
             proven = usize::MAX;
@@ -480,7 +513,7 @@ impl<'a> Planner<'a> {
                     upper,
                     proven,
                     &budget,
-                    solve::parallel::cores(),
+                    budget.threads(),
                     self.proof_dir,
                     progress,
                 )?
@@ -513,10 +546,7 @@ impl<'a> Planner<'a> {
         horizons: std::ops::RangeInclusive<usize>,
         mut answer: impl FnMut(usize, Status, Option<Vec<Pos>>),
     ) -> Result<(), PlanError> {
-        let budget = Budget {
-            deadline: self.deadline(),
-            config: self.config.unwrap_or_default(),
-        };
+        let budget = self.budget(CadicalConfig::Default);
         let (first, last) = (*horizons.start(), *horizons.end());
         if first > last {
             return Ok(());
@@ -553,8 +583,7 @@ impl<'a> Planner<'a> {
         cnf: &Cnf,
         moves: usize,
     ) -> (Status, Option<Vec<Pos>>) {
-        let deadline = self.deadline();
-        let (status, values) = solve::run_cadical(cnf, deadline, self.config.unwrap_or_default());
+        let (status, values) = solve::run_cadical(cnf, &self.budget(CadicalConfig::Default));
         let path = values.and_then(|v| solve::path_of(instance, cnf, &v, moves).ok());
         (status, path)
     }

@@ -116,6 +116,7 @@ impl FromStr for CadicalConfig {
 
 /// Why the planner refuses to plan.
 #[derive(Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PlanError {
     /// A CaDiCaL configuration name that does not exist.
     #[error("unknown CaDiCaL configuration {0:?} (expected one of: default, plain, sat, unsat)")]
@@ -205,10 +206,12 @@ pub enum Verdict {
 pub struct Outcome {
     /// The conclusion.
     pub verdict: Verdict,
-    /// The proven lower bound on the moves (`usize::MAX`: the apples can never all be
-    /// eaten: some apple never, see [`crate::encode::prune::lower_bound`], or, for a
-    /// search of any length, no reachable state has them all, see [`crate::reachable`]).
-    pub lower_bound: usize,
+    /// The proven lower bound on the moves; `None` when the apples can never
+    /// all be eaten (some apple never, see [`crate::encode::prune::lower_bound`],
+    /// or, for a search of any length, no reachable state has them all, see
+    /// [`crate::reachable`]): then there is no plan at any horizon. The
+    /// JSON's `lower_bound`.
+    pub lower_bound: Option<usize>,
     /// Every horizon tried, in order.
     pub attempts: Vec<Attempt>,
 }
@@ -223,13 +226,6 @@ impl Outcome {
         }
     }
 
-    /// The proven lower bound, `None` when it is infinite (no plan at any
-    /// horizon; [`Outcome::lower_bound`] is then `usize::MAX`): the JSON's
-    /// `lower_bound`.
-    pub fn finite_lower_bound(&self) -> Option<usize> {
-        (self.lower_bound != usize::MAX).then_some(self.lower_bound)
-    }
-
     /// The horizon an answer speaks of: the plan's (or the illegal model's)
     /// moves; without a plan, the largest horizon tried or, when none was
     /// (an answer without a formula), the largest allowed for "no plan" and
@@ -239,7 +235,13 @@ impl Outcome {
             Verdict::Plan(plan) => plan.horizon,
             Verdict::IllegalModel { horizon, .. } => *horizon,
             Verdict::NoPlan { within } => *within,
-            Verdict::Unknown => self.attempts.last().map_or(self.lower_bound, |a| a.horizon),
+            // (An unknown answer has a finite bound: an infinite one is "no plan".)
+            Verdict::Unknown => self
+                .attempts
+                .last()
+                .map(|a| a.horizon)
+                .or(self.lower_bound)
+                .unwrap_or(usize::MAX),
         }
     }
 
@@ -460,7 +462,7 @@ impl<'a> Planner<'a> {
             // (`usize::MAX`: the apples can never all be eaten).
             return Ok(Outcome {
                 verdict: Verdict::NoPlan { within: upper },
-                lower_bound: proven,
+                lower_bound: (proven != usize::MAX).then_some(proven),
                 attempts: vec![],
             });
         }
@@ -628,7 +630,7 @@ fn no_move_plan(instance: &Instance) -> Outcome {
             optimal: true,
             replay,
         }),
-        lower_bound: 0,
+        lower_bound: Some(0),
         attempts: vec![],
     }
 }
@@ -695,7 +697,8 @@ fn conclude(
     };
     Outcome {
         verdict,
-        lower_bound: result.lower_bound,
+        // (Finite: an infinite bound is answered before any search.)
+        lower_bound: Some(result.lower_bound),
         attempts: result.attempts,
     }
 }
@@ -789,7 +792,7 @@ mod tests {
         assert!(plan.optimal);
         assert_eq!(plan.path.len(), 7);
         assert_eq!(plan.eaten().len(), 2);
-        assert_eq!(outcome.lower_bound, 4);
+        assert_eq!(outcome.lower_bound, Some(4));
         assert_eq!(seen, [4, 5, 6]);
     }
 
@@ -818,7 +821,7 @@ mod tests {
                 .max_horizon(usize::MAX)
                 .plan(&instance)
                 .unwrap();
-            assert_eq!(outcome.lower_bound, usize::MAX);
+            assert_eq!(outcome.lower_bound, None);
             assert!(
                 matches!(
                     outcome.verdict,
@@ -855,7 +858,7 @@ mod tests {
                 let plan = outcome.plan().expect("a plan");
                 assert_eq!((plan.horizon, plan.optimal), (0, true), "{text} {search:?}");
                 assert_eq!(plan.path.len(), 1);
-                assert_eq!(outcome.lower_bound, 0);
+                assert_eq!(outcome.lower_bound, Some(0));
             }
         }
         let walk =
@@ -894,7 +897,7 @@ mod tests {
             "{:?}",
             outcome.verdict
         );
-        assert_eq!(outcome.lower_bound, 2);
+        assert_eq!(outcome.lower_bound, Some(2));
         assert_eq!(within(8).plan().map(|p| p.horizon), Some(8));
     }
 
@@ -918,7 +921,7 @@ mod tests {
                 .plan(&instance)
                 .unwrap();
             assert!(matches!(outcome.verdict, Verdict::NoPlan { within: 12 }));
-            assert_eq!(outcome.lower_bound, usize::MAX);
+            assert_eq!(outcome.lower_bound, None);
             assert!(outcome.attempts.is_empty());
         }
         let fixed = Planner::new(&*direct)

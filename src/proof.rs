@@ -581,7 +581,7 @@ pub fn certify_search(
         instance,
         encoding,
         &refuted,
-        outcome.lower_bound,
+        outcome.lower_bound.unwrap_or(usize::MAX),
         &done,
         dir,
         deadline,

@@ -154,3 +154,20 @@ fn one_thread_gives_the_same_answers() {
         }
     }
 }
+
+/// An apple walled in: no plan at any horizon, a lower bound of `None`
+/// (it was `usize::MAX`, printed as a number of moves).
+#[test]
+fn an_apple_never_eaten_has_no_lower_bound() {
+    let instance = from_json(
+        r#"{"width": 4, "height": 4, "snake": [[0, 0]], "walls": [[2, 3], [3, 2]], "apples": [[3, 3]]}"#,
+    )
+    .unwrap();
+    let direct = encode::by_name("direct").unwrap();
+    let outcome = Planner::new(&*direct).plan(&instance).unwrap();
+    assert!(matches!(outcome.verdict, Verdict::NoPlan { within: 300 }));
+    assert_eq!(outcome.lower_bound, None);
+    let reachable = from_json(CORNER).unwrap();
+    let outcome = Planner::new(&*direct).plan(&reachable).unwrap();
+    assert_eq!(outcome.lower_bound, Some(8));
+}

@@ -100,6 +100,7 @@ pub trait Encoding: Send + Sync {
 
 /// Why an encoding refuses an instance.
 #[derive(Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EncodeError {
     /// The instance breaks a rule of the model ([`Instance::validate_game`]).
     #[error("invalid instance: {0}")]
@@ -168,6 +169,7 @@ pub const NAMES: &[(&str, &str)] = &[
 /// Why [`by_name`] (or [`direct::DirectOptions::parse`]) refuses an
 /// encoding's name.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NameError {
     /// An item that is neither a notebook encoding, `direct` nor `key=value`.
     #[error("unknown encoding {0:?}")]

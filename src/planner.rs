@@ -13,6 +13,8 @@
 
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
@@ -115,6 +117,7 @@ impl FromStr for CadicalConfig {
 
 /// Why the planner refuses to plan.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum PlanError {
     /// A CaDiCaL configuration name that does not exist.
     #[error("unknown CaDiCaL configuration {0:?} (expected one of: default, plain, sat, unsat)")]
@@ -206,10 +209,12 @@ pub enum Verdict {
 pub struct Outcome {
     /// The conclusion.
     pub verdict: Verdict,
-    /// The proven lower bound on the moves (`usize::MAX`: the apples can never all be
-    /// eaten: some apple never, see [`crate::encode::prune::lower_bound`], or, for a
-    /// search of any length, no reachable state has them all, see [`crate::reachable`]).
-    pub lower_bound: usize,
+    /// The proven lower bound on the moves; `None` when the apples can never
+    /// all be eaten (some apple never, see [`crate::encode::prune::lower_bound`],
+    /// or, for a search of any length, no reachable state has them all, see
+    /// [`crate::reachable`]): then there is no plan at any horizon. The
+    /// JSON's `lower_bound`.
+    pub lower_bound: Option<usize>,
     /// Every horizon tried, in order.
     pub attempts: Vec<Attempt>,
     /// The search that answered ([`Planner::search_for`]): what "no plan"
@@ -227,13 +232,6 @@ impl Outcome {
         }
     }
 
-    /// The proven lower bound, `None` when it is infinite (no plan at any
-    /// horizon; [`Outcome::lower_bound`] is then `usize::MAX`): the JSON's
-    /// `lower_bound`.
-    pub fn finite_lower_bound(&self) -> Option<usize> {
-        (self.lower_bound != usize::MAX).then_some(self.lower_bound)
-    }
-
     /// The horizon an answer speaks of: the plan's (or the illegal model's)
     /// moves; without a plan, the largest horizon tried or, when none was
     /// (an answer without a formula), the largest allowed for "no plan" and
@@ -243,7 +241,13 @@ impl Outcome {
             Verdict::Plan(plan) => plan.horizon,
             Verdict::IllegalModel { horizon, .. } => *horizon,
             Verdict::NoPlan { within } => *within,
-            Verdict::Unknown => self.attempts.last().map_or(self.lower_bound, |a| a.horizon),
+            // (An unknown answer has a finite bound: an infinite one is "no plan".)
+            Verdict::Unknown => self
+                .attempts
+                .last()
+                .map(|a| a.horizon)
+                .or(self.lower_bound)
+                .unwrap_or(usize::MAX),
         }
     }
 
@@ -272,7 +276,9 @@ impl Outcome {
 }
 
 /// The planner: an encoding and the options of one search (see the crate
-/// documentation for an example).
+/// documentation for an example). It is `Send`: a planner (or a boxed
+/// encoding from [`crate::encode::by_name`]) can be moved into a worker
+/// thread to plan there.
 ///
 /// An instance with a [`horizon`](Instance::horizon) asks for a plan of
 /// exactly that many moves ([`Search::FixedHorizon`]), as `snakesat solve`
@@ -290,10 +296,12 @@ pub struct Planner<'a> {
     shortcut: bool,
     proof_dir: Option<&'a Path>,
     progress: Option<Progress<'a>>,
+    cancel: Option<Arc<AtomicBool>>,
+    threads: Option<usize>,
 }
 
-/// The callback of [`Planner::on_attempt`].
-type Progress<'a> = Box<dyn FnMut(&Attempt) + 'a>;
+/// The callback of [`Planner::on_attempt`] (`Send`, as the planner is).
+type Progress<'a> = Box<dyn FnMut(&Attempt) + Send + 'a>;
 
 impl<'a> Planner<'a> {
     /// A planner for `encoding`: the instance's own search
@@ -311,6 +319,8 @@ impl<'a> Planner<'a> {
             shortcut: true,
             proof_dir: None,
             progress: None,
+            cancel: None,
+            threads: None,
         }
     }
 
@@ -350,10 +360,40 @@ impl<'a> Planner<'a> {
         self
     }
 
-    /// When the timeout set now runs out; `None` without one, or when it
-    /// lies beyond what the clock can count.
-    fn deadline(&self) -> Option<Instant> {
-        self.timeout.and_then(|d| Instant::now().checked_add(d))
+    /// Stops the search once `flag` is raised, from any thread (a "Stop"
+    /// button, a client gone, a signal): the answer is then the one at a
+    /// timeout (verdict `Unknown`; with [`Search::Satisficing`], the best
+    /// plan found by then). The solvers and the searches' steps look at the
+    /// flag as they look at the clock; a phase of the satisficing search that
+    /// runs without SAT (its constructions and beams, up to ten seconds
+    /// each without a timeout) ends first. A flag already raised stops the search before its first
+    /// formula. The flag is not lowered: use a new one for the next plan.
+    pub fn cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// Runs at most `threads` threads at once (0 counts as 1) in every
+    /// parallel phase the planner starts: the fresh-formula search's workers
+    /// (with [`Planner::certify_into`], its certificates too) and the
+    /// satisficing search's beams and workers. The default is one per core.
+    /// The answers do not depend on it, only how fast they come (and, for
+    /// [`Search::Satisficing`] or at a timeout, what is found by then).
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = Some(threads.max(1));
+        self
+    }
+
+    /// What the searches share: the deadline of the timeout set now (`None`
+    /// without one, or when it lies beyond what the clock can count), the
+    /// configuration given or `default`, the cancel flag and the threads.
+    fn budget(&self, default: CadicalConfig) -> Budget {
+        Budget {
+            deadline: self.timeout.and_then(|d| Instant::now().checked_add(d)),
+            config: self.config.unwrap_or(default),
+            cancel: self.cancel.clone(),
+            threads: self.threads,
+        }
     }
 
     /// The largest horizon [`Search::Optimal`] and [`Search::Satisficing`]
@@ -395,8 +435,9 @@ impl<'a> Planner<'a> {
         self
     }
 
-    /// Calls `progress` after every horizon tried.
-    pub fn on_attempt(mut self, progress: impl FnMut(&Attempt) + 'a) -> Self {
+    /// Calls `progress` after every horizon tried. The callback is `Send`,
+    /// so that the planner is: it can be moved into another thread.
+    pub fn on_attempt(mut self, progress: impl FnMut(&Attempt) + Send + 'a) -> Self {
         self.progress = Some(Box::new(progress));
         self
     }
@@ -426,10 +467,7 @@ impl<'a> Planner<'a> {
         if search == Search::Satisficing && !incremental {
             return Err(refuse("satisficing"));
         }
-        let budget = Budget {
-            deadline: self.deadline(),
-            config: self.config.unwrap_or_default(),
-        };
+        let budget = self.budget(CadicalConfig::Default);
         let mut proven = prune::lower_bound(instance);
         let any_length = matches!(search, Search::Optimal | Search::Satisficing);
         // No apple: the goal holds at once, so the least plan has no move (a
@@ -441,7 +479,7 @@ impl<'a> Planner<'a> {
         // length exists, which no horizon's formula can say.
         if any_length
             && proven != usize::MAX
-            && reachable::explore_with_room(instance, listing_room(instance), budget.deadline)
+            && reachable::explore_within(instance, listing_room(instance), &budget)
                 == Ok(Reachable::Never)
         {
             proven = usize::MAX;
@@ -456,7 +494,7 @@ impl<'a> Planner<'a> {
             return Ok(Outcome {
                 search,
                 verdict: Verdict::NoPlan { within: upper },
-                lower_bound: proven,
+                lower_bound: (proven != usize::MAX).then_some(proven),
                 attempts: vec![],
             });
         }
@@ -509,7 +547,7 @@ impl<'a> Planner<'a> {
                     upper,
                     proven,
                     &budget,
-                    solve::parallel::cores(),
+                    budget.threads(),
                     self.proof_dir,
                     progress,
                 )?
@@ -545,10 +583,7 @@ impl<'a> Planner<'a> {
         mut answer: impl FnMut(usize, Status, Option<Vec<Pos>>),
     ) -> Result<(), PlanError> {
         instance.validate()?;
-        let budget = Budget {
-            deadline: self.deadline(),
-            config: self.config.unwrap_or_default(),
-        };
+        let budget = self.budget(CadicalConfig::Default);
         let (first, last) = (*horizons.start(), *horizons.end());
         if first > last {
             return Ok(());
@@ -589,8 +624,7 @@ impl<'a> Planner<'a> {
         moves: usize,
     ) -> Result<(Status, Option<Vec<Pos>>), PlanError> {
         check_horizon(moves)?;
-        let deadline = self.deadline();
-        let (status, values) = solve::run_cadical(cnf, deadline, self.config.unwrap_or_default());
+        let (status, values) = solve::run_cadical(cnf, &self.budget(CadicalConfig::Default));
         let path = values.and_then(|v| solve::path_of(instance, cnf, &v, moves).ok());
         Ok((status, path))
     }
@@ -644,7 +678,7 @@ fn no_move_plan(instance: &Instance, search: Search) -> Outcome {
             optimal: true,
             replay,
         }),
-        lower_bound: 0,
+        lower_bound: Some(0),
         attempts: vec![],
     }
 }
@@ -713,7 +747,8 @@ fn conclude(
     Outcome {
         search,
         verdict,
-        lower_bound: result.lower_bound,
+        // (Finite: an infinite bound is answered before any search.)
+        lower_bound: Some(result.lower_bound),
         attempts: result.attempts,
     }
 }
@@ -807,7 +842,7 @@ mod tests {
         assert!(plan.optimal);
         assert_eq!(plan.path.len(), 7);
         assert_eq!(plan.eaten().len(), 2);
-        assert_eq!(outcome.lower_bound, 4);
+        assert_eq!(outcome.lower_bound, Some(4));
         assert_eq!(seen, [4, 5, 6]);
     }
 
@@ -836,7 +871,7 @@ mod tests {
                 .max_horizon(usize::MAX)
                 .plan(&instance)
                 .unwrap();
-            assert_eq!(outcome.lower_bound, usize::MAX);
+            assert_eq!(outcome.lower_bound, None);
             assert!(
                 matches!(
                     outcome.verdict,
@@ -873,7 +908,7 @@ mod tests {
                 let plan = outcome.plan().expect("a plan");
                 assert_eq!((plan.horizon, plan.optimal), (0, true), "{text} {search:?}");
                 assert_eq!(plan.path.len(), 1);
-                assert_eq!(outcome.lower_bound, 0);
+                assert_eq!(outcome.lower_bound, Some(0));
             }
         }
         let walk =
@@ -912,7 +947,7 @@ mod tests {
             "{:?}",
             outcome.verdict
         );
-        assert_eq!(outcome.lower_bound, 2);
+        assert_eq!(outcome.lower_bound, Some(2));
         assert_eq!(within(8).plan().map(|p| p.horizon), Some(8));
     }
 
@@ -936,7 +971,7 @@ mod tests {
                 .plan(&instance)
                 .unwrap();
             assert!(matches!(outcome.verdict, Verdict::NoPlan { within: 12 }));
-            assert_eq!(outcome.lower_bound, usize::MAX);
+            assert_eq!(outcome.lower_bound, None);
             assert!(outcome.attempts.is_empty());
         }
         let fixed = Planner::new(&*direct)

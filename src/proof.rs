@@ -143,27 +143,27 @@ impl Drop for Traced {
 /// removes it until [`crate::output::settle`] keeps its folder. No function of
 /// this module changes how the process handles signals.
 pub fn refute(cnf: &Cnf, proof: &Path, deadline: Option<Instant>) -> Result<Status, ProofError> {
-    solve_traced(cnf, proof, CadicalConfig::Default, deadline, None).map(|(status, _)| status)
+    let interrupt = Interrupt {
+        deadline,
+        flag: None,
+        cancel: None,
+    };
+    solve_traced(cnf, proof, CadicalConfig::Default, interrupt).map(|(status, _)| status)
 }
 
-/// [`refute`] with CaDiCaL in `config`, also stopped (`Unknown`) when `stop`
-/// is raised; when SAT, the value of every variable (the proof is then of no
+/// [`refute`] with CaDiCaL in `config`, stopped (`Unknown`) when
+/// `interrupt` fires; when SAT, the value of every variable (the proof is then of no
 /// use).
 pub(crate) fn solve_traced(
     cnf: &Cnf,
     proof: &Path,
     config: CadicalConfig,
-    deadline: Option<Instant>,
-    stop: Option<&Arc<AtomicBool>>,
+    interrupt: Interrupt,
 ) -> Result<(Status, Option<Vec<bool>>), ProofError> {
     let path = CString::new(proof.as_os_str().as_bytes()).map_err(|_| ProofError::NulPath {
         path: proof.display().to_string(),
     })?;
     let config_name = CString::new(config.name()).expect("configuration names have no NUL");
-    let interrupt = Interrupt {
-        deadline,
-        flag: stop.cloned(),
-    };
     // SAFETY: every call gets the live solver of `solver`; the configuration
     // and the proof are set before any clause (CaDiCaL's CONFIGURING state,
     // which both require), the proof is closed before the file is, the file
@@ -192,7 +192,7 @@ pub(crate) fn solve_traced(
         for &lit in cnf.flat() {
             ccadical_add(solver.0, lit);
         }
-        if deadline.is_some() || stop.is_some() {
+        if interrupt.can_fire() {
             ccadical_set_terminate(
                 solver.0,
                 &interrupt as *const Interrupt as *mut c_void,
@@ -236,7 +236,7 @@ pub(crate) fn solve_certified(
     let (cnf_name, proof_name) = file_names(horizon);
     write_cnf(instance, encoding, horizon, cnf, &dir.join(cnf_name))?;
     let proof = dir.join(proof_name);
-    let (status, values) = solve_traced(cnf, &proof, budget.config, budget.deadline, stop)?;
+    let (status, values) = solve_traced(cnf, &proof, budget.config, budget.interrupt(stop))?;
     if status != Status::Unsat {
         remove_files(dir, horizon)?;
         return Ok((status, values, None));
@@ -591,7 +591,7 @@ pub fn certify_search(
         encoding,
         outcome.search,
         &refuted,
-        outcome.lower_bound,
+        outcome.lower_bound.unwrap_or(usize::MAX),
         &done,
         dir,
         deadline,

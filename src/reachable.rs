@@ -81,15 +81,28 @@ pub fn explore_with_room(
     max_cells: usize,
     deadline: Option<Instant>,
 ) -> Result<Reachable, InstanceError> {
+    let late = || deadline.is_some_and(|d| Instant::now() >= d);
     instance.validate_game()?;
-    Ok(list_states(instance, max_cells, deadline))
+    Ok(list_states(instance, max_cells, late))
+}
+
+/// [`explore_with_room`] that gives up when `budget` expires: at its
+/// deadline or when the planner's search is cancelled.
+pub(crate) fn explore_within(
+    instance: &Instance,
+    max_cells: usize,
+    budget: &crate::solve::Budget,
+) -> Result<Reachable, InstanceError> {
+    instance.validate_game()?;
+    Ok(list_states(instance, max_cells, || budget.expired()))
 }
 
 /// States listed between two looks at the clock.
 const STATES_PER_CLOCK_LOOK: usize = 4096;
 
-/// [`explore_with_room`] of an instance that passes [`Instance::validate_game`].
-fn list_states(instance: &Instance, max_cells: usize, deadline: Option<Instant>) -> Reachable {
+/// [`explore_with_room`] of an instance that passes [`Instance::validate_game`],
+/// giving up when `late` says so (asked every [`STATES_PER_CLOCK_LOOK`] states).
+fn list_states(instance: &Instance, max_cells: usize, late: impl Fn() -> bool) -> Reachable {
     let apples = instance.apples.len();
     if apples == 0 {
         return Reachable::EveryApple { moves: 0 };
@@ -118,8 +131,7 @@ fn list_states(instance: &Instance, max_cells: usize, deadline: Option<Instant>)
         moves += 1;
         let mut next = Vec::new();
         for (listed, (old, eaten)) in layer.iter().enumerate() {
-            if listed % STATES_PER_CLOCK_LOOK == 0 && deadline.is_some_and(|d| Instant::now() >= d)
-            {
+            if listed % STATES_PER_CLOCK_LOOK == 0 && late() {
                 return Reachable::TooMany;
             }
             for to in game.grid.neighbours(old[0] as usize) {
@@ -329,7 +341,7 @@ mod tests {
         );
         let direct = crate::encode::by_name("direct").unwrap();
         let outcome = crate::planner::Planner::new(&*direct).plan(&full).unwrap();
-        assert_eq!(outcome.lower_bound, usize::MAX);
+        assert_eq!(outcome.lower_bound, None);
         assert!(outcome.attempts.is_empty());
         // Under `follow` too (review 11c: a 5x4 board the apples fill, no
         // plan; 312,619 body cells; 15 s of SAT for "no plan within 300").
@@ -345,7 +357,7 @@ mod tests {
         let outcome = crate::planner::Planner::new(&*direct)
             .plan(&follow)
             .unwrap();
-        assert_eq!(outcome.lower_bound, usize::MAX);
+        assert_eq!(outcome.lower_bound, None);
         assert!(outcome.attempts.is_empty());
         // A deadline already past: no answer, whatever the room.
         let past = Some(Instant::now());

@@ -52,7 +52,7 @@ impl PlanReport {
             path: plan.map(|p| p.path.clone()).unwrap_or_default(),
             eaten: plan.map(|p| p.eaten().to_vec()).unwrap_or_default(),
             optimal: plan.is_some_and(|p| p.optimal),
-            lower_bound: outcome.finite_lower_bound(),
+            lower_bound: outcome.lower_bound,
             encoding: encoding.into(),
             stats: outcome.stats(),
             cadical_config: None,

@@ -170,6 +170,7 @@ pub const MAX_ENUMERATED: usize = 5_000_000;
 
 /// Why a setting is not enumerated.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EnumerateError {
     /// More raw instances than [`MAX_ENUMERATED`].
     #[error("the setting has more than {limit} instances to enumerate; choose a smaller one")]

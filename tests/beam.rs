@@ -86,7 +86,7 @@ fn regrowing_suffixes_with_beams_shortens_a_poor_plan() {
     let poor = beam_plan(&inst, 1, 4, None).expect("a narrow beam's plan");
     simulate(&inst, &poor).expect("the narrow beam's plan is legal");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-    let regrown = regrow(&inst, poor.clone(), deadline);
+    let regrown = regrow(&inst, poor.clone(), deadline, 2);
     if let Err(v) = simulate(&inst, &regrown) {
         panic!("regrown plan {regrown:?} fails the simulator ({v})");
     }

@@ -81,6 +81,7 @@ pub struct Row {
 
 /// Why the problems cannot be listed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum BenchError {
     /// A folder cannot be read.
     #[error("cannot read {path}: {source}")]

@@ -192,6 +192,7 @@ pub fn split_list(list: &str) -> Vec<String> {
 
 /// Why [`encodings`] refuses a list.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ListError {
     /// The list names no encoding.
     #[error("--encodings lists no encoding")]
@@ -384,6 +385,7 @@ pub fn describe(instance: &Instance) -> String {
 
 /// Why no least horizon could be found to measure at.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum HorizonError {
     /// The apples can never all be eaten (the lower bound is infinite, or the
     /// reachable states, listed, include none with every apple eaten): no
@@ -424,7 +426,7 @@ pub fn horizon_for(
     instance: &Instance,
     timeout: Duration,
     max_horizon: usize,
-    on_attempt: impl FnMut(&Attempt),
+    on_attempt: impl FnMut(&Attempt) + Send,
 ) -> Result<(usize, bool), HorizonError> {
     if let Some(t) = instance.horizon {
         return Ok((t, false));
@@ -446,7 +448,7 @@ pub fn horizon_for(
     match outcome.plan() {
         Some(plan) => Ok((plan.horizon, true)),
         // (The planner listed the reachable states: none eats every apple.)
-        None if outcome.lower_bound == usize::MAX => Err(HorizonError::NeverEaten),
+        None if outcome.lower_bound.is_none() => Err(HorizonError::NeverEaten),
         None => Err(HorizonError::NotFound {
             encoding: direct.name(),
             status: outcome.status(),

@@ -52,7 +52,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     let model = dimacs::parse_model(&model_text, parsed.num_vars)
         .map_err(|e| bad_input(format!("{}: {e}", args.model.display())))?;
     let lower_bound = encode::prune::lower_bound(&instance);
-    let refuted = Refuted::at_fixed_horizon(horizon, lower_bound);
+    let refuted = Refuted::at_fixed_horizon(horizon, finite(lower_bound));
     let mut report = PlanReport {
         status: Status::Unknown,
         horizon,

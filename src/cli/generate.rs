@@ -417,6 +417,10 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
         .plan(instance)
         .map_err(bad_input)?;
     let search_seconds = start.elapsed().as_secs_f64();
+    // (Finite whenever there is a plan.)
+    let Some(lower_bound) = outcome.lower_bound else {
+        return Ok(Fate::Unsolvable);
+    };
     let t_star = match &outcome.verdict {
         Verdict::Plan(p) if p.optimal => p.horizon,
         Verdict::Plan(_) | Verdict::Unknown => return Ok(Fate::Unknown),
@@ -501,7 +505,7 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
     }
     Ok(Fate::Kept {
         t_star,
-        lower_bound: outcome.lower_bound,
+        lower_bound,
         search_seconds,
         files,
         skipped,

@@ -453,10 +453,10 @@ pub enum Refuted {
 
 impl Refuted {
     /// What an `unsat` answer of the formula at the fixed horizon `t` rules
-    /// out, given the proven `lower_bound` (`usize::MAX`: an apple can never
-    /// be reached): below the bound, every plan of at most `t` moves.
-    pub fn at_fixed_horizon(t: usize, lower_bound: usize) -> Self {
-        if t < lower_bound {
+    /// out, given the proven `lower_bound` (`None`: the apples can never all
+    /// be eaten): below the bound, every plan of at most `t` moves.
+    pub fn at_fixed_horizon(t: usize, lower_bound: Option<usize>) -> Self {
+        if lower_bound.is_none_or(|b| t < b) {
             Refuted::AtMost
         } else {
             Refuted::Exactly

@@ -210,13 +210,11 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     if let Verdict::NoPlan { within } = outcome.verdict
         && outcome.attempts.is_empty()
     {
-        if outcome.lower_bound == usize::MAX {
-            note!("{}", super::no_plan_at_any_horizon(&instance));
-        } else {
-            note!(
-                "no plan: at least {} moves are needed, more than {within}",
-                outcome.lower_bound
-            );
+        match outcome.lower_bound {
+            None => note!("{}", super::no_plan_at_any_horizon(&instance)),
+            Some(bound) => {
+                note!("no plan: at least {bound} moves are needed, more than {within}")
+            }
         }
     }
     let horizon = outcome.horizon();
@@ -229,8 +227,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         if outcome.attempts.is_empty() {
             note!(
                 "no plan found: the constructions gave none, and the whole-plan formula at the \
-                 lower bound ({} moves) exceeds the encoding's limits",
-                outcome.lower_bound
+                 lower bound ({horizon} moves) exceeds the encoding's limits"
             );
         } else {
             note!(
@@ -299,7 +296,8 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
                 let short = charts::plot_horizon(
                     &instance,
                     &*encoding,
-                    outcome.lower_bound,
+                    // (Finite: there is a plan.)
+                    outcome.lower_bound.unwrap_or(plan.horizon),
                     plan.horizon,
                     deadline,
                     out,

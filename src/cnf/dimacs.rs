@@ -81,6 +81,7 @@ pub const MAX_VARIABLES: usize = 1 << 28;
 
 /// Why a DIMACS file or a model could not be read; `line` is 1-based.
 #[derive(Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DimacsError {
     /// A token is not what its place requires (a number, a known variable kind).
     #[error("line {line}: bad {what} {token:?}")]

@@ -26,6 +26,7 @@ pub struct Header {
 
 /// Why a CNF's header cannot be read.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum HeaderError {
     /// A `c KEY` line is missing.
     #[error("no `c {0}` line (not written by snakesat export)")]

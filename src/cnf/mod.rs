@@ -254,6 +254,7 @@ impl std::ops::Deref for Coords {
 
 /// A variable description that names no [`VarKind`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum VarKindError {
     /// No kind has this name.
     #[error("unknown variable kind {0:?}")]

@@ -9,6 +9,7 @@ use crate::instance::MAX_HORIZON;
 
 /// Why a horizon or a model does not describe a path.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum DecodeError {
     /// A horizon read from a file is 0 or above [`MAX_HORIZON`].
     #[error("horizon {horizon} is out of range (1..={MAX_HORIZON})")]

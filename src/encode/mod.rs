@@ -52,8 +52,10 @@ pub struct OpenFormula {
 }
 
 /// A way to turn an instance and a number of moves into CNF (`Sync`: the
-/// certification of refuted horizons encodes them on several threads).
-pub trait Encoding: Sync {
+/// certification of refuted horizons encodes them on several threads;
+/// `Send`: a `Box<dyn Encoding>` and a [`Planner`](crate::planner::Planner)
+/// over it can be moved into another thread to plan there).
+pub trait Encoding: Send + Sync {
     /// The name `solve --encoding NAME` accepts.
     fn name(&self) -> String;
     /// What the encoding can do.
@@ -98,6 +100,7 @@ pub trait Encoding: Sync {
 
 /// Why an encoding refuses an instance.
 #[derive(Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EncodeError {
     /// The instance breaks a rule of the model ([`Instance::validate_game`]).
     #[error("invalid instance: {0}")]
@@ -166,6 +169,7 @@ pub const NAMES: &[(&str, &str)] = &[
 /// Why [`by_name`] (or [`direct::DirectOptions::parse`]) refuses an
 /// encoding's name.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NameError {
     /// An item that is neither a notebook encoding, `direct` nor `key=value`.
     #[error("unknown encoding {0:?}")]

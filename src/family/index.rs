@@ -115,6 +115,7 @@ pub struct Summary {
 
 /// Why shard outputs cannot be merged.
 #[derive(Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MergeError {
     /// A shard text that is not `I/K` with `1 <= I <= K`.
     #[error("shard must be I/K with 1 <= I <= K, not {0:?}")]

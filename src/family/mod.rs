@@ -197,6 +197,7 @@ pub const MAX_REJECTED_IN_A_ROW: usize = 100_000;
 
 /// Why a family cannot be built.
 #[derive(Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FamilyError {
     /// A range that is not `A..B` with `A <= B`.
     #[error("{0:?} is not a range A..B of whole numbers with A <= B (or one number)")]

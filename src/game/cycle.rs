@@ -366,6 +366,7 @@ impl CycleSolver {
             self.solver.set_callbacks(Some(Interrupt {
                 deadline,
                 flag: None,
+                cancel: None,
             }));
             if let Some(limit) = self.conflict_limit {
                 self.solver

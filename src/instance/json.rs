@@ -9,6 +9,7 @@ use crate::excerpt::excerpt;
 
 /// Why a JSON instance could not be read.
 #[derive(Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum JsonError {
     /// The input is empty or only whitespace.
     #[error("instance is empty")]

@@ -78,6 +78,7 @@ pub struct Instance {
 
 /// Why an instance is not a valid game.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum InstanceError {
     /// `width` x `height` (the two fields) is not within `1..=`[`MAX_SIDE`] on each side.
     #[error("grid size {0}x{1} is out of range (each side must be 1..={max})", max = MAX_SIDE)]

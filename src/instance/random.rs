@@ -55,6 +55,7 @@ impl Default for RandomSpec {
 
 /// Why a random instance cannot be drawn.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RandomError {
     /// `walls + apples >= width * height` (or the sum overflows): no cell is
     /// left free for the start.

@@ -28,6 +28,7 @@ const FAMILY: &str = "sans-serif";
 
 /// Why a chart could not be written.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum ChartError {
     /// The file name (the field) ends in neither `.svg` nor `.png`.
     #[error("chart file {0} must end in .svg or .png")]

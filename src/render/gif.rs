@@ -75,6 +75,7 @@ pub const MAX_FRAME_PIXELS: usize = 50_000_000;
 
 /// Why an animation cannot be written.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum GifError {
     /// The instance breaks a rule of the model ([`Instance::validate_game`]).
     #[error("invalid instance: {0}")]

@@ -42,7 +42,7 @@ pub const MAX_WIDTH: usize = 16_000;
 /// states and their successors); larger boards get narrower beams.
 pub const LAYER_BYTES: usize = 256 << 20;
 
-/// Moves per apple left in the ranks of [`beams`]' two beams (one per core).
+/// Moves per apple left in the ranks of [`beams`]' two beams (one per thread).
 pub const APPLE_WEIGHTS: [usize; 2] = [4, 3];
 
 /// Where [`regrow`] cuts the plan: after this share of its apples.
@@ -53,12 +53,12 @@ pub const REGROW_FIRST_WIDTH: usize = 1_000;
 
 /// `plan` (a legal plan eating every apple) with suffixes regrown by beams:
 /// cut after each share of its apples in [`REGROW_CUTS`], the rest is
-/// searched by the two beams of [`APPLE_WEIGHTS`] (one per thread) from the
-/// board there; a shorter plan replaces the best, and the next cuts are
+/// searched by the two beams of [`APPLE_WEIGHTS`] (one per thread, when
+/// `threads` allows two; else one after the other) from the board there; a shorter plan replaces the best, and the next cuts are
 /// taken along it. Widths double from [`REGROW_FIRST_WIDTH`] while the next
 /// round can end by `deadline` (as in [`beams`]). Every plan is replayed by
 /// the caller's simulator.
-pub fn regrow(instance: &Instance, plan: Vec<Pos>, deadline: Instant) -> Vec<Pos> {
+pub fn regrow(instance: &Instance, plan: Vec<Pos>, deadline: Instant, threads: usize) -> Vec<Pos> {
     let mut best = plan;
     doubling_rounds(instance, REGROW_FIRST_WIDTH, deadline, |width| {
         for share in REGROW_CUTS {
@@ -69,7 +69,7 @@ pub fn regrow(instance: &Instance, plan: Vec<Pos>, deadline: Instant) -> Vec<Pos
                 return false;
             };
             let prefix = &best[..=cut];
-            let plans = both_weights(instance, prefix, width, deadline);
+            let plans = both_weights(instance, prefix, width, deadline, threads);
             for plan in plans.into_iter().flatten() {
                 if plan.len() < best.len() {
                     best = plan;
@@ -104,19 +104,23 @@ fn doubling_rounds(
 }
 
 /// The plans of the beams of [`APPLE_WEIGHTS`] after `prefix`
-/// ([`beam_after`]), one thread each, in the order of the weights.
+/// ([`beam_after`]), in the order of the weights: one thread each, or one
+/// after the other on this thread when `threads` is less than two.
 fn both_weights(
     instance: &Instance,
     prefix: &[Pos],
     width: usize,
     deadline: Instant,
+    threads: usize,
 ) -> Vec<Option<Vec<Pos>>> {
+    let beam = |weight| beam_after(instance, prefix, width, weight, Some(deadline));
+    if threads < 2 {
+        return APPLE_WEIGHTS.iter().map(|&weight| beam(weight)).collect();
+    }
     std::thread::scope(|scope| {
         let handles: Vec<_> = APPLE_WEIGHTS
             .iter()
-            .map(|&weight| {
-                scope.spawn(move || beam_after(instance, prefix, width, weight, Some(deadline)))
-            })
+            .map(|&weight| scope.spawn(move || beam(weight)))
             .collect();
         handles
             .into_iter()
@@ -145,14 +149,15 @@ fn widest(instance: &Instance) -> usize {
 }
 
 /// The shortest plan of beams of doubling widths, two at a time (one per
-/// weight of [`APPLE_WEIGHTS`], each in its own thread), until
+/// weight of [`APPLE_WEIGHTS`], each in its own thread when `threads`
+/// allows two), until
 /// [`MAX_WIDTH`] (less on large boards: [`LAYER_BYTES`]), until the next
 /// round would not end by `deadline`, or
 /// after two rounds in a row in which every beam died out (on nearly full
 /// boards wider beams rarely survive, and the time is the SAT phases').
 /// Ties go to the first weight, so the answer does not depend on the
 /// threads' timing, only on how many rounds end by the deadline.
-pub fn beams(instance: &Instance, deadline: Instant) -> Option<Vec<Pos>> {
+pub fn beams(instance: &Instance, deadline: Instant, threads: usize) -> Option<Vec<Pos>> {
     let Start::Body(body) = &instance.start else {
         return None;
     };
@@ -160,7 +165,7 @@ pub fn beams(instance: &Instance, deadline: Instant) -> Option<Vec<Pos>> {
     let mut best: Option<Vec<Pos>> = None;
     let mut dead_rounds = 0;
     doubling_rounds(instance, FIRST_WIDTH, deadline, |width| {
-        let plans = both_weights(instance, start, width, deadline);
+        let plans = both_weights(instance, start, width, deadline, threads);
         if plans.iter().all(Option::is_none) {
             dead_rounds += 1;
         } else {

@@ -15,6 +15,8 @@
 //! Learnt clauses carry over from one horizon to the next; when the horizon
 //! passes `Tmax`, the formula is rebuilt for a larger one.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarKind};
@@ -86,6 +88,8 @@ pub(crate) struct Session {
     cover: Vec<Lit>,
     stats: Stats,
     config: CadicalConfig,
+    /// The search's cancellation ([`Budget::cancel`]), kept by [`Session::set_deadline`].
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Session {
@@ -232,10 +236,7 @@ impl Session {
                 }
             }
         }
-        solver.set_callbacks(Some(Interrupt {
-            deadline: budget.deadline,
-            flag: None,
-        }));
+        solver.set_callbacks(Some(budget.interrupt(None)));
         let stats = Stats {
             variables: next as u64,
             clauses: cnf.num_clauses() + act.len().saturating_sub(1) as u64 + extra,
@@ -255,6 +256,7 @@ impl Session {
             cover,
             stats,
             config: budget.config,
+            cancel: budget.cancel.clone(),
         })
     }
 
@@ -314,11 +316,12 @@ impl Session {
         out
     }
 
-    /// Changes the deadline of later questions.
+    /// Changes the deadline of later questions (the cancellation stays).
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.solver.set_callbacks(Some(Interrupt {
             deadline,
             flag: None,
+            cancel: self.cancel.clone(),
         }));
     }
 
@@ -379,7 +382,7 @@ pub(crate) fn least_horizon_incremental(
     let mut session: Option<Session> = None;
     let mut t = first.max(1);
     while t <= max_moves {
-        if budget.deadline.is_some_and(|d| Instant::now() >= d) {
+        if budget.expired() {
             status = Status::Unknown;
             break;
         }

@@ -87,31 +87,69 @@ pub struct Attempt {
 /// certificate when it refuted the formula tracing a proof.
 pub(crate) type Answer = (Status, Option<Vec<bool>>, Option<Certificate>);
 
-/// What every solver call of a search shares: when to stop, and how CaDiCaL is set up.
-#[derive(Clone, Copy, Debug, Default)]
+/// What every solver call of a search shares: when to stop, how CaDiCaL is
+/// set up, and how many threads a phase may run at once.
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Budget {
     /// Stop (status `unknown`) at this instant.
     pub deadline: Option<Instant>,
     /// The configuration of every solver.
     pub config: CadicalConfig,
+    /// Stop (status `unknown`, as at the deadline) once this is raised
+    /// ([`crate::planner::Planner::cancel_flag`]).
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// The threads a parallel phase runs at once (`None`: one per core,
+    /// [`parallel::cores`]; see [`Budget::threads`]).
+    pub threads: Option<usize>,
 }
 
-/// Stops CaDiCaL at a deadline or when another thread raises a flag (a
-/// lower horizon was found SAT by another thread).
+impl Budget {
+    /// Whether the search should stop now: the deadline has passed or the
+    /// search was cancelled.
+    pub(crate) fn expired(&self) -> bool {
+        self.interrupt(None).fired()
+    }
+
+    /// What stops a solver of this budget, also stopped by `stop` if given.
+    pub(crate) fn interrupt(&self, stop: Option<&Arc<AtomicBool>>) -> Interrupt {
+        Interrupt {
+            deadline: self.deadline,
+            flag: stop.cloned(),
+            cancel: self.cancel.clone(),
+        }
+    }
+
+    /// The threads a parallel phase runs at once (at least one).
+    pub(crate) fn threads(&self) -> usize {
+        self.threads.unwrap_or_else(parallel::cores).max(1)
+    }
+}
+
+/// Stops CaDiCaL at a deadline, when another thread raises a flag (a
+/// lower horizon was found SAT by another thread), or when the search is
+/// cancelled.
 pub(crate) struct Interrupt {
     /// Stop at this instant.
     pub(crate) deadline: Option<Instant>,
     /// Stop once this is set.
     pub(crate) flag: Option<Arc<AtomicBool>>,
+    /// Stop once this is set too (the search's cancellation, [`Budget::cancel`]).
+    pub(crate) cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Interrupt {
     /// Whether the solve should stop now.
     pub(crate) fn fired(&self) -> bool {
-        self.flag
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
+        let raised =
+            |f: &Option<Arc<AtomicBool>>| f.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
+        raised(&self.flag)
+            || raised(&self.cancel)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether anything can stop the solve (else no callback is needed).
+    pub(crate) fn can_fire(&self) -> bool {
+        self.deadline.is_some() || self.flag.is_some() || self.cancel.is_some()
     }
 }
 
@@ -121,36 +159,31 @@ impl cadical::Callbacks for Interrupt {
     }
 }
 
-/// Runs CaDiCaL on `cnf`; returns the status and, if SAT, the value of every variable.
-pub(crate) fn run_cadical(
-    cnf: &Cnf,
-    deadline: Option<Instant>,
-    config: CadicalConfig,
-) -> (Status, Option<Vec<bool>>) {
-    run_cadical_until(cnf, deadline, config, None)
+/// Runs CaDiCaL on `cnf` with the budget's configuration until its
+/// deadline or cancellation; returns the status and, if SAT, the value of
+/// every variable.
+pub(crate) fn run_cadical(cnf: &Cnf, budget: &Budget) -> (Status, Option<Vec<bool>>) {
+    run_cadical_until(cnf, budget, None)
 }
 
 /// [`run_cadical`], also stopped (`Unknown`) when `stop` is raised.
 fn run_cadical_until(
     cnf: &Cnf,
-    deadline: Option<Instant>,
-    config: CadicalConfig,
+    budget: &Budget,
     stop: Option<&Arc<AtomicBool>>,
 ) -> (Status, Option<Vec<bool>>) {
-    let mut solver: cadical::Solver<Interrupt> = config.solver();
+    let mut solver: cadical::Solver<Interrupt> = budget.config.solver();
     solver.reserve(cnf.num_vars() as i32);
-    // Loading tens of millions of clauses takes seconds: the deadline is
-    // checked every 2^16 clauses.
+    // Loading tens of millions of clauses takes seconds: the deadline (and
+    // the cancellation) is checked every 2^16 clauses.
+    let interrupt = budget.interrupt(stop);
     for (i, clause) in cnf.clauses().enumerate() {
-        if i % (1 << 16) == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+        if i % (1 << 16) == 0 && interrupt.fired() {
             return (Status::Unknown, None);
         }
         solver.add_clause(clause.iter().copied());
     }
-    solver.set_callbacks(Some(Interrupt {
-        deadline,
-        flag: stop.cloned(),
-    }));
+    solver.set_callbacks(Some(interrupt));
     match solver.solve() {
         Some(true) => {
             let values = (1..=cnf.num_vars() as i32)
@@ -202,7 +235,7 @@ pub(crate) fn solve_at_until(
     stop: Option<&Arc<AtomicBool>>,
 ) -> Result<Attempt, EncodeError> {
     solve_at_with(instance, encoding, moves, budget, |cnf| {
-        let (status, values) = run_cadical_until(cnf, budget.deadline, budget.config, stop);
+        let (status, values) = run_cadical_until(cnf, budget, stop);
         Ok((status, values, None))
     })
 }
@@ -297,7 +330,7 @@ fn shortcut(
     let second = Instant::now() + Duration::from_secs(1);
     let budget = &Budget {
         deadline: Some(budget.deadline.map_or(second, |d| d.min(second))),
-        config: budget.config,
+        ..budget.clone()
     };
     // The least horizon below `moves` with a plan: a refuted one says
     // nothing about `moves`, so the search goes on; a limit ends the shortcut.
@@ -437,7 +470,7 @@ impl SearchResult {
 }
 
 /// Tries `first, first + 1, ...` up to `max_moves`, stopping at the first
-/// SAT, at `unknown`, or at the deadline. `progress` hears each attempt.
+/// SAT, at `unknown`, or at the deadline (or cancellation). `progress` hears each attempt.
 /// `lower_bound` is a proven bound on the least horizon (used to report optimality);
 /// `first` is usually the same.
 pub(crate) fn least_horizon(
@@ -449,11 +482,10 @@ pub(crate) fn least_horizon(
     budget: &Budget,
     mut progress: impl FnMut(&Attempt),
 ) -> Result<SearchResult, EncodeError> {
-    let deadline = budget.deadline;
     let mut attempts = Vec::new();
     let mut status = Status::Unsat;
     for moves in first.max(1)..=max_moves {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if budget.expired() {
             status = Status::Unknown;
             break;
         }

@@ -16,7 +16,6 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::Instant;
 
 use crate::encode::Encoding;
 use crate::instance::Instance;
@@ -139,7 +138,7 @@ fn work(
         let (t, stop) = {
             let mut s = lock();
             let t = s.next;
-            let past_deadline = budget.deadline.is_some_and(|d| Instant::now() >= d);
+            let past_deadline = budget.expired();
             if s.error.is_some() || t > max_moves || t >= s.least_sat || past_deadline {
                 return;
             }

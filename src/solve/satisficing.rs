@@ -6,7 +6,7 @@
 //! Hamiltonian cycles of the board ([`tour_plan`]: the snake keeps its body
 //! in the cycle's order, so it cannot get stuck; with shortcuts) and by
 //! earliest-arrival paths to the apples ([`construct`]); then beams over
-//! moves ([`beams`], on both cores) within a quarter of the time left; the
+//! moves ([`beams`], on two threads unless the planner allows one) within a quarter of the time left; the
 //! shortest is kept. Then, within a third of the time left, a plan is built apple by
 //! apple with SAT ([`greedy`]): from the current board, the least plan that
 //! eats the next few apples (those on the board and a few of the spawn
@@ -20,7 +20,7 @@
 //! suffixes regrown by beams ([`super::beam::regrow`]), then by SAT
 //! ([`regrow`]: the plan cut after an apple and the rest
 //! rebuilt by the greedy with other lookaheads, commits and board
-//! symmetries, on both cores), then windows of the plan between apples
+//! symmetries, on two threads unless the planner allows one), then windows of the plan between apples
 //! re-planned by small SAT calls ([`super::window`]). The descent: one
 //! session built for the best length asks for shorter plans, first by jumps
 //! halfway to the lower bound, each within a slice of the time left, then
@@ -323,7 +323,7 @@ struct Queue {
 /// the cut and the round; stops at the deadline or after rounds of every
 /// variant at every cut without a gain. Two workers take the next cut from a
 /// shared queue, one per core (the second with its own copy of the encoding,
-/// found by name); which of two shorter plans found at once is kept depends
+/// found by name; none with a budget of one thread); which of two shorter plans found at once is kept depends
 /// on which finishes first.
 fn regrow(
     instance: &Instance,
@@ -332,7 +332,7 @@ fn regrow(
     budget: &Budget,
     best: Vec<Pos>,
 ) -> Vec<Pos> {
-    let out_of_time = || budget.deadline.is_some_and(|d| Instant::now() >= d);
+    let out_of_time = || budget.expired();
     let group = Symmetry::group(instance.width, instance.height);
     let fast = |v: Variant| Variant {
         margin: STEP_MARGIN,
@@ -402,11 +402,13 @@ fn regrow(
     };
     let name = encoding.name();
     std::thread::scope(|scope| {
-        scope.spawn(|| {
-            if let Ok(own) = crate::encode::by_name(&name) {
-                work(own.as_ref());
-            }
-        });
+        if budget.threads() > 1 {
+            scope.spawn(|| {
+                if let Ok(own) = crate::encode::by_name(&name) {
+                    work(own.as_ref());
+                }
+            });
+        }
         work(encoding);
     });
     match queue.into_inner() {
@@ -424,7 +426,7 @@ fn until(deadline: Option<Instant>, share: f64, budget: &Budget) -> Budget {
             Some(d) => now + d.saturating_duration_since(now).mul_f64(share),
             None => now + GREEDY_SECONDS,
         }),
-        config: budget.config,
+        ..budget.clone()
     }
 }
 
@@ -443,7 +445,7 @@ fn shorten(
     let beam_deadline = until(deadline, BEAM_REGROW_SHARE, budget)
         .deadline
         .expect("until gives a deadline");
-    let regrown = super::beam::regrow(instance, path.clone(), beam_deadline);
+    let regrown = super::beam::regrow(instance, path.clone(), beam_deadline, budget.threads());
     let path = if regrown.len() < path.len() && sim::simulate(instance, &regrown).is_ok() {
         regrown
     } else {
@@ -683,7 +685,7 @@ pub(crate) fn satisficing(
                 Some(d) => Some(now + EXACT_SECONDS.min(d.saturating_duration_since(now) / 10)),
                 None => Some(now + EXACT_SECONDS),
             },
-            config: budget.config,
+            ..budget.clone()
         };
         let top = if no_body {
             max_moves
@@ -699,7 +701,7 @@ pub(crate) fn satisficing(
                 top,
                 lower_bound,
                 &exact,
-                super::parallel::cores(),
+                exact.threads(),
                 None,
                 &mut progress,
             )
@@ -767,12 +769,12 @@ pub(crate) fn satisficing(
         .filter(valid)
         .map(|p| cut(instance, p));
     let constructed = shorter(tour, constructed);
-    // Beams over moves on both cores, within a share of the time left.
+    // Beams over moves on two threads, within a share of the time left.
     let now = Instant::now();
     let beam_deadline = deadline.map_or(now + BEAM_SECONDS, |d| {
         now + d.saturating_duration_since(now).mul_f64(BEAM_SHARE)
     });
-    let beamed = beams(built, beam_deadline)
+    let beamed = beams(built, beam_deadline, budget.threads())
         .filter(valid)
         .map(|p| cut(instance, p));
     let constructed = shorter(constructed, beamed);
@@ -786,7 +788,7 @@ pub(crate) fn satisficing(
     };
     let greedy_budget = Budget {
         deadline: greedy_deadline,
-        config: budget.config,
+        ..budget.clone()
     };
     let start = match &built.start {
         Start::Body(body) => vec![body[0]],
@@ -978,7 +980,7 @@ pub(crate) fn satisficing(
     let mut below = best.horizon;
     while best.path.is_some() {
         let now = Instant::now();
-        if deadline.is_some_and(|d| now >= d) {
+        if deadline.is_some_and(|d| now >= d) || budget.expired() {
             break;
         }
         let t = if step > 1 {

@@ -244,7 +244,7 @@ fn ask(
             }
         }
     }
-    match run_cadical(&cnf, budget.deadline, budget.config) {
+    match run_cadical(&cnf, budget) {
         (Status::Sat, Some(values)) => match path_of(&window.sub, &cnf, &values, h) {
             Ok(new) => Answer::Shorter(new),
             Err(_) => Answer::Unsat,
@@ -267,7 +267,7 @@ pub(crate) fn improve(
     mut path: Vec<Pos>,
     budget: &Budget,
 ) -> Vec<Pos> {
-    let out_of_time = || budget.deadline.is_some_and(|d| Instant::now() >= d);
+    let out_of_time = || budget.expired();
     let mut call = CALL_SECONDS;
     while !out_of_time() {
         let mut cut_short = false;
@@ -300,7 +300,7 @@ fn pass(
     budget: &Budget,
 ) -> (bool, bool) {
     let deadline = budget.deadline;
-    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+    let out_of_time = || budget.expired();
     let mut gained = false;
     let mut cut_short = false;
     let mut first = 0;
@@ -333,7 +333,7 @@ fn pass(
             let until = Instant::now() + call;
             let limit = Budget {
                 deadline: Some(deadline.map_or(until, |d| d.min(until))),
-                config: budget.config,
+                ..budget.clone()
             };
             let new = match ask(&win, path, &states, encoding, h, &limit) {
                 Answer::Shorter(new) => new,

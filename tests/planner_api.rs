@@ -1,0 +1,173 @@
+//! The planner as a library user drives it from other threads: moved into a
+//! worker thread, cancelled from another one, held to a number of threads.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use snakesat::encode::{self, Encoding};
+use snakesat::instance::Instance;
+use snakesat::instance::json::from_json;
+use snakesat::instance::random::{RandomSpec, generate};
+use snakesat::planner::{Method, Outcome, PlanError, Planner, Search, Verdict};
+
+/// A 5x5 board, one apple in the far corner: 8 moves.
+const CORNER: &str = r#"{"width": 5, "height": 5, "snake": [[0, 0], [1, 0]], "apples": [[4, 4]]}"#;
+
+/// Compiles only while the types are `Send` (and `Sync` where a reference
+/// is shared): a plan can be run on another thread the obvious way.
+#[test]
+fn encodings_and_planners_can_move_between_threads() {
+    fn send<T: Send>() {}
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Box<dyn Encoding>>();
+    send_sync::<std::sync::Arc<dyn Encoding>>();
+    send::<Planner<'static>>();
+    send_sync::<Outcome>();
+    send_sync::<PlanError>();
+}
+
+#[test]
+fn a_plan_runs_on_a_spawned_thread() {
+    let instance = from_json(CORNER).unwrap();
+    let direct = encode::by_name("direct").unwrap();
+    let worker =
+        std::thread::spawn(move || Planner::new(&*direct).plan(&instance).map(|o| o.horizon()));
+    assert_eq!(worker.join().unwrap().expect("a plan"), 8);
+}
+
+/// A 12x12 board with 40 apples: its least plan (over 300 moves) takes the
+/// planner minutes.
+fn hard() -> Instance {
+    generate(&RandomSpec {
+        width: 12,
+        height: 12,
+        apples: 40,
+        length: 3,
+        visible: Some(1),
+        seed: 1,
+        ..RandomSpec::default()
+    })
+    .unwrap()
+}
+
+/// A plan cancelled from another thread ends soon after, with the answer of
+/// a timeout: unknown for the least-horizon searches, the best plan so far
+/// (or unknown) for the satisficing one.
+#[test]
+fn a_plan_cancelled_from_another_thread_ends_as_at_a_timeout() {
+    let instance = hard();
+    let direct = encode::by_name("direct").unwrap();
+    for (search, method) in [
+        (Search::Optimal, Method::Incremental),
+        (Search::Optimal, Method::Fresh),
+        (Search::Satisficing, Method::Auto),
+    ] {
+        let flag = Arc::new(AtomicBool::new(false));
+        let raise = {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(500));
+                flag.store(true, Ordering::Relaxed);
+            })
+        };
+        let started = Instant::now();
+        let outcome = Planner::new(&*direct)
+            .search(search)
+            .method(method)
+            .max_horizon(1000)
+            .cancel_flag(flag)
+            .plan(&instance)
+            .unwrap();
+        raise.join().unwrap();
+        let took = started.elapsed();
+        match (&outcome.verdict, search) {
+            (Verdict::Unknown, _) => {}
+            (Verdict::Plan(plan), Search::Satisficing) => assert!(!plan.optimal),
+            (other, _) => panic!("{search:?} {method:?}: {other:?}"),
+        }
+        // The least-horizon searches stop at once; the satisficing one
+        // finishes the phase without SAT it is in (its beams: 10 s here).
+        let limit = if search == Search::Satisficing { 30 } else { 5 };
+        assert!(
+            took < Duration::from_secs(limit),
+            "{search:?} {method:?}: {took:?}"
+        );
+    }
+}
+
+/// A flag raised before the plan stops it before its first formula.
+#[test]
+fn a_plan_cancelled_before_it_starts_solves_nothing() {
+    let instance = hard();
+    let direct = encode::by_name("direct").unwrap();
+    for method in [Method::Incremental, Method::Fresh] {
+        let outcome = Planner::new(&*direct)
+            .method(method)
+            .max_horizon(1000)
+            .cancel_flag(Arc::new(AtomicBool::new(true)))
+            .plan(&instance)
+            .unwrap();
+        assert!(matches!(outcome.verdict, Verdict::Unknown), "{method:?}");
+        assert!(outcome.attempts.is_empty(), "{method:?}");
+    }
+}
+
+/// One thread gives the same answers as one per core, in every search.
+#[test]
+fn one_thread_gives_the_same_answers() {
+    let direct = encode::by_name("direct").unwrap();
+    for seed in 0..4 {
+        let instance = generate(&RandomSpec {
+            width: 4,
+            height: 4,
+            apples: 4,
+            length: 3,
+            visible: Some(1),
+            seed,
+            ..RandomSpec::default()
+        })
+        .unwrap();
+        for (search, method) in [
+            (Search::Optimal, Method::Fresh),
+            (Search::Optimal, Method::Incremental),
+            (Search::FixedHorizon(12), Method::Auto),
+            (Search::Satisficing, Method::Auto),
+        ] {
+            let answer = |planner: Planner| {
+                let outcome = planner
+                    .search(search)
+                    .method(method)
+                    .plan(&instance)
+                    .unwrap();
+                (
+                    outcome.status(),
+                    outcome.horizon(),
+                    outcome.plan().map(|p| p.optimal),
+                )
+            };
+            assert_eq!(
+                answer(Planner::new(&*direct).threads(1)),
+                answer(Planner::new(&*direct)),
+                "seed {seed}, {search:?} {method:?}"
+            );
+        }
+    }
+}
+
+/// An apple walled in: no plan at any horizon, a lower bound of `None`
+/// (it was `usize::MAX`, printed as a number of moves).
+#[test]
+fn an_apple_never_eaten_has_no_lower_bound() {
+    let instance = from_json(
+        r#"{"width": 4, "height": 4, "snake": [[0, 0]], "walls": [[2, 3], [3, 2]], "apples": [[3, 3]]}"#,
+    )
+    .unwrap();
+    let direct = encode::by_name("direct").unwrap();
+    let outcome = Planner::new(&*direct).plan(&instance).unwrap();
+    assert!(matches!(outcome.verdict, Verdict::NoPlan { within: 300 }));
+    assert_eq!(outcome.lower_bound, None);
+    let reachable = from_json(CORNER).unwrap();
+    let outcome = Planner::new(&*direct).plan(&reachable).unwrap();
+    assert_eq!(outcome.lower_bound, Some(8));
+}

@@ -415,7 +415,7 @@ pub fn refuted_horizons(attempts: &[Attempt]) -> Vec<usize> {
 
 /// Writes into `dir` (created if missing) a CNF and a DRAT proof for every
 /// horizon in `refuted`, and, when the answer rests on the proven
-/// `lower_bound` (`usize::MAX`: some apple can never be eaten), that is
+/// `lower_bound` (`None`: some apple can never be eaten), that is
 /// when `search` (the search that answered) is not a
 /// [`Search::FixedHorizon`], one for the horizon just below it when that is
 /// at least 1; then `manifest.json`, and the folder is settled
@@ -432,7 +432,7 @@ pub fn certify(
     encoding: &dyn Encoding,
     search: Search,
     refuted: &[usize],
-    lower_bound: usize,
+    lower_bound: Option<usize>,
     done: &[Certificate],
     dir: &Path,
     deadline: Option<Instant>,
@@ -440,8 +440,7 @@ pub fn certify(
     create_dir(dir)?;
     let mut claims: Vec<(usize, Reason)> = refuted.iter().map(|&t| (t, Reason::Refuted)).collect();
     let rests_on_bound = !matches!(search, Search::FixedHorizon(_));
-    let unreachable = rests_on_bound && lower_bound == usize::MAX;
-    let lower_bound = (lower_bound != usize::MAX).then_some(lower_bound);
+    let unreachable = rests_on_bound && lower_bound.is_none();
     let below_bound = lower_bound.filter(|_| rests_on_bound);
     if let Some(below) = below_bound.and_then(|b| b.checked_sub(1))
         && below >= 1
@@ -591,7 +590,7 @@ pub fn certify_search(
         encoding,
         outcome.search,
         &refuted,
-        outcome.lower_bound.unwrap_or(usize::MAX),
+        outcome.lower_bound,
         &done,
         dir,
         deadline,

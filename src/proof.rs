@@ -60,6 +60,7 @@ pub const FORMAT: &str = "drat-binary";
 
 /// Why a refutation or a certification failed.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum ProofError {
     /// A proof path that C cannot name.
     #[error("proof path {path} has a NUL byte")]

@@ -102,3 +102,53 @@ fn regrowing_suffixes_with_beams_shortens_a_poor_plan() {
         "the regrown plan starts where the snake is"
     );
 }
+
+/// An apple off the grid made `beam_plan` panic (index out of bounds), and
+/// an empty body made it slice past the end: an invalid instance has no
+/// plan, from `beam_plan`, `beam_after` or `beams`, and `regrow` keeps the
+/// plan it was given.
+#[test]
+fn an_invalid_instance_gets_no_beam_plan() {
+    let good = snakesat::instance::Instance {
+        width: 3,
+        height: 3,
+        walls: vec![],
+        start: Start::Body(vec![(0, 0), (1, 0)]),
+        apples: vec![(2, 2)],
+        visible: 1,
+        grow: true,
+        tail: snakesat::instance::TailRule::Strict,
+        horizon: None,
+    };
+    assert!(beam_plan(&good, 16, 4, None).is_some());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    for bad in [
+        snakesat::instance::Instance {
+            apples: vec![(50, 50)],
+            ..good.clone()
+        },
+        snakesat::instance::Instance {
+            start: Start::Body(vec![]),
+            ..good.clone()
+        },
+        snakesat::instance::Instance {
+            width: 0,
+            ..good.clone()
+        },
+    ] {
+        assert!(bad.validate_game().is_err());
+        assert_eq!(beam_plan(&bad, 16, 4, None), None, "{bad:?}");
+        assert_eq!(
+            snakesat::solve::beam::beam_after(&bad, &[(0, 0)], 16, 4, None),
+            None,
+            "{bad:?}"
+        );
+        assert_eq!(
+            snakesat::solve::beam::beams(&bad, deadline, 1),
+            None,
+            "{bad:?}"
+        );
+        let plan = vec![(0, 0), (0, 1)];
+        assert_eq!(regrow(&bad, plan.clone(), deadline, 1), plan, "{bad:?}");
+    }
+}

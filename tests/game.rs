@@ -441,3 +441,68 @@ fn a_plan_as_short_as_the_lower_bound_is_a_least_safe_plan() {
     }
     assert!(game["least_safe"].as_u64() >= game["shortest_possible"].as_u64());
 }
+
+/// `rounds: 0` and `conflicts: Some(0)` made the player report a 4x4 game
+/// lost at its first apple ("no safe plan") and a negative limit meant no
+/// limit: a configuration out of range is refused before playing.
+#[test]
+fn a_bad_game_config_is_refused_not_lost() {
+    let base = GameConfig {
+        reuse: Reuse::Nogoods,
+        ..GameConfig::new(4, 4, 1)
+    };
+    let cases = [
+        (GameConfig { rounds: 0, ..base }, "rounds", 0),
+        (
+            GameConfig {
+                undecided_per_apple: 0,
+                ..base
+            },
+            "undecided_per_apple",
+            0,
+        ),
+        (
+            GameConfig {
+                conflicts: Some(0),
+                ..base
+            },
+            "conflicts",
+            0,
+        ),
+        (
+            GameConfig {
+                conflicts: Some(-1),
+                ..base
+            },
+            "conflicts",
+            -1,
+        ),
+    ];
+    for (cfg, name, bad) in cases {
+        match game::play(&cfg, |_| {}) {
+            Err(e @ game::GameError::BadSetting { setting, value, .. }) => {
+                assert_eq!((setting, value), (name, bad));
+                assert!(e.to_string().contains(&format!("{name} = {bad}")), "{e}");
+            }
+            other => panic!("{name} = {bad}: {:?}", other.map(|r| r.stats.loss)),
+        }
+        assert!(cfg.check().is_err());
+    }
+    // The defaults (the CLI's), and no conflict limit, win.
+    assert_eq!(base.conflicts, Some(DEFAULT_CONFLICTS as i32));
+    assert_eq!(
+        (base.rounds, base.undecided_per_apple),
+        (DEFAULT_ROUNDS, DEFAULT_UNDECIDED)
+    );
+    for cfg in [
+        base,
+        GameConfig {
+            conflicts: None,
+            ..base
+        },
+    ] {
+        let record = game::play(&cfg, |_| {}).unwrap();
+        assert!(record.stats.won, "{:?}", record.stats.loss);
+        check_legal(&record);
+    }
+}

@@ -328,3 +328,83 @@ fn the_horizon_chart_stops_at_the_formula_limits() {
     assert!(std::fs::read_to_string(&chart).unwrap().contains("<svg"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The 100x100 board with 60 ordered apples of `--size 100 --apples 60`
+/// (seed 1): its first plans come in a fraction of a second, but counting
+/// the head cells of their formula (10,000 cells × 3,659 time points) took
+/// seconds and did not look at the deadline.
+fn hundred_by_hundred() -> snakesat::instance::Instance {
+    use snakesat::instance::random::{RandomSpec, generate};
+    generate(&RandomSpec {
+        width: 100,
+        height: 100,
+        apples: 60,
+        length: 3,
+        visible: Some(1),
+        seed: 1,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+/// `Search::Satisficing` with a 1 s timeout on a large board returned after
+/// 4.8 s (6.4 s with 3 s): every phase, the counting of the formula's head
+/// cells included, stops at the timeout, and the answer is the best plan
+/// found by then (a legal one) or none. (With 2 s the first plan comes
+/// before the deadline even on a busy machine, and counting its formula's
+/// head cells then overran it.)
+#[test]
+fn satisficing_stops_at_the_timeout_on_a_large_board() {
+    use snakesat::planner::{Planner, Search, Verdict};
+    let instance = hundred_by_hundred();
+    let direct = snakesat::encode::by_name("direct").unwrap();
+    let started = Instant::now();
+    let outcome = Planner::new(&*direct)
+        .search(Search::Satisficing)
+        .timeout(Some(Duration::from_secs(2)))
+        .max_horizon(100_000)
+        .plan(&instance)
+        .unwrap();
+    let seconds = started.elapsed().as_secs_f64();
+    assert!(seconds < 5.0, "returned after {seconds:.2} s (timeout 2 s)");
+    match &outcome.verdict {
+        Verdict::Plan(plan) => {
+            snakesat::sim::simulate(&instance, &plan.path).expect("a legal plan");
+            assert!(outcome.lower_bound.is_some_and(|b| plan.horizon >= b));
+        }
+        Verdict::Unknown => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The same from the command line: before, the watchdog ended the run
+/// (`--timeout 1`: "--timeout 1 s reached while building or loading the
+/// formula", exit 3, at 2 s) although a plan had been found.
+#[test]
+fn solve_satisficing_stops_at_the_timeout_on_a_large_board() {
+    let started = Instant::now();
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "100",
+        "--apples",
+        "60",
+        "--satisficing",
+        "--timeout",
+        "2",
+        "--json",
+        "-q",
+    ]);
+    assert!(!run.stderr.contains("reached while"), "{}", run.stderr);
+    if run.code == 0 {
+        assert!(run.stdout.contains(r#""status":"sat""#), "{}", run.stdout);
+    } else {
+        assert!(
+            run.stdout.contains(r#""status":"unknown""#),
+            "{}",
+            run.stderr
+        );
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    assert!(seconds < 5.0, "ended after {seconds:.2} s (timeout 2 s)");
+}

@@ -121,9 +121,10 @@ fn broken_spawn_chain_unknown_object() {
 #[test]
 fn unknown_object_and_bad_names() {
     let e = err(&with("(ispoint pos2-0)", "(ispoint apple)"));
-    assert!(e.contains("unknown object") && e.contains("apple"), "{e}");
+    assert_eq!(e, "line 13: unknown object \"apple\" in :init");
+    // Named as spelt in the file, on the line of the object.
     let e = err(&with("pos0-0 pos1-0", "pos0-0 cellA pos1-0"));
-    assert!(e.contains("cella"), "{e}");
+    assert_eq!(e, "line 4: object \"cellA\" is not a cell name posX-Y");
 }
 
 #[test]
@@ -158,7 +159,7 @@ fn blocked_cell_off_the_body_is_a_wall() {
     let e = i.unwrap_err().to_string();
     assert_eq!(
         e,
-        "(ispoint pos2-0) puts an apple on pos2-0, which is (blocked pos2-0) without being the \
+        "line 13: (ispoint pos2-0) puts an apple on pos2-0, which is (blocked pos2-0) without being the \
          snake's: a wall, where the apple could never be eaten"
     );
     // The same for a spawned apple: the fact that spawns it is named.
@@ -167,7 +168,7 @@ fn blocked_cell_off_the_body_is_a_wall() {
         "(blocked pos0-0) (blocked pos0-1)",
     ));
     assert!(
-        e.starts_with("(NEXTSPAWN pos1-1 pos0-1) puts an apple on pos0-1"),
+        e.starts_with("line 14: (NEXTSPAWN pos1-1 pos0-1) puts an apple on pos0-1"),
         "{e}"
     );
 }
@@ -179,7 +180,7 @@ fn an_apple_on_a_cell_without_links_is_on_a_wall() {
     let unlinked = with("(ISADJACENT pos1-0 pos2-0) (ISADJACENT pos2-0 pos1-0)", "");
     assert_eq!(
         err(&unlinked),
-        "(ispoint pos2-0) puts an apple on pos2-0, which has no ISADJACENT link: a wall, where \
+        "line 13: (ispoint pos2-0) puts an apple on pos2-0, which has no ISADJACENT link: a wall, where \
          the apple could never be eaten"
     );
     let spawn = with("(ISADJACENT pos0-1 pos1-1) (ISADJACENT pos1-1 pos0-1)", "").replacen(
@@ -188,8 +189,9 @@ fn an_apple_on_a_cell_without_links_is_on_a_wall() {
         1,
     );
     assert!(
-        err(&spawn)
-            .starts_with("(spawn pos1-1) puts an apple on pos1-1, which has no ISADJACENT link"),
+        err(&spawn).starts_with(
+            "line 14: (spawn pos1-1) puts an apple on pos1-1, which has no ISADJACENT link"
+        ),
         "{}",
         err(&spawn)
     );
@@ -217,7 +219,7 @@ fn body_not_a_chain() {
     .replace(" (not (ispoint pos0-1))", ""));
     assert_eq!(
         e,
-        "snake body is broken: (nextsnake pos1-0 pos0-1) links cells that are not neighbours"
+        "line 11: snake body is broken: (nextsnake pos1-0 pos0-1) links cells that are not neighbours"
     );
 }
 
@@ -286,7 +288,7 @@ fn a_spawn_on_an_initial_points_cell_is_a_limitation() {
     );
     assert_eq!(
         err(&text),
-        "(NEXTSPAWN pos0-1 pos2-0) spawns an apple on pos2-0, the cell of the initial (ispoint \
+        "line 14: (NEXTSPAWN pos0-1 pos2-0) spawns an apple on pos2-0, the cell of the initial (ispoint \
          pos2-0): the domain allows it, but snakesat supports a spawn on an initial point's cell \
          only when there is one initial ispoint"
     );
@@ -295,7 +297,7 @@ fn a_spawn_on_an_initial_points_cell_is_a_limitation() {
         "(spawn pos2-0) (NEXTSPAWN pos2-0 pos0-1) (NEXTSPAWN pos0-1 dummypoint)",
     );
     assert!(
-        err(&first).starts_with("(spawn pos2-0) spawns an apple on pos2-0"),
+        err(&first).starts_with("line 14: (spawn pos2-0) spawns an apple on pos2-0"),
         "{}",
         err(&first)
     );
@@ -380,7 +382,7 @@ fn goal_objects_and_the_domain_constant() {
         "(not (ispoint pos0-1))",
         "(not (ispoint pos0-1)) (not (ispoint pos7-7))",
     ));
-    assert_eq!(e, "unknown object \"pos7-7\" in :goal");
+    assert_eq!(e, "line 15: unknown object \"pos7-7\" in :goal");
     let dummy = with(
         "(not (ispoint pos0-1))",
         "(not (ispoint pos0-1)) (not (ispoint dummypoint))",
@@ -392,7 +394,7 @@ fn goal_objects_and_the_domain_constant() {
     ));
     assert_eq!(
         e,
-        "dummypoint in (ispoint dummypoint) of :init is the domain's constant, not a cell"
+        "line 13: dummypoint in (ispoint dummypoint) of :init is the domain's constant, not a cell"
     );
 }
 
@@ -410,7 +412,10 @@ fn total_cost_and_nested_and() {
         "(headsnake pos1-0)",
         "(= (fuel pos1-0) 3) (headsnake pos1-0)",
     ));
-    assert_eq!(e, "unsupported numeric fact (= (fuel pos1-0) 3) in :init");
+    assert_eq!(
+        e,
+        "line 11: unsupported numeric fact (= (fuel pos1-0) 3) in :init"
+    );
     let nested = with(
         "(:goal (and (not (ispoint pos2-0)) (not (ispoint pos1-1))",
         "(:goal (and (and (not (ispoint pos2-0)) (and)) (and (not (ispoint pos1-1)))",
@@ -429,5 +434,50 @@ fn an_object_in_no_fact_does_not_stretch_the_board() {
     assert_eq!(
         err(&far),
         "grid 5001x2 is too large: pos5000-0 is beyond its limit of 1000 cells a side"
+    );
+}
+
+/// Semantic errors named no line, and names lowercased (`posX` as
+/// `"posx"`): the fact at fault is named by its line, the unknown name as
+/// spelt; a kind of fact said twice names the lines of both.
+#[test]
+fn semantic_errors_name_the_line_and_the_spelling() {
+    let deep = with(
+        "(blocked pos1-0) (blocked pos0-0)",
+        "(blocked pos1-0) (blocked pos0-0)\n    (ISADJACENT pos0-0 posX)",
+    );
+    assert_eq!(err(&deep), "line 13: unknown object \"posX\" in :init");
+    let two_heads = with(
+        "(headsnake pos1-0)",
+        "(headsnake pos1-0)\n(HEADSNAKE pos0-1)",
+    );
+    assert_eq!(
+        err(&two_heads),
+        "more than one (headsnake ...) fact, on lines 11, 12"
+    );
+    let fork = with(
+        "(nextsnake pos1-0 pos0-0)",
+        "(nextsnake pos1-0 pos0-0)\n(nextsnake POS1-0 pos1-1)",
+    );
+    assert_eq!(
+        err(&fork),
+        "line 12: snake body forks: pos1-0 has two cells behind it (pos0-0 and pos1-1)"
+    );
+    let far = with("(ISADJACENT pos0-0 pos1-0)", "(ISADJACENT pos0-0 pos1-1)");
+    assert_eq!(
+        err(&far),
+        "line 6: ISADJACENT graph is not a grid with walls: pos0-0 and pos1-1 are linked but not \
+         neighbours"
+    );
+    // Facts are shown as spelt.
+    let unknown = with("(ispoint pos2-0)", "(isPoint pos2-0)\n(ISAPPLE Pos2-0)");
+    assert_eq!(
+        err(&unknown),
+        "line 14: unknown predicate in fact (ISAPPLE Pos2-0)"
+    );
+    let looped = with("(NEXTSPAWN pos0-1 dummypoint)", "(NEXTSPAWN pos0-1 pos1-1)");
+    assert_eq!(
+        err(&looped),
+        "line 14: broken spawn chain: it loops back to pos1-1 without reaching dummypoint"
     );
 }

@@ -15,12 +15,8 @@ use crate::game::{self, GameConfig, GameError, GameRecord, GameStats, Reuse};
 use crate::render::chart::Series;
 use crate::table::{Align, Cell, Table};
 
-/// The default of `--conflicts`.
-pub const DEFAULT_CONFLICTS: u32 = 1000;
-/// The default of `--rounds`.
-pub const DEFAULT_ROUNDS: u32 = 10;
-/// The default of `--undecided-per-apple`.
-pub const DEFAULT_UNDECIDED: u32 = 16;
+/// The defaults of `--conflicts`, `--rounds` and `--undecided-per-apple`.
+pub use crate::game::{DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED};
 
 /// How hard the player searches for each apple (shared by `play` and `bench game`).
 #[derive(Clone, Copy, Debug, Serialize)]

@@ -135,11 +135,12 @@ fn play_one(config: &GameConfig, bar: &ProgressBar) -> Result<GameRecord, Failur
 /// A game that could not be played: bad input (exit 2), or a plan the simulator rejected (exit 3).
 pub fn game_failure(e: game::GameError) -> Failure {
     match e {
-        game::GameError::BadSize(..) | game::GameError::NoCycle(..) => bad_input(e),
         game::GameError::Rejected { .. } => Failure {
             code: 3,
             message: e.to_string(),
         },
+        // The size, the board or a setting (`BadSize`, `NoCycle`, `BadSetting`).
+        _ => bad_input(e),
     }
 }
 

@@ -5,6 +5,7 @@
 //! The bounds ignore the body, so they only remove what no legal plan uses.
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::time::Instant;
 
 use crate::instance::{Instance, InstanceError, Pos, Start, TailRule};
 
@@ -602,6 +603,19 @@ impl Bounds {
     /// otherwise. The table holds `(moves + 1) × cells` booleans: callers
     /// check that against their head-slot cap first.
     pub fn compute(instance: &Instance, moves: usize) -> Bounds {
+        Bounds::compute_until(instance, moves, None).expect("no deadline to pass")
+    }
+
+    /// [`Bounds::compute`] that gives up once `deadline` passes (looked at
+    /// every time point of both passes over the table): `None` then. On a
+    /// large board and horizon the table takes seconds (a 100x100 board at
+    /// 3,658 moves), which a search with a deadline cannot wait for.
+    pub(crate) fn compute_until(
+        instance: &Instance,
+        moves: usize,
+        deadline: Option<Instant>,
+    ) -> Option<Bounds> {
+        let passed = || deadline.is_some_and(|d| Instant::now() >= d);
         let walls = instance.wall_map();
         let cells = instance.cells();
         let n = instance.apples.len();
@@ -622,6 +636,9 @@ impl Bounds {
             head[0][instance.index(p)] = true;
         }
         for t in 1..=moves {
+            if passed() {
+                return None;
+            }
             let (before, after) = head.split_at_mut(t);
             let prev = &before[t - 1];
             let next = &mut after[0];
@@ -653,6 +670,9 @@ impl Bounds {
             if checks <= MAX_PHASE_CHECKS {
                 let apples = &instance.apples;
                 for (t, row) in head.iter_mut().enumerate() {
+                    if passed() {
+                        return None;
+                    }
                     let window = phases(t);
                     for (c, on) in row.iter_mut().enumerate() {
                         if !*on {
@@ -675,11 +695,11 @@ impl Bounds {
                 }
             }
         }
-        Bounds {
+        Some(Bounds {
             head,
             earliest,
             latest,
-        }
+        })
     }
 }
 

@@ -103,11 +103,15 @@ pub struct GameConfig {
     pub reuse: Reuse,
     /// Time for the solver per apple; past it the snake follows its last cycle.
     pub timeout_per_apple: Option<Duration>,
-    /// Conflicts per solver call before a query counts as undecided (`None`: no limit).
+    /// Conflicts per solver call before a query counts as undecided:
+    /// `Some(n)` with `n >= 1`, or `None` for no limit ([`play`] refuses
+    /// `Some(n)` with `n < 1` with [`GameError::BadSetting`]).
     pub conflicts: Option<i32>,
-    /// Solver calls per query (refinement rounds) before it counts as undecided.
+    /// Solver calls per query (refinement rounds) before it counts as
+    /// undecided; at least 1.
     pub rounds: u32,
-    /// Undecided lengths per apple before the snake takes the best plan so far.
+    /// Undecided lengths per apple before the snake takes the best plan so
+    /// far; at least 1.
     pub undecided_per_apple: u32,
     /// Lengths asked per apple in the joint path + cycle search (0: none).
     pub lengths_per_apple: u32,
@@ -115,6 +119,71 @@ pub struct GameConfig {
     /// apple is searched again ([`route::plausible_paths`], certified by
     /// repairing the cycle near the path), once the joint search is over.
     pub detours_per_apple: u32,
+}
+
+/// The conflicts per solver call of [`GameConfig::new`] (and of `snakesat
+/// play --conflicts`).
+pub const DEFAULT_CONFLICTS: u32 = 1000;
+/// The solver calls per query of [`GameConfig::new`] (`--rounds`).
+pub const DEFAULT_ROUNDS: u32 = 10;
+/// The undecided lengths per apple of [`GameConfig::new`] (`--undecided-per-apple`).
+pub const DEFAULT_UNDECIDED: u32 = 16;
+/// The solver time per apple of [`GameConfig::new`] (`snakesat play --timeout`).
+pub const DEFAULT_TIMEOUT_PER_APPLE: Duration = Duration::from_secs(60);
+
+impl GameConfig {
+    /// The game of a `width` x `height` board with apples from `seed`, the
+    /// rest as `snakesat play` plays it unless told: [`Reuse::Clauses`],
+    /// [`DEFAULT_TIMEOUT_PER_APPLE`], [`DEFAULT_CONFLICTS`],
+    /// [`DEFAULT_ROUNDS`], [`DEFAULT_UNDECIDED`], and the size's
+    /// [`default_lengths_per_apple`] and [`default_detours_per_apple`].
+    /// Change a field by struct update: `GameConfig { reuse: Reuse::Nogoods,
+    /// ..GameConfig::new(8, 8, 1) }`.
+    pub fn new(width: usize, height: usize, seed: u64) -> GameConfig {
+        let cells = width.saturating_mul(height);
+        GameConfig {
+            width,
+            height,
+            seed,
+            reuse: Reuse::Clauses,
+            timeout_per_apple: Some(DEFAULT_TIMEOUT_PER_APPLE),
+            conflicts: Some(DEFAULT_CONFLICTS as i32),
+            rounds: DEFAULT_ROUNDS,
+            undecided_per_apple: DEFAULT_UNDECIDED,
+            lengths_per_apple: default_lengths_per_apple(cells),
+            detours_per_apple: default_detours_per_apple(cells),
+        }
+    }
+
+    /// Whether [`play`] can play this game: the board ([`check_board`]),
+    /// then `rounds` and `undecided_per_apple` at least 1 and `conflicts`
+    /// `None` or at least 1 ([`GameError::BadSetting`] otherwise).
+    pub fn check(&self) -> Result<(), GameError> {
+        check_board(self.width, self.height)?;
+        let at_least_one = |setting: &'static str, value: i64, rule: &'static str| {
+            if value >= 1 {
+                Ok(())
+            } else {
+                Err(GameError::BadSetting {
+                    setting,
+                    value,
+                    rule,
+                })
+            }
+        };
+        let positive = "it must be at least 1";
+        at_least_one("rounds", self.rounds.into(), positive)?;
+        at_least_one(
+            "undecided_per_apple",
+            self.undecided_per_apple.into(),
+            positive,
+        )?;
+        if let Some(conflicts) = self.conflicts {
+            let rule = "a limit must be at least 1 (None: no limit)";
+            at_least_one("conflicts", conflicts.into(), rule)?;
+        }
+        Ok(())
+    }
 }
 
 /// The largest board (in cells) on which the joint search runs unless told:
@@ -322,6 +391,7 @@ impl GameRecord {
 
 /// Why a game could not be played.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum GameError {
     /// A board side outside `1..=MAX_SIDE` (width, height).
     #[error("board size {0}x{1} is out of range (each side must be 1..={MAX_SIDE})")]
@@ -333,6 +403,16 @@ pub enum GameError {
          a board of more than 2 cells needs both sides at least 2"
     )]
     NoCycle(usize, usize),
+    /// A setting of the [`GameConfig`] out of its range ([`GameConfig::check`]).
+    #[error("game setting {setting} = {value} is out of range: {rule}")]
+    BadSetting {
+        /// The field of [`GameConfig`], e.g. `"rounds"`.
+        setting: &'static str,
+        /// Its value.
+        value: i64,
+        /// What it must be.
+        rule: &'static str,
+    },
     /// The independent simulator refused the moves planned for an apple (a bug).
     #[error("internal error: the simulator rejects the plan for apple {}: {reason}", .apple + 1)]
     Rejected {
@@ -365,13 +445,14 @@ pub fn check_board(w: usize, h: usize) -> Result<(), GameError> {
     Ok(())
 }
 
-/// Plays one game; `on_apple` sees each apple once it is eaten.
+/// Plays one game; `on_apple` sees each apple once it is eaten. A
+/// configuration that [`GameConfig::check`] refuses is refused.
 pub fn play(
     config: &GameConfig,
     mut on_apple: impl FnMut(&AppleRecord),
 ) -> Result<GameRecord, GameError> {
+    config.check()?;
     let (w, h) = (config.width, config.height);
-    check_board(w, h)?;
     let started = Instant::now();
     let grid = Grid::new(w, h);
     let cells = grid.cells();

@@ -41,6 +41,7 @@ pub const MAX_NESTING: usize = 64;
 
 /// Why a problem file could not be read.
 #[derive(Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PddlError {
     /// The text is not a sequence of s-expressions; `line` is 1-based.
     #[error("malformed PDDL: {message} on line {line}")]
@@ -68,6 +69,22 @@ macro_rules! fail {
 /// A [`PddlError::Problem`] with `message`.
 fn unsupported(message: String) -> PddlError {
     PddlError::Problem(message)
+}
+
+/// A [`PddlError::Problem`] with `message` about line `line` of the file
+/// (the line of the fact at fault): `line N: message`, as the plan reader
+/// says it.
+fn at_line(line: usize, message: String) -> PddlError {
+    PddlError::Problem(format!("line {line}: {message}"))
+}
+
+/// [`at_line`] for an error already made: a [`PddlError::Problem`] gets the
+/// line, any other error stays as it is.
+fn with_line(line: usize, error: PddlError) -> PddlError {
+    match error {
+        PddlError::Problem(message) => at_line(line, message),
+        other => other,
+    }
 }
 
 /// The domain's constant that ends the spawn chain.
@@ -172,25 +189,49 @@ pub fn is_domain_text(text: &str) -> bool {
     words.len() >= 4 && words[..4] == ["(", "define", "(", "domain"]
 }
 
-/// An s-expression: a lowercased atom or a list.
+/// An s-expression: an atom, or a list and the line of its `(`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Sx {
-    Atom(String),
-    List(Vec<Sx>),
+    Atom(Atom),
+    List(Vec<Sx>, usize),
+}
+
+/// An atom of a problem file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Atom {
+    /// Lowercased: PDDL names are case-insensitive.
+    name: String,
+    /// As spelt in the file, for messages.
+    spelt: String,
+    /// Its line, from 1.
+    line: usize,
 }
 
 impl Sx {
+    /// The lowercased name of an atom.
     fn atom(&self) -> Option<&str> {
+        self.word().map(|a| a.name.as_str())
+    }
+
+    fn word(&self) -> Option<&Atom> {
         match self {
             Sx::Atom(a) => Some(a),
-            Sx::List(_) => None,
+            Sx::List(..) => None,
         }
     }
 
     fn list(&self) -> Option<&[Sx]> {
         match self {
-            Sx::List(l) => Some(l),
+            Sx::List(l, _) => Some(l),
             Sx::Atom(_) => None,
+        }
+    }
+
+    /// The line the expression starts on, from 1.
+    fn line(&self) -> usize {
+        match self {
+            Sx::Atom(a) => a.line,
+            Sx::List(_, line) => *line,
         }
     }
 
@@ -201,11 +242,11 @@ impl Sx {
 }
 
 impl Sx {
-    /// The expression as written (lowercased), in full.
+    /// The expression as spelt (blanks made single spaces), in full.
     fn write_full(&self, out: &mut String) {
         match self {
-            Sx::Atom(a) => out.push_str(a),
-            Sx::List(items) => {
+            Sx::Atom(a) => out.push_str(&a.spelt),
+            Sx::List(items, _) => {
                 out.push('(');
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
@@ -228,8 +269,8 @@ impl std::fmt::Display for Sx {
     }
 }
 
-/// Reads every top-level s-expression of `text` (atoms lowercased, `;`
-/// comments skipped), at most [`MAX_NESTING`] deep.
+/// Reads every top-level s-expression of `text` (`;` comments skipped), at
+/// most [`MAX_NESTING`] deep.
 fn parse_sexprs(text: &str) -> Result<Vec<Sx>, PddlError> {
     let syntax = |line: usize, message: String| PddlError::Syntax { line, message };
     let mut stack: Vec<(Vec<Sx>, usize)> = Vec::new();
@@ -257,31 +298,35 @@ fn parse_sexprs(text: &str) -> Result<Vec<Sx>, PddlError> {
                 stack.push((Vec::new(), line));
             }
             ')' => {
-                let Some((items, _)) = stack.pop() else {
+                let Some((items, opened)) = stack.pop() else {
                     return Err(syntax(line, "unmatched ')'".into()));
                 };
                 match stack.last_mut() {
-                    Some((parent, _)) => parent.push(Sx::List(items)),
-                    None => top.push(Sx::List(items)),
+                    Some((parent, _)) => parent.push(Sx::List(items, opened)),
+                    None => top.push(Sx::List(items, opened)),
                 }
             }
             c if c.is_whitespace() => {}
             c => {
-                let mut atom = String::new();
-                atom.push(c.to_ascii_lowercase());
+                let mut spelt = String::new();
+                spelt.push(c);
                 while let Some(&d) = chars.peek() {
                     if d.is_whitespace() || d == '(' || d == ')' || d == ';' {
                         break;
                     }
-                    atom.push(d.to_ascii_lowercase());
+                    spelt.push(d);
                     chars.next();
                 }
                 match stack.last_mut() {
-                    Some((parent, _)) => parent.push(Sx::Atom(atom)),
+                    Some((parent, _)) => parent.push(Sx::Atom(Atom {
+                        name: spelt.to_ascii_lowercase(),
+                        spelt,
+                        line,
+                    })),
                     None => {
                         return Err(syntax(
                             line,
-                            format!("{:?} outside parentheses", excerpt(&atom)),
+                            format!("{:?} outside parentheses", excerpt(&spelt)),
                         ));
                     }
                 }
@@ -297,7 +342,7 @@ fn parse_sexprs(text: &str) -> Result<Vec<Sx>, PddlError> {
 /// The sections of a `(define (problem ..) ..)` form.
 struct Sections<'a> {
     domain: Option<&'a str>,
-    objects: Vec<&'a str>,
+    objects: Vec<&'a Atom>,
     init: &'a [Sx],
     goal: Option<&'a Sx>,
 }
@@ -348,20 +393,20 @@ fn problem_sections(forms: &[Sx]) -> Result<Sections<'_>, PddlError> {
             Some("problem") => is_problem = true,
             Some("domain") => fail!("this is a domain file, not a problem file"),
             Some(":domain") => match items {
-                [_, Sx::Atom(d)] => problem.domain = Some(d),
+                [_, Sx::Atom(d)] => problem.domain = Some(&d.name),
                 _ => fail!("malformed PDDL: (:domain NAME) expected, found {section}"),
             },
             Some(":objects") => {
                 let mut iter = items[1..].iter();
                 while let Some(item) = iter.next() {
-                    let name = item.atom().ok_or_else(|| {
-                        unsupported(format!("malformed PDDL: {item} in :objects"))
+                    let object = item.word().ok_or_else(|| {
+                        at_line(item.line(), format!("malformed PDDL: {item} in :objects"))
                     })?;
-                    if name == "-" {
+                    if object.name == "-" {
                         // A type annotation: skip the type.
                         iter.next();
                     } else {
-                        problem.objects.push(name);
+                        problem.objects.push(object);
                     }
                 }
             }
@@ -406,26 +451,33 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     // listed twice is one object; two names for one cell are refused.
     let mut names: HashMap<Pos, String> = HashMap::new();
     let mut by_name: HashMap<String, Pos> = HashMap::new();
-    for &name in &problem.objects {
+    for object in &problem.objects {
+        let name = object.name.as_str();
         if name == DUMMY {
             continue;
         }
         let p = parse_object(name).ok_or_else(|| {
-            unsupported(format!(
-                "object {:?} is not a cell name posX-Y",
-                excerpt(name)
-            ))
+            at_line(
+                object.line,
+                format!(
+                    "object {:?} is not a cell name posX-Y",
+                    excerpt(&object.spelt)
+                ),
+            )
         })?;
         if let Some(first) = names.get(&p)
             && first != name
         {
-            fail!(
-                "objects {} and {} both name cell ({}, {}): a cell needs one object",
-                excerpt(first),
-                excerpt(name),
-                p.0,
-                p.1
-            );
+            return Err(at_line(
+                object.line,
+                format!(
+                    "objects {} and {} both name cell ({}, {}): a cell needs one object",
+                    excerpt(first),
+                    excerpt(&object.spelt),
+                    p.0,
+                    p.1
+                ),
+            ));
         }
         names.insert(p, name.to_string());
         by_name.insert(name.to_string(), p);
@@ -439,52 +491,60 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
         cells: by_name,
     });
     let name_of = |p: Pos| objects.name(p).into_owned();
-    // The cell `name` stands for in `fact` of `section`.
-    let cell_in = |name: &str, fact: &Sx, section: &str| -> Result<Pos, PddlError> {
-        match objects.cell(name) {
+    // The cell `object` stands for in `fact` of `section`.
+    let cell_in = |object: &Atom, fact: &Sx, section: &str| -> Result<Pos, PddlError> {
+        match objects.cell(&object.name) {
             Some(p) => Ok(p),
-            None if name == DUMMY => {
+            None if object.name == DUMMY => {
                 fail!("{DUMMY} in {fact} of {section} is the domain's constant, not a cell")
             }
-            None => fail!("unknown object {:?} in {section}", excerpt(name)),
+            None => fail!("unknown object {:?} in {section}", excerpt(&object.spelt)),
         }
     };
 
-    // Initial facts, as a set (repeats ignored) but in file order.
+    // Initial facts, as a set (repeats ignored) but in file order, with
+    // the line of the fact that says each (the first, for repeats).
     let mut links: HashSet<(Pos, Pos)> = HashSet::new();
-    let mut heads: Vec<Pos> = Vec::new();
-    let mut tails: Vec<Pos> = Vec::new();
-    let mut next_snake: HashMap<Pos, Pos> = HashMap::new();
+    let mut heads: Vec<(Pos, usize)> = Vec::new();
+    let mut tails: Vec<(Pos, usize)> = Vec::new();
+    let mut next_snake: HashMap<Pos, (Pos, usize)> = HashMap::new();
     let mut blocked: BTreeSet<Pos> = BTreeSet::new();
-    let mut points: Vec<Pos> = Vec::new();
-    let mut spawns: Vec<Option<Pos>> = Vec::new();
-    let mut next_spawn: HashMap<Pos, Option<Pos>> = HashMap::new();
-    for fact in problem.init {
+    let mut points: Vec<(Pos, usize)> = Vec::new();
+    let mut spawns: Vec<(Option<Pos>, usize)> = Vec::new();
+    let mut next_spawn: HashMap<Pos, (Option<Pos>, usize)> = HashMap::new();
+    // Adds `(p, line)` to `facts` unless `p` is there already.
+    fn once<T: PartialEq>(facts: &mut Vec<(T, usize)>, p: T, line: usize) {
+        if !facts.iter().any(|(q, _)| *q == p) {
+            facts.push((p, line));
+        }
+    }
+    let mut read_fact = |fact: &Sx| -> Result<(), PddlError> {
+        let line = fact.line();
         let items = fact
             .list()
             .ok_or_else(|| unsupported(format!("malformed PDDL: atom {fact} in :init")))?;
         if fact.head() == Some("=") {
             // The domain has no costs: the initial value of a cost-adding
             // tool's (total-cost) says nothing about the game.
-            if let [_, Sx::List(f), Sx::Atom(_)] = items
-                && matches!(f.as_slice(), [Sx::Atom(t)] if t == "total-cost")
+            if let [_, Sx::List(f, _), Sx::Atom(_)] = items
+                && matches!(f.as_slice(), [Sx::Atom(t)] if t.name == "total-cost")
             {
-                continue;
+                return Ok(());
             }
             fail!("unsupported numeric fact {fact} in :init");
         }
-        let cell = |name: &str| cell_in(name, fact, ":init");
+        let cell = |object: &Atom| cell_in(object, fact, ":init");
         // A spawn argument: a cell or the dummy point.
-        let spawn_arg = |name: &str| -> Result<Option<Pos>, PddlError> {
-            if name == DUMMY {
+        let spawn_arg = |object: &Atom| -> Result<Option<Pos>, PddlError> {
+            if object.name == DUMMY {
                 Ok(None)
             } else {
-                cell(name).map(Some)
+                cell(object).map(Some)
             }
         };
         let mut args = Vec::new();
         for a in items.iter().skip(1) {
-            args.push(a.atom().ok_or_else(|| {
+            args.push(a.word().ok_or_else(|| {
                 unsupported(format!("malformed PDDL: nested list in fact {fact}"))
             })?);
         }
@@ -500,86 +560,84 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
         }
         match pred {
             "isadjacent" => {
-                links.insert((cell(args[0])?, cell(args[1])?));
-            }
-            "headsnake" => {
-                let p = cell(args[0])?;
-                if !heads.contains(&p) {
-                    heads.push(p);
+                let (a, b) = (cell(args[0])?, cell(args[1])?);
+                if Direction::from_to(a, b).is_none() {
+                    fail!(
+                        "ISADJACENT graph is not a grid with walls: {} and {} are linked but not neighbours",
+                        name_of(a),
+                        name_of(b)
+                    );
                 }
+                links.insert((a, b));
             }
-            "tailsnake" => {
-                let p = cell(args[0])?;
-                if !tails.contains(&p) {
-                    tails.push(p);
-                }
-            }
+            "headsnake" => once(&mut heads, cell(args[0])?, line),
+            "tailsnake" => once(&mut tails, cell(args[0])?, line),
             "nextsnake" => {
                 let (a, b) = (cell(args[0])?, cell(args[1])?);
-                if let Some(&old) = next_snake.get(&a)
+                if let Some(&(old, _)) = next_snake.get(&a)
                     && old != b
                 {
                     fail!(
                         "snake body forks: {} has two cells behind it ({} and {})",
-                        args[0],
+                        name_of(a),
                         name_of(old),
-                        args[1]
+                        name_of(b)
                     );
                 }
-                next_snake.insert(a, b);
+                next_snake.entry(a).or_insert((b, line));
             }
             "blocked" => {
                 blocked.insert(cell(args[0])?);
             }
-            "ispoint" => {
-                let p = cell(args[0])?;
-                if !points.contains(&p) {
-                    points.push(p);
-                }
-            }
-            "spawn" => {
-                let s = spawn_arg(args[0])?;
-                if !spawns.contains(&s) {
-                    spawns.push(s);
-                }
-            }
+            "ispoint" => once(&mut points, cell(args[0])?, line),
+            "spawn" => once(&mut spawns, spawn_arg(args[0])?, line),
             "nextspawn" => {
                 let a = match spawn_arg(args[0])? {
                     Some(a) => a,
                     // dummypoint never spawns, so what follows it does not matter.
-                    None => continue,
+                    None => return Ok(()),
                 };
                 let b = spawn_arg(args[1])?;
-                if let Some(&old) = next_spawn.get(&a)
+                if let Some(&(old, _)) = next_spawn.get(&a)
                     && old != b
                 {
                     fail!(
                         "broken spawn chain: NEXTSPAWN {} has two successors",
-                        args[0]
+                        name_of(a)
                     );
                 }
-                next_spawn.insert(a, b);
+                next_spawn.entry(a).or_insert((b, line));
             }
             _ => unreachable!("predicates are checked above"),
         }
+        Ok(())
+    };
+    for fact in problem.init {
+        read_fact(fact).map_err(|e| with_line(fact.line(), e))?;
     }
+    // The lines of the facts of a kind said more than once, for its message.
+    fn lines<T>(facts: &[(T, usize)]) -> String {
+        let lines: Vec<String> = facts.iter().map(|(_, line)| line.to_string()).collect();
+        format!("lines {}", lines.join(", "))
+    }
+    let (points, point_lines): (Vec<Pos>, Vec<usize>) = points.into_iter().unzip();
 
     // The body: head, then nextsnake to the tail.
     let head = match heads.as_slice() {
-        [h] => *h,
+        [(h, _)] => *h,
         [] => fail!("no (headsnake ...) fact: the snake has no head"),
-        _ => fail!("more than one (headsnake ...) fact"),
+        _ => fail!("more than one (headsnake ...) fact, on {}", lines(&heads)),
     };
     let tail = match tails.as_slice() {
-        [t] => *t,
+        [(t, _)] => *t,
         [] => fail!("no (tailsnake ...) fact: the snake has no tail"),
-        _ => fail!("more than one (tailsnake ...) fact"),
+        _ => fail!("more than one (tailsnake ...) fact, on {}", lines(&tails)),
     };
     let mut body = vec![head];
     let mut seen: HashSet<Pos> = HashSet::from([head]);
     let mut at = head;
     while at != tail {
-        let Some(&next) = next_snake.get(&at) else {
+        let Some(&(next, line)) = next_snake.get(&at) else {
             fail!(
                 "snake body is broken: no (nextsnake {} ...) on the way from the head to the tail {}",
                 name_of(at),
@@ -587,10 +645,13 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
             );
         };
         if !seen.insert(next) {
-            fail!(
-                "snake body is not a simple chain: it returns to {}",
-                name_of(next)
-            );
+            return Err(at_line(
+                line,
+                format!(
+                    "snake body is not a simple chain: it returns to {}",
+                    name_of(next)
+                ),
+            ));
         }
         body.push(next);
         at = next;
@@ -621,23 +682,32 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     }
 
     // The spawn chain.
-    let first_spawn = match spawns.as_slice() {
+    let (first_spawn, spawn_line) = match spawns.as_slice() {
         [s] => *s,
         [] => fail!("broken spawn chain: no (spawn ...) fact"),
-        _ => fail!("broken spawn chain: more than one (spawn ...) fact"),
+        _ => fail!(
+            "broken spawn chain: more than one (spawn ...) fact, on {}",
+            lines(&spawns)
+        ),
     };
+    // The chain's cells and the lines of the facts that put them on it.
     let mut chain: Vec<Pos> = Vec::new();
+    let mut chain_lines: Vec<usize> = Vec::new();
     let mut on_chain: HashSet<Pos> = HashSet::new();
-    let mut at = first_spawn;
+    let (mut at, mut line) = (first_spawn, spawn_line);
     while let Some(p) = at {
         if !on_chain.insert(p) {
-            fail!(
-                "broken spawn chain: it loops back to {} without reaching dummypoint",
-                name_of(p)
-            );
+            return Err(at_line(
+                line,
+                format!(
+                    "broken spawn chain: it loops back to {} without reaching dummypoint",
+                    name_of(p)
+                ),
+            ));
         }
         chain.push(p);
-        at = *next_spawn.get(&p).ok_or_else(|| {
+        chain_lines.push(line);
+        (at, line) = *next_spawn.get(&p).ok_or_else(|| {
             unsupported(format!(
                 "broken spawn chain: no (NEXTSPAWN {} ...) fact",
                 name_of(p)
@@ -671,15 +741,9 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
 
     // Cells with links (or used by the snake or the apples) are open;
     // the links must be exactly the grid's between open cells.
+    // (Every link joins neighbours: each fact was checked.)
     let mut linked: HashSet<Pos> = HashSet::new();
     for &(a, b) in &links {
-        if Direction::from_to(a, b).is_none() {
-            fail!(
-                "ISADJACENT graph is not a grid with walls: {} and {} are linked but not neighbours",
-                name_of(a),
-                name_of(b)
-            );
-        }
         linked.insert(a);
         linked.insert(b);
     }
@@ -693,6 +757,11 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
             name_of(chain[k])
         ),
     };
+    // The line of that fact.
+    let apple_line = |index: usize| match index.checked_sub(points.len()) {
+        None => point_lines[index],
+        Some(k) => chain_lines[k],
+    };
     // An apple on a cell without links is on a wall: say so, not that its
     // links are missing.
     if let Some((index, &cell)) = points
@@ -701,12 +770,15 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
         .enumerate()
         .find(|(_, p)| !linked.contains(p) && !body.contains(p))
     {
-        fail!(
-            "{} puts an apple on {}, which has no ISADJACENT link: a wall, where the apple \
-             could never be eaten",
-            apple_fact(index),
-            name_of(cell)
-        );
+        return Err(at_line(
+            apple_line(index),
+            format!(
+                "{} puts an apple on {}, which has no ISADJACENT link: a wall, where the apple \
+                 could never be eaten",
+                apple_fact(index),
+                name_of(cell)
+            ),
+        ));
     }
     let used = |p: &Pos| body.contains(p) || points.contains(p) || on_chain.contains(p);
     let open: HashSet<Pos> = cells
@@ -758,19 +830,26 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     }
     let mut goal_cells: BTreeSet<Pos> = BTreeSet::new();
     for lit in literals {
-        let cell_name = match lit.list() {
-            Some([Sx::Atom(not), Sx::List(inner)]) if not == "not" => match inner.as_slice() {
-                [Sx::Atom(p), Sx::Atom(c)] if p == "ispoint" => c,
-                _ => fail!(
-                    "unsupported goal {lit}: only (not (ispoint CELL)) literals are supported"
-                ),
-            },
-            _ => fail!("unsupported goal {lit}: only (not (ispoint CELL)) literals are supported"),
+        let unsupported_goal = || {
+            at_line(
+                lit.line(),
+                format!("unsupported goal {lit}: only (not (ispoint CELL)) literals are supported"),
+            )
+        };
+        let object = match lit.list() {
+            Some([Sx::Atom(not), Sx::List(inner, _)]) if not.name == "not" => {
+                match inner.as_slice() {
+                    [Sx::Atom(p), Sx::Atom(c)] if p.name == "ispoint" => c,
+                    _ => return Err(unsupported_goal()),
+                }
+            }
+            _ => return Err(unsupported_goal()),
         };
         // (ispoint dummypoint) is never true: (:init) cannot say it (the
         // constant is no cell) and nothing spawns the dummy point.
-        if cell_name != DUMMY {
-            goal_cells.insert(cell_in(cell_name, lit, ":goal")?);
+        if object.name != DUMMY {
+            let cell = cell_in(object, lit, ":goal").map_err(|e| with_line(lit.line(), e))?;
+            goal_cells.insert(cell);
         }
     }
     let mut apples = points.clone();
@@ -813,34 +892,46 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     instance.validate().map_err(|e| match e {
         // The domain allows it (the apple waits until the head comes back);
         // snakesat's model does not.
-        InstanceError::AppleOnBody { x, y, .. } => unsupported(format!(
-            "initial (ispoint {}) lies under the snake's body: the domain allows it, but snakesat \
-             does not support an apple under the body at the start (only spawned ones)",
-            name_of((x, y))
-        )),
+        InstanceError::AppleOnBody { index, x, y } => at_line(
+            apple_line(index),
+            format!(
+                "initial (ispoint {}) lies under the snake's body: the domain allows it, but \
+                 snakesat does not support an apple under the body at the start (only spawned ones)",
+                name_of((x, y))
+            ),
+        ),
         // A spawn on an initial point's cell, with several initial points.
-        InstanceError::DuplicateApple { j, x, y, .. } => unsupported(format!(
-            "{} spawns an apple on {c}, the cell of the initial (ispoint {c}): the domain allows \
-             it, but snakesat supports a spawn on an initial point's cell only when there is one \
-             initial ispoint",
-            apple_fact(j),
-            c = name_of((x, y))
-        )),
-        InstanceError::OnWall { x, y, .. } => unsupported(format!(
-            "{} puts an apple on {c}, which is (blocked {c}) without being the snake's: a wall, \
-             where the apple could never be eaten",
-            instance
-                .apples
-                .iter()
-                .position(|&a| a == (x, y))
-                .map_or_else(|| format!("(ispoint {})", name_of((x, y))), apple_fact),
-            c = name_of((x, y))
-        )),
-        InstanceError::BodyNotAdjacent { x1, y1, x2, y2, .. } => unsupported(format!(
-            "snake body is broken: (nextsnake {} {}) links cells that are not neighbours",
-            name_of((x1, y1)),
-            name_of((x2, y2))
-        )),
+        InstanceError::DuplicateApple { j, x, y, .. } => at_line(
+            apple_line(j),
+            format!(
+                "{} spawns an apple on {c}, the cell of the initial (ispoint {c}): the domain \
+                 allows it, but snakesat supports a spawn on an initial point's cell only when \
+                 there is one initial ispoint",
+                apple_fact(j),
+                c = name_of((x, y))
+            ),
+        ),
+        InstanceError::OnWall { x, y, .. } => {
+            let message = |fact: String| {
+                format!(
+                    "{fact} puts an apple on {c}, which is (blocked {c}) without being the \
+                     snake's: a wall, where the apple could never be eaten",
+                    c = name_of((x, y))
+                )
+            };
+            match instance.apples.iter().position(|&a| a == (x, y)) {
+                Some(index) => at_line(apple_line(index), message(apple_fact(index))),
+                None => unsupported(message(format!("(ispoint {})", name_of((x, y))))),
+            }
+        }
+        InstanceError::BodyNotAdjacent { x1, y1, x2, y2, .. } => at_line(
+            next_snake[&(x1, y1)].1,
+            format!(
+                "snake body is broken: (nextsnake {} {}) links cells that are not neighbours",
+                name_of((x1, y1)),
+                name_of((x2, y2))
+            ),
+        ),
         other => PddlError::Invalid(other),
     })?;
     Ok(Problem { instance, objects })
@@ -871,7 +962,13 @@ mod tests {
     fn tokenizer_skips_comments_and_lowercases() {
         let forms = parse_sexprs("; c\n(A (b;x)\n)\tC)").unwrap();
         assert_eq!(forms.len(), 1);
-        assert_eq!(forms[0].to_string(), "(a (b) c)");
+        // Shown as spelt; names lowercased; lines kept.
+        assert_eq!(forms[0].to_string(), "(A (b) C)");
+        assert_eq!(forms[0].head(), Some("a"));
+        let items = forms[0].list().unwrap();
+        assert_eq!(forms[0].line(), 2);
+        assert_eq!(items[2].atom(), Some("c"));
+        assert_eq!(items[2].line(), 3);
         assert!(parse_sexprs("(a (b)").is_err());
         assert!(parse_sexprs("(a))").is_err());
     }
@@ -900,7 +997,7 @@ mod tests {
         let alias = zeros.replace("(ispoint POS02-0)", "(ispoint pos2-0)");
         assert_eq!(
             from_pddl(&alias).unwrap_err().to_string(),
-            "unknown object \"pos2-0\" in :init"
+            "line 21: unknown object \"pos2-0\" in :init"
         );
     }
 
@@ -909,7 +1006,7 @@ mod tests {
         let two = TINY.replacen("pos2-1\n", "pos2-1 pos02-0\n", 1);
         assert_eq!(
             from_pddl(&two).unwrap_err().to_string(),
-            "objects pos2-0 and pos02-0 both name cell (2, 0): a cell needs one object"
+            "line 6: objects pos2-0 and pos02-0 both name cell (2, 0): a cell needs one object"
         );
         // One name listed twice, in any case, is one object.
         let again = TINY.replacen("pos2-1\n", "pos2-1 POS2-0\n", 1);

@@ -15,6 +15,7 @@ const WRITE: &str = "writing to a String";
 
 /// Why a path cannot be written as an IPC plan.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum PlanWriteError {
     /// The instance has a free start: the domain needs an explicit body.
     #[error("IPC plans need an explicit starting body, not a free start")]

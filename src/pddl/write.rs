@@ -12,11 +12,13 @@ use std::fmt::Write;
 use thiserror::Error;
 
 use super::{DUMMY, object_name};
+use crate::excerpt::excerpt;
 use crate::geometry::Direction;
-use crate::instance::{Instance, Start, TailRule};
+use crate::instance::{Instance, InstanceError, Start, TailRule};
 
 /// Why an instance has no IPC-2018 problem file.
 #[derive(Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum WriteError {
     /// The domain's rules differ from the instance's.
     #[error("an IPC-2018 snake problem needs {0}")]
@@ -24,12 +26,34 @@ pub enum WriteError {
     /// Two apples on one cell (the domain's `ispoint` facts are a set).
     #[error("apples share a cell, which an IPC-2018 problem cannot say")]
     RepeatedApple,
+    /// The instance is not a valid game ([`Instance::validate_game`]).
+    #[error("the instance is not a valid game: {0}")]
+    Invalid(#[from] InstanceError),
+    /// The problem name is not a PDDL name ([`is_pddl_name`]).
+    #[error(
+        "problem name {:?} is not a PDDL name (a letter, then letters, digits, '-' or '_')",
+        excerpt(.0)
+    )]
+    BadName(String),
 }
 
-/// The problem file of `instance`, named `name`. The instance needs the
-/// domain's rules: an explicit body of at least two cells, `tail = strict`,
-/// growth, distinct apples.
+/// Whether `name` is a PDDL name: an ASCII letter, then ASCII letters,
+/// digits, `-` or `_` (no blank, parenthesis or `;`, which starts a comment).
+pub fn is_pddl_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// The problem file of `instance`, named `name`. The instance must be a
+/// valid game ([`Instance::validate_game`]; its `horizon` is not written)
+/// with the domain's rules: an explicit body of at least two cells, `tail =
+/// strict`, growth, distinct apples; the name must pass [`is_pddl_name`].
 pub fn to_pddl(instance: &Instance, name: &str) -> Result<String, WriteError> {
+    if !is_pddl_name(name) {
+        return Err(WriteError::BadName(name.to_string()));
+    }
+    instance.validate_game()?;
     let Start::Body(body) = &instance.start else {
         return Err(WriteError::NotIpc("an explicit snake body"));
     };
@@ -213,5 +237,36 @@ mod tests {
             to_pddl(&follow, "x").unwrap_err().to_string(),
             "an IPC-2018 snake problem needs the strict tail rule"
         );
+    }
+
+    /// An apple off the grid gave a file with an undeclared object, and a
+    /// name with blanks, parentheses or `;` a file that is not PDDL.
+    #[test]
+    fn invalid_instances_and_names_are_refused() {
+        let off = Instance {
+            apples: vec![(50, 50)],
+            ..ipc(vec![], 1)
+        };
+        assert!(matches!(
+            to_pddl(&off, "x"),
+            Err(WriteError::Invalid(InstanceError::OffGrid { .. }))
+        ));
+        let good = ipc(vec![], 1);
+        for bad in ["a b)(c", "", "x;y", "1st", "(x)", "snake\n"] {
+            assert_eq!(
+                to_pddl(&good, bad),
+                Err(WriteError::BadName(bad.to_string())),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(
+            to_pddl(&good, "a b)(c").unwrap_err().to_string(),
+            "problem name \"a b)(c\" is not a PDDL name (a letter, then letters, digits, '-' or '_')"
+        );
+        for name in ["x", "snake-empty-5x4-1-0-3-i007", "Snake_2"] {
+            let text = to_pddl(&good, name).unwrap();
+            assert!(text.starts_with(&format!("(define (problem {name})\n")));
+            from_pddl(&text).unwrap();
+        }
     }
 }

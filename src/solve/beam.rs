@@ -156,12 +156,13 @@ fn widest(instance: &Instance) -> usize {
 /// after two rounds in a row in which every beam died out (on nearly full
 /// boards wider beams rarely survive, and the time is the SAT phases').
 /// Ties go to the first weight, so the answer does not depend on the
-/// threads' timing, only on how many rounds end by the deadline.
+/// threads' timing, only on how many rounds end by the deadline. `None`
+/// without a plan, as for [`beam_plan`] (an invalid instance included).
 pub fn beams(instance: &Instance, deadline: Instant, threads: usize) -> Option<Vec<Pos>> {
     let Start::Body(body) = &instance.start else {
         return None;
     };
-    let start = &body[..1];
+    let start = body.get(..1)?;
     let mut best: Option<Vec<Pos>> = None;
     let mut dead_rounds = 0;
     doubling_rounds(instance, FIRST_WIDTH, deadline, |width| {
@@ -183,7 +184,8 @@ pub fn beams(instance: &Instance, deadline: Instant, threads: usize) -> Option<V
 
 /// A plan (head cells from `t = 0`) eating every apple, by a beam of
 /// `width` states ranked with `apple_weight` moves per apple left; `None`
-/// when the beam dies out, the start is not a fixed body, or the deadline
+/// when the beam dies out, the start is not a fixed body, `instance` is not
+/// a valid game ([`Instance::validate_game`] refuses it), or the deadline
 /// passes.
 pub fn beam_plan(
     instance: &Instance,
@@ -194,7 +196,7 @@ pub fn beam_plan(
     let Start::Body(body) = &instance.start else {
         return None;
     };
-    beam_after(instance, &body[..1], width, apple_weight, deadline)
+    beam_after(instance, body.get(..1)?, width, apple_weight, deadline)
 }
 
 /// [`beam_plan`] from the end of `prefix` (head cells from `t = 0`, a legal
@@ -210,7 +212,7 @@ pub fn beam_after(
     let Start::Body(body) = &instance.start else {
         return None;
     };
-    if prefix.first() != Some(&body[0]) {
+    if instance.validate_game().is_err() || prefix.first() != Some(&body[0]) {
         return None;
     }
     let walls = instance.wall_map();

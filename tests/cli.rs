@@ -283,6 +283,23 @@ fn errors_spell_the_control_characters_they_quote() {
     // (The name as the file spells it or lower-cased.)
     let quoted = run.stderr.to_lowercase();
     assert!(quoted.contains("\\u{1b}[2j"), "{:?}", run.stderr);
+    // bench's line per failed problem (review 13c).
+    let folder = dir.join("problems");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::copy(&bad, folder.join("esc.pddl")).unwrap();
+    let run = snakesat(&["bench", folder.to_str().unwrap(), "--timeout", "5"]);
+    assert!(run.stderr.contains("unknown predicate"), "{:?}", run.stderr);
+    assert!(
+        !run.stderr.chars().any(|c| c.is_control() && c != '\n'),
+        "{:?}",
+        run.stderr
+    );
+    // An argument: clap would drop the character and quote `fresh` as invalid.
+    let run = snakesat(&["solve", "--search", "fr\u{7}esh"]);
+    assert_bad_input(
+        &run,
+        "argument 3 (\"fr\\u{7}esh\") holds a control character",
+    );
 }
 
 #[test]
@@ -467,6 +484,23 @@ fn satisficing_keeps_to_the_largest_horizon() {
             run.stdout
         );
     }
+    // The instance's own horizon caps --satisficing the same way (review
+    // 13c: for a while it was ignored, and a 15-move plan answered a
+    // 14-move instance).
+    let capped = dir.join("m1-horizon.json");
+    let text = std::fs::read_to_string(file).unwrap();
+    std::fs::write(
+        &capped,
+        text.replace("\"grow\":true", "\"grow\":true,\"horizon\":14"),
+    )
+    .unwrap();
+    let run = snakesat(&["solve", capped.to_str().unwrap(), "--satisficing"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("no plan within 14 moves"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]

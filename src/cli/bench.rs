@@ -171,7 +171,12 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     bar.finish_and_clear();
     for row in &rows {
         if let Some(error) = &row.error {
-            eprintln!("{}: {}: {error}", row.instance, row.status);
+            eprintln!(
+                "{}: {}: {}",
+                row.instance,
+                row.status,
+                super::one_line(error)
+            );
         }
     }
     if let Some(out) = &mut json_out {

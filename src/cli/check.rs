@@ -77,7 +77,10 @@ pub fn run(args: CheckArgs) -> Result<u8, Failure> {
             snakesat::counted(verdict.moves.unwrap_or(0), "move")
         );
     } else {
-        eprintln!("invalid: {}", verdict.violation.as_deref().unwrap_or(""));
+        eprintln!(
+            "invalid: {}",
+            super::one_line(verdict.violation.as_deref().unwrap_or(""))
+        );
     }
     Ok(if verdict.valid { 0 } else { 1 })
 }

@@ -266,6 +266,20 @@ pub fn encode_failure(e: EncodeError) -> Failure {
 
 /// Parses the command line, runs the command and maps its outcome to an exit code.
 pub fn main() -> ExitCode {
+    // clap drops the control characters of an argument it quotes (so
+    // `fr\u{7}esh` would read as an invalid value 'fresh'); none belongs in
+    // a command line, so such an argument is refused first, spelt out.
+    if let Some((i, arg)) = std::env::args_os()
+        .enumerate()
+        .skip(1)
+        .find(|(_, a)| a.to_string_lossy().chars().any(char::is_control))
+    {
+        eprintln!(
+            "error: argument {i} (\"{}\") holds a control character",
+            one_line(&arg.to_string_lossy())
+        );
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => e.exit(),
@@ -316,7 +330,7 @@ pub fn main() -> ExitCode {
 /// control characters (an escape sequence or a carriage return echoed from a
 /// malformed input file) are spelt as Rust escapes (`\u{1b}`, `\r`), so an
 /// error can neither split into lines nor drive the terminal.
-fn one_line(message: &str) -> String {
+pub fn one_line(message: &str) -> String {
     let mut line = String::with_capacity(message.len());
     for c in message.chars() {
         match c {

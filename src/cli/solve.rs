@@ -57,7 +57,7 @@ pub struct SolveArgs {
     /// Least-horizon search [default: fresh on full boards, else incremental when the encoding allows it, else fresh].
     #[arg(long, value_enum)]
     pub search: Option<SearchMode>,
-    /// A plan fast (any length), then shorter ones while time remains; `optimal` only if proven.
+    /// A plan fast (any length up to --max-horizon, or up to the instance's `horizon` when it has one), then shorter ones while time remains; `optimal` only if proven.
     #[arg(long)]
     pub satisficing: bool,
     /// CaDiCaL configuration of every solver (`default`, `plain`, `sat`, `unsat`) [default: `unsat` for the incremental least-horizon search, `default` for every other]
@@ -174,7 +174,9 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     let search = planner.search_for(&instance);
     let outcome = planner
         .method(method)
-        .max_horizon(max_horizon)
+        // An instance's horizon caps a satisficing search (as it did before
+        // the planner read it; elsewhere it is the fixed horizon itself).
+        .max_horizon(instance.horizon.unwrap_or(max_horizon))
         .timeout(timeout)
         .certify_into(args.proof.as_deref())
         .on_attempt(|a: &solve::Attempt| {

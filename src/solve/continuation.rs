@@ -12,8 +12,8 @@ use crate::instance::{Instance, Pos, TailRule};
 /// A legal walk of `moves` moves for a snake whose body is `body` (head
 /// first, at its full length: it no longer grows) on `instance`'s board
 /// with no apples: the head's cells, `moves + 1` of them starting at the
-/// head. `None` when `nodes` search nodes found none (there may still be
-/// one). Each move enters a free cell or, under the `follow` tail rule, the
+/// head. `None` when `nodes` search nodes (one per move tried; a walk takes
+/// at least `moves`) found none (there may still be one). Each move enters a free cell or, under the `follow` tail rule, the
 /// cell the tail leaves; moves into cells with more open neighbours are
 /// tried first.
 pub(crate) fn walk(

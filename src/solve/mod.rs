@@ -300,8 +300,8 @@ pub(crate) fn solve_fixed(
     solve_at(instance, encoding, moves, budget)
 }
 
-/// Search nodes of the walk that continues the shortcut's plan before a
-/// formula is asked instead ([`continuation::walk`]).
+/// Search nodes of the walk that continues the shortcut's plan, beyond one
+/// per move, before a formula is asked instead ([`continuation::walk`]).
 const WALK_NODES: usize = 20_000;
 
 /// Up to this many moves above the lower bound, the shortcut tries only the
@@ -382,8 +382,12 @@ fn shortcut(
         horizon: Some(moves),
         ..instance.clone()
     };
-    if let Some(walk) = continuation::walk(instance, &last.body, moves - least, WALK_NODES)
-        && crate::sim::simulate(&at_moves, &joined(&walk)).is_ok()
+    if let Some(walk) = continuation::walk(
+        instance,
+        &last.body,
+        moves - least,
+        moves - least + WALK_NODES,
+    ) && crate::sim::simulate(&at_moves, &joined(&walk)).is_ok()
     {
         return Ok(Some(Attempt {
             horizon: moves,
@@ -551,5 +555,23 @@ mod tests {
                 .unwrap()
                 .is_none()
         );
+    }
+
+    /// A walk of more moves than the search's spare nodes (review 13c: the
+    /// node budget counted the walk's own moves, so horizons more than
+    /// 20,000 moves above the least plan fell back to a formula of gigabytes).
+    #[test]
+    fn the_walk_reaches_horizons_far_above_the_plan() {
+        let instance = generate(&RandomSpec::default()).unwrap();
+        let direct = crate::encode::by_name("direct").unwrap();
+        let moves = 45 + WALK_NODES + 5_000;
+        let attempt = shortcut(&instance, &*direct, moves, &Budget::default())
+            .unwrap()
+            .expect("the least plan walked on");
+        let at = Instance {
+            horizon: Some(moves),
+            ..instance.clone()
+        };
+        crate::sim::simulate(&at, &attempt.path.expect("a path")).expect("legal");
     }
 }

@@ -363,10 +363,12 @@ impl<'a> Planner<'a> {
     /// Stops the search once `flag` is raised, from any thread (a "Stop"
     /// button, a client gone, a signal): the answer is then the one at a
     /// timeout (verdict `Unknown`; with [`Search::Satisficing`], the best
-    /// plan found by then). The solvers and the searches' steps look at the
-    /// flag as they look at the clock; a phase of the satisficing search that
-    /// runs without SAT (its constructions and beams, up to ten seconds
-    /// each without a timeout) ends first. A flag already raised stops the search before its first
+    /// plan found by then). The solvers and the searches' steps, the
+    /// satisficing search's phases without SAT included (its constructions,
+    /// tours and beams), look at the flag as they look at the clock, so the
+    /// plan returns within a moment; only a formula being built when it is
+    /// raised is finished first (the satisficing search starts none after
+    /// it). A flag already raised stops the search before its first
     /// formula. The flag is not lowered: use a new one for the next plan.
     pub fn cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
         self.cancel = Some(flag);

@@ -5,7 +5,6 @@
 //! The bounds ignore the body, so they only remove what no legal plan uses.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::time::Instant;
 
 use crate::instance::{Instance, InstanceError, Pos, Start, TailRule};
 
@@ -603,19 +602,19 @@ impl Bounds {
     /// otherwise. The table holds `(moves + 1) × cells` booleans: callers
     /// check that against their head-slot cap first.
     pub fn compute(instance: &Instance, moves: usize) -> Bounds {
-        Bounds::compute_until(instance, moves, None).expect("no deadline to pass")
+        Bounds::compute_until(instance, moves, || false).expect("nothing to stop it")
     }
 
-    /// [`Bounds::compute`] that gives up once `deadline` passes (looked at
-    /// every time point of both passes over the table): `None` then. On a
-    /// large board and horizon the table takes seconds (a 100x100 board at
-    /// 3,658 moves), which a search with a deadline cannot wait for.
+    /// [`Bounds::compute`] that gives up once `passed` says so (its
+    /// deadline has passed or its search was cancelled; asked at every time
+    /// point of both passes over the table): `None` then. On a large board
+    /// and horizon the table takes seconds (a 100x100 board at 3,658
+    /// moves), which a search with a deadline cannot wait for.
     pub(crate) fn compute_until(
         instance: &Instance,
         moves: usize,
-        deadline: Option<Instant>,
+        passed: impl Fn() -> bool,
     ) -> Option<Bounds> {
-        let passed = || deadline.is_some_and(|d| Instant::now() >= d);
         let walls = instance.wall_map();
         let cells = instance.cells();
         let n = instance.apples.len();

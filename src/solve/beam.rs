@@ -26,6 +26,7 @@ use rustc_hash::{FxHashSet, FxHasher};
 use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start};
 
+use super::Interrupt;
 use super::construct::{Arrivals, State, needs_pair};
 
 /// Rank penalty of a state whose head cannot reach its tail's cell.
@@ -59,17 +60,27 @@ pub const REGROW_FIRST_WIDTH: usize = 1_000;
 /// round can end by `deadline` (as in [`beams`]). Every plan is replayed by
 /// the caller's simulator.
 pub fn regrow(instance: &Instance, plan: Vec<Pos>, deadline: Instant, threads: usize) -> Vec<Pos> {
+    regrow_until(instance, plan, &Interrupt::at(Some(deadline)), threads)
+}
+
+/// [`regrow`] until `stop` fires (its deadline, the planner's cancellation).
+pub(crate) fn regrow_until(
+    instance: &Instance,
+    plan: Vec<Pos>,
+    stop: &Interrupt,
+    threads: usize,
+) -> Vec<Pos> {
     let mut best = plan;
-    doubling_rounds(instance, REGROW_FIRST_WIDTH, deadline, |width| {
+    doubling_rounds(instance, REGROW_FIRST_WIDTH, stop, |width| {
         for share in REGROW_CUTS {
-            if Instant::now() >= deadline {
+            if stop.fired() {
                 return false;
             }
             let Some(cut) = eat_time(instance, &best, share) else {
                 return false;
             };
             let prefix = &best[..=cut];
-            let plans = both_weights(instance, prefix, width, deadline, threads);
+            let plans = both_weights(instance, prefix, width, stop, threads);
             for plan in plans.into_iter().flatten() {
                 if plan.len() < best.len() {
                     best = plan;
@@ -82,21 +93,22 @@ pub fn regrow(instance: &Instance, plan: Vec<Pos>, deadline: Instant, threads: u
 }
 
 /// Calls `round` with widths doubling from `first` up to [`widest`], while
-/// `deadline` is ahead and the next round (about twice as long as the last)
-/// can end by it, until `round` returns `false`.
+/// `stop` has not fired and the next round (about twice as long as the
+/// last) can end by its deadline, until `round` returns `false`.
 fn doubling_rounds(
     instance: &Instance,
     first: usize,
-    deadline: Instant,
+    stop: &Interrupt,
     mut round: impl FnMut(usize) -> bool,
 ) {
     let mut width = first;
     while width <= widest(instance) {
         let started = Instant::now();
-        if started >= deadline || !round(width) {
+        if stop.fired() || !round(width) {
             break;
         }
-        if Instant::now() + started.elapsed() * 2 > deadline {
+        let next_ends = Instant::now() + started.elapsed() * 2;
+        if stop.deadline.is_some_and(|d| next_ends > d) {
             break;
         }
         width *= 2;
@@ -110,10 +122,10 @@ fn both_weights(
     instance: &Instance,
     prefix: &[Pos],
     width: usize,
-    deadline: Instant,
+    stop: &Interrupt,
     threads: usize,
 ) -> Vec<Option<Vec<Pos>>> {
-    let beam = |weight| beam_after(instance, prefix, width, weight, Some(deadline));
+    let beam = |weight| beam_after_until(instance, prefix, width, weight, stop);
     if threads < 2 {
         return APPLE_WEIGHTS.iter().map(|&weight| beam(weight)).collect();
     }
@@ -159,14 +171,23 @@ fn widest(instance: &Instance) -> usize {
 /// threads' timing, only on how many rounds end by the deadline. `None`
 /// without a plan, as for [`beam_plan`] (an invalid instance included).
 pub fn beams(instance: &Instance, deadline: Instant, threads: usize) -> Option<Vec<Pos>> {
+    beams_until(instance, &Interrupt::at(Some(deadline)), threads)
+}
+
+/// [`beams`] until `stop` fires (its deadline, the planner's cancellation).
+pub(crate) fn beams_until(
+    instance: &Instance,
+    stop: &Interrupt,
+    threads: usize,
+) -> Option<Vec<Pos>> {
     let Start::Body(body) = &instance.start else {
         return None;
     };
     let start = body.get(..1)?;
     let mut best: Option<Vec<Pos>> = None;
     let mut dead_rounds = 0;
-    doubling_rounds(instance, FIRST_WIDTH, deadline, |width| {
-        let plans = both_weights(instance, start, width, deadline, threads);
+    doubling_rounds(instance, FIRST_WIDTH, stop, |width| {
+        let plans = both_weights(instance, start, width, stop, threads);
         if plans.iter().all(Option::is_none) {
             dead_rounds += 1;
         } else {
@@ -209,6 +230,24 @@ pub fn beam_after(
     apple_weight: usize,
     deadline: Option<Instant>,
 ) -> Option<Vec<Pos>> {
+    beam_after_until(
+        instance,
+        prefix,
+        width,
+        apple_weight,
+        &Interrupt::at(deadline),
+    )
+}
+
+/// [`beam_after`] until `stop` fires (its deadline, the planner's
+/// cancellation): checked before every layer.
+fn beam_after_until(
+    instance: &Instance,
+    prefix: &[Pos],
+    width: usize,
+    apple_weight: usize,
+    stop: &Interrupt,
+) -> Option<Vec<Pos>> {
     let Start::Body(body) = &instance.start else {
         return None;
     };
@@ -242,7 +281,7 @@ pub fn beam_after(
     let limit = 4 * instance.cells() * (n + 1);
     let mut scratch = RankScratch::default();
     for _ in 0..limit {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if stop.fired() {
             return None;
         }
         let mut next: Vec<(usize, State, u32, Pos)> = Vec::new();

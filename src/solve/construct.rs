@@ -19,10 +19,11 @@
 //! without eating on the way. Each reachable apple on the board is a choice,
 //! nearest first; a choice is *safe* when, after it, the game is over or the
 //! head can still reach the tail's cell. Safe choices come first, then the
-//! others, depth first, within a node budget and a deadline. When the free
-//! cells left are few (the end of a full board is a Hamiltonian-path
-//! problem), the search goes one move at a time instead. Every plan it
-//! returns is replayed by [`crate::sim`] by the caller; it only proposes.
+//! others, depth first, within a node budget and a deadline (or until the
+//! planner's cancellation). When the free cells left are few (the end of a
+//! full board is a Hamiltonian-path problem), the search goes one move at a
+//! time instead. Every plan it returns is replayed by [`crate::sim`] by the
+//! caller; it only proposes.
 
 use std::collections::{HashSet, VecDeque};
 use std::time::Instant;
@@ -30,6 +31,7 @@ use std::time::Instant;
 use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start, TailRule};
 
+use super::Interrupt;
 use super::reserve::{cycle_avoiding, cycle_without};
 use crate::encode::full::fills_board;
 use crate::encode::prune::Pockets;
@@ -55,7 +57,8 @@ pub(super) struct State {
 struct Search<'a> {
     instance: &'a Instance,
     walls: Vec<bool>,
-    deadline: Option<Instant>,
+    /// Stops the search (its deadline, the planner's cancellation).
+    stop: Interrupt,
     nodes: usize,
     budget: usize,
     dead: HashSet<State>,
@@ -262,7 +265,7 @@ impl Arrivals {
 
 impl Search<'_> {
     fn out_of_budget(&self) -> bool {
-        self.nodes >= self.budget || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.nodes >= self.budget || self.stop.fired()
     }
 
     /// A path (cells after the head) from `state` that eats every apple.
@@ -425,14 +428,11 @@ impl Search<'_> {
 }
 
 /// A plan (head cells from `t = 0`) that eats every apple, found within
-/// `budget` search nodes and the deadline; `None` if the search gave up or
-/// the start is not a fixed body. The caller checks it with the simulator.
-pub fn construct(
-    instance: &Instance,
-    budget: usize,
-    deadline: Option<Instant>,
-) -> Option<Vec<Pos>> {
-    search_apples(instance, budget, deadline, false)
+/// `budget` search nodes and before `stop` fires (its deadline, the
+/// planner's cancellation); `None` if the search gave up or the start is
+/// not a fixed body. The caller checks it with the simulator.
+pub fn construct(instance: &Instance, budget: usize, stop: &Interrupt) -> Option<Vec<Pos>> {
+    search_apples(instance, budget, stop, false)
 }
 
 /// [`construct`] trying single moves wherever the paths to the apples in
@@ -444,16 +444,16 @@ pub fn construct(
 pub fn construct_detouring(
     instance: &Instance,
     budget: usize,
-    deadline: Option<Instant>,
+    stop: &Interrupt,
 ) -> Option<Vec<Pos>> {
-    search_apples(instance, budget, deadline, true)
+    search_apples(instance, budget, stop, true)
 }
 
 /// The search of [`construct`] and [`construct_detouring`].
 fn search_apples(
     instance: &Instance,
     budget: usize,
-    deadline: Option<Instant>,
+    stop: &Interrupt,
     detour_always: bool,
 ) -> Option<Vec<Pos>> {
     let Start::Body(body) = &instance.start else {
@@ -467,7 +467,7 @@ fn search_apples(
     let mut search = Search {
         instance,
         walls: instance.wall_map(),
-        deadline,
+        stop: stop.clone(),
         nodes: 0,
         budget,
         dead: HashSet::new(),
@@ -787,13 +787,8 @@ impl Follow<'_> {
     }
 
     /// The moves along `tour` from `state` until [`Follow::done`], with the
-    /// state reached; `None` if stuck or out of time.
-    fn run(
-        &self,
-        mut tour: Tour,
-        mut state: State,
-        deadline: Option<Instant>,
-    ) -> Option<(Vec<Pos>, State)> {
+    /// state reached; `None` if stuck or once `stop` fires.
+    fn run(&self, mut tour: Tour, mut state: State, stop: &Interrupt) -> Option<(Vec<Pos>, State)> {
         let inst = self.instance;
         let mut path = Vec::new();
         if !self.safe(&tour, &state) {
@@ -802,9 +797,7 @@ impl Follow<'_> {
         // Every lap of the tour eats an apple unless one waits off it.
         let cap = (inst.apples.len() + 2) * 2 * self.free_cells;
         while !self.done(&state) {
-            if path.len() > cap
-                || (path.len() % 64 == 0 && deadline.is_some_and(|d| Instant::now() >= d))
-            {
+            if path.len() > cap || (path.len() % 64 == 0 && stop.fired()) {
                 return None;
             }
             let in_body = |s: &State, c: usize| s.body.iter().any(|&b| inst.index(b) == c);
@@ -863,7 +856,8 @@ struct Steer<'a> {
     kept: &'a [usize],
     /// The tour's [`last_apples`]: once all are eaten, the search stops.
     lasts: &'a [usize],
-    deadline: Option<Instant>,
+    /// Stops the search (its deadline, the planner's cancellation).
+    stop: Interrupt,
     nodes: usize,
     budget: usize,
     /// Moves allowed in one line of play (every lap eats an apple).
@@ -873,8 +867,7 @@ struct Steer<'a> {
 
 impl Steer<'_> {
     fn out_of_budget(&self) -> bool {
-        self.nodes >= self.budget
-            || (self.nodes.is_multiple_of(64) && self.deadline.is_some_and(|d| Instant::now() >= d))
+        self.nodes >= self.budget || (self.nodes.is_multiple_of(64) && self.stop.fired())
     }
 
     /// The moves from `state` that end the game, if any.
@@ -994,14 +987,14 @@ const CALM_FREE: usize = 8;
 /// plan, tours that reserve a segment of apples for the end game follow
 /// ([`reserved_plan`]). `None` when the board has walls, the start is not a
 /// body, the rules are not the IPC's (strict tail, growth), or no variant
-/// gives a plan by the deadline. The caller checks the plan with the
-/// simulator.
-pub fn tour_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<Pos>> {
+/// gives a plan before `stop` fires (its deadline, the planner's
+/// cancellation). The caller checks the plan with the simulator.
+pub fn tour_plan(instance: &Instance, stop: &Interrupt) -> Option<Vec<Pos>> {
     tour_plan_on(
         instance,
         Tour::all(instance.width, instance.height),
         true,
-        deadline,
+        stop,
     )
 }
 
@@ -1011,7 +1004,7 @@ fn tour_plan_on(
     instance: &Instance,
     tours: Vec<Tour>,
     reserve: bool,
-    deadline: Option<Instant>,
+    stop: &Interrupt,
 ) -> Option<Vec<Pos>> {
     let Start::Body(body) = &instance.start else {
         return None;
@@ -1033,7 +1026,7 @@ fn tour_plan_on(
     let odd = tours.first().is_some_and(|t| t.alt.is_some());
     // The plan along `tour`: followed until `stop_free` free cells are left
     // (each stop in turn), the rest by the end-game search.
-    let attempt = |tour: &Tour, stops: &[usize], deadline: Option<Instant>| {
+    let attempt = |tour: &Tour, stops: &[usize], stop: &Interrupt| {
         for &stop_free in stops {
             let follow = Follow {
                 instance,
@@ -1042,7 +1035,7 @@ fn tour_plan_on(
                 pair_rule: needs_pair(instance),
                 free_cells,
             };
-            let Some((path, state)) = follow.run(tour.clone(), start.clone(), deadline) else {
+            let Some((path, state)) = follow.run(tour.clone(), start.clone(), stop) else {
                 continue;
             };
             let mut path: Vec<Pos> = std::iter::once(body[0]).chain(path).collect();
@@ -1050,7 +1043,7 @@ fn tour_plan_on(
                 let mut search = Search {
                     instance,
                     walls: instance.wall_map(),
-                    deadline,
+                    stop: stop.clone(),
                     nodes: 0,
                     budget: ENDGAME_NODES,
                     dead: HashSet::new(),
@@ -1072,19 +1065,19 @@ fn tour_plan_on(
         let mut found: Option<Vec<Pos>> = None;
         let stops: &[usize] = if odd { &ODD_STOPS } else { &[0] };
         // On an odd board, half the time at most: the reserved tours follow.
-        let corner_deadline = if odd && reserve {
-            deadline.map(|d| {
+        let corner = if odd && reserve {
+            stop.until(stop.deadline.map(|d| {
                 let now = Instant::now();
                 now + d.saturating_duration_since(now) / 2
-            })
+            }))
         } else {
-            deadline
+            stop.clone()
         };
         for tour in &tours {
-            if corner_deadline.is_some_and(|d| Instant::now() >= d) {
+            if corner.fired() {
                 break;
             }
-            if let Some(path) = attempt(tour, stops, corner_deadline)
+            if let Some(path) = attempt(tour, stops, &corner)
                 && found.as_ref().is_none_or(|b| path.len() < b.len())
             {
                 found = Some(path);
@@ -1094,7 +1087,7 @@ fn tour_plan_on(
             return found;
         }
         // Odd boards where no corner tour's end game worked.
-        reserved_plan(instance, deadline)
+        reserved_plan(instance, stop)
     };
     std::thread::scope(|scope| {
         std::thread::Builder::new()
@@ -1115,9 +1108,9 @@ fn tour_plan_on(
 /// first (a sixteenth of the work: 0.5 s against 5–7 s for a random 20x20
 /// board with 200 ordered apples), then, while time remains, along every
 /// tour as [`tour_plan`] does; the shortest plan is returned, `None` when
-/// the start is a body or no tour gives a plan by the deadline. The caller
-/// checks the plan with the simulator against the free start.
-pub fn tour_plan_free(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<Pos>> {
+/// the start is a body or no tour gives a plan before `stop` fires. The
+/// caller checks the plan with the simulator against the free start.
+pub fn tour_plan_free(instance: &Instance, stop: &Interrupt) -> Option<Vec<Pos>> {
     let Start::Free { length } = instance.start else {
         return None;
     };
@@ -1151,7 +1144,7 @@ pub fn tour_plan_free(instance: &Instance, deadline: Option<Instant>) -> Option<
         .into_iter()
         .filter(|tour| tour.ord[h] != usize::MAX && tour.len >= length)
         .collect();
-    let not_late = || deadline.is_none_or(|d| Instant::now() < d);
+    let not_late = || !stop.fired();
     // Each body along its own tour first (the plan it was laid for: a
     // sixteenth of the work), then, while time remains, each body along
     // every tour and, on an odd board, the reserved tours. The shortest plan
@@ -1159,11 +1152,11 @@ pub fn tour_plan_free(instance: &Instance, deadline: Option<Instant>) -> Option<
     let own = tours
         .iter()
         .take_while(|_| not_late())
-        .map(|tour| tour_plan_on(&along(tour), vec![tour.clone()], false, deadline));
+        .map(|tour| tour_plan_on(&along(tour), vec![tour.clone()], false, stop));
     let any = tours
         .iter()
         .take_while(|_| not_late())
-        .map(|tour| tour_plan(&along(tour), deadline));
+        .map(|tour| tour_plan(&along(tour), stop));
     own.chain(any).flatten().min_by_key(Vec::len)
 }
 
@@ -1174,7 +1167,7 @@ pub fn tour_plan_free(instance: &Instance, deadline: Option<Instant>) -> Option<
 /// tour with a small search first, then with a larger one; after the first
 /// plan, as long again as it took, keeping the shortest plan.
 /// Called by [`tour_plan`] on its large stack.
-fn reserved_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<Pos>> {
+fn reserved_plan(instance: &Instance, stop: &Interrupt) -> Option<Vec<Pos>> {
     let Start::Body(body) = &instance.start else {
         return None;
     };
@@ -1222,10 +1215,10 @@ fn reserved_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
     // After the first plan, as long again for shorter ones.
     let started = Instant::now();
     let mut best: Option<Vec<Pos>> = None;
-    let mut until = deadline;
+    let mut until = stop.clone();
     for &budget in rounds {
         for (_, tour, kept, lasts, follow) in &reserving {
-            if until.is_some_and(|d| Instant::now() >= d) {
+            if until.fired() {
                 return best;
             }
             let mut steer = Steer {
@@ -1233,7 +1226,7 @@ fn reserved_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
                 tour,
                 kept,
                 lasts,
-                deadline: until,
+                stop: until.clone(),
                 nodes: 0,
                 budget,
                 cap: (instance.apples.len() + 2) * 2 * free_cells,
@@ -1243,7 +1236,7 @@ fn reserved_plan(instance: &Instance, deadline: Option<Instant>) -> Option<Vec<P
                 let plan: Vec<Pos> = std::iter::once(body[0]).chain(rest).collect();
                 if best.is_none() {
                     let again = Instant::now() + started.elapsed();
-                    until = Some(deadline.map_or(again, |d| d.min(again)));
+                    until = stop.until(Some(stop.deadline.map_or(again, |d| d.min(again))));
                 }
                 if best.as_ref().is_none_or(|b| plan.len() < b.len()) {
                     best = Some(plan);
@@ -1395,7 +1388,7 @@ mod tests {
             vec![(4, 4), (0, 4), (2, 2), (4, 0)],
             2,
         );
-        let plan = construct(&inst, 10_000, None).expect("a plan");
+        let plan = construct(&inst, 10_000, &Interrupt::default()).expect("a plan");
         let replay = sim::simulate(&inst, &plan).expect("legal");
         assert_eq!(replay.eaten.len(), 4);
     }
@@ -1405,7 +1398,7 @@ mod tests {
         // 3x3, length 2 and 7 apples: the last apple fills the board.
         let apples = vec![(2, 0), (2, 1), (2, 2), (1, 2), (0, 2), (0, 1), (1, 1)];
         let inst = instance(3, 3, vec![(0, 0), (1, 0)], apples, 1);
-        let plan = construct(&inst, 10_000, None).expect("a plan");
+        let plan = construct(&inst, 10_000, &Interrupt::default()).expect("a plan");
         let replay = sim::simulate(&inst, &plan).expect("legal");
         assert_eq!(replay.final_length, 9);
     }
@@ -1418,7 +1411,7 @@ mod tests {
             include_str!("../../benchmarks/ipc2018-snake/satisficing/instance-19.pddl"),
         ] {
             let inst = crate::pddl::from_pddl(text).unwrap();
-            let plan = construct(&inst, 200_000, None).expect("a plan");
+            let plan = construct(&inst, 200_000, &Interrupt::default()).expect("a plan");
             let replay = sim::simulate(&inst, &plan).expect("legal");
             assert_eq!(replay.eaten.len(), inst.apples.len());
         }
@@ -1437,7 +1430,7 @@ mod tests {
             apples.swap(i, (seed >> 33) as usize % (i + 1));
         }
         let inst = instance(6, 6, vec![(0, 0)], apples, 1);
-        let plan = tour_plan(&inst, None).expect("a plan");
+        let plan = tour_plan(&inst, &Interrupt::default()).expect("a plan");
         let replay = sim::simulate(&inst, &plan).expect("legal");
         assert_eq!(replay.final_length, 36);
     }
@@ -1462,7 +1455,7 @@ mod tests {
         ];
         let mut inst = instance(7, 5, vec![(0, 2)], apples, 8);
         inst.walls = vec![(4, 0), (4, 1), (6, 2), (4, 3), (4, 4)];
-        let plan = construct(&inst, 60, None).expect("a plan");
+        let plan = construct(&inst, 60, &Interrupt::default()).expect("a plan");
         let replay = sim::simulate(&inst, &plan).expect("legal");
         assert_eq!(replay.eaten.len(), 8);
         let pocket = replay.eaten.iter().position(|&(i, _)| i >= 6).unwrap();
@@ -1476,7 +1469,7 @@ mod tests {
     #[test]
     fn gives_up_without_nodes() {
         let inst = instance(5, 5, vec![(0, 0), (1, 0)], vec![(4, 4)], 1);
-        assert_eq!(construct(&inst, 0, None), None);
+        assert_eq!(construct(&inst, 0, &Interrupt::default()), None);
     }
 
     /// Every tour visits each cell once (all but one on an odd board), along
@@ -1532,7 +1525,7 @@ mod tests {
             include_str!("../../benchmarks/ipc2018-snake/satisficing/instance-19.pddl"),
         ] {
             let inst = crate::pddl::from_pddl(text).unwrap();
-            let plan = tour_plan(&inst, None).expect("a plan");
+            let plan = tour_plan(&inst, &Interrupt::default()).expect("a plan");
             let length = inst.initial_length() + inst.apples.len();
             assert_eq!(sim::simulate(&inst, &plan).unwrap().final_length, length);
         }
@@ -1548,7 +1541,7 @@ mod tests {
                 apples.swap(i, (state >> 33) as usize % (i + 1));
             }
             let inst = instance(5, 5, vec![(0, 0), (1, 0)], apples, 5);
-            if let Some(plan) = tour_plan(&inst, None) {
+            if let Some(plan) = tour_plan(&inst, &Interrupt::default()) {
                 assert_eq!(sim::simulate(&inst, &plan).unwrap().final_length, 25);
                 solved += 1;
             }
@@ -1572,7 +1565,7 @@ mod tests {
             let plan = std::thread::scope(|scope| {
                 std::thread::Builder::new()
                     .stack_size(STACK_BYTES)
-                    .spawn_scoped(scope, || reserved_plan(&inst, None))
+                    .spawn_scoped(scope, || reserved_plan(&inst, &Interrupt::default()))
                     .unwrap()
                     .join()
                     .unwrap()
@@ -1623,7 +1616,7 @@ mod tests {
             tour,
             kept,
             lasts: &lasts,
-            deadline: None,
+            stop: Interrupt::default(),
             nodes: 0,
             budget: STEER_NODES[0],
             cap: (inst.apples.len() + 2) * 2 * inst.cells(),
@@ -1683,7 +1676,7 @@ mod tests {
                 tour,
                 kept: &[0],
                 lasts,
-                deadline: None,
+                stop: Interrupt::default(),
                 nodes: 0,
                 budget: 10,
                 cap: 100,

@@ -110,11 +110,28 @@ impl Budget {
         self.interrupt(None).fired()
     }
 
+    /// Whether the search was cancelled (its deadline aside).
+    pub(crate) fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
     /// What stops a solver of this budget, also stopped by `stop` if given.
     pub(crate) fn interrupt(&self, stop: Option<&Arc<AtomicBool>>) -> Interrupt {
         Interrupt {
             deadline: self.deadline,
             flag: stop.cloned(),
+            cancel: self.cancel.clone(),
+        }
+    }
+
+    /// What stops a phase of this budget that ends at `deadline` (before
+    /// the budget's own): that instant or the search's cancellation.
+    pub(crate) fn stop_at(&self, deadline: Instant) -> Interrupt {
+        Interrupt {
+            deadline: Some(deadline),
+            flag: None,
             cancel: self.cancel.clone(),
         }
     }
@@ -125,9 +142,12 @@ impl Budget {
     }
 }
 
-/// Stops CaDiCaL at a deadline, when another thread raises a flag (a
-/// lower horizon was found SAT by another thread), or when the search is
-/// cancelled.
+/// Stops CaDiCaL, or a phase that runs without it (the satisficing search's
+/// constructions, tours and beams, [`construct`] and [`beam`]), at a
+/// deadline, when another thread raises a flag (a lower horizon was found
+/// SAT by another thread), or when the search is cancelled. The default
+/// never stops.
+#[derive(Clone, Default)]
 pub(crate) struct Interrupt {
     /// Stop at this instant.
     pub(crate) deadline: Option<Instant>,
@@ -138,6 +158,22 @@ pub(crate) struct Interrupt {
 }
 
 impl Interrupt {
+    /// What stops at `deadline` only (never without one).
+    pub(crate) fn at(deadline: Option<Instant>) -> Self {
+        Interrupt {
+            deadline,
+            ..Interrupt::default()
+        }
+    }
+
+    /// The same flags, with `deadline` instead of this one's.
+    pub(crate) fn until(&self, deadline: Option<Instant>) -> Self {
+        Interrupt {
+            deadline,
+            ..self.clone()
+        }
+    }
+
     /// Whether the solve should stop now.
     pub(crate) fn fired(&self) -> bool {
         let raised =

@@ -35,7 +35,9 @@
 //! built at all when it could not be built before the deadline). The
 //! deadline bounds every phase, the counting of head cells included (on a
 //! 100x100 board at 3,658 moves it takes seconds; past the deadline the
-//! formula counts as large and is not built).
+//! formula counts as large and is not built), and the planner's
+//! cancellation ([`Budget::cancel`]) stops every phase as the deadline does,
+//! those without SAT too (through the [`Interrupt`] they are given).
 
 use std::time::Instant;
 
@@ -44,10 +46,10 @@ use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos};
 use crate::sim;
 
-use super::beam::beams;
+use super::beam::beams_until;
 use super::construct::{construct, construct_detouring, needs_pair, tour_plan, tour_plan_free};
 use super::incremental::{Session, ends_full, least_horizon_incremental};
-use super::{Attempt, Budget, SearchResult, Status};
+use super::{Attempt, Budget, Interrupt, SearchResult, Status};
 use crate::encode::prune::{Bounds, lower_bound};
 use crate::instance::{Start, TailRule};
 use crate::symmetry::Symmetry;
@@ -60,13 +62,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// build time, computed without building it. `u64::MAX` beyond
 /// [`MAX_HEAD_SLOTS`] head slots (cells × time points), checked first: no
 /// formula that large is built, and the table of [`Bounds`] alone would
-/// take a byte per slot. `None` when `deadline` passes first (the table of
-/// a large board and horizon takes seconds).
-fn head_cells(instance: &Instance, top: usize, deadline: Option<Instant>) -> Option<u64> {
+/// take a byte per slot. `None` when `stop` fires first (the table of a
+/// large board and horizon takes seconds).
+fn head_cells(instance: &Instance, top: usize, stop: &Interrupt) -> Option<u64> {
     if instance.cells() as u128 * (top as u128 + 1) > MAX_HEAD_SLOTS {
         return Some(u64::MAX);
     }
-    let bounds = Bounds::compute_until(instance, top, deadline)?;
+    let bounds = Bounds::compute_until(instance, top, || stop.fired())?;
     Some(
         bounds
             .head
@@ -450,10 +452,8 @@ fn shorten(
     budget: &Budget,
     path: Vec<Pos>,
 ) -> Vec<Pos> {
-    let beam_deadline = until(deadline, BEAM_REGROW_SHARE, budget)
-        .deadline
-        .expect("until gives a deadline");
-    let regrown = super::beam::regrow(instance, path.clone(), beam_deadline, budget.threads());
+    let beam_stop = until(deadline, BEAM_REGROW_SHARE, budget).interrupt(None);
+    let regrown = super::beam::regrow_until(instance, path.clone(), &beam_stop, budget.threads());
     let path = if regrown.len() < path.len() && sim::simulate(instance, &regrown).is_ok() {
         regrown
     } else {
@@ -530,11 +530,11 @@ const OTHER_START_NODES: usize = CONSTRUCT_NODES / 20;
 /// tried: on a 10x10 board with 6 walls and 50 apples in view (seed 7) the
 /// first 27 of 31 bodies fail in all within 0.01 s and the 28th, beside a
 /// pocket's apple that must be eaten first, gets a 145-move plan.
-fn other_starts_construct(instance: &Instance, deadline: Instant) -> Option<Vec<Pos>> {
+fn other_starts_construct(instance: &Instance, stop: &Interrupt) -> Option<Vec<Pos>> {
     concrete_starts(instance)
         .skip(1)
-        .take_while(|_| Instant::now() < deadline)
-        .find_map(|start| construct(&start, OTHER_START_NODES, Some(deadline)))
+        .take_while(|_| !stop.fired())
+        .find_map(|start| construct(&start, OTHER_START_NODES, stop))
 }
 
 /// Every body [`with_concrete_start`] could give a free start, its own
@@ -655,11 +655,12 @@ fn unsolved_answer(
     }
 }
 
-/// Satisficing search: every phase stops at the deadline (status `unknown`
-/// when no plan was found by then; else the best plan so far; `unsat` when
-/// no plan was constructed and the formulas refute every horizon up to
-/// `max_moves`). `lower_bound` is a proven bound; `max_moves` the largest
-/// horizon ever built. Every solver uses the budget's configuration.
+/// Satisficing search: every phase stops at the deadline or at the
+/// budget's cancellation (status `unknown` when no plan was found by then;
+/// else the best plan so far; `unsat` when no plan was constructed and the
+/// formulas refute every horizon up to `max_moves`). `lower_bound` is a
+/// proven bound; `max_moves` the largest horizon ever built. Every solver
+/// uses the budget's configuration.
 pub(crate) fn satisficing(
     instance: &Instance,
     encoding: &dyn Encoding,
@@ -669,6 +670,8 @@ pub(crate) fn satisficing(
     mut progress: impl FnMut(&Attempt),
 ) -> Result<SearchResult, EncodeError> {
     let deadline = budget.deadline;
+    // What stops the counting of head cells: the deadline or the cancellation.
+    let stop = budget.interrupt(None);
     let lower_bound = lower_bound.max(1);
     let mut attempts: Vec<Attempt> = Vec::new();
     // A small instance: the least-horizon search first, briefly (where the
@@ -684,9 +687,7 @@ pub(crate) fn satisficing(
     let no_body = matches!(instance.start, Start::Free { .. })
         && concrete.is_none()
         && !instance.walls.is_empty();
-    if head_cells(instance, lower_bound + EXACT_MARGIN, deadline)
-        .is_some_and(|c| c <= SMALL_CLAUSES)
-    {
+    if head_cells(instance, lower_bound + EXACT_MARGIN, &stop).is_some_and(|c| c <= SMALL_CLAUSES) {
         let now = Instant::now();
         let exact = Budget {
             deadline: match deadline {
@@ -757,15 +758,16 @@ pub(crate) fn satisficing(
     } else {
         started + window * 2 / 3
     };
-    let tour = tour_plan(toured, Some(tour_deadline))
+    let tour_stop = budget.stop_at(tour_deadline);
+    let tour = tour_plan(toured, &tour_stop)
         .filter(valid)
         .map(|p| cut(instance, p));
     // A free start: also the tours from a body laid along each of them.
     let free_tour = with_strict_tail(instance)
         .as_ref()
         .map_or_else(
-            || tour_plan_free(instance, Some(tour_deadline)),
-            |strict| tour_plan_free(strict, Some(tour_deadline)),
+            || tour_plan_free(instance, &tour_stop),
+            |strict| tour_plan_free(strict, &tour_stop),
         )
         .filter(valid)
         .map(|p| cut(instance, p));
@@ -773,9 +775,10 @@ pub(crate) fn satisficing(
     // The search apple by apple: the rest of the window, at least a third of it.
     let quick = quick.max(Instant::now() + window / 3);
     let quick = deadline.map_or(quick, |d| d.min(quick));
-    let constructed = construct(built, CONSTRUCT_NODES, Some(quick))
-        .or_else(|| other_starts_construct(instance, quick))
-        .or_else(|| construct_detouring(built, CONSTRUCT_NODES, Some(quick)))
+    let quick = budget.stop_at(quick);
+    let constructed = construct(built, CONSTRUCT_NODES, &quick)
+        .or_else(|| other_starts_construct(instance, &quick))
+        .or_else(|| construct_detouring(built, CONSTRUCT_NODES, &quick))
         .filter(valid)
         .map(|p| cut(instance, p));
     let constructed = shorter(tour, constructed);
@@ -784,7 +787,7 @@ pub(crate) fn satisficing(
     let beam_deadline = deadline.map_or(now + BEAM_SECONDS, |d| {
         now + d.saturating_duration_since(now).mul_f64(BEAM_SHARE)
     });
-    let beamed = beams(built, beam_deadline, budget.threads())
+    let beamed = beams_until(built, &budget.stop_at(beam_deadline), budget.threads())
         .filter(valid)
         .map(|p| cut(instance, p));
     let constructed = shorter(constructed, beamed);
@@ -841,9 +844,7 @@ pub(crate) fn satisficing(
     let small = match &first_plan {
         // Each head variable has a clause of its own: more head cells than
         // SMALL_CLAUSES means a large formula, known without building it.
-        Some(p)
-            if head_cells(instance, p.len() - 1, deadline).is_none_or(|c| c > SMALL_CLAUSES) =>
-        {
+        Some(p) if head_cells(instance, p.len() - 1, &stop).is_none_or(|c| c > SMALL_CLAUSES) => {
             false
         }
         Some(p) => {
@@ -874,14 +875,17 @@ pub(crate) fn satisficing(
     if let Some(path) = first_plan {
         let top = path.len() - 1;
         // A formula that cannot be built in the time left is not started
-        // (nor one whose head cells cannot be counted in it).
+        // (nor one whose head cells cannot be counted in it), nor any once
+        // the search is cancelled (building is not interruptible: a 20x20
+        // board at 3,198 moves takes seconds).
         let in_time = || {
-            deadline.is_none_or(|d| {
-                head_cells(instance, top, deadline).is_some_and(|cells| {
-                    let seconds = cells as f64 / BUILD_HEAD_CELLS_PER_SECOND;
-                    d.saturating_duration_since(Instant::now()).as_secs_f64() > seconds
+            !budget.cancelled()
+                && deadline.is_none_or(|d| {
+                    head_cells(instance, top, &stop).is_some_and(|cells| {
+                        let seconds = cells as f64 / BUILD_HEAD_CELLS_PER_SECOND;
+                        d.saturating_duration_since(Instant::now()).as_secs_f64() > seconds
+                    })
                 })
-            })
         };
         let opened = match built {
             Some(session) => Some(session),
@@ -910,6 +914,15 @@ pub(crate) fn satisficing(
     } else {
         let mut margin = (lower_bound / 2).max(instance.cells() / 2).max(8);
         loop {
+            // Cancelled: no formula is built (that is not interruptible),
+            // the answer is the one its question would get.
+            if budget.cancelled() {
+                return Ok(SearchResult {
+                    status: Status::Unknown,
+                    attempts,
+                    lower_bound,
+                });
+            }
             let top = (lower_bound + margin).min(max_moves.max(lower_bound));
             session = match Session::new(instance, encoding, lower_bound, top, budget) {
                 Ok(session) => session,
@@ -1127,13 +1140,48 @@ mod tests {
             height: 1000,
             ..board(vec![(999, 999)], 1)
         };
-        assert_eq!(head_cells(&big, 50, None), Some(u64::MAX));
-        assert_eq!(head_cells(&big, 2434, None), Some(u64::MAX));
+        let never = Interrupt::default();
+        assert_eq!(head_cells(&big, 50, &never), Some(u64::MAX));
+        assert_eq!(head_cells(&big, 2434, &never), Some(u64::MAX));
         let small = board(vec![(5, 5)], 1);
-        let counted = head_cells(&small, 10, None).expect("no deadline");
+        let counted = head_cells(&small, 10, &never).expect("no deadline");
         assert!(counted > 0 && counted <= 36 * 11, "{counted}");
         // A deadline that has passed: not counted.
-        assert_eq!(head_cells(&small, 10, Some(Instant::now())), None);
+        assert_eq!(
+            head_cells(&small, 10, &Interrupt::at(Some(Instant::now()))),
+            None
+        );
+    }
+
+    /// The phases without SAT stop at the planner's cancellation as at a
+    /// deadline: with it raised (and no deadline) none finds a plan, where
+    /// each finds one without it.
+    #[test]
+    fn a_raised_cancellation_stops_the_phases_without_sat() {
+        // The board of the regrowing test below, with the strict tail rule.
+        let inst = Instance {
+            tail: TailRule::Strict,
+            ..board(vec![(5, 0), (5, 5), (0, 5), (0, 2)], 1)
+        };
+        use crate::solve::beam::{beams_until, regrow_until};
+        use std::sync::{Arc, atomic::AtomicBool};
+        let raised = Interrupt {
+            cancel: Some(Arc::new(AtomicBool::new(true))),
+            ..Interrupt::default()
+        };
+        for stop in [Interrupt::default(), raised] {
+            let going = stop.cancel.is_none();
+            assert_eq!(head_cells(&inst, 10, &stop).is_some(), going);
+            let constructed = construct(&inst, CONSTRUCT_NODES, &stop);
+            assert_eq!(constructed.is_some(), going);
+            assert_eq!(tour_plan(&inst, &stop).is_some(), going);
+            assert_eq!(beams_until(&inst, &stop, 1).is_some(), going);
+            // A detour of 2 moves after the first apple.
+            let plan = crate::solve::window::tests::walk((1, 0), "RRRRUUUUULLDLLULDDD");
+            assert_eq!(sim::simulate(&inst, &plan).unwrap().eaten.len(), 4);
+            let regrown = regrow_until(&inst, plan.clone(), &stop, 1);
+            assert_eq!(regrown.len() < plan.len(), going, "{regrown:?}");
+        }
     }
 
     #[test]
@@ -1201,7 +1249,8 @@ mod tests {
                 }
             }
             assert!(starts.len() > 1);
-            let plan = construct(&concrete, CONSTRUCT_NODES, None).expect("a plan");
+            let plan =
+                construct(&concrete, CONSTRUCT_NODES, &Interrupt::default()).expect("a plan");
             assert_eq!(sim::simulate(&concrete, &plan).unwrap().eaten.len(), 3);
             assert_eq!(sim::simulate(&inst, &plan).unwrap().eaten.len(), 3);
         }
@@ -1229,9 +1278,9 @@ mod tests {
         };
         let inst = crate::instance::random::generate(&spec).unwrap();
         let first = with_concrete_start(&inst).expect("a body");
-        assert!(construct(&first, CONSTRUCT_NODES, None).is_none());
+        assert!(construct(&first, CONSTRUCT_NODES, &Interrupt::default()).is_none());
         let later = Instant::now() + std::time::Duration::from_secs(600);
-        let plan = other_starts_construct(&inst, later).expect("a plan");
+        let plan = other_starts_construct(&inst, &Interrupt::at(Some(later))).expect("a plan");
         assert_eq!(sim::simulate(&inst, &plan).unwrap().eaten.len(), 50);
     }
 
@@ -1281,10 +1330,11 @@ mod tests {
         };
         let inst = crate::instance::random::generate(&spec).unwrap();
         for start in concrete_starts(&inst).take(8) {
-            assert!(construct(&start, CONSTRUCT_NODES, None).is_none());
+            assert!(construct(&start, CONSTRUCT_NODES, &Interrupt::default()).is_none());
         }
         let first = with_concrete_start(&inst).expect("a body");
-        let plan = construct_detouring(&first, CONSTRUCT_NODES, None).expect("a plan");
+        let plan =
+            construct_detouring(&first, CONSTRUCT_NODES, &Interrupt::default()).expect("a plan");
         assert_eq!(sim::simulate(&inst, &plan).unwrap().eaten.len(), 35);
     }
 
@@ -1305,7 +1355,8 @@ mod tests {
             };
             let inst = crate::instance::random::generate(&spec).unwrap();
             let concrete = with_concrete_start(&inst).expect("a body");
-            let plan = construct(&concrete, CONSTRUCT_NODES, None).expect("a plan");
+            let plan =
+                construct(&concrete, CONSTRUCT_NODES, &Interrupt::default()).expect("a plan");
             assert_eq!(sim::simulate(&inst, &plan).unwrap().eaten.len(), apples);
         }
     }

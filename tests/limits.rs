@@ -87,6 +87,22 @@ fn absurd_encodings_are_refused_before_any_allocation() {
         // Gross-hang guard: a refusal is an estimate, not an attempt.
         assert!(started.elapsed() < Duration::from_secs(20));
     }
+    // No apples: the fixed-horizon shortcut (a shorter plan walked on to the
+    // horizon) does not apply, and the full formula is beyond the limit.
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "10",
+        "--apples",
+        "0",
+        "--horizon",
+        "100000",
+        "--timeout",
+        "10",
+    ]);
+    assert_bad_input(&run, "beyond its limit");
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
+    // With apples the least plan, walked on, answers without that formula.
     let run = snakesat(&[
         "solve",
         "--size",
@@ -96,8 +112,12 @@ fn absurd_encodings_are_refused_before_any_allocation() {
         "--timeout",
         "10",
     ]);
-    assert_bad_input(&run, "beyond its limit");
-    assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("plan: 100000 moves"),
+        "{}",
+        &run.stdout[..run.stdout.len().min(200)]
+    );
 }
 
 #[test]

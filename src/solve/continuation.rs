@@ -7,7 +7,24 @@
 //! a formula for the walk; the caller replays the joined plan in the
 //! simulator in any case.
 
+use std::collections::VecDeque;
+
 use crate::instance::{Instance, Pos, TailRule};
+
+/// The moves left to try from one cell of the walk, ranked by how many open
+/// neighbours they lead to; the best is taken first.
+struct Choices {
+    ranked: [(usize, Pos); 4],
+    len: usize,
+}
+
+impl Choices {
+    /// The best move not yet tried.
+    fn pop(&mut self) -> Option<Pos> {
+        self.len = self.len.checked_sub(1)?;
+        Some(self.ranked[self.len].1)
+    }
+}
 
 /// A legal walk of `moves` moves for a snake whose body is `body` (head
 /// first, at its full length: it no longer grows) on `instance`'s board
@@ -28,30 +45,32 @@ pub(crate) fn walk(
         occupied[instance.index(p)] = true;
     }
     // The body, head first.
-    let mut snake: std::collections::VecDeque<Pos> = body.iter().copied().collect();
+    let mut snake: VecDeque<Pos> = body.iter().copied().collect();
     let follow = instance.tail == TailRule::Follow;
     let mut path = vec![head];
-    // Per depth: the moves not yet tried, best last.
-    let mut choices: Vec<Vec<Pos>> = Vec::with_capacity(moves);
+    // Per depth: the moves not yet tried, best last (at most four: no
+    // allocation per node).
+    let mut choices: Vec<Choices> = Vec::with_capacity(moves);
     let mut spent = 0;
     // The tail cells vacated by each move, to undo it.
     let mut vacated: Vec<Pos> = Vec::with_capacity(moves);
-    let options = |snake: &std::collections::VecDeque<Pos>, occupied: &[bool]| {
+    let options = |snake: &VecDeque<Pos>, occupied: &[bool]| {
         let tail = *snake.back().expect("a body has a cell");
         let open = |p: Pos| !occupied[instance.index(p)] || (follow && p == tail);
-        let mut next: Vec<(usize, Pos)> = instance
-            .neighbours(snake[0])
-            .filter(|&p| open(p))
-            .map(|p| (instance.neighbours(p).filter(|&q| open(q)).count(), p))
-            .collect();
-        next.sort();
-        next.into_iter().map(|(_, p)| p).collect::<Vec<Pos>>()
+        let mut ranked = [(0, (0, 0)); 4];
+        let mut len = 0;
+        for p in instance.neighbours(snake[0]).filter(|&p| open(p)) {
+            ranked[len] = (instance.neighbours(p).filter(|&q| open(q)).count(), p);
+            len += 1;
+        }
+        ranked[..len].sort_unstable();
+        Choices { ranked, len }
     };
     if moves > 0 {
         choices.push(options(&snake, &occupied));
     }
     while path.len() <= moves {
-        let Some(next) = choices.last_mut().and_then(Vec::pop) else {
+        let Some(next) = choices.last_mut().and_then(Choices::pop) else {
             // Every move from here failed: undo the move that led here.
             choices.pop();
             let tail = vacated.pop()?;

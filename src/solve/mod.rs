@@ -377,30 +377,28 @@ fn shortcut(
     } else {
         moves
     };
-    let (mut refuted_build, mut refuted_solve) = (0.0, 0.0);
-    let mut first = None;
+    // The answer's times count the refuted shorter horizons too.
+    let (mut build_seconds, mut solve_seconds) = (0.0, 0.0);
+    let mut found = None;
     for h in bound..end {
         let attempt = solve_at(instance, encoding, h, budget)?;
-        match attempt.status {
-            Status::Unsat => {
-                refuted_build += attempt.stats.build_seconds;
-                refuted_solve += attempt.stats.solve_seconds;
-            }
-            Status::Sat if attempt.path.is_some() => {
-                first = Some(attempt);
+        build_seconds += attempt.stats.build_seconds;
+        solve_seconds += attempt.stats.solve_seconds;
+        match (attempt.status, attempt.path) {
+            (Status::Unsat, _) => {}
+            (Status::Sat, Some(path)) => {
+                found = Some((h, path, attempt.stats));
                 break;
             }
             _ => return Ok(None),
         }
     }
-    let Some(first) = first else {
+    let Some((least, prefix, mut stats)) = found else {
         return Ok(None);
     };
-    let least = first.horizon;
-    let Some(prefix) = first.path.as_ref() else {
-        return Ok(None);
-    };
-    let Ok(states) = crate::sim::states(instance, prefix) else {
+    stats.build_seconds = build_seconds;
+    stats.solve_seconds = solve_seconds;
+    let Ok(states) = crate::sim::states(instance, &prefix) else {
         return Ok(None);
     };
     let last = states.last().expect("a path has a state");
@@ -418,45 +416,36 @@ fn shortcut(
         horizon: Some(moves),
         ..instance.clone()
     };
-    if let Some(walk) = continuation::walk(
+    let walked = continuation::walk(
         instance,
         &last.body,
         moves - least,
         moves - least + WALK_NODES,
-    ) && crate::sim::simulate(&at_moves, &joined(&walk)).is_ok()
-    {
-        return Ok(Some(Attempt {
-            horizon: moves,
-            status: Status::Sat,
-            stats: Stats {
-                build_seconds: refuted_build + first.stats.build_seconds,
-                solve_seconds: refuted_solve + first.stats.solve_seconds,
-                ..first.stats.clone()
-            },
-            path: Some(joined(&walk)),
-            config: budget.config,
-            certificate: None,
-        }));
-    }
-    let rest = Instance {
-        start: Start::Body(last.body.clone()),
-        apples: vec![],
-        visible: 0,
-        horizon: Some(moves - least),
-        ..instance.clone()
-    };
-    let second = solve_at(&rest, encoding, moves - least, budget)?;
-    let Some(suffix) = second.path.as_ref() else {
-        return Ok(None);
-    };
-    let path = joined(suffix);
-    let stats = Stats {
-        variables: first.stats.variables + second.stats.variables,
-        clauses: first.stats.clauses + second.stats.clauses,
-        literals: first.stats.literals + second.stats.literals,
-        // The times of the refuted shorter horizons too: the answer's cost.
-        build_seconds: refuted_build + first.stats.build_seconds + second.stats.build_seconds,
-        solve_seconds: refuted_solve + first.stats.solve_seconds + second.stats.solve_seconds,
+    )
+    .map(|walk| joined(&walk))
+    .filter(|path| crate::sim::simulate(&at_moves, path).is_ok());
+    let path = match walked {
+        Some(path) => path,
+        None => {
+            let rest = Instance {
+                start: Start::Body(last.body.clone()),
+                apples: vec![],
+                visible: 0,
+                horizon: Some(moves - least),
+                ..instance.clone()
+            };
+            let second = solve_at(&rest, encoding, moves - least, budget)?;
+            let Some(suffix) = second.path.as_ref() else {
+                return Ok(None);
+            };
+            // Both formulas' sizes: the answer rests on both.
+            stats.variables += second.stats.variables;
+            stats.clauses += second.stats.clauses;
+            stats.literals += second.stats.literals;
+            stats.build_seconds += second.stats.build_seconds;
+            stats.solve_seconds += second.stats.solve_seconds;
+            joined(suffix)
+        }
     };
     Ok(Some(Attempt {
         horizon: moves,

@@ -174,8 +174,8 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     let search = planner.search_for(&instance);
     let outcome = planner
         .method(method)
-        // An instance's horizon caps a satisficing search (as it did before
-        // the planner read it; elsewhere it is the fixed horizon itself).
+        // An instance's horizon caps a satisficing search; the other
+        // searches take it as their fixed horizon (`search_for`).
         .max_horizon(instance.horizon.unwrap_or(max_horizon))
         .timeout(timeout)
         .certify_into(args.proof.as_deref())

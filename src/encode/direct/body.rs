@@ -58,6 +58,13 @@ pub enum Body {
 const BLOCK_COST: usize = 6;
 /// Estimated clauses per cell and time of the `tail` encoding.
 const TAIL_COST: usize = 16;
+/// Upper estimates of the literals per cell and time of the `tail`
+/// encoding (its clauses are wider than the windows'), and with
+/// `position=axis`, where a head's cell is two literals; measured on 5×5
+/// to 12×12 boards.
+const TAIL_LITERALS: u128 = 70;
+/// See [`TAIL_LITERALS`].
+const TAIL_AXIS_LITERALS: u128 = 90;
 
 /// Number of even `l` in `lo..=hi` with `l >= 2`.
 fn evens(lo: usize, hi: usize) -> usize {
@@ -135,19 +142,27 @@ impl Body {
 }
 
 impl Body {
-    /// An upper estimate of the clauses per cell and time point of this
-    /// (resolved) body encoding, for the size limits checked before encoding.
-    pub(super) fn clauses_per_slot(self, inst: &Instance) -> u128 {
+    /// An upper estimate of the literals per cell and time point of this
+    /// (resolved) body encoding with heads represented by `position`, for
+    /// the size limits checked before encoding.
+    pub(super) fn literals_per_slot(self, inst: &Instance, position: Position) -> u128 {
         let (base, max_l) = ranges(inst);
         let windows = evens(2, max_l) as u128;
+        // A window clause: the head's cell at two times (two literals each
+        // with `position=axis`) and a growth guard.
+        let window = if position == Position::Axis { 5 } else { 3 };
         match self {
-            Body::Auto | Body::Window => windows,
-            Body::Compare => {
+            Body::Compare if position == Position::Projected => {
                 let per_pair = (inst.width + inst.height + 3) as u128;
-                (windows * per_pair).div_ceil(inst.cells() as u128) + 1
+                3 * ((windows * per_pair).div_ceil(inst.cells() as u128) + 1)
             }
-            Body::Block => BLOCK_COST as u128 + evens(base, max_l) as u128,
-            Body::Tail => TAIL_COST as u128,
+            // `compare` needs projections: elsewhere it is `window`.
+            Body::Auto | Body::Window | Body::Compare => window * windows,
+            Body::Block => 3 * BLOCK_COST as u128 + window * evens(base, max_l) as u128,
+            Body::Tail => match position {
+                Position::Axis => TAIL_AXIS_LITERALS,
+                Position::OneHot | Position::Projected => TAIL_LITERALS,
+            },
         }
     }
 

@@ -435,6 +435,17 @@ fn an_object_in_no_fact_does_not_stretch_the_board() {
         err(&far),
         "grid 5001x2 is too large: pos5000-0 is beyond its limit of 1000 cells a side"
     );
+    // A coordinate at usize::MAX: the side is counted without wrapping to 0.
+    let huge = stray.replace(
+        "(blocked pos0-0)",
+        "(blocked pos0-0) (blocked pos18446744073709551615-0)",
+    );
+    let huge = huge.replace("pos5000-0)", "pos5000-0 pos18446744073709551615-0)");
+    assert_eq!(
+        err(&huge),
+        "grid 18446744073709551616x2 is too large: pos18446744073709551615-0 is beyond its limit \
+         of 1000 cells a side"
+    );
 }
 
 /// Semantic errors named no line, and names lowercased (`posX` as

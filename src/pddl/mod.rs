@@ -726,18 +726,19 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
         .chain(points.iter().copied())
         .chain(chain.iter().copied())
         .collect();
-    let width = mentioned.iter().map(|p| p.0).max().unwrap_or(0) + 1;
-    let height = mentioned.iter().map(|p| p.1).max().unwrap_or(0) + 1;
-    let max = crate::instance::MAX_SIDE;
-    if let Some(&far) = mentioned
-        .iter()
-        .find(|p| (width > max && p.0 + 1 == width) || (height > max && p.1 + 1 == height))
-    {
+    // Sides counted in u128: a cell's coordinate may be usize::MAX.
+    let side = |axis: fn(&Pos) -> usize| mentioned.iter().map(|p| axis(p) as u128 + 1).max();
+    let (width, height) = (side(|p| p.0).unwrap_or(1), side(|p| p.1).unwrap_or(1));
+    let max = crate::instance::MAX_SIDE as u128;
+    if let Some(&far) = mentioned.iter().find(|p| {
+        (width > max && p.0 as u128 + 1 == width) || (height > max && p.1 as u128 + 1 == height)
+    }) {
         fail!(
             "grid {width}x{height} is too large: {} is beyond its limit of {max} cells a side",
             name_of(far)
         );
     }
+    let (width, height) = (width as usize, height as usize);
 
     // Cells with links (or used by the snake or the apples) are open;
     // the links must be exactly the grid's between open cells.

@@ -164,6 +164,16 @@ fn a_timeout_still_gives_a_safe_game() {
     check_legal(&record);
 }
 
+/// A timeout too long to add to the clock is no limit (it panicked).
+#[test]
+fn an_endless_timeout_is_no_limit() {
+    let mut cfg = config(4, 4, 1, Reuse::Assumptions);
+    cfg.timeout_per_apple = Some(Duration::MAX);
+    let record = game::play(&cfg, |_| {}).unwrap();
+    assert!(record.stats.won, "{:?}", record.stats.loss);
+    check_legal(&record);
+}
+
 #[test]
 fn play_command_prints_checked_games() {
     let dir = temp_dir("play");

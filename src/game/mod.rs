@@ -101,7 +101,8 @@ pub struct GameConfig {
     pub seed: u64,
     /// How the solver is reused from one query to the next.
     pub reuse: Reuse,
-    /// Time for the solver per apple; past it the snake follows its last cycle.
+    /// Time for the solver per apple; past it the snake follows its last
+    /// cycle. `None`, or a time too long to add to the clock, is no limit.
     pub timeout_per_apple: Option<Duration>,
     /// Conflicts per solver call before a query counts as undecided:
     /// `Some(n)` with `n >= 1`, or `None` for no limit ([`play`] refuses
@@ -494,7 +495,10 @@ pub fn play(
         let apple = free[rng.random_range(0..free.len())];
         let apple_started = Instant::now();
         let work_before = solver.work;
-        let deadline = config.timeout_per_apple.map(|t| apple_started + t);
+        // A timeout too long to add is no limit.
+        let deadline = config
+            .timeout_per_apple
+            .and_then(|t| apple_started.checked_add(t));
         let snake: Vec<usize> = body.iter().copied().collect();
         let shortest = route::shortest(&grid, &snake, apple, true);
         let lower_bound = shortest.as_ref().map(Vec::len);

@@ -62,9 +62,9 @@ const TAIL_COST: usize = 16;
 /// encoding (its clauses are wider than the windows'), and with
 /// `position=axis`, where a head's cell is two literals; measured on 5×5
 /// to 12×12 boards.
-const TAIL_LITERALS: u128 = 70;
+const TAIL_LITERALS: u128 = 64;
 /// See [`TAIL_LITERALS`].
-const TAIL_AXIS_LITERALS: u128 = 90;
+const TAIL_AXIS_LITERALS: u128 = 84;
 
 /// Number of even `l` in `lo..=hi` with `l >= 2`.
 fn evens(lo: usize, hi: usize) -> usize {

@@ -45,7 +45,6 @@
 
 #![warn(missing_docs)]
 
-pub mod bench;
 pub mod cnf;
 pub mod encode;
 pub mod excerpt;
@@ -63,7 +62,6 @@ pub mod report;
 pub mod sim;
 pub mod solve;
 pub mod symmetry;
-pub mod table;
 
 /// `n` and `noun`, plural unless `n` is 1: `counted(1, "apple")` is
 /// `1 apple`, `counted(3, "apple")` is `3 apples` (for nouns whose plural

@@ -29,12 +29,15 @@ mod check;
 mod decode;
 mod export;
 mod generate;
+mod index;
 mod instance_args;
+mod measure;
 mod merge;
 mod play;
 mod render;
 mod sizes;
 mod solve;
+mod table;
 mod watchdog;
 
 use std::io::{Read, Write};
@@ -310,9 +313,9 @@ pub fn main() -> ExitCode {
         Command::Completions { shell } => completions(shell),
     };
     if std::env::var_os("SNAKESAT_REPORT_MEMORY").is_some()
-        && let Some(kb) = snakesat::bench::ipc::peak_memory_kb()
+        && let Some(kb) = crate::cli::measure::ipc::peak_memory_kb()
     {
-        eprintln!("{}{kb}", snakesat::bench::ipc::MEMORY_LINE);
+        eprintln!("{}{kb}", crate::cli::measure::ipc::MEMORY_LINE);
     }
     match result {
         Ok(code) => ExitCode::from(code),
@@ -355,7 +358,7 @@ fn completions(shell: clap_complete::Shell) -> Result<u8, Failure> {
 }
 
 /// Notes the items of the encoding list `flag` dropped because they spell
-/// an encoding listed before them ([`snakesat::bench::sizes::distinct`]).
+/// an encoding listed before them ([`crate::cli::measure::sizes::distinct`]).
 pub fn note_dropped_encodings(flag: &str, dropped: &[(String, String)]) {
     if !dropped.is_empty() {
         let items: Vec<String> = dropped
@@ -370,8 +373,8 @@ pub fn note_dropped_encodings(flag: &str, dropped: &[(String, String)]) {
 }
 
 /// The `--shard I/K` flag of `generate`, `bench` and `bench game`.
-pub fn shard_flag(text: Option<&str>) -> Result<Option<snakesat::family::index::Shard>, Failure> {
-    text.map(snakesat::family::index::Shard::parse)
+pub fn shard_flag(text: Option<&str>) -> Result<Option<crate::cli::index::Shard>, Failure> {
+    text.map(crate::cli::index::Shard::parse)
         .transpose()
         .map_err(|e| bad_input(format!("--{e}")))
 }

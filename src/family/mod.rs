@@ -9,10 +9,7 @@
 //! so a family never holds two instances related by a symmetry.
 //!
 //! The draws depend only on the [`FamilySpec`], so every machine (and every
-//! shard of a sweep) computes the same list; [`index`] describes the files
-//! written for it and how shards are merged.
-
-pub mod index;
+//! shard of a sweep) computes the same list.
 
 use std::collections::HashSet;
 

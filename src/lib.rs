@@ -3,6 +3,8 @@
 //! Data flows one way: an [`instance::Instance`] is encoded ([`encode`]) into
 //! a [`cnf::Cnf`], solved by CaDiCaL ([`solve`]), turned back into a head path,
 //! and checked by the independent simulator ([`sim`]) before anything is shown.
+//! A formula exported with its header ([`cnf::header`]) and solved by another
+//! solver comes back the same way through [`decode::model_to_plan`].
 //!
 //! [`planner::Planner`] is the way in: it picks the search the options and
 //! the encoding's [`capabilities`](encode::Encoding::capabilities) call for
@@ -46,6 +48,7 @@
 #![warn(missing_docs)]
 
 pub mod cnf;
+pub mod decode;
 pub mod encode;
 pub mod excerpt;
 pub mod family;

@@ -49,6 +49,7 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use snakesat::decode::ModelError;
 use snakesat::encode::{EncodeError, Encoding};
 use snakesat::instance::{Instance, Pos};
 use snakesat::output::{Output, OutputError};
@@ -209,11 +210,6 @@ pub fn no_plan_at_any_horizon(instance: &Instance) -> String {
         "the snake's reachable states, few enough to list, include none with every apple eaten"
     };
     format!("no plan at any horizon: {reason}")
-}
-
-/// A lower bound for reports: `None` when it is infinite (an apple can never be eaten).
-pub fn finite(bound: usize) -> Option<usize> {
-    (bound != usize::MAX).then_some(bound)
 }
 
 /// The longest time limit a flag accepts, in seconds (about 11.6 days).
@@ -416,41 +412,31 @@ pub fn print_report(text: &str) {
     }
 }
 
-/// Replays a solver's path; on success the report, else the exit-3 failure.
-pub fn checked_report(
-    instance: &Instance,
-    encoding: &dyn Encoding,
-    path: Option<Vec<(usize, usize)>>,
-    horizon: usize,
-) -> Result<(Vec<(usize, usize)>, sim::Replay), Failure> {
-    let Some(path) = path else {
-        return Err(illegal_model(encoding, horizon, None));
-    };
-    match sim::simulate(instance, &path) {
-        Ok(replay) => Ok((path, replay)),
-        Err(v) => Err(illegal_model(encoding, horizon, Some(&v))),
-    }
-}
-
-/// A model at `horizon` that is not a path (`violation` is `None`) or not a legal plan (exit 3).
+/// A model at `horizon` that is not a path (`violation` is `None`) or not a
+/// legal plan (exit 3), worded as [`snakesat::decode::ModelError`] words it.
 pub fn illegal_model(
     encoding: &dyn Encoding,
     horizon: usize,
     violation: Option<&sim::Violation>,
 ) -> Failure {
-    let kind = if encoding.approximate() {
-        "approximate encoding"
-    } else {
-        "encoding"
+    let (name, approximate) = (encoding.name(), encoding.approximate());
+    let error = match violation {
+        None => ModelError::NotAPath {
+            encoding: name,
+            approximate,
+            horizon,
+        },
+        Some(v) => ModelError::IllegalPlan {
+            encoding: name,
+            approximate,
+            horizon,
+            violation: v.clone(),
+        },
     };
-    let name = encoding.name();
-    let message = match violation {
-        None => format!("the model of {kind} {name} at T={horizon} is not a path"),
-        Some(v) => {
-            format!("the model of {kind} {name} at T={horizon} is not a legal plan: {v}")
-        }
-    };
-    Failure { code: 3, message }
+    Failure {
+        code: 3,
+        message: error.to_string(),
+    }
 }
 
 /// What an `unsat` answer rules out.

@@ -190,7 +190,7 @@ pub struct FamilySpec {
 pub const MAX_COUNT: usize = 1_000_000;
 
 /// Draws rejected in a row (duplicates or invalid) before sampling gives up.
-pub const MAX_REJECTED_IN_A_ROW: usize = 100_000;
+const MAX_REJECTED_IN_A_ROW: usize = 100_000;
 
 /// Why a family cannot be built.
 #[derive(Debug, Error, PartialEq, Eq)]

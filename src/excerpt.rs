@@ -3,10 +3,10 @@
 //! cannot turn an error into a megabyte-long line.
 
 /// The most characters of an input token an error message repeats.
-pub const MAX_ECHO: usize = 40;
+pub(crate) const MAX_ECHO: usize = 40;
 
 /// `text` as written, or its first [`MAX_ECHO`] characters followed by `…`.
-pub fn excerpt(text: &str) -> String {
+pub(crate) fn excerpt(text: &str) -> String {
     match text.char_indices().nth(MAX_ECHO) {
         None => text.to_string(),
         Some((cut, _)) => format!("{}…", &text[..cut]),

@@ -3,6 +3,8 @@
 //! Data flows one way: an [`instance::Instance`] is encoded ([`encode`]) into
 //! a [`cnf::Cnf`], solved by CaDiCaL ([`solve`]), turned back into a head path,
 //! and checked by the independent simulator ([`sim`]) before anything is shown.
+//! A formula exported with its header ([`cnf::header`]) and solved by another
+//! solver comes back the same way through [`decode::model_to_plan`].
 //!
 //! [`planner::Planner`] is the way in: it picks the search the options and
 //! the encoding's [`capabilities`](encode::Encoding::capabilities) call for
@@ -45,10 +47,10 @@
 
 #![warn(missing_docs)]
 
-pub mod bench;
 pub mod cnf;
+pub mod decode;
 pub mod encode;
-pub mod excerpt;
+mod excerpt;
 pub mod family;
 pub mod game;
 pub mod geometry;
@@ -63,7 +65,6 @@ pub mod report;
 pub mod sim;
 pub mod solve;
 pub mod symmetry;
-pub mod table;
 
 /// `n` and `noun`, plural unless `n` is 1: `counted(1, "apple")` is
 /// `1 apple`, `counted(3, "apple")` is `3 apples` (for nouns whose plural

@@ -1,6 +1,13 @@
 //! Output files: every file the program writes goes through this module, so
 //! that a command either lands all its files whole or leaves nothing behind.
 //!
+//! It is public because the `snakesat` binary, a crate of its own, is built
+//! on it, and because the library's own writers use it (the certificates of
+//! [`crate::proof`] and of [`crate::planner::Planner::certify_into`]). A
+//! program using the library needs none of it to plan; it may use
+//! [`claim_one`] and [`commit`] to land a file whole (as examples/ do with
+//! their GIFs).
+//!
 //! A command first [`claim`]s all its output paths at once, before any long
 //! work or printing. Claiming validates each path (its folder exists; the
 //! target is absent or a regular file; no two outputs name the same file)

@@ -645,7 +645,7 @@ fn check_horizon(t: usize) -> Result<(), PlanError> {
 /// formulas over parts of the plan). Building a formula cannot be stopped
 /// at the deadline, and the search doubles its horizon while no plan is
 /// known, so the horizon is capped apart from the longest plan returned.
-pub const SATISFICING_FORMULA_MOVES: usize = 300;
+const SATISFICING_FORMULA_MOVES: usize = 300;
 
 /// A satisficing result held to the largest horizon allowed: its first
 /// plans come from constructions that know no horizon, so a plan longer than

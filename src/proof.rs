@@ -403,7 +403,7 @@ reachable states, few enough to list, include none with every apple eaten (src/r
 argument, not a proof";
 
 /// The horizons whose UNSAT the answer rests on (the UNSAT `attempts` of its search), ascending.
-pub fn refuted_horizons(attempts: &[Attempt]) -> Vec<usize> {
+fn refuted_horizons(attempts: &[Attempt]) -> Vec<usize> {
     let mut horizons: Vec<usize> = attempts
         .iter()
         .filter(|a| a.status == Status::Unsat)

@@ -14,12 +14,11 @@
 //! state kept once, either meets a state with every apple eaten (after the
 //! least number of moves), or runs out of new states. Then no plan of any
 //! length exists, since every plan is a walk through reachable states. The
-//! search gives up once the states it keeps hold more than
-//! [`MAX_KEPT_CELLS`] body cells, which bounds its time and memory (a few
-//! milliseconds and megabytes) whatever the instance. [`explore_with_room`]
-//! takes another bound and a deadline: the planner gives boards the final
-//! snake fills, whose SAT refutations are the slow ones,
-//! [`MAX_KEPT_CELLS_FULL_BOARD`].
+//! search gives up once the states it keeps hold more than 2^16 body
+//! cells, which bounds its time and memory (a few milliseconds and
+//! megabytes) whatever the instance. The planner's own calls take another
+//! bound and a deadline: boards the final snake fills, whose SAT
+//! refutations are the slow ones, get 2^22 body cells.
 //!
 //! It shares no code with the simulator ([`crate::sim`]), which replays one
 //! path; the tests compare both with a third, brute-force search.
@@ -30,7 +29,7 @@ use std::time::Instant;
 use crate::instance::{Instance, InstanceError, Start, TailRule};
 
 /// The most body cells the kept states may hold before [`explore`] gives up.
-pub const MAX_KEPT_CELLS: usize = 1 << 16;
+pub(crate) const MAX_KEPT_CELLS: usize = 1 << 16;
 
 /// The room the planner gives the listing where the final snake fills every
 /// free cell (either tail rule): about 0.4–1.0 s and 100 MB where it gives
@@ -40,7 +39,7 @@ pub const MAX_KEPT_CELLS: usize = 1 << 16;
 /// `scripts/gen_snake.py --size 5x3 --fill 100 --seeds 3`, instance 2:
 /// "unknown" after 90 s of SAT; listed in 3 ms, more than [`MAX_KEPT_CELLS`]
 /// but fewer than 2^20 cells).
-pub const MAX_KEPT_CELLS_FULL_BOARD: usize = 1 << 22;
+pub(crate) const MAX_KEPT_CELLS_FULL_BOARD: usize = 1 << 22;
 
 /// The most apples [`explore`] tracks (the eaten set is a 128-bit mask).
 const MAX_APPLES: usize = 128;
@@ -76,7 +75,7 @@ pub fn explore(instance: &Instance) -> Result<Reachable, InstanceError> {
 /// [`explore`] with room for `max_cells` kept body cells (its time and
 /// memory grow in proportion where it gives up), giving up
 /// ([`Reachable::TooMany`]) at `deadline` too.
-pub fn explore_with_room(
+fn explore_with_room(
     instance: &Instance,
     max_cells: usize,
     deadline: Option<Instant>,

@@ -143,7 +143,7 @@ pub fn canonical(instance: &Instance) -> Instance {
 }
 
 /// True when the instance is its class's canonical representative.
-pub fn is_canonical(instance: &Instance) -> bool {
+pub(crate) fn is_canonical(instance: &Instance) -> bool {
     canonical(instance) == normal_form(instance)
 }
 
@@ -181,7 +181,7 @@ pub enum EnumerateError {
 }
 
 /// The number of valid instances of the setting in normal form (what
-/// [`all_instances`] returns), computed without building any of them;
+/// the enumeration builds), computed without building any of them;
 /// `None` when it does not fit in a `u64`.
 ///
 /// Walls are a set of `w` cells, apples are distinct cells off the walls
@@ -343,7 +343,7 @@ fn count_bodies(width: usize, height: usize, length: usize, limit: u64) -> u64 {
 /// The count ([`count_instances`]) is checked against [`MAX_ENUMERATED`]
 /// before anything is built, and the instances are generated directly in
 /// normal form (the visible apples as a sorted set), so no two are equal.
-pub fn all_instances(setting: &Setting) -> Result<Vec<Instance>, EnumerateError> {
+fn all_instances(setting: &Setting) -> Result<Vec<Instance>, EnumerateError> {
     let limit = MAX_ENUMERATED as u64;
     let count = count_instances(setting, limit);
     if count.is_none_or(|c| c > limit) {

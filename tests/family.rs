@@ -5,16 +5,18 @@
 
 #[path = "support/bfs.rs"]
 mod bfs;
+#[path = "support/index.rs"]
+mod index;
 #[path = "support/cli.rs"]
 mod support;
 use bfs::least_moves;
+use index::{IndexRow, Summary, from_jsonl, sha256_hex, to_jsonl, without_timing};
 use support::{assert_bad_input, snakesat, temp_dir};
 
 use std::collections::HashSet;
 use std::path::Path;
 use std::process::Command;
 
-use snakesat::family::index::{IndexRow, Summary, from_jsonl, sha256_hex, without_timing};
 use snakesat::instance::json::from_json;
 use snakesat::symmetry::canonical;
 
@@ -536,11 +538,7 @@ fn a_merge_that_fails_leaves_nothing_behind() {
     let renamed = index.last_mut().unwrap();
     std::fs::rename(single.join(&renamed.file), single.join(&long)).unwrap();
     renamed.file = long.clone();
-    std::fs::write(
-        single.join("index-1-of-1.jsonl"),
-        snakesat::family::index::to_jsonl(&index),
-    )
-    .unwrap();
+    std::fs::write(single.join("index-1-of-1.jsonl"), to_jsonl(&index)).unwrap();
     // Deep enough that the output folder's path is 3,900 bytes long.
     let base = dir.join("deep");
     let mut out = base.clone();
@@ -566,11 +564,7 @@ fn a_merge_that_fails_leaves_nothing_behind() {
     ] {
         let mut bad = index.clone();
         bad[last].file = name.to_string();
-        std::fs::write(
-            single.join("index-1-of-1.jsonl"),
-            snakesat::family::index::to_jsonl(&bad),
-        )
-        .unwrap();
+        std::fs::write(single.join("index-1-of-1.jsonl"), to_jsonl(&bad)).unwrap();
         let run = snakesat(&[
             "merge",
             "-o",

@@ -7,8 +7,9 @@ mod support;
 
 use std::time::Duration;
 
-use snakesat::bench::game::{DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED, Player};
-use snakesat::game::{self, GameConfig, GameRecord, Reuse};
+use snakesat::game::{
+    self, DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED, GameConfig, GameRecord, Reuse,
+};
 use snakesat::sim;
 use support::{assert_bad_input, snakesat, temp_dir};
 
@@ -387,14 +388,7 @@ fn the_apple_that_fills_an_odd_board_is_eaten_without_a_certificate() {
 #[test]
 fn pictures_of_a_lost_game_show_the_apple_it_was_lost_on() {
     // `play`'s defaults, as the command below plays it.
-    let player = Player {
-        conflicts: DEFAULT_CONFLICTS,
-        rounds: DEFAULT_ROUNDS,
-        undecided_per_apple: DEFAULT_UNDECIDED,
-        lengths_per_apple: None,
-        detours_per_apple: None,
-    };
-    let cfg = player.config((9, 9), 1, Reuse::Clauses, Duration::from_secs(60));
+    let cfg = GameConfig::new(9, 9, 1);
     let lost = game::play(&cfg, |_| {}).unwrap();
     assert!(!lost.stats.won, "the README's lost 9x9 game");
     let eaten = lost.stats.eaten;

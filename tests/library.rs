@@ -1,7 +1,8 @@
 //! The library as a program using it sees it (review 13b): an instance's
 //! horizon is the planner's fixed horizon, certificates follow the search
 //! that answered, certificate errors keep their reason, and horizons beyond
-//! the cap are refused by every entry point alike.
+//! the cap are refused by every entry point alike; an external solver's
+//! model of an exported formula decodes in one call.
 
 #[path = "support/cli.rs"]
 mod support;
@@ -9,6 +10,8 @@ use support::temp_dir;
 
 use std::error::Error;
 
+use snakesat::cnf::header;
+use snakesat::decode::{Answer, ModelError, model_to_plan};
 use snakesat::encode::{self, Encoding, by_name};
 use snakesat::instance::json::from_json;
 use snakesat::instance::{Instance, InstanceError, MAX_HORIZON};
@@ -180,4 +183,91 @@ fn horizons_beyond_the_cap_are_refused_by_every_entry_point() {
         matches!(refused, Err(PlanError::Instance(_))),
         "{refused:?}"
     );
+}
+
+/// The formula of `instance` at `horizon` as `snakesat export` writes it,
+/// and CaDiCaL's answer (through its crate) as a solver prints it.
+fn export_and_solve(instance: &Instance, encoding: &str, horizon: usize) -> (String, String) {
+    let encoding = by_name(encoding).unwrap();
+    let cnf = encoding.encode(instance, horizon).unwrap();
+    let mut exported = Vec::new();
+    header::write(&cnf, instance, &*encoding, horizon, None, &mut exported).unwrap();
+    let mut solver: cadical::Solver = cadical::Solver::new();
+    for clause in cnf.clauses() {
+        solver.add_clause(clause.iter().copied());
+    }
+    let answer = match solver.solve() {
+        Some(true) => {
+            let literals: Vec<String> = (1..=cnf.num_vars() as i32)
+                .map(|v| if solver.value(v) == Some(true) { v } else { -v }.to_string())
+                .collect();
+            format!("s SATISFIABLE\nv {} 0\n", literals.join(" "))
+        }
+        Some(false) => "s UNSATISFIABLE\n".to_string(),
+        None => "s UNKNOWN\n".to_string(),
+    };
+    (String::from_utf8(exported).unwrap(), answer)
+}
+
+/// `export` → any solver → `decode::model_to_plan`: the plan of a model,
+/// checked by the simulator; UNSAT below the lower bound proves no plan; a
+/// model that falsifies a clause, or comes from another formula, is refused.
+#[test]
+fn an_external_model_decodes_in_one_call() {
+    let instance = small();
+    for encoding in ["direct", "direct,body=compare", "direct,amo=sequential"] {
+        let (cnf, model) = export_and_solve(&instance, encoding, 6);
+        let decoded = model_to_plan(&cnf, &model).unwrap();
+        assert_eq!(decoded.header.horizon, 6, "{encoding}");
+        assert_eq!(decoded.header.instance.apples, instance.apples);
+        assert_eq!(decoded.lower_bound, Some(4));
+        assert!(decoded.size.variables > 0 && decoded.size.clauses > 0);
+        let Answer::Plan { path, replay } = &decoded.answer else {
+            panic!("{encoding}: {:?}", decoded.answer);
+        };
+        assert_eq!(path.len(), 7);
+        assert_eq!(
+            snakesat::sim::simulate(&instance, path).as_ref(),
+            Ok(replay)
+        );
+        assert_eq!(replay.eaten.len(), 2);
+    }
+    // Below the least plan (6 moves): UNSAT, which an exact encoding's
+    // formula proves.
+    let (cnf, unsat) = export_and_solve(&instance, "direct", 5);
+    assert_eq!(unsat, "s UNSATISFIABLE\n");
+    let decoded = model_to_plan(&cnf, &unsat).unwrap();
+    assert_eq!(
+        decoded.answer,
+        Answer::Unsat {
+            proves_no_plan: true
+        }
+    );
+    let decoded = model_to_plan(&cnf, "s UNKNOWN\n").unwrap();
+    assert_eq!(decoded.answer, Answer::Unknown);
+
+    // Every variable false falsifies some clause.
+    let (cnf, _) = export_and_solve(&instance, "direct", 6);
+    let vars = snakesat::cnf::dimacs::parse(&cnf).unwrap().num_vars;
+    let all_false: Vec<String> = (1..=vars).map(|v| format!("-{v}")).collect();
+    let all_false = format!("s SATISFIABLE\nv {} 0\n", all_false.join(" "));
+    let Err(err) = model_to_plan(&cnf, &all_false) else {
+        panic!("a model of every variable false decoded");
+    };
+    assert!(matches!(err, ModelError::Falsified { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("the model does not satisfy clause ")
+    );
+    // A model with a literal beyond the formula's variables, a CNF without
+    // the export header.
+    let beyond = format!("s SATISFIABLE\nv {} 0\n", vars + 1);
+    assert!(matches!(
+        model_to_plan(&cnf, &beyond),
+        Err(ModelError::Model(_))
+    ));
+    assert!(matches!(
+        model_to_plan("p cnf 1 1\n1 0\n", "s SATISFIABLE\nv 1 0\n"),
+        Err(ModelError::Header(_))
+    ));
 }

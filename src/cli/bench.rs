@@ -1,5 +1,5 @@
 //! `snakesat bench DIR…`: the flags and the printing of
-//! [`snakesat::bench::ipc`] (every `.pddl` problem of the folders solved by a
+//! [`crate::cli::measure::ipc`] (every `.pddl` problem of the folders solved by a
 //! child process of this binary, every plan checked); a Markdown table (or
 //! with `--json` the rows as JSON) on stdout, optionally JSON and CSV files. `snakesat bench game` (full games) lives in
 //! [`super::bench_game`].
@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
-use snakesat::bench::ipc::{self, Settings};
-use snakesat::family::index;
+use crate::cli::index;
+use crate::cli::measure::ipc::{self, Settings};
 use snakesat::output;
 use snakesat::planner::PlanError;
 

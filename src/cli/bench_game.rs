@@ -1,5 +1,5 @@
 //! `snakesat bench game`: the flags and the printing of
-//! [`snakesat::bench::game`] (many full games per board size and solver reuse
+//! [`crate::cli::measure::game`] (many full games per board size and solver reuse
 //! strategy, in parallel threads, optionally one shard of the sweep); a
 //! Markdown table of aggregates per (size, strategy) on stdout, per-game CSV
 //! and JSON files, and charts of the mean steps and seconds per apple.
@@ -10,10 +10,10 @@ use std::time::Duration;
 
 use clap::Args;
 
-use snakesat::bench::game::{
+use crate::cli::index;
+use crate::cli::measure::game::{
     GameSummary, MAX_GAMES, Row, Sweep, games_table, per_apple_series, rows_table,
 };
-use snakesat::family::index;
 use snakesat::game::Reuse;
 use snakesat::output::{self, Output};
 use snakesat::render::chart::LineChart;

@@ -1,19 +1,18 @@
-//! `snakesat decode`: a solver's model for an exported CNF back to a checked plan.
+//! `snakesat decode`: a solver's model for an exported CNF back to a checked
+//! plan ([`snakesat::decode::model_to_plan`]); the flags, the files and the printing.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
-use snakesat::cnf::dimacs;
 use snakesat::cnf::header::Header;
-use snakesat::encode;
+use snakesat::decode::{Answer, Decoded, ModelError, model_to_plan};
 use snakesat::output;
 use snakesat::report::PlanReport;
-use snakesat::solve::{self, Stats, Status};
+use snakesat::solve::{Stats, Status};
 
 use super::{
-    Failure, GifLook, Refuted, bad_input, checked_report, finite, note_not_written, print_plan,
-    read_file, write_gif_file,
+    Failure, GifLook, Refuted, bad_input, note_not_written, print_plan, read_file, write_gif_file,
 };
 
 #[derive(Args)]
@@ -41,70 +40,73 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     }
     let [mut gif] = output::claim([args.gif.as_deref()])?;
     let cnf_text = read_file(&args.cnf)?;
-    let parsed =
-        dimacs::parse(&cnf_text).map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
-    let Header {
-        instance,
-        encoding,
-        horizon,
-    } = Header::read(&parsed).map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
     let model_text = read_file(&args.model)?;
-    let model = dimacs::parse_model(&model_text, parsed.num_vars)
-        .map_err(|e| bad_input(format!("{}: {e}", args.model.display())))?;
-    let lower_bound = encode::prune::lower_bound(&instance);
-    let refuted = Refuted::at_fixed_horizon(horizon, finite(lower_bound));
+    let in_cnf = |e: &dyn std::fmt::Display| bad_input(format!("{}: {e}", args.cnf.display()));
+    let decoded = model_to_plan(&cnf_text, &model_text).map_err(|e| match e {
+        ModelError::Model(e) => bad_input(format!("{}: {e}", args.model.display())),
+        ModelError::Falsified { clause } => bad_input(format!(
+            "{}: the model does not satisfy clause {clause} of {}",
+            args.model.display(),
+            args.cnf.display()
+        )),
+        e @ (ModelError::NotAPath { .. } | ModelError::IllegalPlan { .. }) => Failure {
+            code: 3,
+            message: e.to_string(),
+        },
+        e => in_cnf(&e),
+    })?;
+    let Decoded {
+        header: Header {
+            instance,
+            encoding,
+            horizon,
+        },
+        size,
+        lower_bound,
+        answer,
+    } = decoded;
+    let refuted = Refuted::at_fixed_horizon(horizon, lower_bound);
     let mut report = PlanReport {
         status: Status::Unknown,
         horizon,
         path: vec![],
         eaten: vec![],
         optimal: false,
-        lower_bound: finite(lower_bound),
+        lower_bound,
         encoding: encoding.name(),
         stats: Stats {
-            variables: parsed.num_vars as u64,
-            clauses: parsed.num_clauses as u64,
-            literals: parsed.flat.iter().filter(|&&l| l != 0).count() as u64,
+            variables: size.variables,
+            clauses: size.clauses,
+            literals: size.literals,
             ..Stats::default()
         },
         cadical_config: None,
         certification: None,
     };
-    let values = match model {
-        dimacs::ModelFile::Sat(values) => values,
-        dimacs::ModelFile::Unsat if !encoding.unsat_proves_no_plan(horizon, lower_bound) => {
+    let (path, replay) = match answer {
+        Answer::Plan { path, replay } => (path, replay),
+        Answer::Unsat {
+            proves_no_plan: false,
+        } => {
             note_not_written(&[("GIF", args.gif.as_ref())], Status::Unknown);
             print_plan(&instance, &report, None, Refuted::Nothing, args.json);
             return Ok(3);
         }
-        dimacs::ModelFile::Unsat => {
+        Answer::Unsat {
+            proves_no_plan: true,
+        } => {
             report.status = Status::Unsat;
             note_not_written(&[("GIF", args.gif.as_ref())], Status::Unsat);
             print_plan(&instance, &report, None, refuted, args.json);
             return Ok(1);
         }
-        dimacs::ModelFile::Unknown => {
+        // The solver's `s UNKNOWN`.
+        _ => {
             note_not_written(&[("GIF", args.gif.as_ref())], Status::Unknown);
             print_plan(&instance, &report, None, refuted, args.json);
             return Ok(3);
         }
     };
-    encode::decode::check_model_horizon(horizon, parsed.num_vars)
-        .map_err(|e| bad_input(format!("{}: {e}", args.cnf.display())))?;
-    if let Some(clause) = dimacs::first_falsified(&parsed.flat, &values) {
-        return Err(bad_input(format!(
-            "{}: the model does not satisfy clause {clause} of {}",
-            args.model.display(),
-            args.cnf.display()
-        )));
-    }
-    let named = parsed
-        .names
-        .iter()
-        .zip(&values)
-        .filter_map(|(n, &v)| n.as_ref().map(|n| (n, v)));
-    let path = encode::decode::path_from_model(named, horizon, &solve::fixed_heads(&instance)).ok();
-    let (path, replay) = checked_report(&instance, &*encoding, path, horizon)?;
     let note = match &mut gif {
         Some(out) => Some(write_gif_file(&instance, &path, out, &args.look.options())?),
         None => None,

@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use snakesat::bench::sizes;
+use crate::cli::index::{self, IndexRow, Shard, Summary};
+use crate::cli::measure::sizes;
 use snakesat::cnf::header;
 use snakesat::counted;
 use snakesat::encode::{self, Encoding};
-use snakesat::family::index::{self, IndexRow, Shard, Summary};
 use snakesat::family::{self, AppleCount, FamilySpec, SizeSpan, Span};
 use snakesat::instance::{Instance, Start, json};
 use snakesat::pddl::write::to_pddl;

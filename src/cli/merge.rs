@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use snakesat::bench::game::games_table;
-use snakesat::bench::ipc;
-use snakesat::family::index::{self, Shard, Summary};
+use crate::cli::index::{self, Shard, Summary};
+use crate::cli::measure::game::games_table;
+use crate::cli::measure::ipc;
 
 use snakesat::{counted, output};
 

@@ -29,12 +29,15 @@ mod check;
 mod decode;
 mod export;
 mod generate;
+mod index;
 mod instance_args;
+mod measure;
 mod merge;
 mod play;
 mod render;
 mod sizes;
 mod solve;
+mod table;
 mod watchdog;
 
 use std::io::{Read, Write};
@@ -46,6 +49,7 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use snakesat::decode::ModelError;
 use snakesat::encode::{EncodeError, Encoding};
 use snakesat::instance::{Instance, Pos};
 use snakesat::output::{Output, OutputError};
@@ -208,11 +212,6 @@ pub fn no_plan_at_any_horizon(instance: &Instance) -> String {
     format!("no plan at any horizon: {reason}")
 }
 
-/// A lower bound for reports: `None` when it is infinite (an apple can never be eaten).
-pub fn finite(bound: usize) -> Option<usize> {
-    (bound != usize::MAX).then_some(bound)
-}
-
 /// The longest time limit a flag accepts, in seconds (about 11.6 days).
 pub const MAX_TIMEOUT_SECONDS: f64 = 1e6;
 
@@ -310,9 +309,9 @@ pub fn main() -> ExitCode {
         Command::Completions { shell } => completions(shell),
     };
     if std::env::var_os("SNAKESAT_REPORT_MEMORY").is_some()
-        && let Some(kb) = snakesat::bench::ipc::peak_memory_kb()
+        && let Some(kb) = crate::cli::measure::ipc::peak_memory_kb()
     {
-        eprintln!("{}{kb}", snakesat::bench::ipc::MEMORY_LINE);
+        eprintln!("{}{kb}", crate::cli::measure::ipc::MEMORY_LINE);
     }
     match result {
         Ok(code) => ExitCode::from(code),
@@ -355,7 +354,7 @@ fn completions(shell: clap_complete::Shell) -> Result<u8, Failure> {
 }
 
 /// Notes the items of the encoding list `flag` dropped because they spell
-/// an encoding listed before them ([`snakesat::bench::sizes::distinct`]).
+/// an encoding listed before them ([`crate::cli::measure::sizes::distinct`]).
 pub fn note_dropped_encodings(flag: &str, dropped: &[(String, String)]) {
     if !dropped.is_empty() {
         let items: Vec<String> = dropped
@@ -370,8 +369,8 @@ pub fn note_dropped_encodings(flag: &str, dropped: &[(String, String)]) {
 }
 
 /// The `--shard I/K` flag of `generate`, `bench` and `bench game`.
-pub fn shard_flag(text: Option<&str>) -> Result<Option<snakesat::family::index::Shard>, Failure> {
-    text.map(snakesat::family::index::Shard::parse)
+pub fn shard_flag(text: Option<&str>) -> Result<Option<crate::cli::index::Shard>, Failure> {
+    text.map(crate::cli::index::Shard::parse)
         .transpose()
         .map_err(|e| bad_input(format!("--{e}")))
 }
@@ -413,41 +412,31 @@ pub fn print_report(text: &str) {
     }
 }
 
-/// Replays a solver's path; on success the report, else the exit-3 failure.
-pub fn checked_report(
-    instance: &Instance,
-    encoding: &dyn Encoding,
-    path: Option<Vec<(usize, usize)>>,
-    horizon: usize,
-) -> Result<(Vec<(usize, usize)>, sim::Replay), Failure> {
-    let Some(path) = path else {
-        return Err(illegal_model(encoding, horizon, None));
-    };
-    match sim::simulate(instance, &path) {
-        Ok(replay) => Ok((path, replay)),
-        Err(v) => Err(illegal_model(encoding, horizon, Some(&v))),
-    }
-}
-
-/// A model at `horizon` that is not a path (`violation` is `None`) or not a legal plan (exit 3).
+/// A model at `horizon` that is not a path (`violation` is `None`) or not a
+/// legal plan (exit 3), worded as [`snakesat::decode::ModelError`] words it.
 pub fn illegal_model(
     encoding: &dyn Encoding,
     horizon: usize,
     violation: Option<&sim::Violation>,
 ) -> Failure {
-    let kind = if encoding.approximate() {
-        "approximate encoding"
-    } else {
-        "encoding"
+    let (name, approximate) = (encoding.name(), encoding.approximate());
+    let error = match violation {
+        None => ModelError::NotAPath {
+            encoding: name,
+            approximate,
+            horizon,
+        },
+        Some(v) => ModelError::IllegalPlan {
+            encoding: name,
+            approximate,
+            horizon,
+            violation: v.clone(),
+        },
     };
-    let name = encoding.name();
-    let message = match violation {
-        None => format!("the model of {kind} {name} at T={horizon} is not a path"),
-        Some(v) => {
-            format!("the model of {kind} {name} at T={horizon} is not a legal plan: {v}")
-        }
-    };
-    Failure { code: 3, message }
+    Failure {
+        code: 3,
+        message: error.to_string(),
+    }
 }
 
 /// What an `unsat` answer rules out.

@@ -8,9 +8,10 @@ use indicatif::ProgressBar;
 
 use super::instance_args::size_sides;
 use super::{Failure, GifLook, bad_input, print_report, progress_bar, seconds, write_gif_file};
-use snakesat::bench::game::{DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED, Player};
+use crate::cli::measure::game::Player;
 use snakesat::counted;
 use snakesat::game::{self, GameConfig, GameRecord, Reuse};
+use snakesat::game::{DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED};
 use snakesat::output::{self, Output};
 use snakesat::render::GifOptions;
 use snakesat::render::html;

@@ -1,4 +1,4 @@
-//! `snakesat sizes`: the flags and the printing of [`snakesat::bench::sizes`]
+//! `snakesat sizes`: the flags and the printing of [`crate::cli::measure::sizes`]
 //! (the size of every encoding, or a chosen list, on one instance at one
 //! horizon, per clause family, optionally solved; or how the sizes grow over
 //! a sweep of grid sizes or horizons; optionally charted).
@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use snakesat::bench::sizes::{
+use crate::cli::measure::sizes::{
     self, Measure, Param, Point, describe, horizon_for, measure, parse_sweep, sizes_table,
     sweep_solve_table, sweep_table,
 };
@@ -363,7 +363,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
 }
 
 /// A table as Markdown or as aligned text.
-fn table_text(table: &snakesat::table::Table, markdown: bool) -> String {
+fn table_text(table: &crate::cli::table::Table, markdown: bool) -> String {
     if markdown {
         table.to_markdown()
     } else {

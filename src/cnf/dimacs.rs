@@ -501,7 +501,7 @@ pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError
 }
 
 /// The first clause (1-based) that `values` falsifies, if any.
-pub fn first_falsified(flat: &[Lit], values: &[bool]) -> Option<usize> {
+pub(crate) fn first_falsified(flat: &[Lit], values: &[bool]) -> Option<usize> {
     let mut clause = 1;
     let mut satisfied = false;
     for &l in flat {

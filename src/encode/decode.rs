@@ -76,7 +76,7 @@ pub enum DecodeError {
 
 /// Checks a horizon read from a file (a CNF's `c horizon` line) before
 /// anything is sized by it: it is at least 1 and at most [`MAX_HORIZON`].
-pub fn check_horizon(horizon: usize) -> Result<(), DecodeError> {
+pub(crate) fn check_horizon(horizon: usize) -> Result<(), DecodeError> {
     if horizon == 0 || horizon > MAX_HORIZON {
         return Err(DecodeError::HorizonOutOfRange { horizon });
     }
@@ -87,7 +87,7 @@ pub fn check_horizon(horizon: usize) -> Result<(), DecodeError> {
 /// `horizon` moves: every time point after the start has at least one head
 /// variable (a time point with none has an empty clause, so the formula is
 /// unsatisfiable), so a model of it has at most `num_vars` moves.
-pub fn check_model_horizon(horizon: usize, num_vars: usize) -> Result<(), DecodeError> {
+pub(crate) fn check_model_horizon(horizon: usize, num_vars: usize) -> Result<(), DecodeError> {
     if horizon > num_vars {
         return Err(DecodeError::HorizonExceedsVariables { horizon, num_vars });
     }
@@ -98,7 +98,7 @@ pub fn check_model_horizon(horizon: usize, num_vars: usize) -> Result<(), Decode
 /// Variables of other kinds are ignored. A time with no head or with two
 /// heads is an error (the model does not describe a path). When the encoding
 /// fixed a head cell as a constant (no variable), `fixed` supplies it.
-pub fn path_from_model<'a>(
+pub(crate) fn path_from_model<'a>(
     named: impl Iterator<Item = (&'a VarKind, bool)>,
     moves: usize,
     fixed: &[(usize, (usize, usize))],

@@ -10,7 +10,7 @@
 //!
 //! Every encoding records its head variables as [`VarKind::Head`] (`head x y
 //! t`, time `t` counted in moves from 0) or per axis, which is all
-//! [`decode::path_from_model`] needs to turn a model back into a path. What
+//! `decode::path_from_model` needs to turn a model back into a path. What
 //! an encoding can do beyond [`Encoding::encode`] (approximate or sound, an
 //! open formula for the incremental search) it says in [`Capabilities`].
 //!

@@ -9,10 +9,7 @@
 //! so a family never holds two instances related by a symmetry.
 //!
 //! The draws depend only on the [`FamilySpec`], so every machine (and every
-//! shard of a sweep) computes the same list; [`index`] describes the files
-//! written for it and how shards are merged.
-
-pub mod index;
+//! shard of a sweep) computes the same list.
 
 use std::collections::HashSet;
 
@@ -193,7 +190,7 @@ pub struct FamilySpec {
 pub const MAX_COUNT: usize = 1_000_000;
 
 /// Draws rejected in a row (duplicates or invalid) before sampling gives up.
-pub const MAX_REJECTED_IN_A_ROW: usize = 100_000;
+const MAX_REJECTED_IN_A_ROW: usize = 100_000;
 
 /// Why a family cannot be built.
 #[derive(Debug, Error, PartialEq, Eq)]

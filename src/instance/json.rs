@@ -42,7 +42,7 @@ pub enum JsonError {
 }
 
 impl From<serde_json::Error> for JsonError {
-    /// Keeps serde's position; quoted input in its message is cut to an [`excerpt`].
+    /// Keeps serde's position; quoted input in its message is cut to its first 40 characters.
     fn from(e: serde_json::Error) -> JsonError {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
@@ -118,7 +118,7 @@ impl<'de> Deserialize<'de> for Visible {
 
 /// Reads a list of cells `[[x, y], ...]` (a serde `deserialize_with`
 /// function), as [`deserialize_pairs`] does.
-pub fn deserialize_cells<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Pos>, D::Error> {
+fn deserialize_cells<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Pos>, D::Error> {
     deserialize_pairs(d, "cell", "a cell is [x, y]")
 }
 
@@ -145,7 +145,7 @@ pub fn deserialize_pairs<'de, D: serde::Deserializer<'de>>(
         .collect()
 }
 
-/// [`deserialize_cells`] for an optional field: an absent key is `None`
+/// Cells as pairs (`[[x, y], …]`) for an optional field: an absent key is `None`
 /// (with `#[serde(default)]`), a present one holds cells (`null` is
 /// refused, as for every key of an instance).
 pub fn deserialize_optional_cells<'de, D: serde::Deserializer<'de>>(

@@ -88,15 +88,15 @@ fn with_line(line: usize, error: PddlError) -> PddlError {
 }
 
 /// The domain's constant that ends the spawn chain.
-pub const DUMMY: &str = "dummypoint";
+pub(crate) const DUMMY: &str = "dummypoint";
 
 /// The object name of a cell: `pos{x}-{y}`.
-pub fn object_name(p: Pos) -> String {
+pub(crate) fn object_name(p: Pos) -> String {
     format!("pos{}-{}", p.0, p.1)
 }
 
 /// The cell an object name `posX-Y` (any case) stands for.
-pub fn parse_object(name: &str) -> Option<Pos> {
+fn parse_object(name: &str) -> Option<Pos> {
     let lower = name.to_ascii_lowercase();
     let rest = lower.strip_prefix("pos")?;
     let (x, y) = rest.split_once('-')?;
@@ -125,7 +125,7 @@ enum Naming {
 
 impl Objects {
     /// The names of an instance that has no problem file (JSON, random):
-    /// [`object_name`] for every cell of its grid, as
+    /// `pos{x}-{y}` for every cell of its grid, as
     /// [`write::to_pddl`] declares them.
     pub fn canonical(instance: &Instance) -> Objects {
         Objects(Naming::Canonical {
@@ -135,7 +135,7 @@ impl Objects {
     }
 
     /// The object of cell `p`: the name the problem declares it by. A cell
-    /// without an object (a wall the problem leaves out) gets [`object_name`].
+    /// without an object (a wall the problem leaves out) gets `pos{x}-{y}`.
     pub fn name(&self, p: Pos) -> Cow<'_, str> {
         match &self.0 {
             Naming::Declared { names, .. } => match names.get(&p) {

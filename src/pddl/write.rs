@@ -29,7 +29,7 @@ pub enum WriteError {
     /// The instance is not a valid game ([`Instance::validate_game`]).
     #[error("the instance is not a valid game: {0}")]
     Invalid(#[from] InstanceError),
-    /// The problem name is not a PDDL name ([`is_pddl_name`]).
+    /// The problem name is not a PDDL name (a letter, then letters, digits, `-` and `_`).
     #[error(
         "problem name {:?} is not a PDDL name (a letter, then letters, digits, '-' or '_')",
         excerpt(.0)
@@ -39,7 +39,7 @@ pub enum WriteError {
 
 /// Whether `name` is a PDDL name: an ASCII letter, then ASCII letters,
 /// digits, `-` or `_` (no blank, parenthesis or `;`, which starts a comment).
-pub fn is_pddl_name(name: &str) -> bool {
+fn is_pddl_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
@@ -48,7 +48,7 @@ pub fn is_pddl_name(name: &str) -> bool {
 /// The problem file of `instance`, named `name`. The instance must be a
 /// valid game ([`Instance::validate_game`]; its `horizon` is not written)
 /// with the domain's rules: an explicit body of at least two cells, `tail =
-/// strict`, growth, distinct apples; the name must pass [`is_pddl_name`].
+/// strict`, growth, distinct apples; the name must be a PDDL name (a letter, then letters, digits, `-` and `_`).
 pub fn to_pddl(instance: &Instance, name: &str) -> Result<String, WriteError> {
     if !is_pddl_name(name) {
         return Err(WriteError::BadName(name.to_string()));

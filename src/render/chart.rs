@@ -287,7 +287,7 @@ fn bounds(lo: f64, hi: f64, log: bool) -> (f64, f64) {
 }
 
 /// `1234567` as `1.23M`, `12000` as `12k`, `0.0005` as `5e-4`: short tick labels.
-pub fn short_number(v: f64) -> String {
+fn short_number(v: f64) -> String {
     let a = v.abs();
     if (1e-12..0.01).contains(&a) {
         // Two decimals would print 0 (log axes of seconds go this low; below

@@ -6,8 +6,8 @@
 //! the 1-pixel grid lines at pixel columns `x * cell` and `(x + 1) * cell`
 //! and rows `y * cell` and `(y + 1) * cell`; its centre pixel is
 //! [`cell_centre`]`(cell, (x, y))` = `(x * cell + cell / 2, y * cell + cell / 2)`.
-//! Without [`GifOptions::cell`] the cell size is [`default_cell`], which makes
-//! the board about [`TARGET_PIXELS`] = 400 pixels across. Under the grid a
+//! Without [`GifOptions::cell`] the cell size is `default_cell`, which makes
+//! the board about `TARGET_PIXELS` = 400 pixels across. Under the grid a
 //! strip shows the counter `step 20/45 · apples 4/9 · length 7` (on the last
 //! frame of a lost game followed by ` · lost`) in DejaVu Sans (the font the charts embed, rasterised with `ab_glyph`, the rasteriser
 //! plotters uses; two shades smooth its edges). The image is widened beyond
@@ -19,13 +19,13 @@
 //! highlight; drawn last so that an apple waiting under the body stays
 //! visible — the head itself is never on one, since entering it eats it).
 //!
-//! The body is one band: a disc of [`band_half_width`] around the centre of
+//! The body is one band: a disc of `band_half_width` around the centre of
 //! each body cell, and between two cells consecutive in the body a bar along
 //! the line joining their centres, across the grid line. Two adjacent cells
 //! that are not consecutive in the body are not joined: the band stays
-//! [`band_half_width`] from each centre, so the pixels next to the grid line
-//! between them keep the background. The last [`TAPER`] cells narrow towards
-//! the tail. The band's colour is a gradient of [`BODY_SHADES`] greens, dark
+//! `band_half_width` from each centre, so the pixels next to the grid line
+//! between them keep the background. The last `TAPER` cells narrow towards
+//! the tail. The band's colour is a gradient of `BODY_SHADES` greens, dark
 //! at the neck and light at the tail. The head is a dark blue disc with two
 //! eyes (one bright pixel when cells are under 12 pixels) towards the
 //! direction of its last move.
@@ -36,26 +36,26 @@
 //! # Palette
 //!
 //! One global palette of [`PALETTE`]`.len()` = 32 colours; no local palettes.
-//! Index meanings: [`BACKGROUND`] 0, [`GRID`] 1, [`WALL`] 2, [`APPLE`] 3,
-//! [`NEXT_APPLE`] 4, [`HEAD`] 5, [`TEXT`] 6, [`STRIP`] 7, [`EYE`] 8,
-//! [`SHINE`] 9, [`TEXT_SHADE`] 10 and 11 (the text's edges, light then
+//! Index meanings: `BACKGROUND` 0, `GRID` 1, `WALL` 2, `APPLE` 3,
+//! `NEXT_APPLE` 4, `HEAD` 5, `TEXT` 6, `STRIP` 7, `EYE` 8,
+//! `SHINE` 9, `TEXT_SHADE` 10 and 11 (the text's edges, light then
 //! dark), `BODY + k` = 12 + k for the body shades `k = 0..19` ([`BODY_RGBS`],
-//! `k = 0` next to the head), and [`TRANSPARENT`] 31, never drawn: the
+//! `k = 0` next to the head), and `TRANSPARENT` 31, never drawn: the
 //! transparent index of the later frames.
 //!
 //! # Frames
 //!
-//! One frame per time point of [`frame_times`]`(T, skip)` for a path of `T`
+//! One frame per time point of `frame_times``(T, skip)` for a path of `T`
 //! moves, plus [`GifOptions::pause_frames`] copies of the last one. Without
-//! [`GifOptions::skip`] the skip is [`auto_skip`]: every time point while the
-//! animation lasts at most about 45 s ([`TARGET_DURATION_CS`]), otherwise the
+//! [`GifOptions::skip`] the skip is `auto_skip`: every time point while the
+//! animation lasts at most about 45 s (`TARGET_DURATION_CS`), otherwise the
 //! least skip that keeps it under that. Every frame waits
 //! [`GifOptions::delay_cs`] except the very last frame of the file, which
 //! waits [`GifOptions::last_frame_delay_cs`]: that longer delay is the pause
 //! before the animation loops (it loops forever). The first frame covers the
 //! whole image; each later frame covers only the bounding rectangle of the
 //! pixels that changed since the previous frame (its `left` / `top` set,
-//! disposal "keep"), unchanged pixels inside it being [`TRANSPARENT`] (which
+//! disposal "keep"), unchanged pixels inside it being `TRANSPARENT` (which
 //! compresses well), or a single transparent pixel at `(0, 0)` when nothing
 //! changed.
 
@@ -71,7 +71,7 @@ use crate::sim::{State, Violation, states};
 /// The most pixels a frame may have (about 7,000 × 7,000): the writer holds
 /// the canvas, the previous frame and the frame being encoded, so a frame
 /// this large already takes a few hundred megabytes.
-pub const MAX_FRAME_PIXELS: usize = 50_000_000;
+const MAX_FRAME_PIXELS: usize = 50_000_000;
 
 /// Why an animation cannot be written.
 #[derive(Debug, Error)]
@@ -97,7 +97,7 @@ pub enum GifError {
         /// The image height, in pixels.
         height: usize,
     },
-    /// A frame of more than [`MAX_FRAME_PIXELS`]: refused before any
+    /// A frame of more than `MAX_FRAME_PIXELS`: refused before any
     /// drawing (the writer keeps a few copies of a frame in memory).
     #[error(
         "the image would be {width}x{height} pixels, more than the {max} million pixels a frame may have \
@@ -119,35 +119,35 @@ pub enum GifError {
 }
 
 /// Palette index of the background.
-pub const BACKGROUND: u8 = 0;
+const BACKGROUND: u8 = 0;
 /// Palette index of the grid lines.
-pub const GRID: u8 = 1;
+const GRID: u8 = 1;
 /// Palette index of the walls.
-pub const WALL: u8 = 2;
+const WALL: u8 = 2;
 /// Palette index of revealed, uneaten apples.
-pub const APPLE: u8 = 3;
+const APPLE: u8 = 3;
 /// Palette index of the next apple of the list, not yet revealed.
-pub const NEXT_APPLE: u8 = 4;
+const NEXT_APPLE: u8 = 4;
 /// Palette index of the head.
-pub const HEAD: u8 = 5;
+const HEAD: u8 = 5;
 /// Palette index of the counter's text.
-pub const TEXT: u8 = 6;
+const TEXT: u8 = 6;
 /// Palette index of the counter strip's background.
-pub const STRIP: u8 = 7;
+const STRIP: u8 = 7;
 /// Palette index of the head's eyes.
-pub const EYE: u8 = 8;
+const EYE: u8 = 8;
 /// Palette index of an apple's highlight.
-pub const SHINE: u8 = 9;
+const SHINE: u8 = 9;
 /// Palette index of the lighter of the two shades on the text's edges (the
 /// darker one is `TEXT_SHADE + 1`).
-pub const TEXT_SHADE: u8 = 10;
+const TEXT_SHADE: u8 = 10;
 /// Palette index of the first body shade (next to the head); the shade `k`
 /// of [`BODY_RGBS`] has index `BODY + k`.
-pub const BODY: u8 = 12;
+const BODY: u8 = 12;
 /// Number of body shades.
-pub const BODY_SHADES: usize = 19;
+const BODY_SHADES: usize = 19;
 /// Palette index of the later frames' transparent pixels (never drawn).
-pub const TRANSPARENT: u8 = 31;
+const TRANSPARENT: u8 = 31;
 
 /// The board's background.
 pub const BACKGROUND_RGB: [u8; 3] = [245, 245, 235];
@@ -220,19 +220,19 @@ const fn palette() -> [[u8; 3]; 32] {
 /// The global palette, indexed by the constants above.
 pub const PALETTE: [[u8; 3]; 32] = palette();
 
-/// The board's size in pixels that [`default_cell`] aims at (the longer side).
-pub const TARGET_PIXELS: usize = 400;
-/// The longest animation [`auto_skip`] keeps every time point for, in
+/// The board's size in pixels that `default_cell` aims at (the longer side).
+const TARGET_PIXELS: usize = 400;
+/// The longest animation `auto_skip` keeps every time point for, in
 /// centiseconds (45 s).
-pub const TARGET_DURATION_CS: usize = 4500;
+const TARGET_DURATION_CS: usize = 4500;
 /// How many cells at the tail end narrow towards it.
-pub const TAPER: usize = 3;
+const TAPER: usize = 3;
 
 /// How the animation looks and runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GifOptions {
     /// Pixels per cell, grid line included (at least 4); `None` (the
-    /// default) picks [`default_cell`].
+    /// default) picks `default_cell`.
     pub cell: Option<u16>,
     /// Delay of each frame, in centiseconds. Default 15.
     pub delay_cs: u16,
@@ -242,11 +242,11 @@ pub struct GifOptions {
     /// Delay of the very last frame, the pause before looping. Default 150.
     pub last_frame_delay_cs: u16,
     /// Draw only every `skip`-th time point (`0, skip, 2 skip, ...`), always
-    /// keeping the last one (see [`frame_times`]); `None` (the default)
-    /// picks [`auto_skip`].
+    /// keeping the last one (see `frame_times`); `None` (the default)
+    /// picks `auto_skip`.
     pub skip: Option<usize>,
     /// The path is a game lost at its end (`play`): the last time point's
-    /// counter ends in [`LOST_NOTE`]. Default false.
+    /// counter ends in `LOST_NOTE`. Default false.
     pub lost: bool,
 }
 
@@ -279,19 +279,19 @@ pub struct GifSummary {
 }
 
 /// The cell size that makes a `width` × `height` board about
-/// [`TARGET_PIXELS`] across its longer side: `⌈400 / side⌉`, at least 4
+/// `TARGET_PIXELS` across its longer side: `⌈400 / side⌉`, at least 4
 /// (134 on 3×3, 40 on 10×10, 25 on 16×16, 14 on 30×30, 4 from 100 cells on).
-pub fn default_cell(width: usize, height: usize) -> u16 {
+fn default_cell(width: usize, height: usize) -> u16 {
     let side = width.max(height).max(1);
     TARGET_PIXELS.div_ceil(side).max(4) as u16
 }
 
 /// The least skip that keeps an animation of a `moves`-move path, at
-/// `delay_cs` per frame, within about [`TARGET_DURATION_CS`]: 1 (every time
+/// `delay_cs` per frame, within about `TARGET_DURATION_CS`: 1 (every time
 /// point) when `moves + 1` frames fit, e.g. up to 299 moves at 15 cs.
-/// Delays below 2 cs count as [`SHOWN_FAST_DELAY_CS`], as browsers and
+/// Delays below 2 cs count as `SHOWN_FAST_DELAY_CS`, as browsers and
 /// viewers play them.
-pub fn auto_skip(moves: usize, delay_cs: u16) -> usize {
+fn auto_skip(moves: usize, delay_cs: u16) -> usize {
     let shown = if delay_cs < 2 {
         SHOWN_FAST_DELAY_CS
     } else {
@@ -303,7 +303,7 @@ pub fn auto_skip(moves: usize, delay_cs: u16) -> usize {
 
 /// How long browsers and most viewers show a frame whose stored delay is 0
 /// or 1 cs, in centiseconds.
-pub const SHOWN_FAST_DELAY_CS: u16 = 10;
+const SHOWN_FAST_DELAY_CS: u16 = 10;
 
 /// The centre pixel `(column, row)` of cell `p` with `cell` pixels per cell.
 pub fn cell_centre(cell: u16, p: Pos) -> (usize, usize) {
@@ -314,14 +314,14 @@ pub fn cell_centre(cell: u16, p: Pos) -> (usize, usize) {
 /// The half-width of the body's band at full width, in pixels: the band is
 /// `2 h + 1` pixels wide around the centre line, `7/20` of a cell on each
 /// side.
-pub fn band_half_width(cell: u16) -> usize {
+fn band_half_width(cell: u16) -> usize {
     (usize::from(cell) * 7 / 20).max(1)
 }
 
 /// The time points drawn for a path of `moves` moves, one frame each (before
 /// the pause frames): `0, skip, 2 skip, ...` up to `moves`, plus `moves`
 /// itself when `skip` does not divide it. A `skip` of 0 counts as 1.
-pub fn frame_times(moves: usize, skip: usize) -> Vec<usize> {
+fn frame_times(moves: usize, skip: usize) -> Vec<usize> {
     let mut times: Vec<usize> = (0..=moves).step_by(skip.max(1)).collect();
     if times.last() != Some(&moves) {
         times.push(moves);
@@ -432,7 +432,7 @@ struct Layout {
     strip_top: usize,
     /// The path's number of moves, for the counter.
     moves: usize,
-    /// The last time point's counter ends in [`LOST_NOTE`].
+    /// The last time point's counter ends in `LOST_NOTE`.
     lost: bool,
     /// The counter's font, its size in pixels and the strip's padding.
     font: FontRef<'static>,
@@ -805,7 +805,7 @@ fn text_width(font: &FontRef<'_>, scale: PxScale, text: &str) -> f32 {
 }
 
 /// What the last counter of a lost game ends in ([`GifOptions::lost`]).
-pub const LOST_NOTE: &str = " · lost";
+const LOST_NOTE: &str = " · lost";
 
 /// The counter shown under the grid, e.g. `step 20/45 · apples 4/9 · length 7`.
 fn counter_text(time: usize, moves: usize, eaten: usize, total: usize, length: usize) -> String {

@@ -30,33 +30,33 @@ use super::Interrupt;
 use super::construct::{Arrivals, State, needs_pair};
 
 /// Rank penalty of a state whose head cannot reach its tail's cell.
-pub const TRAPPED: usize = 1_000;
+const TRAPPED: usize = 1_000;
 
 /// Width of the first beams of [`beams`].
-pub const FIRST_WIDTH: usize = 250;
+const FIRST_WIDTH: usize = 250;
 
 /// Widest beam of [`beams`] (memory: about 100 MB per thread on the IPC's
 /// 9×9 boards at this width).
-pub const MAX_WIDTH: usize = 16_000;
+const MAX_WIDTH: usize = 16_000;
 
 /// Bytes of states one beam of [`beams`] may hold in a layer (its kept
 /// states and their successors); larger boards get narrower beams.
-pub const LAYER_BYTES: usize = 256 << 20;
+const LAYER_BYTES: usize = 256 << 20;
 
 /// Moves per apple left in the ranks of [`beams`]' two beams (one per thread).
-pub const APPLE_WEIGHTS: [usize; 2] = [4, 3];
+const APPLE_WEIGHTS: [usize; 2] = [4, 3];
 
 /// Where [`regrow`] cuts the plan: after this share of its apples.
-pub const REGROW_CUTS: [f64; 3] = [0.125, 0.25, 0.5];
+const REGROW_CUTS: [f64; 3] = [0.125, 0.25, 0.5];
 
 /// Width of the first beams of [`regrow`].
-pub const REGROW_FIRST_WIDTH: usize = 1_000;
+const REGROW_FIRST_WIDTH: usize = 1_000;
 
 /// `plan` (a legal plan eating every apple) with suffixes regrown by beams:
-/// cut after each share of its apples in [`REGROW_CUTS`], the rest is
-/// searched by the two beams of [`APPLE_WEIGHTS`] (one per thread, when
+/// cut after each share of its apples in 1/8, 1/4 and 1/2, the rest is
+/// searched by the two beams of apple weights 4 and 3 (one per thread, when
 /// `threads` allows two; else one after the other) from the board there; a shorter plan replaces the best, and the next cuts are
-/// taken along it. Widths double from [`REGROW_FIRST_WIDTH`] while the next
+/// taken along it. Widths double from 1,000 while the next
 /// round can end by `deadline` (as in [`beams`]). Every plan is replayed by
 /// the caller's simulator.
 pub fn regrow(instance: &Instance, plan: Vec<Pos>, deadline: Instant, threads: usize) -> Vec<Pos> {
@@ -161,9 +161,9 @@ fn widest(instance: &Instance) -> usize {
 }
 
 /// The shortest plan of beams of doubling widths, two at a time (one per
-/// weight of [`APPLE_WEIGHTS`], each in its own thread when `threads`
+/// apple weight, 4 and 3, each in its own thread when `threads`
 /// allows two), until
-/// [`MAX_WIDTH`] (less on large boards: [`LAYER_BYTES`]), until the next
+/// 16,000 (less on large boards: a layer holds at most 256 MiB), until the next
 /// round would not end by `deadline`, or
 /// after two rounds in a row in which every beam died out (on nearly full
 /// boards wider beams rarely survive, and the time is the SAT phases').

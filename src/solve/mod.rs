@@ -234,7 +234,7 @@ fn run_cadical_until(
 
 /// Head cells that an encoding may fix as constants instead of variables
 /// (what [`crate::encode::decode::path_from_model`] needs besides the model).
-pub fn fixed_heads(instance: &Instance) -> Vec<(usize, Pos)> {
+pub(crate) fn fixed_heads(instance: &Instance) -> Vec<(usize, Pos)> {
     match &instance.start {
         Start::Body(body) => vec![(0, body[0])],
         Start::Free { .. } => vec![],

@@ -121,7 +121,7 @@ pub trait AtMostOne {
 }
 
 /// `⌈log2 n⌉`, with `ceil_log2(0) = ceil_log2(1) = 0`.
-pub fn ceil_log2(n: usize) -> usize {
+pub(crate) fn ceil_log2(n: usize) -> usize {
     if n <= 1 {
         0
     } else {
@@ -130,7 +130,7 @@ pub fn ceil_log2(n: usize) -> usize {
 }
 
 /// `⌈√n⌉`.
-pub fn ceil_sqrt(n: usize) -> usize {
+pub(crate) fn ceil_sqrt(n: usize) -> usize {
     let mut s = (n as f64).sqrt() as usize;
     while s * s < n {
         s += 1;

@@ -10,13 +10,10 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::family::index::Shard;
-use crate::game::{self, GameConfig, GameError, GameRecord, GameStats, Reuse};
-use crate::render::chart::Series;
-use crate::table::{Align, Cell, Table};
-
-/// The defaults of `--conflicts`, `--rounds` and `--undecided-per-apple`.
-pub use crate::game::{DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED};
+use crate::cli::index::Shard;
+use crate::cli::table::{Align, Cell, Table};
+use snakesat::game::{self, GameConfig, GameError, GameRecord, GameStats, Reuse};
+use snakesat::render::chart::Series;
 
 /// How hard the player searches for each apple (shared by `play` and `bench game`).
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -289,7 +286,7 @@ impl Sweep {
     }
 
     /// The settings that change the games, as the `settings` column of a
-    /// shard's CSV records them (see [`crate::family::index::with_shard_column`]):
+    /// shard's CSV records them (see [`crate::cli::index::with_shard_column`]):
     /// every flag but `--jobs` and `--shard`, as `name=value` pairs separated
     /// by spaces, lists joined by `+`, `default` for a value that is every
     /// size's default (given or not: the games are the same).
@@ -542,10 +539,10 @@ pub fn per_apple_series(
     let games = if counts.windows(2).all(|w| w[0] == w[1]) {
         format!(
             "{} per line",
-            crate::counted(counts.first().copied().unwrap_or(0), "game")
+            snakesat::counted(counts.first().copied().unwrap_or(0), "game")
         )
     } else {
-        crate::counted(counts.iter().sum::<usize>(), "game")
+        snakesat::counted(counts.iter().sum::<usize>(), "game")
     };
     (series, games)
 }
@@ -553,6 +550,7 @@ pub fn per_apple_series(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use snakesat::game::{DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED};
 
     #[test]
     fn medians_and_means() {
@@ -560,6 +558,24 @@ mod tests {
         assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
         assert_eq!(median(&[]), 0.0);
         assert_eq!(mean(&[1.0, 2.0]), 1.5);
+    }
+
+    /// The flags' defaults give the library's default game
+    /// ([`GameConfig::new`]), which tests/game.rs plays for `play`'s.
+    #[test]
+    fn default_flags_give_the_library_default_game() {
+        let player = Player {
+            conflicts: DEFAULT_CONFLICTS,
+            rounds: DEFAULT_ROUNDS,
+            undecided_per_apple: DEFAULT_UNDECIDED,
+            lengths_per_apple: None,
+            detours_per_apple: None,
+        };
+        for (w, h) in [(9, 9), (20, 20)] {
+            let cfg = player.config((w, h), 1, Reuse::Clauses, game::DEFAULT_TIMEOUT_PER_APPLE);
+            let new = GameConfig::new(w, h, 1);
+            assert_eq!(format!("{cfg:?}"), format!("{new:?}"));
+        }
     }
 
     #[test]

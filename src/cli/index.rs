@@ -3,10 +3,9 @@
 //! `index.csv` and `index.jsonl` hold one [`IndexRow`] per file (instance
 //! JSON, PDDL problem, CNF); `summary.json` holds the [`Summary`] (the
 //! command that regenerates the family, what sampling rejected). Every column
-//! is a function of the command line except those named in
-//! [`TIMING_COLUMNS`], so two runs of one command — on one machine, or as
-//! shards merged by [`merge`] — give files that are identical once those
-//! columns are blanked ([`without_timing`]).
+//! is a function of the command line except `solve_seconds`, so two runs of
+//! one command — on one machine, or as shards merged by [`merge`] — give
+//! files that are identical once that column is blanked.
 //!
 //! A shard `I/K` (1-based, as `bench game --shard`) handles the positions
 //! `p` (0-based) with `p % K == I − 1`; [`merge_tables`] interleaves the
@@ -71,9 +70,6 @@ pub struct IndexRow {
     /// (instance and PDDL rows), in seconds. Not reproducible.
     pub solve_seconds: f64,
 }
-
-/// The columns whose values differ from run to run.
-pub const TIMING_COLUMNS: [&str; 1] = ["solve_seconds"];
 
 /// What a family (or one shard of it) holds and what was rejected.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -272,16 +268,6 @@ pub fn from_jsonl(text: &str) -> Result<Vec<IndexRow>, serde_json::Error> {
 /// The summary as pretty JSON with a final newline.
 pub fn summary_json(summary: &Summary) -> String {
     serde_json::to_string_pretty(summary).expect("summary serialises") + "\n"
-}
-
-/// The rows with every timing column set to zero, for comparing runs.
-pub fn without_timing(rows: &[IndexRow]) -> Vec<IndexRow> {
-    rows.iter()
-        .map(|r| IndexRow {
-            solve_seconds: 0.0,
-            ..r.clone()
-        })
-        .collect()
 }
 
 /// Joins the summaries and rows of shards `1/K..K/K` (in any order) into
@@ -549,7 +535,7 @@ fn check_run_order(table: &str) -> Result<(), MergeError> {
                                 what,
                                 format!(
                                     "the group before has {}, the first {n}",
-                                    crate::counted(last_n, "game")
+                                    snakesat::counted(last_n, "game")
                                 ),
                             ));
                         }
@@ -573,7 +559,7 @@ fn check_run_order(table: &str) -> Result<(), MergeError> {
                 "the last row".into(),
                 format!(
                     "the last group has {}, the first {n}",
-                    crate::counted(last, "game")
+                    snakesat::counted(last, "game")
                 ),
             ));
         }
@@ -655,6 +641,16 @@ pub fn hardness_bins(seconds: &[f64]) -> Vec<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rows with the timing column set to zero, for comparing runs.
+    fn without_timing(rows: &[IndexRow]) -> Vec<IndexRow> {
+        rows.iter()
+            .map(|r| IndexRow {
+                solve_seconds: 0.0,
+                ..r.clone()
+            })
+            .collect()
+    }
 
     fn row(id: &str, seconds: f64) -> IndexRow {
         IndexRow {

@@ -9,16 +9,16 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 use thiserror::Error;
 
-use crate::cnf::Size;
-use crate::encode::amo::Amo;
-use crate::encode::direct::{Body, Direct, DirectOptions, Growth, Position};
-use crate::encode::notebook::Notebook;
-use crate::encode::{self, Encoding, NameError};
-use crate::instance::{Instance, Start, TailRule};
-use crate::planner::{Method, Outcome, PlanError, Planner};
-use crate::render::chart::{Series, SizeRow};
-use crate::solve::{Attempt, Status};
-use crate::table::{Align, Cell, Table};
+use crate::cli::table::{Align, Cell, Table};
+use snakesat::cnf::Size;
+use snakesat::encode::amo::Amo;
+use snakesat::encode::direct::{Body, Direct, DirectOptions, Growth, Position};
+use snakesat::encode::notebook::Notebook;
+use snakesat::encode::{self, Encoding, NameError};
+use snakesat::instance::{Instance, Start, TailRule};
+use snakesat::planner::{Method, Outcome, PlanError, Planner};
+use snakesat::render::chart::{Series, SizeRow};
+use snakesat::solve::{Attempt, Status};
 
 /// The parameter a sweep varies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -298,7 +298,7 @@ pub struct Measure {
 }
 
 /// Measures `encoding` on `instance` at `moves`; with `solve_timeout`, solves
-/// it too (up to [`crate::instance::MAX_HORIZON`] moves, the planner's limit).
+/// it too (up to [`snakesat::instance::MAX_HORIZON`] moves, the planner's limit).
 pub fn measure(
     instance: &Instance,
     encoding: &dyn Encoding,
@@ -351,7 +351,7 @@ pub fn measure(
         m.solve_seconds = Some(solving.elapsed().as_secs_f64());
         m.status = Some(status);
         if status == Status::Sat {
-            let legal = path.is_some_and(|path| crate::sim::simulate(instance, &path).is_ok());
+            let legal = path.is_some_and(|path| snakesat::sim::simulate(instance, &path).is_ok());
             m.legal_plan = Some(legal);
         }
     }
@@ -373,8 +373,8 @@ pub fn describe(instance: &Instance) -> String {
         "{}x{}, {}, {} ({visible}), {start}, tail {}, {}",
         instance.width,
         instance.height,
-        crate::counted(instance.walls.len(), "wall"),
-        crate::counted(instance.apples.len(), "apple"),
+        snakesat::counted(instance.walls.len(), "wall"),
+        snakesat::counted(instance.apples.len(), "apple"),
         match instance.tail {
             TailRule::Follow => "follow",
             TailRule::Strict => "strict",

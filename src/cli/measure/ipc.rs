@@ -13,11 +13,11 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::instance::{Instance, Pos};
-use crate::output;
-use crate::pddl;
-use crate::sim;
-use crate::table::{Align, Cell, Table};
+use crate::cli::table::{Align, Cell, Table};
+use snakesat::instance::{Instance, Pos};
+use snakesat::output;
+use snakesat::pddl;
+use snakesat::sim;
 
 /// The stderr line of a child run with `SNAKESAT_REPORT_MEMORY` set.
 pub const MEMORY_LINE: &str = "peak-memory-kb: ";
@@ -485,7 +485,7 @@ fn adopt_certificates(folder: &Path, made: bool) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if name == crate::proof::MANIFEST || crate::proof::is_certificate_file(&name) {
+        if name == snakesat::proof::MANIFEST || snakesat::proof::is_certificate_file(&name) {
             output::adopt_unfinished(&entry.path());
         }
     }

@@ -213,7 +213,7 @@ pub fn model_to_plan(cnf: &str, model: &str) -> Result<Decoded, ModelError> {
     };
     Ok(Decoded {
         size,
-        lower_bound: (lower_bound != usize::MAX).then_some(lower_bound),
+        lower_bound,
         answer,
         header,
     })

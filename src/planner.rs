@@ -470,7 +470,8 @@ impl<'a> Planner<'a> {
             return Err(refuse("satisficing"));
         }
         let budget = self.budget(CadicalConfig::Default);
-        let mut proven = prune::lower_bound(instance);
+        // `usize::MAX` below: no apple-eating plan at any horizon.
+        let mut proven = prune::lower_bound(instance).unwrap_or(usize::MAX);
         let any_length = matches!(search, Search::Optimal | Search::Satisficing);
         // No apple: the goal holds at once, so the least plan has no move (a
         // fixed horizon still asks for a legal walk of exactly its moves).
@@ -716,7 +717,12 @@ fn conclude(
         result.optimal()
     };
     let verdict = match result.status {
-        Status::Unsat if !encoding.unsat_proves_no_plan(upper, result.lower_bound) => {
+        Status::Unsat
+            if !encoding.unsat_proves_no_plan(
+                upper,
+                (result.lower_bound != usize::MAX).then_some(result.lower_bound),
+            ) =>
+        {
             Verdict::Unknown
         }
         Status::Unsat => Verdict::NoPlan { within: upper },
@@ -900,7 +906,7 @@ mod tests {
             r#"{"width": 3, "height": 3, "length": 2, "walls": [[0, 0]], "apples": []}"#,
         ] {
             let instance = from_json(text).unwrap();
-            assert_eq!(prune::lower_bound(&instance), 0);
+            assert_eq!(prune::lower_bound(&instance), Some(0));
             for (search, method) in ANY_LENGTH {
                 let outcome = Planner::new(&*direct)
                     .search(search)

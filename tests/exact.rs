@@ -142,7 +142,7 @@ fn every_option_is_exact_at_every_horizon() {
         // has a successor" whose successors are all walls looks like a clause
         // of time 0, and it is not switched off.
         check_fresh(inst, pick(k), expected, true);
-        let first = [1, 2, lower_bound(inst)][k % 3].min(last);
+        let first = [1, 2, lower_bound(inst).unwrap_or(usize::MAX)][k % 3].min(last);
         check_incremental(inst, pick(k), expected, first);
         let yes = expected.iter().filter(|&&p| p).count();
         sat += yes;
@@ -228,7 +228,9 @@ fn full_boards_are_exact_at_every_horizon() {
             );
         }
         check_fresh(inst, options, expected, k % 4 == 0);
-        let first = [1, 2, lower_bound(inst)][k % 3].min(last).max(1);
+        let first = [1, 2, lower_bound(inst).unwrap_or(usize::MAX)][k % 3]
+            .min(last)
+            .max(1);
         check_incremental(inst, options, expected, first);
     }
     assert!(

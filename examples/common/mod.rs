@@ -21,7 +21,7 @@ pub fn run(name: &str) {
     let spec = specs::mvp(name);
     let instance = generate(&spec).expect("the setting is a valid instance");
     let encoding = encode::by_name("direct").expect("the default encoding exists");
-    let bound = encode::prune::lower_bound(&instance);
+    let bound = encode::prune::lower_bound(&instance).expect("every apple can be eaten");
     let outcome = Planner::new(&*encoding)
         .on_attempt(|a| eprintln!("T={}: {:?}", a.horizon, a.status))
         .plan(&instance)

@@ -201,7 +201,7 @@ fn old_spelling_hint() -> String {
 /// [`snakesat::encode::prune::lower_bound`]) or the listed states'
 /// ([`snakesat::reachable`]).
 pub fn no_plan_at_any_horizon(instance: &Instance) -> String {
-    let reason = if snakesat::encode::prune::lower_bound(instance) == usize::MAX {
+    let reason = if snakesat::encode::prune::lower_bound(instance).is_none() {
         "some apple can never be eaten (walls cut it off, or it lies in a dead end or a pocket \
          behind one cell that the snake, once too long, could not leave before the last apple, or \
          the apples fill the board and its free cells' two colours differ by more than one, so no \

@@ -69,9 +69,10 @@ pub trait Encoding: Send + Sync {
     /// that no plan of that many moves exists: always for an exact encoding;
     /// for an approximate one, whose formula may exclude legal plans, only
     /// below the instance's proven `lower_bound` (where the bound alone
-    /// excludes every plan).
-    fn unsat_proves_no_plan(&self, horizon: usize, lower_bound: usize) -> bool {
-        !self.approximate() || horizon < lower_bound
+    /// excludes every plan), or when it is `None` (no plan at any horizon,
+    /// [`prune::lower_bound`]).
+    fn unsat_proves_no_plan(&self, horizon: usize, lower_bound: Option<usize>) -> bool {
+        !self.approximate() || lower_bound.is_none_or(|bound| horizon < bound)
     }
     /// Whether the encoding models `instance` at all (at any horizon): an
     /// instance [`Instance::validate_game`] refuses, or one outside the
@@ -227,8 +228,9 @@ mod tests {
         let direct = by_name("direct").unwrap();
         let notebook = by_name("notebook-ordered").unwrap();
         for horizon in [3, 7, 8] {
-            assert!(direct.unsat_proves_no_plan(horizon, 7));
-            assert_eq!(notebook.unsat_proves_no_plan(horizon, 7), horizon < 7);
+            assert!(direct.unsat_proves_no_plan(horizon, Some(7)));
+            assert_eq!(notebook.unsat_proves_no_plan(horizon, Some(7)), horizon < 7);
+            assert!(notebook.unsat_proves_no_plan(horizon, None));
         }
     }
 

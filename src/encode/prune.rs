@@ -147,7 +147,7 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
 }
 
 /// A proven lower bound on the number of moves needed to eat every apple
-/// (0 only without apples, whose goal holds at once; `usize::MAX` when some apple
+/// (0 only without apples, whose goal holds at once; `None` when some apple
 /// can never be eaten: unreachable, or in a dead end or a pocket, see [`strands`], or the last
 /// apple of a full board whose free cells' colours cannot hold the final body, see
 /// [`colours_forbid`](crate::encode::full::colours_forbid)). Its work is bounded by
@@ -158,12 +158,12 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
 ///
 /// When `instance` does not pass [`Instance::validate_game`] (the planner
 /// and the searches validate first); [`try_lower_bound`] checks it.
-pub fn lower_bound(instance: &Instance) -> usize {
+pub fn lower_bound(instance: &Instance) -> Option<usize> {
     let walls = instance.wall_map();
     let dist = Distances::new(instance, &walls);
     let earliest = earliest_times(instance, &walls, &dist);
     let n = instance.apples.len();
-    earliest
+    let bound = earliest
         .iter()
         .copied()
         .max()
@@ -175,13 +175,14 @@ pub fn lower_bound(instance: &Instance) -> usize {
             usize::MAX
         } else {
             0
-        })
+        });
+    (bound != usize::MAX).then_some(bound)
 }
 
 /// [`lower_bound`] of an instance not known to be valid: one that
 /// [`Instance::validate_game`] refuses is refused with its reason, not
 /// bounded.
-pub fn try_lower_bound(instance: &Instance) -> Result<usize, InstanceError> {
+pub fn try_lower_bound(instance: &Instance) -> Result<Option<usize>, InstanceError> {
     instance.validate_game()?;
     Ok(lower_bound(instance))
 }
@@ -752,7 +753,7 @@ mod tests {
     #[test]
     fn ordered_apples_bound_the_head() {
         let inst = corridor_with_two_apples();
-        assert_eq!(lower_bound(&inst), 4);
+        assert_eq!(lower_bound(&inst), Some(4));
         let b = Bounds::compute(&inst, 4);
         assert_eq!(b.earliest, vec![2, 4]);
         assert_eq!(b.latest, vec![2, 4]);
@@ -769,6 +770,6 @@ mod tests {
             let reason = bad.validate_game().unwrap_err();
             assert_eq!(try_lower_bound(&bad), Err(reason));
         }
-        assert_eq!(try_lower_bound(&corridor_with_two_apples()), Ok(4));
+        assert_eq!(try_lower_bound(&corridor_with_two_apples()), Ok(Some(4)));
     }
 }

@@ -207,7 +207,7 @@ mod tests {
                 ..RandomSpec::default()
             };
             let instance = generate(&spec).unwrap();
-            let bound = crate::encode::prune::lower_bound(&instance);
+            let bound = crate::encode::prune::lower_bound(&instance).unwrap();
             let budget = Budget::default();
             let least = |max| {
                 super::super::least_horizon(

@@ -201,7 +201,7 @@ fn least_plan(
         image = symmetry.apply(sub);
         &image
     };
-    let lb = lower_bound(sub);
+    let lb = lower_bound(sub)?;
     let search =
         least_horizon_incremental(sub, encoding, lb, max_moves, lb, margin, budget, |_| {}).ok()?;
     let path = search.plan()?.path.as_ref()?;
@@ -1199,7 +1199,7 @@ mod tests {
             .collect();
         assert_eq!(lengths.len(), 8);
         assert!(lengths.iter().all(|&l| l == lengths[0]), "{lengths:?}");
-        assert!(lengths[0] >= lower_bound(&inst));
+        assert!(lengths[0] >= lower_bound(&inst).unwrap());
     }
 
     #[test]
@@ -1306,8 +1306,15 @@ mod tests {
             deadline: Some(Instant::now() + std::time::Duration::from_secs(15)),
             ..Budget::default()
         };
-        let result =
-            satisficing(&inst, &*encoding, lower_bound(&inst), 300, &budget, |_| {}).unwrap();
+        let result = satisficing(
+            &inst,
+            &*encoding,
+            lower_bound(&inst).unwrap(),
+            300,
+            &budget,
+            |_| {},
+        )
+        .unwrap();
         assert_eq!(result.status, Status::Sat);
         assert_eq!(result.plan().map(|a| a.horizon), Some(40));
         assert!(result.optimal());

@@ -326,7 +326,7 @@ fn pass(
         };
         let old = b - a;
         let step = if win.last { 1 } else { 2 };
-        let lb = lower_bound(&win.sub);
+        let lb = lower_bound(&win.sub).unwrap_or(usize::MAX);
         let mut h = old.saturating_sub(step);
         let mut better: Option<Vec<Pos>> = None;
         while h >= lb.max(1) && !out_of_time() {

@@ -431,10 +431,9 @@ pub fn horizon_for(
     if let Some(t) = instance.horizon {
         return Ok((t, false));
     }
-    let lower = encode::prune::lower_bound(instance);
-    if lower == usize::MAX {
+    let Some(lower) = encode::prune::lower_bound(instance) else {
         return Err(HorizonError::NeverEaten);
-    }
+    };
     if lower > max_horizon {
         return Err(HorizonError::BelowBound { max_horizon, lower });
     }

@@ -74,7 +74,7 @@ pub const COMBINATIONS_CLAUSE_LIMIT: u128 = 20_000_000;
 /// The most clauses family 1 (pairwise uniqueness, `O(N⁴T)`) may have in any
 /// notebook encoding before it is refused: beyond it the formula would not
 /// fit in memory.
-pub const UNIQUENESS_CLAUSE_LIMIT: u128 = 200_000_000;
+pub(crate) const UNIQUENESS_CLAUSE_LIMIT: u128 = 200_000_000;
 
 /// One of the notebook's four encodings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

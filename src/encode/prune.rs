@@ -30,15 +30,15 @@ pub fn distances_from(instance: &Instance, walls: &[bool], from: Pos) -> Vec<usi
 /// The most distance-table entries (cells times distinct apple cells) the
 /// bounds compute; beyond it they fall back to Manhattan distances, which
 /// are weaker but still lower bounds.
-pub const MAX_DISTANCE_ENTRIES: usize = 8_000_000;
+pub(crate) const MAX_DISTANCE_ENTRIES: usize = 8_000_000;
 
 /// The most apple cells the spanning-tree bound connects (Prim's algorithm is
 /// quadratic in them); beyond it that bound is skipped.
-pub const MAX_TREE_CELLS: usize = 2_000;
+pub(crate) const MAX_TREE_CELLS: usize = 2_000;
 
 /// The most head-cell/phase checks the ordered-apple pruning of
 /// [`Bounds::compute`] makes; beyond it that pruning is skipped.
-pub const MAX_PHASE_CHECKS: usize = 50_000_000;
+pub(crate) const MAX_PHASE_CHECKS: usize = 50_000_000;
 
 /// Grid distances from the distinct apple cells, computed once per cell, or
 /// Manhattan distances when the table would exceed [`MAX_DISTANCE_ENTRIES`].
@@ -150,9 +150,9 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
 /// (0 only without apples, whose goal holds at once; `None` when some apple
 /// can never be eaten: unreachable, or in a dead end or a pocket, see [`strands`], or the last
 /// apple of a full board whose free cells' colours cannot hold the final body, see
-/// [`colours_forbid`](crate::encode::full::colours_forbid)). Its work is bounded by
-/// [`MAX_DISTANCE_ENTRIES`] and [`MAX_TREE_CELLS`], not by the square of the
-/// number of apples.
+/// [`colours_forbid`](crate::encode::full::colours_forbid)). Its work is bounded
+/// (distance tables of at most 8,000,000 entries, a spanning tree of at most
+/// 2,000 apple cells), not by the square of the number of apples.
 ///
 /// # Panics
 ///
@@ -236,7 +236,7 @@ fn dead_end_bound(instance: &Instance, walls: &[bool]) -> usize {
 /// The most cells [`Pockets::find`] visits while looking for pockets (each
 /// search from a cell's neighbours stops at the longest snake); beyond it
 /// none is used, which only weakens the bound.
-pub const MAX_POCKET_VISITS: usize = 20_000_000;
+pub(crate) const MAX_POCKET_VISITS: usize = 20_000_000;
 
 /// The most pockets holding an inevitably trapping apple that
 /// [`Pockets::strands`] compares pairwise.
@@ -274,7 +274,7 @@ const MAX_TRAP_POCKETS: usize = 200;
 /// exceeds that of `visible` such held apples of `R` can never be eaten (the
 /// other apples of `R` are held only when they must be). And two late apples
 /// in disjoint pockets each need every apple after them in their own pocket.
-/// Looking for pockets is bounded by [`MAX_POCKET_VISITS`].
+/// Looking for pockets is bounded (20,000,000 cell visits).
 pub struct Pockets {
     walls: Vec<bool>,
     /// Each pocket's cells, ascending, and the moves from each of them to
@@ -286,7 +286,7 @@ pub struct Pockets {
 
 impl Pockets {
     /// The pockets of `instance`'s board small enough to trap its longest
-    /// snake (none when looking would exceed [`MAX_POCKET_VISITS`]).
+    /// snake (none when looking would exceed 20,000,000 cell visits).
     pub fn find(instance: &Instance) -> Pockets {
         let walls = instance.wall_map();
         let cells = instance.cells();

@@ -352,3 +352,58 @@ fn gif_help_states_the_automatic_defaults() {
         assert!(!cell.contains("[default: 24]"), "{command}: {cell}");
     }
 }
+
+/// A long legal plan is checked and drawn in memory linear in the board:
+/// a boustrophedon walk of a 200×125 board, one cell long at the start,
+/// eating an apple at every one of its 24,999 moves (every apple visible).
+/// Replaying it kept every time point's body and apples (about 4 GB, an
+/// abort on allocation failure); both runs get a 2 GB address space here.
+#[test]
+fn a_long_plan_is_checked_and_drawn_in_bounded_memory() {
+    let dir = temp_dir("long-plan");
+    let (w, h) = (200usize, 125usize);
+    let path: Vec<[usize; 2]> = (0..h)
+        .flat_map(|y| {
+            let xs: Vec<usize> = if y % 2 == 0 {
+                (0..w).collect()
+            } else {
+                (0..w).rev().collect()
+            };
+            xs.into_iter().map(move |x| [x, y])
+        })
+        .collect();
+    let moves = path.len() - 1;
+    let instance = serde_json::json!({
+        "width": w, "height": h, "snake": [path[0]], "apples": path[1..],
+        "visible": "all", "tail": "follow",
+    });
+    let plan = serde_json::json!({
+        "status": "sat", "horizon": moves, "path": path,
+        "eaten": (0..moves).map(|i| [i, i + 1]).collect::<Vec<_>>(),
+    });
+    let (instance_file, plan_file) = (dir.join("long.json"), dir.join("plan.json"));
+    std::fs::write(&instance_file, instance.to_string()).unwrap();
+    std::fs::write(&plan_file, plan.to_string()).unwrap();
+    let gif = dir.join("long.gif");
+    let limited = |args: &[&str]| {
+        let out = Command::new("sh")
+            .args(["-c", "ulimit -v 2000000 && exec \"$@\"", "sh"])
+            .arg(env!("CARGO_BIN_EXE_snakesat"))
+            .args(args)
+            .output()
+            .expect("sh runs");
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        (String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+    };
+    let (stdout, _) = limited(&["check", s(&instance_file), s(&plan_file)]);
+    assert!(
+        stdout.contains("valid: 24999 moves, all 24999 apples eaten"),
+        "{stdout}"
+    );
+    let (_, stderr) = limited(&["render", "--gif", s(&gif), s(&instance_file), s(&plan_file)]);
+    // The automatic skip: every 84th time point and the last.
+    assert!(stderr.contains("299 frames, every 84th"), "{stderr}");
+    assert_eq!(frames(&gif), 299);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -141,18 +141,12 @@ pub fn plot_horizon(
 
 /// Charts apples eaten and the snake's length at every time of a legal path.
 pub fn plot_timeline(instance: &Instance, path: &[Pos], out: &mut Output) -> Result<(), Failure> {
-    let states =
-        sim::states(instance, path).map_err(|v| bad_input(format!("illegal plan: {v}")))?;
-    let eaten = states
-        .iter()
-        .enumerate()
-        .map(|(t, s)| (t as f64, s.eaten as f64))
-        .collect();
-    let length = states
-        .iter()
-        .enumerate()
-        .map(|(t, s)| (t as f64, s.length as f64))
-        .collect();
+    let (mut eaten, mut length) = (Vec::new(), Vec::new());
+    sim::replay_each(instance, path, |m| {
+        eaten.push((m.time as f64, m.eaten as f64));
+        length.push((m.time as f64, m.length as f64));
+    })
+    .map_err(|v| bad_input(format!("illegal plan: {v}")))?;
     let line = LineChart {
         title: format!(
             "Plan timeline: {}, {}",

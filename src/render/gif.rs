@@ -66,7 +66,7 @@ use gif::{DisposalMethod, Encoder, Frame, Repeat};
 use thiserror::Error;
 
 use crate::instance::{Instance, InstanceError, Pos};
-use crate::sim::{State, Violation, states};
+use crate::sim::{State, Violation, replay_each, replay_partial};
 
 /// The most pixels a frame may have (about 7,000 × 7,000): the writer holds
 /// the canvas, the previous frame and the frame being encoded, so a frame
@@ -331,9 +331,12 @@ fn frame_times(moves: usize, skip: usize) -> Vec<usize> {
 
 /// Writes the animation of `path` on `instance` as a GIF to `out`.
 ///
-/// The path is replayed with [`crate::sim::states`]: an illegal move is an
-/// error, but a legal path that leaves apples uneaten is still drawn. An
-/// instance that [`Instance::validate_game`] refuses is refused first.
+/// The path is replayed with [`crate::sim::replay_each`]: an illegal move is
+/// an error (found by a first replay, before anything is written), but a
+/// legal path that leaves apples uneaten is still drawn. An instance that
+/// [`Instance::validate_game`] refuses is refused first. Each frame is drawn
+/// and encoded as the replay reaches its time point, so the memory used is
+/// that of a few frames and one board, whatever the plan's length.
 pub fn write_gif(
     instance: &Instance,
     path: &[Pos],
@@ -347,8 +350,8 @@ pub fn write_gif(
     if cell < 4 {
         return Err(GifError::CellTooSmall { cell });
     }
-    let states = states(instance, path).map_err(GifError::Illegal)?;
-    let moves = states.len() - 1;
+    replay_partial(instance, path).map_err(GifError::Illegal)?;
+    let moves = path.len() - 1;
     let skip = options
         .skip
         .unwrap_or_else(|| auto_skip(moves, options.delay_cs))
@@ -360,59 +363,106 @@ pub fn write_gif(
     encoder.set_repeat(Repeat::Infinite)?;
 
     let times = frame_times(moves, skip);
-    let total = times.len() + options.pause_frames;
-    let mut previous: Option<Vec<u8>> = None;
-    let mut canvas = vec![BACKGROUND; layout.pixels()];
-    for k in 0..total {
-        let time = times[k.min(times.len() - 1)];
-        layout.draw(
-            instance,
-            &states[time],
-            time,
-            heading(&states, time),
-            &mut canvas,
-        );
-        let mut frame = match &previous {
-            None => Frame::from_indexed_pixels(layout.width, layout.height, canvas.clone(), None),
-            Some(prev) => layout.delta(prev, &canvas),
-        };
-        frame.dispose = DisposalMethod::Keep;
-        frame.delay = if k + 1 == total {
-            options.last_frame_delay_cs
-        } else {
-            options.delay_cs
-        };
-        encoder.write_frame(&frame)?;
-        match &mut previous {
-            Some(prev) => prev.copy_from_slice(&canvas),
-            None => previous = Some(canvas.clone()),
+    let mut frames = Frames {
+        canvas: vec![BACKGROUND; layout.pixels()],
+        previous: None,
+        written: 0,
+        total: times.len() + options.pause_frames,
+        layout,
+        encoder,
+    };
+    let mut next = times.iter().copied().peekable();
+    let mut failed = None;
+    replay_each(instance, path, |moment| {
+        if failed.is_some() || next.next_if_eq(&moment.time).is_none() {
+            return;
         }
+        let state = moment.state();
+        let time = moment.time;
+        frames.layout.draw(
+            instance,
+            &state,
+            time,
+            heading(path, &state, time),
+            &mut frames.canvas,
+        );
+        if let Err(e) = frames.write(options) {
+            failed = Some(e);
+        }
+    })
+    .map_err(GifError::Illegal)?;
+    if let Some(e) = failed {
+        return Err(e);
     }
-    encoder
+    // The pause frames repeat the last one: the canvas is unchanged.
+    while frames.written < frames.total {
+        frames.write(options)?;
+    }
+    frames
+        .encoder
         .into_inner()?
         .into_inner()
         .map_err(|e| e.into_error())?
         .flush()?;
     Ok(GifSummary {
-        width: layout.width,
-        height: layout.height,
+        width: frames.layout.width,
+        height: frames.layout.height,
         cell,
         skip,
-        frames: total,
+        frames: frames.total,
     })
 }
 
-/// The direction `(dx, dy)` the head faces at `time`: its last move, else
-/// (at time 0) away from the neck, else its first move, else right.
-fn heading(states: &[State], time: usize) -> (i64, i64) {
+/// The frames of an animation being written: the canvas drawn last and the
+/// one written before it, of which each frame after the first is the delta.
+struct Frames<W: Write> {
+    layout: Layout,
+    encoder: Encoder<BufWriter<W>>,
+    canvas: Vec<u8>,
+    previous: Option<Vec<u8>>,
+    /// Frames written so far, out of `total`.
+    written: usize,
+    total: usize,
+}
+
+impl<W: Write> Frames<W> {
+    /// Writes the canvas as the next frame.
+    fn write(&mut self, options: &GifOptions) -> Result<(), GifError> {
+        let layout = &self.layout;
+        let mut frame = match &self.previous {
+            None => {
+                Frame::from_indexed_pixels(layout.width, layout.height, self.canvas.clone(), None)
+            }
+            Some(prev) => layout.delta(prev, &self.canvas),
+        };
+        frame.dispose = DisposalMethod::Keep;
+        self.written += 1;
+        frame.delay = if self.written == self.total {
+            options.last_frame_delay_cs
+        } else {
+            options.delay_cs
+        };
+        self.encoder.write_frame(&frame)?;
+        match &mut self.previous {
+            Some(prev) => prev.copy_from_slice(&self.canvas),
+            None => self.previous = Some(self.canvas.clone()),
+        }
+        Ok(())
+    }
+}
+
+/// The direction `(dx, dy)` the head faces at `time` (`state` is the board
+/// then): its last move, else (at time 0) away from the neck, else its first
+/// move, else right.
+fn heading(path: &[Pos], state: &State, time: usize) -> (i64, i64) {
     let step = |from: Pos, to: Pos| (to.0 as i64 - from.0 as i64, to.1 as i64 - from.1 as i64);
-    let head = states[time].body[0];
+    let head = path[time];
     if time > 0 {
-        step(states[time - 1].body[0], head)
-    } else if let Some(&neck) = states[0].body.get(1) {
+        step(path[time - 1], head)
+    } else if let Some(&neck) = state.body.get(1) {
         step(neck, head)
-    } else if let Some(next) = states.get(1) {
-        step(head, next.body[0])
+    } else if let Some(&next) = path.get(1) {
+        step(head, next)
     } else {
         (1, 0)
     }

@@ -1,8 +1,9 @@
 //! Pictures of plans (animated GIFs of a path replayed on its instance) and
 //! charts ([`chart`]).
 //!
-//! The frames are built from [`crate::sim::states`], so what is drawn is the
-//! simulator's view of the game, not the encoder's.
+//! The frames are built from the simulator's replay
+//! ([`crate::sim::replay_each`]), so what is drawn is the simulator's view of
+//! the game, not the encoder's.
 
 pub mod chart;
 pub mod gif;

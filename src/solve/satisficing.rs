@@ -138,8 +138,14 @@ fn sub_instance(
 ) -> Result<Option<(Instance, bool)>, ()> {
     let n = instance.apples.len();
     let v = instance.visible_at_start();
-    let states = sim::states(instance, path).map_err(|_| ())?;
-    let state = states.last().ok_or(())?;
+    let mut last = None;
+    sim::replay_each(instance, path, |m| {
+        if m.time + 1 == path.len() {
+            last = Some(m.state());
+        }
+    })
+    .map_err(|_| ())?;
+    let state = last.ok_or(())?;
     if state.eaten == n {
         return Ok(None);
     }

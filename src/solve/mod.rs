@@ -398,10 +398,15 @@ fn shortcut(
     };
     stats.build_seconds = build_seconds;
     stats.solve_seconds = solve_seconds;
-    let Ok(states) = crate::sim::states(instance, &prefix) else {
+    let mut end = None;
+    let replayed = crate::sim::replay_each(instance, &prefix, |m| {
+        if m.time + 1 == prefix.len() {
+            end = Some(m.state());
+        }
+    });
+    let (Ok(_), Some(last)) = (replayed, end) else {
         return Ok(None);
     };
-    let last = states.last().expect("a path has a state");
     if last.body.len() < last.length {
         return Ok(None);
     }

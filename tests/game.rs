@@ -1,7 +1,10 @@
 //! The full game (`snakesat play` and `snakesat::game`): every reuse strategy
 //! plays complete games with legal moves only, the same seed gives the same
-//! game, odd boards report how full they got, bad input is refused.
+//! game, odd boards report how full they got, bad input is refused, and an
+//! apple's `least` claim holds against a brute force.
 
+#[path = "support/safe.rs"]
+mod safe;
 #[path = "support/cli.rs"]
 mod support;
 
@@ -508,5 +511,99 @@ fn a_bad_game_config_is_refused_not_lost() {
         let record = game::play(&cfg, |_| {}).unwrap();
         assert!(record.stats.won, "{:?}", record.stats.loss);
         check_legal(&record);
+    }
+}
+
+/// The body (head first) before each eaten apple and the moves that ate it,
+/// replayed from the record's head path (the snake starts with one cell).
+fn bodies_and_moves(record: &GameRecord, board: safe::Board) -> Vec<(Vec<usize>, Vec<usize>)> {
+    let path: Vec<usize> = record.path.iter().map(|&p| board.cell(p)).collect();
+    let mut body = vec![path[0]];
+    let mut time = 0;
+    let mut out = vec![];
+    for apple in &record.apples[..record.stats.eaten] {
+        let moves = path[time + 1..=time + apple.steps].to_vec();
+        time += apple.steps;
+        let after = safe::body_after(&body, &moves);
+        out.push((std::mem::replace(&mut body, after), moves));
+    }
+    out
+}
+
+/// Checks every eaten apple of `record` against the brute force of
+/// tests/support/safe.rs: the plan taken is safe (the apple that fills the
+/// board needs no cycle), and when its record says `least`, no safe plan
+/// (any legal plan, for the filling apple) is shorter. Returns how many
+/// apples not called least a shorter safe plan would have eaten, and how
+/// many called least a shorter legal but unsafe plan would have eaten.
+fn check_least_by_brute_force(record: &GameRecord) -> (usize, usize) {
+    let board = safe::Board {
+        width: record.stats.width,
+        height: record.stats.height,
+    };
+    let (mut beaten, mut unsafe_shorter) = (0, 0);
+    for ((body, moves), apple) in bodies_and_moves(record, board).iter().zip(&record.apples) {
+        let what = format!(
+            "{}x{} seed {} {:?} apple {}",
+            board.width, board.height, record.stats.seed, record.stats.reuse, apple.index
+        );
+        assert_eq!(body.len(), apple.length, "{what}");
+        let target = board.cell(apple.cell);
+        assert_eq!(moves.last(), Some(&target), "{what}");
+        let fills = apple.length + 1 == board.cells();
+        assert!(
+            fills || safe::admits_cycle(board, &safe::body_after(body, moves)),
+            "{what}: the plan taken is not safe"
+        );
+        let shorter = safe::shorter_plan(board, body, target, apple.steps, !fills);
+        if apple.least {
+            assert_eq!(shorter, None, "{what}: called least, {} moves", apple.steps);
+            if safe::shorter_plan(board, body, target, apple.steps, false).is_some() {
+                unsafe_shorter += 1;
+            }
+        } else if shorter.is_some() {
+            beaten += 1;
+        }
+    }
+    (beaten, unsafe_shorter)
+}
+
+/// `least` ("no safe plan is shorter", docs/FORMATS.md) against a brute
+/// force on small boards (review 14b: nothing checked it, and calling a plan
+/// least after a shorter length was left undecided passed every test). With
+/// a limit of one conflict some lengths are left undecided, and some apples
+/// that a shorter safe plan would have eaten must not be called least.
+#[test]
+fn least_means_no_shorter_safe_plan_by_brute_force() {
+    for conflicts in [Some(1), Some(1000), None] {
+        let (mut beaten, mut unsafe_shorter) = (0, 0);
+        for (w, h, seeds) in [(4, 4, 1..=6), (4, 6, 1..=3), (5, 5, 1..=3), (6, 6, 1..=3)] {
+            for reuse in Reuse::ALL {
+                for seed in seeds.clone() {
+                    let cfg = GameConfig {
+                        conflicts,
+                        // (Enough that a limit of one conflict does not end
+                        // the search before a longer length is found.)
+                        undecided_per_apple: 1000,
+                        ..config(w, h, seed, reuse)
+                    };
+                    let record = game::play(&cfg, |_| {}).unwrap();
+                    // (An odd board's game may be lost: its eaten apples are checked.)
+                    assert!(
+                        record.stats.won || !(w * h).is_multiple_of(2),
+                        "{w}x{h} seed {seed}"
+                    );
+                    let (b, u) = check_least_by_brute_force(&record);
+                    (beaten, unsafe_shorter) = (beaten + b, unsafe_shorter + u);
+                }
+            }
+        }
+        // The safety check decides: some least plans are longer than a legal one.
+        assert!(unsafe_shorter > 0, "{conflicts:?}");
+        // A shorter safe plan's length was neither refuted nor found (the
+        // shorter plan would have been taken): it was left undecided.
+        if conflicts == Some(1) {
+            assert!(beaten > 0, "no length left undecided had a safe plan");
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! Certified answers (`solve --proof DIR`, `bench --proof DIR`): the manifest
-//! lists exactly the refuted horizons, every DRAT proof passes the independent
-//! checker `rate`, and a tampered CNF or a truncated proof does not.
+//! lists exactly the refuted horizons, every CNF is the one `snakesat export`
+//! writes at its claim's horizon, every DRAT proof passes the independent
+//! checker `rate`, a tampered CNF or a truncated proof does not, and a
+//! certification cut short by its time limit is not `certified`.
 
 #[path = "support/cli.rs"]
 mod support;
@@ -77,6 +79,33 @@ fn check_all(dir: &Path) -> Vec<(PathBuf, PathBuf)> {
     files
 }
 
+/// Asserts that every claim's CNF in `dir` is, byte for byte, what
+/// `snakesat export INSTANCE… --encoding E --horizon T` writes for the
+/// manifest's encoding `E` and the claim's horizon `T` (`instance`: the
+/// arguments naming the instance). `rate` checks a proof against the file
+/// only, whatever formula it holds (horizon T−1's formula under T's name
+/// and header passes it): this ties the file to its claim.
+fn assert_exported(dir: &Path, instance: &[&str]) {
+    let m = manifest(dir);
+    let encoding = m["encoding"].as_str().unwrap();
+    let p_line = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("p cnf "))
+            .map(String::from)
+    };
+    for c in m["claims"].as_array().unwrap() {
+        let horizon = c["horizon"].to_string();
+        let mut args = vec!["export"];
+        args.extend_from_slice(instance);
+        args.extend(["--encoding", encoding, "--horizon", &horizon, "-o", "-"]);
+        let export = snakesat(&args);
+        assert_eq!(export.code, 0, "stderr: {}", export.stderr);
+        let cnf = std::fs::read_to_string(dir.join(c["cnf"].as_str().unwrap())).unwrap();
+        assert_eq!(p_line(&cnf), p_line(&export.stdout), "{c}");
+        assert!(cnf == export.stdout, "{c}: not the exported formula");
+    }
+}
+
 /// `solve F --proof DIR --json` for an instance with a plan: certified, and
 /// the refuted claims are exactly the lower bound up to the plan's horizon − 1.
 fn solve_certified(file: &str, dir: &Path) -> serde_json::Value {
@@ -113,6 +142,7 @@ fn ipc_optimal_answers_are_certified_and_check() {
             let files = check_all(&dir);
             assert_eq!(files.len(), plan["certificates"].as_array().unwrap().len());
         }
+        assert_exported(&dir, &[&ipc(n)]);
         // The CNFs are self-describing: they carry the instance, encoding and horizon.
         for c in plan["certificates"].as_array().unwrap() {
             let text = std::fs::read_to_string(dir.join(c["cnf"].as_str().unwrap())).unwrap();
@@ -149,6 +179,7 @@ fn full_board_refutations_carry_their_facts_and_check() {
     if checker {
         assert_eq!(check_all(&proofs).len(), certificates.len());
     }
+    assert_exported(&proofs, &[file.to_str().unwrap()]);
     // Full boards are searched with fresh formulas that trace their proofs
     // as they go: the SAT horizon's files and those of horizons stopped
     // above it are removed, so the folder holds exactly the claims.
@@ -210,6 +241,8 @@ fn the_fresh_search_certifies_as_it_goes() {
         if checker {
             assert_eq!(check_all(&fresh).len(), certificates.len());
         }
+        // The search's own formulas, written as it goes, are the exported ones too.
+        assert_exported(&fresh, &[&ipc(n)]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
@@ -253,6 +286,7 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
     if have_checker() {
         assert_eq!(check_all(&out).len(), 7);
     }
+    assert_exported(&out, &[file.to_str().unwrap()]);
 
     // A fixed horizon rests on that horizon alone: no below-bound claim or
     // note, but the manifest gives the bound as --json does (it said null,
@@ -275,6 +309,7 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
     if have_checker() {
         check_all(&fixed);
     }
+    assert_exported(&fixed, &[file.to_str().unwrap()]);
 
     // An apple behind walls: no claim to certify, and the manifest says
     // which argument excludes every horizon (it said nothing).
@@ -412,6 +447,129 @@ fn an_unknown_answer_is_not_certified() {
     assert!(line.contains("| unknown | no | 34 |"), "{line}");
     // The certified column.
     assert_eq!(line.split('|').nth(11), Some(" - "), "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An apple in a dead end (a corner beside a wall) that another apple must
+/// follow: no plan at any horizon, by the bound alone (nothing is solved),
+/// while CaDiCaL needs a search to refute a horizon's formula.
+const DEAD_END: &str = r#"{"width": 5, "height": 5, "snake": [[4, 4], [4, 3]], "walls": [[1, 0]],
+  "apples": [[0, 0], [4, 0]], "visible": 1, "tail": "strict"}"#;
+
+/// Asserts that each claim of the manifest in `dir` says `refuted` exactly
+/// when `rate` verifies its proof (when `rate` is installed).
+fn refuted_as_checked(dir: &Path) {
+    if !have_checker() {
+        return;
+    }
+    for c in manifest(dir)["claims"].as_array().unwrap() {
+        let cnf = dir.join(c["cnf"].as_str().unwrap());
+        let proof = dir.join(c["proof"].as_str().unwrap());
+        assert_eq!(c["refuted"], verified(&cnf, &proof), "{c}");
+    }
+}
+
+/// Certificates whose time limit passes before CaDiCaL refutes their formula
+/// are `refuted: false` (their cut proofs fail the checker), and the answer
+/// is not certified: in the library (`certify_search` with a deadline
+/// already passed) and with `solve --proof --timeout`. The deadline has
+/// passed when each re-solve starts, so CaDiCaL stops at its first check
+/// whatever the load; only formulas it refutes before that (by unit
+/// propagation) can be `refuted`.
+#[test]
+fn certificates_cut_by_the_time_limit_are_not_certified() {
+    use snakesat::encode::by_name;
+    use snakesat::planner::Planner;
+    use snakesat::proof::{Reason, certify_search};
+    use std::time::Instant;
+    let dir = temp_dir("cut");
+    let direct = by_name("direct").unwrap();
+    let instance = snakesat::instance::json::from_json(FULL).unwrap();
+    let outcome = Planner::new(&*direct).plan(&instance).unwrap();
+    assert_eq!(outcome.plan().map(|p| p.horizon), Some(13));
+    let library = dir.join("library");
+    let passed = Some(Instant::now());
+    let m = certify_search(&instance, &*direct, &outcome, &library, passed).unwrap();
+    let claims: Vec<(usize, Reason)> = m.claims.iter().map(|c| (c.horizon, c.reason)).collect();
+    let refuted = (7..13).map(|t| (t, Reason::Refuted));
+    let expected: Vec<(usize, Reason)> = [(6, Reason::BelowBound)]
+        .into_iter()
+        .chain(refuted)
+        .collect();
+    assert_eq!(claims, expected);
+    assert!(!m.certified());
+    assert!(
+        m.claims
+            .iter()
+            .any(|c| c.reason == Reason::Refuted && !c.refuted),
+        "{:?}",
+        m.claims
+    );
+    // manifest.json says the same.
+    let written: Vec<bool> = manifest(&library)["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["refuted"].as_bool().unwrap())
+        .collect();
+    assert_eq!(
+        written,
+        m.claims.iter().map(|c| c.refuted).collect::<Vec<_>>()
+    );
+    refuted_as_checked(&library);
+
+    // The CLI: the bound answers at once, then the certificate's re-solve
+    // gets the same (tiny) time limit.
+    let file = dir.join("dead-end.json");
+    std::fs::write(&file, DEAD_END).unwrap();
+    let f = file.to_str().unwrap();
+    let complete = dir.join("complete");
+    let run = snakesat(&[
+        "solve",
+        f,
+        "--horizon",
+        "20",
+        "--json",
+        "--proof",
+        complete.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "stderr: {}", run.stderr);
+    assert_eq!(
+        json_of(&run)["certified"],
+        true,
+        "without a limit: {}",
+        run.stdout
+    );
+    refuted_as_checked(&complete);
+    let out = dir.join("cut");
+    let o = out.to_str().unwrap();
+    let run = snakesat(&[
+        "solve",
+        f,
+        "--horizon",
+        "20",
+        "--timeout",
+        "1e-9",
+        "--json",
+        "--proof",
+        o,
+    ]);
+    assert_eq!(run.code, 1, "stderr: {}", run.stderr);
+    let report = json_of(&run);
+    assert_eq!(report["status"], "unsat");
+    assert_eq!(report["certified"], false, "{report}");
+    assert_eq!(report["certificates"][0]["refuted"], false, "{report}");
+    assert!(
+        run.stderr
+            .contains("some re-solve reached the time limit: not certified"),
+        "{}",
+        run.stderr
+    );
+    let m = manifest(&out);
+    assert_eq!(horizons(&m["claims"], "refuted"), vec![20]);
+    assert_eq!(m["claims"][0]["refuted"], false);
+    refuted_as_checked(&out);
+    assert_exported(&out, &[f]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -409,7 +409,8 @@ impl<'a> Planner<'a> {
     /// uses its own: [`CadicalConfig::Unsat`] for the incremental
     /// least-horizon search (it refutes horizon after horizon; 1.5–2 times
     /// faster than the default one on IPC-2018 optimal 7, 13, 17 and 18, see
-    /// the README), CaDiCaL's default elsewhere.
+    /// the README) and for the least-horizon search of a full board (fresh
+    /// formulas, mostly refuted), CaDiCaL's default elsewhere.
     pub fn cadical_config(mut self, config: CadicalConfig) -> Self {
         self.config = Some(config);
         self
@@ -543,6 +544,18 @@ impl<'a> Planner<'a> {
                     || !incremental
                     || (self.method == Method::Auto && ends_full(instance)) =>
             {
+                // Full boards: CaDiCaL's `unsat` configuration, as for the
+                // incremental search (their refutations are most of the
+                // work; README, "Full boards: windows and the `unsat`
+                // configuration").
+                let budget = if ends_full(instance) {
+                    Budget {
+                        config: self.config.unwrap_or(CadicalConfig::Unsat),
+                        ..budget
+                    }
+                } else {
+                    budget
+                };
                 solve::parallel::least_horizon_parallel(
                     instance,
                     encoding,

@@ -60,7 +60,7 @@ pub struct SolveArgs {
     /// A plan fast (any length up to --max-horizon, or up to the instance's `horizon` when it has one), then shorter ones while time remains; `optimal` only if proven.
     #[arg(long)]
     pub satisficing: bool,
-    /// CaDiCaL configuration of every solver (`default`, `plain`, `sat`, `unsat`) [default: `unsat` for the incremental least-horizon search, `default` for every other]
+    /// CaDiCaL configuration of every solver (`default`, `plain`, `sat`, `unsat`) [default: `unsat` for the least-horizon search when incremental or on a full board, `default` for every other]
     #[arg(long, value_name = "NAME")]
     pub cadical_config: Option<String>,
     /// Write the IPC plan (the domain's actions) of the checked path to FILE (PDDL instances only).

@@ -19,6 +19,12 @@
 //!   is revealed, and is forced when the head enters a revealed apple.
 //! - `apple count`: the unary counter of apples eaten, one increment per step.
 //! - `goal`: every apple eaten at `T`.
+//! - `goal count`: with the counter, at least `j` apples eaten by
+//!   `T − (n − j)` (one apple per move at most): a count the solver cannot
+//!   make itself, and with it the snake's length near `T` is known, which
+//!   switches on the body clauses guarded by it. On full boards it halves
+//!   the refutations near the least horizon (README, "Full boards: the
+//!   goal's count").
 //! - `body …`: the head never enters its body; see [`body`] for the choices.
 //!
 //! With `prune=on` (default) variables that [`Bounds`] proves false are
@@ -525,7 +531,7 @@ impl<'a> Builder<'a> {
         self.count_vars(&bounds, counter_needed, chain);
         self.apples();
         if self.goal {
-            self.goal();
+            self.goal(counter_needed);
             if let Some(board) = FullBoard::of(self.inst) {
                 self.full_board(&board);
             }
@@ -845,11 +851,27 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn goal(&mut self) {
+    /// Every apple eaten at `T`; with the counter (`counted`), also its
+    /// values that follow.
+    fn goal(&mut self, counted: bool) {
         self.cnf.family("goal");
-        for i in 0..self.inst.apples.len() {
+        let n = self.inst.apples.len();
+        for i in 0..n {
             let last = self.e(i, self.moves);
             self.cnf.add(&[last]);
+        }
+        // A move eats at most one apple, so with every apple eaten at `T`
+        // at least `j` are eaten by `T - (n - j)`: the counter's last
+        // values, which the solver could only find by counting.
+        if !counted {
+            return;
+        }
+        self.cnf.family("goal count");
+        for j in 1..=n {
+            for t in self.moves.saturating_sub(n - j)..self.moves {
+                let at_least = self.k(j, t);
+                self.cnf.add(&[at_least]);
+            }
         }
     }
 

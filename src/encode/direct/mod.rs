@@ -866,12 +866,19 @@ impl<'a> Builder<'a> {
         if !counted {
             return;
         }
+        let pins = (1..=n)
+            .flat_map(|j| (self.moves.saturating_sub(n - j)..self.moves).map(move |t| (j, t)));
+        // A count the pruning made false means the rules refute this horizon
+        // anyway; the pins are then left out rather than written as an empty
+        // clause, which the DRAT checker of `--proof` does not take (see
+        // `full_board`).
+        if pins.clone().any(|(j, t)| self.k(j, t) == FALSE) {
+            return;
+        }
         self.cnf.family("goal count");
-        for j in 1..=n {
-            for t in self.moves.saturating_sub(n - j)..self.moves {
-                let at_least = self.k(j, t);
-                self.cnf.add(&[at_least]);
-            }
+        for (j, t) in pins {
+            let at_least = self.k(j, t);
+            self.cnf.add(&[at_least]);
         }
     }
 

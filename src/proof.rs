@@ -389,9 +389,10 @@ pub struct Certification {
     pub certificates: Vec<Certificate>,
 }
 
-const BOUND_NOTE: &str = "excluded by the lower bound (distances through the apples and a minimum \
-spanning tree over the start and the apples, src/encode/prune.rs), an argument, not a proof; the \
-claim with reason below-bound certifies the horizon just below it";
+const BOUND_NOTE: &str = "excluded by the lower bound (distances through the apples, a minimum \
+spanning tree over the start and the apples, src/encode/prune.rs, and the least time of the apples' \
+eating orders, src/encode/schedule.rs), an argument, not a proof; the claim with reason below-bound \
+certifies the horizon just below it";
 
 /// What excludes every horizon when the apples can never all be eaten.
 const UNREACHABLE_NOTE: &str = "every horizon is excluded because some apple can never be eaten \

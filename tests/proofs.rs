@@ -395,7 +395,7 @@ fn an_unknown_answer_is_not_certified() {
         "solve",
         &ipc(14),
         "--horizon",
-        "70",
+        "84",
         "--timeout",
         "1",
         "--json",
@@ -411,7 +411,7 @@ fn an_unknown_answer_is_not_certified() {
         "{}",
         run.stderr
     );
-    assert_eq!(manifest(&out)["lower_bound"], 34);
+    assert_eq!(manifest(&out)["lower_bound"], 66);
     // bench: the full board's fresh search refutes horizons as it goes, and
     // the row's certified is null ("-" in the table) beside its certificates.
     let problems = dir.join("probs");
@@ -444,7 +444,7 @@ fn an_unknown_answer_is_not_certified() {
     ]);
     assert_eq!(run.code, 3, "stderr: {}", run.stderr);
     let line = run.stdout.lines().last().unwrap();
-    assert!(line.contains("| unknown | no | 34 |"), "{line}");
+    assert!(line.contains("| unknown | no | 66 |"), "{line}");
     // The certified column.
     assert_eq!(line.split('|').nth(11), Some(" - "), "{line}");
     let _ = std::fs::remove_dir_all(&dir);

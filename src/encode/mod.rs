@@ -7,6 +7,8 @@
 //!   them (approximations of the game; see docs/DESIGN.md §2).
 //! - [`full`]: the facts of boards that the final snake fills, which the
 //!   direct encoding and the incremental search add.
+//! - [`prune`] and [`schedule`]: bounds that ignore the body, which let the
+//!   encodings leave out what no legal plan uses.
 //!
 //! Every encoding records its head variables as [`VarKind::Head`] (`head x y
 //! t`, time `t` counted in moves from 0) or per axis, which is all
@@ -22,6 +24,7 @@ pub mod direct;
 pub mod full;
 pub mod notebook;
 pub mod prune;
+pub mod schedule;
 
 use thiserror::Error;
 

@@ -42,14 +42,14 @@ pub(crate) const MAX_PHASE_CHECKS: usize = 50_000_000;
 
 /// Grid distances from the distinct apple cells, computed once per cell, or
 /// Manhattan distances when the table would exceed [`MAX_DISTANCE_ENTRIES`].
-struct Distances {
+pub(crate) struct Distances {
     /// Row of each distinct apple cell, by cell index.
     row: HashMap<usize, Vec<usize>>,
     exact: bool,
 }
 
 impl Distances {
-    fn new(instance: &Instance, walls: &[bool]) -> Distances {
+    pub(crate) fn new(instance: &Instance, walls: &[bool]) -> Distances {
         let distinct: HashSet<Pos> = instance.apples.iter().copied().collect();
         let exact = distinct.len().saturating_mul(instance.cells()) <= MAX_DISTANCE_ENTRIES;
         let row = if exact {
@@ -64,7 +64,7 @@ impl Distances {
     }
 
     /// Distance from apple cell `from` to any cell `to` (a lower bound when not exact).
-    fn get(&self, instance: &Instance, from: Pos, to: Pos) -> usize {
+    pub(crate) fn get(&self, instance: &Instance, from: Pos, to: Pos) -> usize {
         if self.exact {
             self.row[&instance.index(from)][instance.index(to)]
         } else {
@@ -75,7 +75,7 @@ impl Distances {
 
 /// Moves between two eats at distance `d`: two apples on one cell need a step
 /// out and back.
-fn step(d: usize) -> usize {
+pub(crate) fn step(d: usize) -> usize {
     if d == 0 { 2 } else { d }
 }
 
@@ -90,29 +90,38 @@ pub struct Bounds {
     pub latest: Vec<usize>,
 }
 
+/// Earliest time the head can stand on each apple's cell after `t = 0`
+/// (ignoring the body and when the apple is revealed; `usize::MAX`:
+/// unreachable).
+pub(crate) fn first_visits(instance: &Instance, walls: &[bool], dist: &Distances) -> Vec<usize> {
+    let starts = start_cells(instance, walls);
+    let mut first: HashMap<Pos, usize> = HashMap::new();
+    instance
+        .apples
+        .iter()
+        .map(|&target| {
+            *first
+                .entry(target)
+                .or_insert_with(|| match (&instance.start, dist.exact) {
+                    // A free start can be next to the apple (or on it: two moves).
+                    (Start::Free { .. }, false) => 1,
+                    _ => starts
+                        .iter()
+                        .map(|&s| match dist.get(instance, target, s) {
+                            usize::MAX => usize::MAX,
+                            d => step(d),
+                        })
+                        .min()
+                        .unwrap_or(usize::MAX),
+                })
+        })
+        .collect()
+}
+
 /// Earliest possible eating time of every apple, ignoring the body.
 fn earliest_times(instance: &Instance, walls: &[bool], dist: &Distances) -> Vec<usize> {
     let n = instance.apples.len();
-    let starts = start_cells(instance, walls);
-    // Earliest time the head can first stand on `target` after t = 0.
-    let mut first: HashMap<Pos, usize> = HashMap::new();
-    let mut first_visit = |target: Pos| -> usize {
-        *first
-            .entry(target)
-            .or_insert_with(|| match (&instance.start, dist.exact) {
-                // A free start can be next to the apple (or on it: two moves).
-                (Start::Free { .. }, false) => 1,
-                _ => starts
-                    .iter()
-                    .map(|&s| match dist.get(instance, target, s) {
-                        usize::MAX => usize::MAX,
-                        d => step(d),
-                    })
-                    .min()
-                    .unwrap_or(usize::MAX),
-            })
-    };
-    let mut earliest: Vec<usize> = instance.apples.iter().map(|&a| first_visit(a)).collect();
+    let mut earliest = first_visits(instance, walls, dist);
     let v = instance.visible_at_start();
     if v == 1 {
         // Ordered apples: each one after the previous, at its distance.
@@ -146,13 +155,15 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
     }
 }
 
-/// A proven lower bound on the number of moves needed to eat every apple
+/// A proven lower bound on the number of moves needed to eat every apple:
+/// the largest of the per-apple distances, the apples' spanning tree and
+/// their schedule ([`earliest_eats`](crate::encode::schedule::earliest_eats))
 /// (0 only without apples, whose goal holds at once; `None` when some apple
 /// can never be eaten: unreachable, or in a dead end or a pocket, see [`strands`], or the last
 /// apple of a full board whose free cells' colours cannot hold the final body, see
 /// [`colours_forbid`](crate::encode::full::colours_forbid)). Its work is bounded
 /// (distance tables of at most 8,000,000 entries, a spanning tree of at most
-/// 2,000 apple cells), not by the square of the number of apples.
+/// 2,000 apple cells, a schedule of at most 4,000,000 states).
 ///
 /// # Panics
 ///
@@ -170,6 +181,11 @@ pub fn lower_bound(instance: &Instance) -> Option<usize> {
         .unwrap_or(0)
         .max(n)
         .max(tree_bound(instance, &walls, &dist))
+        .max(
+            *crate::encode::schedule::earliest_eats(instance)
+                .last()
+                .unwrap_or(&0),
+        )
         .max(if strands(instance) { usize::MAX } else { 0 })
         .max(if crate::encode::full::colours_forbid(instance) {
             usize::MAX

@@ -39,6 +39,7 @@ use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarKind};
 use crate::encode::amo::{Amo, AmoOf};
 use crate::encode::full::FullBoard;
 use crate::encode::prune::{Bounds, start_cells};
+use crate::encode::schedule;
 use crate::encode::{Capabilities, EncodeError, Encoding, NameError, OpenFormula};
 use crate::instance::{Instance, Start};
 
@@ -810,10 +811,17 @@ impl<'a> Builder<'a> {
         }
         self.cnf.family("apple count");
         let first_eat = bounds.earliest.iter().copied().min().unwrap_or(0);
+        // The least time of each number of eats, ignoring the body.
+        let eats = if self.options.prune {
+            schedule::earliest_eats(self.inst)
+        } else {
+            vec![0; n + 1].into()
+        };
         for j in 1..=n {
             for t in 1..width {
-                // At most one apple per step, and none before the first can be reached.
-                let lit = if t < j || (self.options.prune && t < first_eat) {
+                // At most one apple per step, none before the first can be
+                // reached, nor before any order of the apples could eat `j`.
+                let lit = if t < j || (self.options.prune && (t < first_eat || t < eats[j])) {
                     FALSE
                 } else {
                     self.cnf.var(VarKind::count(j, t))

@@ -529,7 +529,7 @@ impl<'a> Builder<'a> {
         } else {
             self.ate = vec![FALSE; self.moves + 1];
         }
-        self.count_vars(&bounds, counter_needed, chain);
+        self.count_vars(counter_needed, chain);
         self.apples();
         if self.goal {
             self.goal(counter_needed);
@@ -790,7 +790,7 @@ impl<'a> Builder<'a> {
 
     /// The unary counter `count j t` (at least `j` apples eaten by `t`): the
     /// eaten chain itself for ordered apples, else one increment per `ate`.
-    fn count_vars(&mut self, bounds: &Bounds, needed: bool, chain: bool) {
+    fn count_vars(&mut self, needed: bool, chain: bool) {
         let n = self.inst.apples.len();
         let width = self.moves + 1;
         self.count = vec![FALSE; (n + 1) * width];
@@ -810,8 +810,8 @@ impl<'a> Builder<'a> {
             return;
         }
         self.cnf.family("apple count");
-        let first_eat = bounds.earliest.iter().copied().min().unwrap_or(0);
-        // The least time of each number of eats, ignoring the body.
+        // The least time of each number of eats, ignoring the body (the
+        // first eat no earlier than the nearest visible apple).
         let eats = if self.options.prune {
             schedule::earliest_eats(self.inst)
         } else {
@@ -819,9 +819,9 @@ impl<'a> Builder<'a> {
         };
         for j in 1..=n {
             for t in 1..width {
-                // At most one apple per step, none before the first can be
-                // reached, nor before any order of the apples could eat `j`.
-                let lit = if t < j || (self.options.prune && (t < first_eat || t < eats[j])) {
+                // At most one apple per step, and none before any order of
+                // the apples could eat `j`.
+                let lit = if t < j || (self.options.prune && t < eats[j]) {
                     FALSE
                 } else {
                     self.cnf.var(VarKind::count(j, t))

@@ -781,9 +781,10 @@ const SEARCH_NODES: usize = 2_000;
 /// repaired around it:
 /// [`CycleSolver::certify_near`] with every arc of `cycle` farther than
 /// [`REPAIR_RADIUS`] from the path kept (on odd boards the whole board). One
-/// solver call at most. A certificate searched on the whole board would be
-/// an arbitrary cycle, which serves the next apples worse (measured on
-/// 30x30: more moves).
+/// solver call at most. A certificate searched on the whole board gives
+/// about as many moves at 8–20 times the solver time (20x20 seeds 1–50:
+/// 10,427 mean moves against 10,426; 30x30 seeds 1–10: 45,301 against
+/// 45,147).
 fn certified_candidate(
     solver: &mut CycleSolver,
     snake: &[usize],

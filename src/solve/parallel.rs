@@ -11,7 +11,10 @@
 //! incremental), and fresh horizons are independent, so two cores answer two
 //! of them at once. The answer does not depend on the scheduling: SAT and
 //! UNSAT are facts of each horizon's formula, the plan returned is the one of
-//! the least SAT horizon, whose solve is deterministic.
+//! the least SAT horizon, whose solve is deterministic, and an error (a
+//! formula beyond the encoding's limits) is the answer only at the least
+//! horizon that has one and below every plan, where the sequential search
+//! would stop.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,8 +34,11 @@ struct Shared {
     least_sat: usize,
     /// The horizons being solved and their stop flags.
     running: Vec<(usize, Arc<AtomicBool>)>,
-    /// The first error (encoding, or writing a certificate), which stops the search.
-    error: Option<ProofError>,
+    /// The error (encoding, or writing a certificate) at the least horizon
+    /// that had one, and that horizon: no horizon above it is handed out, as
+    /// the sequential search would stop there. Horizons below it go on,
+    /// since a plan there is the answer, whichever core finished first.
+    error: Option<(usize, ProofError)>,
 }
 
 /// The threads the machine runs at once (at least one): the workers of
@@ -90,10 +96,12 @@ pub(crate) fn least_horizon_parallel(
         }
     });
     let shared = shared.into_inner().expect("no worker panics");
-    if let Some(error) = shared.error {
+    let least_sat = shared.least_sat;
+    if let Some((t, error)) = shared.error
+        && t < least_sat
+    {
         return Err(error);
     }
-    let least_sat = shared.least_sat;
     // Horizons above the least plan say nothing, refuted or not: their
     // certificates (answered before the plan was found) go too.
     if let Some(dir) = proof_dir {
@@ -139,7 +147,8 @@ fn work(
             let mut s = lock();
             let t = s.next;
             let past_deadline = budget.expired();
-            if s.error.is_some() || t > max_moves || t >= s.least_sat || past_deadline {
+            let stopped_at = s.error.as_ref().map_or(usize::MAX, |(u, _)| *u);
+            if t > max_moves || t >= s.least_sat.min(stopped_at) || past_deadline {
                 return;
             }
             s.next += 1;
@@ -157,10 +166,14 @@ fn work(
         s.running.retain(|(u, _)| *u != t);
         match result {
             Err(error) => {
-                s.error.get_or_insert(error);
-                s.running
-                    .iter()
-                    .for_each(|(_, f)| f.store(true, Ordering::Relaxed));
+                if s.error.as_ref().is_none_or(|(u, _)| t < *u) {
+                    s.error = Some((t, error));
+                }
+                for (u, flag) in &s.running {
+                    if *u > t {
+                        flag.store(true, Ordering::Relaxed);
+                    }
+                }
                 return;
             }
             Ok(attempt) => {
@@ -253,5 +266,95 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The direct encoding, except that from horizon `too_big` on the
+    /// formula is refused as too big at once, while the horizon `slow` takes
+    /// a moment to encode: a worker answers the horizons above it first.
+    struct Limited {
+        inner: Box<dyn Encoding>,
+        slow: usize,
+        too_big: usize,
+    }
+
+    impl Encoding for Limited {
+        fn name(&self) -> String {
+            self.inner.name()
+        }
+        fn capabilities(&self) -> encode::Capabilities {
+            self.inner.capabilities()
+        }
+        fn encode(
+            &self,
+            instance: &Instance,
+            moves: usize,
+        ) -> Result<crate::cnf::Cnf, encode::EncodeError> {
+            if moves == self.slow {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+            }
+            if moves >= self.too_big {
+                return Err(encode::EncodeError::TooBig {
+                    encoding: self.name(),
+                    moves,
+                    what: "head slots",
+                    count: 2,
+                    limit: 1,
+                });
+            }
+            self.inner.encode(instance, moves)
+        }
+    }
+
+    /// Which core answers first does not change the answer: a formula too
+    /// big above the least plan does not hide the plan, and of two formulas
+    /// too big the error names the lower horizon, where the sequential
+    /// search stops (tests/cli.rs once saw "at a horizon of 61" for 60).
+    #[test]
+    fn an_error_counts_only_at_the_least_horizon_that_has_one() {
+        let spec = RandomSpec {
+            width: 4,
+            height: 4,
+            apples: 3,
+            length: 2,
+            visible: Some(1),
+            seed: 3,
+            ..RandomSpec::default()
+        };
+        let instance = generate(&spec).unwrap();
+        let bound = crate::encode::prune::lower_bound(&instance).unwrap();
+        let budget = Budget::default();
+        let search = |slow, too_big| {
+            let limited = Limited {
+                inner: encode::by_name("direct").unwrap(),
+                slow,
+                too_big,
+            };
+            least_horizon_parallel(
+                &instance,
+                &limited,
+                bound,
+                40,
+                bound,
+                &budget,
+                2,
+                None,
+                |_| {},
+            )
+        };
+        let plan = search(usize::MAX, usize::MAX)
+            .unwrap()
+            .plan()
+            .expect("a plan within 40 moves")
+            .horizon;
+        // The plan's horizon slow, the one above it too big: the plan stands.
+        let found = search(plan, plan + 1).expect("the plan, not the error above it");
+        assert_eq!(found.plan().map(|a| a.horizon), Some(plan));
+        assert!(found.optimal());
+        // Both too big, the lower one slow: its error is the answer.
+        let Err(error) = search(plan, plan) else {
+            panic!("no formula at {plan} moves, so no plan");
+        };
+        let expected = format!("at a horizon of {plan} moves");
+        assert!(error.to_string().contains(&expected), "{error}");
     }
 }

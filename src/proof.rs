@@ -261,11 +261,14 @@ pub fn is_certificate_file(name: &str) -> bool {
         .is_some_and(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// Removes the certificate files of `horizon` from `dir`.
+/// Removes the certificate files of `horizon` that are in `dir` (a horizon
+/// whose writing failed may have only its CNF, or none).
 pub(crate) fn remove_files(dir: &Path, horizon: usize) -> Result<(), ProofError> {
     let (cnf, proof) = file_names(horizon);
     for file in [cnf, proof].map(|name| dir.join(name)) {
-        crate::output::remove_unfinished(&file).map_err(|e| ProofError::write(&file, e))?;
+        if file.exists() {
+            crate::output::remove_unfinished(&file).map_err(|e| ProofError::write(&file, e))?;
+        }
     }
     Ok(())
 }

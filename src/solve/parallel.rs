@@ -97,10 +97,15 @@ pub(crate) fn least_horizon_parallel(
     });
     let shared = shared.into_inner().expect("no worker panics");
     let least_sat = shared.least_sat;
-    if let Some((t, error)) = shared.error
-        && t < least_sat
-    {
-        return Err(error);
+    if let Some((t, error)) = shared.error {
+        if t < least_sat {
+            return Err(error);
+        }
+        // Above the least plan an error says nothing either; what that
+        // horizon wrote before it goes.
+        if let Some(dir) = proof_dir {
+            proof::remove_files(dir, t)?;
+        }
     }
     // Horizons above the least plan say nothing, refuted or not: their
     // certificates (answered before the plan was found) go too.
@@ -323,7 +328,7 @@ mod tests {
         let instance = generate(&spec).unwrap();
         let bound = crate::encode::prune::lower_bound(&instance).unwrap();
         let budget = Budget::default();
-        let search = |slow, too_big| {
+        let search_certified = |slow, too_big, proof_dir| {
             let limited = Limited {
                 inner: encode::by_name("direct").unwrap(),
                 slow,
@@ -337,10 +342,11 @@ mod tests {
                 bound,
                 &budget,
                 2,
-                None,
+                proof_dir,
                 |_| {},
             )
         };
+        let search = |slow, too_big| search_certified(slow, too_big, None);
         let plan = search(usize::MAX, usize::MAX)
             .unwrap()
             .plan()
@@ -356,5 +362,20 @@ mod tests {
         };
         let expected = format!("at a horizon of {plan} moves");
         assert!(error.to_string().contains(&expected), "{error}");
+        // Certified, the plan stands too, and the folder holds exactly the
+        // certificates of the horizons below it.
+        let dir = tempfile::tempdir().unwrap();
+        let found = search_certified(plan, plan + 1, Some(dir.path())).expect("the plan");
+        assert_eq!(found.plan().map(|a| a.horizon), Some(plan));
+        let mut files: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        files.sort();
+        let mut expected: Vec<String> = (bound..plan)
+            .flat_map(|t| [format!("horizon-{t}.cnf"), format!("horizon-{t}.drat")])
+            .collect();
+        expected.sort();
+        assert_eq!(files, expected);
     }
 }

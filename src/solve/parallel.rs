@@ -41,6 +41,18 @@ struct Shared {
     error: Option<(usize, ProofError)>,
 }
 
+impl Shared {
+    /// Stops the running horizons above `t` (a plan or an error at `t`
+    /// decides the search before them).
+    fn stop_above(&self, t: usize) {
+        for (u, flag) in &self.running {
+            if *u > t {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
 /// The threads the machine runs at once (at least one): the workers of
 /// [`least_horizon_parallel`] and of the certificates' re-solves.
 pub(crate) fn cores() -> usize {
@@ -174,21 +186,13 @@ fn work(
                 if s.error.as_ref().is_none_or(|(u, _)| t < *u) {
                     s.error = Some((t, error));
                 }
-                for (u, flag) in &s.running {
-                    if *u > t {
-                        flag.store(true, Ordering::Relaxed);
-                    }
-                }
+                s.stop_above(t);
                 return;
             }
             Ok(attempt) => {
                 if attempt.status == Status::Sat && t < s.least_sat {
                     s.least_sat = t;
-                    for (u, flag) in &s.running {
-                        if *u > t {
-                            flag.store(true, Ordering::Relaxed);
-                        }
-                    }
+                    s.stop_above(t);
                 }
                 // A horizon stopped for a lower plan says nothing: dropped.
                 let stopped = stop.load(Ordering::Relaxed) && attempt.status == Status::Unknown;

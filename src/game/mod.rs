@@ -26,6 +26,8 @@
 //! the snake makes them, and the whole game once more at the end.
 
 pub mod cycle;
+mod padded;
+pub mod pieces;
 pub mod route;
 
 use std::collections::VecDeque;
@@ -827,13 +829,16 @@ fn walk(cycle: &[u32], from: usize, to: usize) -> Option<Vec<usize>> {
 
 /// The body (head first) after `moves`, the last of which eats.
 pub(crate) fn body_after(snake: &[usize], moves: &[usize]) -> Vec<usize> {
-    moves
-        .iter()
-        .rev()
-        .chain(snake)
-        .copied()
-        .take(snake.len() + 1)
-        .collect()
+    let mut body = Vec::with_capacity(snake.len() + 1);
+    body_after_into(snake, moves, &mut body);
+    body
+}
+
+/// [`body_after`] written into `body` (cleared first), so a loop over many
+/// paths allocates it once.
+pub(crate) fn body_after_into(snake: &[usize], moves: &[usize], body: &mut Vec<usize>) {
+    body.clear();
+    body.extend(moves.iter().rev().chain(snake).take(snake.len() + 1));
 }
 
 /// The game's rules as an instance of docs/DESIGN.md §1: no walls, one visible

@@ -5,6 +5,8 @@
 //! screen of the body a path leaves before the solver is asked to certify it.
 
 use super::Grid;
+use super::padded::Padded;
+use super::pieces::Pieces;
 
 /// A shortest head path from the snake's head to `target`, as the cells
 /// entered (the target last), or `None` if no path reaches it.
@@ -124,68 +126,167 @@ pub fn filling_path(grid: &Grid, body: &[usize], target: usize) -> Option<Vec<us
 /// Always true on boards with an odd number of cells, where the certificate
 /// may skip a cell.
 pub fn plausible(grid: &Grid, body: &[usize]) -> bool {
-    let cells = grid.cells();
-    if cells % 2 == 1 || body.len() < 2 {
-        return true;
+    Screen::new(grid).passes(body)
+}
+
+/// [`plausible`] for many bodies on one board: the padded board and the
+/// search's arrays are allocated once, and each call only closes the body's
+/// cells (and opens them again), so a call costs the search alone, not a
+/// pass over the whole board.
+pub struct Screen {
+    /// Open: every board cell, but during a call the body's.
+    board: Padded,
+    /// The call in which each padded cell was reached (see `order`).
+    stamp: u32,
+    reached_in: Vec<u32>,
+    /// Tarjan's order and low point of each cell reached in this call.
+    order: Vec<u32>,
+    low: Vec<u32>,
+    /// (cell, its parent, the index of its next neighbour to look at)
+    stack: Vec<(usize, usize, u8)>,
+}
+
+impl Screen {
+    /// A screen for bodies on `grid`.
+    pub fn new(grid: &Grid) -> Screen {
+        let board = Padded::new(grid);
+        let size = board.open.len();
+        Screen {
+            board,
+            stamp: 0,
+            reached_in: vec![0; size],
+            order: vec![0; size],
+            low: vec![0; size],
+            stack: Vec::new(),
+        }
     }
-    // The board with a closed border (no bounds checks in the search).
-    let row = grid.width + 2;
-    let padded = |c: usize| (c / grid.width + 1) * row + c % grid.width + 1;
-    let mut open = vec![false; row * (grid.height + 2)];
-    for y in 1..=grid.height {
-        open[y * row + 1..y * row + 1 + grid.width].fill(true);
+
+    /// [`plausible`] for `body` (head first) on this screen's board.
+    pub fn passes(&mut self, body: &[usize]) -> bool {
+        if self.board.grid.cells() % 2 == 1 || body.len() < 2 {
+            return true;
+        }
+        let interior = &body[1..body.len() - 1];
+        for &c in interior {
+            let p = self.board.index(c);
+            self.board.open[p] = false;
+        }
+        let verdict = self.two_connected(body);
+        for &c in interior {
+            let p = self.board.index(c);
+            self.board.open[p] = true;
+        }
+        verdict
     }
-    for &c in &body[1..body.len() - 1] {
-        open[padded(c)] = false;
-    }
-    let (head, tail) = (padded(body[0]), padded(body[body.len() - 1]));
-    let steps = [1, row.wrapping_neg(), 1usize.wrapping_neg(), row];
-    // The `i`th neighbour of `c` (the four sides, then the body's edge), if open.
-    let neighbour = |c: usize, i: usize| match i {
-        0..4 => Some(c.wrapping_add(steps[i])).filter(|&n| open[n]),
-        _ if c == head => Some(tail),
-        _ => Some(head).filter(|_| c == tail),
-    };
-    // Tarjan's low points from the head, with an explicit stack (a 64x64
-    // board is too deep for recursion): the open cells must all be reached
-    // and none may be a cut vertex (which a free cell with one open
-    // neighbour also makes of that neighbour).
-    let mut order = vec![usize::MAX; open.len()];
-    let mut low = vec![0; open.len()];
-    order[head] = 0;
-    let mut reached = 1;
-    let mut root_children = 0;
-    // (cell, its parent, the index of its next neighbour to look at)
-    let mut stack = vec![(head, usize::MAX, 0)];
-    while let Some(top) = stack.last_mut() {
-        let (c, parent) = (top.0, top.1);
-        if top.2 <= 4 {
-            top.2 += 1;
-            let Some(n) = neighbour(c, top.2 - 1) else {
+
+    /// Whether the open cells, with the head and the tail of `body` joined,
+    /// are connected and have no cut vertex (the body's interior closed).
+    fn two_connected(&mut self, body: &[usize]) -> bool {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // (After 2^32 calls the stamps start again from a clean slate.)
+            self.reached_in.fill(0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        let Screen {
+            board,
+            reached_in,
+            order,
+            low,
+            stack,
+            ..
+        } = self;
+        let (head, tail) = (board.index(body[0]), board.index(body[body.len() - 1]));
+        let row = board.row;
+        let steps = [1, row.wrapping_neg(), 1usize.wrapping_neg(), row];
+        // The `i`th neighbour of `c` (the four sides, then the body's edge), if open.
+        let neighbour = |c: usize, i: u8| match i {
+            0..4 => Some(c.wrapping_add(steps[i as usize])).filter(|&n| board.open[n]),
+            _ if c == head => Some(tail),
+            _ => Some(head).filter(|_| c == tail),
+        };
+        // Tarjan's low points from the head, with an explicit stack (a 64x64
+        // board is too deep for recursion): the open cells must all be reached
+        // and none may be a cut vertex (which a free cell with one open
+        // neighbour also makes of that neighbour).
+        reached_in[head] = stamp;
+        order[head] = 0;
+        low[head] = 0;
+        let mut reached = 1;
+        let mut root_children = 0;
+        stack.clear();
+        stack.push((head, usize::MAX, 0));
+        while let Some(top) = stack.last_mut() {
+            let (c, parent) = (top.0, top.1);
+            if top.2 <= 4 {
+                top.2 += 1;
+                let Some(n) = neighbour(c, top.2 - 1) else {
+                    continue;
+                };
+                if reached_in[n] != stamp {
+                    reached_in[n] = stamp;
+                    order[n] = reached;
+                    low[n] = reached;
+                    reached += 1;
+                    stack.push((n, c, 0));
+                } else if n != parent {
+                    low[c] = low[c].min(order[n]);
+                }
                 continue;
-            };
-            if order[n] == usize::MAX {
-                order[n] = reached;
-                low[n] = reached;
-                reached += 1;
-                stack.push((n, c, 0));
-            } else if n != parent {
-                low[c] = low[c].min(order[n]);
             }
-            continue;
+            stack.pop();
+            if parent == usize::MAX {
+                continue;
+            }
+            low[parent] = low[parent].min(low[c]);
+            if parent == head {
+                root_children += 1;
+            } else if low[c] >= order[parent] {
+                return false;
+            }
         }
-        stack.pop();
-        if parent == usize::MAX {
-            continue;
+        root_children < 2 && reached as usize == board.grid.cells() + 2 - body.len()
+    }
+}
+
+/// [`plausible`] for the bodies that many paths leave from one snake: a
+/// body whose free cells fall into two pieces or more fails it (its graph,
+/// those cells with the head and the tail joined, is not 2-connected then),
+/// which [`Pieces`] finds in a fraction of the [`Screen`]'s time; the others
+/// go to the screen.
+struct PathScreen<'a> {
+    snake: &'a [usize],
+    /// Whether the count applies: on a board with an even number of cells
+    /// (on others every body passes), and with more than two cells off the
+    /// body (two pieces can pass: the head and the tail, joined by the
+    /// body's edge).
+    count: bool,
+    pieces: Pieces,
+    screen: Screen,
+    /// The body a path leaves.
+    after: Vec<usize>,
+}
+
+impl<'a> PathScreen<'a> {
+    fn new(grid: &Grid, snake: &'a [usize]) -> Self {
+        PathScreen {
+            snake,
+            count: grid.cells().is_multiple_of(2) && snake.len() + 1 < grid.cells(),
+            pieces: Pieces::new(grid),
+            screen: Screen::new(grid),
+            after: Vec::with_capacity(snake.len() + 1),
         }
-        low[parent] = low[parent].min(low[c]);
-        if parent == head {
-            root_children += 1;
-        } else if low[c] >= order[parent] {
+    }
+
+    /// [`plausible`] for the body the snake leaves after `path`.
+    fn passes(&mut self, path: &[usize]) -> bool {
+        if self.count && self.pieces.count(self.snake, path) > 1 {
             return false;
         }
+        super::body_after_into(self.snake, path, &mut self.after);
+        self.screen.passes(&self.after)
     }
-    root_children < 2 && reached == cells + 2 - body.len()
 }
 
 /// Legal head paths from the snake's head to `target` (the [`is_legal`]
@@ -243,8 +344,9 @@ pub fn plausible_paths(
     want: usize,
 ) -> Vec<Vec<usize>> {
     let mut found = Vec::new();
+    let mut screen = PathScreen::new(grid, body);
     enumerate(grid, body, target, lower, limit, budget, |path| {
-        if plausible(grid, &super::body_after(body, path)) {
+        if screen.passes(path) {
             found.push(path.to_vec());
         }
         found.len() >= want
@@ -514,6 +616,30 @@ mod tests {
         assert!(!plausible(&grid, &wall));
         // Odd boards: always (their certificate may skip a cell).
         assert!(plausible(&Grid::new(3, 3), &[4, 1, 0]));
+    }
+
+    #[test]
+    fn the_reused_screen_agrees_with_a_fresh_one() {
+        // Many paths of several lengths from one snake, as the search asks:
+        // the count and the screen's reused arrays give what a fresh
+        // screen gives for the body each path leaves.
+        let (mut passed, mut refused) = (0, 0);
+        for (grid, snake, paths) in crate::game::pieces::tests::snakes_and_paths(11, 300, 6) {
+            let mut screen = PathScreen::new(&grid, &snake);
+            for path in &paths {
+                let fresh = plausible(&grid, &crate::game::body_after(&snake, path));
+                assert_eq!(screen.passes(path), fresh, "{grid:?} {snake:?} {path:?}");
+                if fresh { passed += 1 } else { refused += 1 }
+            }
+        }
+        assert!(passed > 100 && refused > 100, "{passed} {refused}");
+        // A path that fills the board: off the body are only its head and
+        // tail, apart but joined by the body's edge, which passes.
+        let grid = Grid::new(4, 4);
+        let serpentine = [0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12];
+        let snake: Vec<usize> = serpentine[..15].iter().rev().copied().collect();
+        assert!(plausible(&grid, &crate::game::body_after(&snake, &[12])));
+        assert!(PathScreen::new(&grid, &snake).passes(&[12]));
     }
 
     #[test]

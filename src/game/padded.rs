@@ -1,0 +1,43 @@
+//! The board with a closed border around it, for the searches that screen
+//! the body a path leaves ([`super::route::Screen`], [`super::pieces::Pieces`]):
+//! every neighbour of a board cell is a cell of the padded board, so those
+//! searches need no bounds checks.
+
+use super::Grid;
+
+/// Which cells of the padded board are open.
+pub(crate) struct Padded {
+    pub(crate) grid: Grid,
+    /// `grid.width + 2`: a row of the padded board.
+    pub(crate) row: usize,
+    /// Every board cell open and the border closed, until a user closes more.
+    pub(crate) open: Vec<bool>,
+}
+
+impl Padded {
+    /// The padded `grid`, every board cell open.
+    pub(crate) fn new(grid: &Grid) -> Padded {
+        let row = grid.width + 2;
+        let mut padded = Padded {
+            grid: *grid,
+            row,
+            open: vec![false; row * (grid.height + 2)],
+        };
+        padded.reset();
+        padded
+    }
+
+    /// Every board cell open again, the border closed.
+    pub(crate) fn reset(&mut self) {
+        let (row, width) = (self.row, self.grid.width);
+        self.open.fill(false);
+        for y in 1..=self.grid.height {
+            self.open[y * row + 1..y * row + 1 + width].fill(true);
+        }
+    }
+
+    /// The padded board's number of board cell `c`.
+    pub(crate) fn index(&self, c: usize) -> usize {
+        (c / self.grid.width + 1) * self.row + c % self.grid.width + 1
+    }
+}

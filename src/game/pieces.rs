@@ -64,7 +64,7 @@ impl Pieces {
 
     /// The 4-connected pieces of the cells off the interior of the body
     /// that `snake` leaves after `path` (the last move eats, as in
-    /// [`super::body_after`]; its head and tail count as off it). `snake`
+    /// the player's paths; its head and tail count as off it). `snake`
     /// must be the same from call to call; the counts shared by every path
     /// of one length are made when the length changes.
     pub fn count(&mut self, snake: &[usize], path: &[usize]) -> usize {

@@ -40,4 +40,19 @@ impl Padded {
     pub(crate) fn index(&self, c: usize) -> usize {
         (c / self.grid.width + 1) * self.row + c % self.grid.width + 1
     }
+
+    /// The 8 neighbours of padded cell `p` (a board cell), row by row.
+    pub(crate) fn around(&self, p: usize) -> [usize; 8] {
+        let row = self.row;
+        [
+            p - row - 1,
+            p - row,
+            p - row + 1,
+            p - 1,
+            p + 1,
+            p + row - 1,
+            p + row,
+            p + row + 1,
+        ]
+    }
 }

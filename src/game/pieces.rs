@@ -22,8 +22,9 @@
 //! neighbours of each of its cells (a table gives the change in the Euler
 //! number from them), and only of the cells after the part it shares with
 //! the path before it (the search's paths come in depth-first order, so on
-//! 30x30 a path of 40 cells shares its first 33 with the one before). The player plays the same games with it, about three
-//! times faster on 16x16 to 30x30 (README, "Large boards").
+//! 30x30 a path of 40 cells shares its first 33 with the one before). The
+//! player plays the same games with it, about three times faster on 16x16
+//! to 30x30 (README, "Large boards").
 
 use super::Grid;
 use super::padded::Padded;

@@ -79,7 +79,9 @@ impl Pieces {
     /// The 4-connected pieces of the cells off the interior of the body
     /// that `snake` leaves after `path` (the last move eats, as in
     /// the player's paths; its head and tail count as off it). `snake`
-    /// must be the same from call to call; the counts shared by every path
+    /// must be the same from call to call, and `path` a legal one (distinct
+    /// cells, none entered while the body is still there, as
+    /// [`super::route::enumerate`] gives); the counts shared by every path
     /// of one length are made when the length changes.
     pub fn count(&mut self, snake: &[usize], path: &[usize]) -> usize {
         let k = path.len();

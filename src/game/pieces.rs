@@ -118,16 +118,14 @@ impl Pieces {
         let mut joined = self.joined_after.last().copied().unwrap_or(0);
         for (i, &c) in inside.iter().enumerate().skip(shared) {
             let p = self.board.index(c);
-            let mut around = 0;
-            for (bit, n) in self.board.around(p).into_iter().enumerate() {
-                around |= usize::from(self.board.open[n]) << bit;
+            for n in self.board.around(p) {
                 let piece = self.piece[n] as usize;
                 if piece != 0 && self.joined_at[piece] == NOT_JOINED {
                     self.joined_at[piece] = i;
                     joined += 1;
                 }
             }
-            euler4 -= i64::from(CLOSING[around]);
+            euler4 -= i64::from(CLOSING[self.openness_around(p)]);
             self.board.open[p] = false;
             self.path.push(c);
             self.euler4_after.push(euler4);
@@ -148,16 +146,14 @@ impl Pieces {
     /// number and the closed cells' 8-connected pieces.
     fn share(&mut self, closed: &[usize]) {
         self.board.reset();
-        let (row, size) = (self.board.row, self.board.open.len());
+        // (The open board, one piece without holes, has Euler number 1.)
+        self.euler4 = 4;
         for &c in closed {
             let p = self.board.index(c);
+            self.euler4 -= i64::from(CLOSING[self.openness_around(p)]);
             self.board.open[p] = false;
         }
-        // Every window whose top-left cell is not in the last row or column.
-        self.euler4 = (0..size - row)
-            .filter(|p| p % row != row - 1)
-            .map(|p| self.window_at(p))
-            .sum();
+        let (row, size) = (self.board.row, self.board.open.len());
         self.piece.fill(0);
         self.pieces = 0;
         let mut stack = Vec::new();
@@ -188,16 +184,11 @@ impl Pieces {
         self.joined_after.clear();
     }
 
-    /// [`window`] of the window whose top-left cell is padded cell `p`.
-    fn window_at(&self, p: usize) -> i64 {
-        let row = self.board.row;
-        let open = &self.board.open;
-        i64::from(window(
-            open[p],
-            open[p + 1],
-            open[p + row],
-            open[p + row + 1],
-        ))
+    /// Which of the 8 neighbours of padded cell `p` are open (bit `i` for
+    /// the `i`th of [`Padded::around`]).
+    fn openness_around(&self, p: usize) -> usize {
+        let around = self.board.around(p).into_iter().enumerate();
+        around.fold(0, |m, (bit, n)| m | usize::from(self.board.open[n]) << bit)
     }
 }
 

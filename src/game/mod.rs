@@ -834,6 +834,11 @@ pub(crate) fn body_after(snake: &[usize], moves: &[usize]) -> Vec<usize> {
     body
 }
 
+/// How many cells `a` and `b` share from their start.
+pub(crate) fn shared_prefix(a: &[usize], b: &[usize]) -> usize {
+    a.iter().zip(b).take_while(|(a, b)| a == b).count()
+}
+
 /// [`body_after`] written into `body` (cleared first), so a loop over many
 /// paths allocates it once.
 pub(crate) fn body_after_into(snake: &[usize], moves: &[usize], body: &mut Vec<usize>) {

@@ -94,12 +94,7 @@ impl Pieces {
         let inside = &path[k.saturating_sub(snake.len())..k.saturating_sub(1)];
         // Open again the last path's cells after the part it shares with
         // this one, and forget the pieces they were the first to join.
-        let shared = self
-            .path
-            .iter()
-            .zip(inside)
-            .take_while(|(a, b)| a == b)
-            .count();
+        let shared = super::shared_prefix(&self.path, inside);
         for (i, &c) in self.path.iter().enumerate().skip(shared).rev() {
             let p = self.board.index(c);
             self.board.open[p] = true;
@@ -270,35 +265,42 @@ pub(crate) mod tests {
         // The search's paths of one length come in depth-first order, each
         // sharing a prefix with the one before, which the count reuses.
         let (mut checked, mut split) = (0, 0);
-        for (grid, snake, _) in snakes_and_paths(3, 300, 0) {
+        for (grid, snake, paths) in searched_paths(3, 300) {
+            let mut pieces = Pieces::new(&grid);
+            for path in &paths {
+                let count = pieces.count(&snake, path);
+                let body = body_after(&snake, path);
+                assert_eq!(count, flood_pieces(&grid, &body), "{path:?}");
+                checked += 1;
+                split += usize::from(count > 1);
+            }
+        }
+        assert!(checked > 10_000 && split > 1_000, "{checked} {split}");
+    }
+
+    /// For up to `snakes` random snakes ([`snakes_and_paths`]) and up to
+    /// three free cells of each, the paths [`route::enumerate`] finds to the
+    /// cell (up to 7 moves above the least, 400 nodes), in its order.
+    pub(crate) fn searched_paths(
+        seed: u64,
+        snakes: usize,
+    ) -> Vec<(Grid, Vec<usize>, Vec<Vec<usize>>)> {
+        let mut cases = Vec::new();
+        for (grid, snake, _) in snakes_and_paths(seed, snakes, 0) {
             let free = (0..grid.cells()).filter(|c| !snake.contains(c));
             for target in free.take(3) {
                 let Some(lower) = route::shortest(&grid, &snake, target, true) else {
                     continue;
                 };
-                let mut pieces = Pieces::new(&grid);
-                route::enumerate(
-                    &grid,
-                    &snake,
-                    target,
-                    lower.len(),
-                    lower.len() + 7,
-                    400,
-                    |path| {
-                        let count = pieces.count(&snake, path);
-                        assert_eq!(
-                            count,
-                            flood_pieces(&grid, &body_after(&snake, path)),
-                            "{path:?}"
-                        );
-                        checked += 1;
-                        split += usize::from(count > 1);
-                        false
-                    },
-                );
+                let (least, mut paths) = (lower.len(), Vec::new());
+                route::enumerate(&grid, &snake, target, least, least + 7, 400, |path| {
+                    paths.push(path.to_vec());
+                    false
+                });
+                cases.push((grid, snake.clone(), paths));
             }
         }
-        assert!(checked > 10_000 && split > 1_000, "{checked} {split}");
+        cases
     }
 
     /// A random self-avoiding walk of up to `len` cells from a random cell.

@@ -27,7 +27,7 @@
 
 pub mod cycle;
 mod padded;
-pub mod pieces;
+mod pieces;
 pub mod route;
 
 use std::collections::VecDeque;
@@ -834,16 +834,16 @@ pub(crate) fn body_after(snake: &[usize], moves: &[usize]) -> Vec<usize> {
     body
 }
 
-/// How many cells `a` and `b` share from their start.
-pub(crate) fn shared_prefix(a: &[usize], b: &[usize]) -> usize {
-    a.iter().zip(b).take_while(|(a, b)| a == b).count()
-}
-
 /// [`body_after`] written into `body` (cleared first), so a loop over many
 /// paths allocates it once.
 pub(crate) fn body_after_into(snake: &[usize], moves: &[usize], body: &mut Vec<usize>) {
     body.clear();
     body.extend(moves.iter().rev().chain(snake).take(snake.len() + 1));
+}
+
+/// How many cells `a` and `b` share from their start.
+pub(crate) fn shared_prefix(a: &[usize], b: &[usize]) -> usize {
+    a.iter().zip(b).take_while(|(a, b)| a == b).count()
 }
 
 /// The game's rules as an instance of docs/DESIGN.md §1: no walls, one visible

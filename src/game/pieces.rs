@@ -31,7 +31,7 @@ use super::padded::Padded;
 
 /// The pieces of the open cells after paths of one length from one snake
 /// (see the module documentation).
-pub struct Pieces {
+pub(crate) struct Pieces {
     /// Open: every board cell but the part of the body that every path of
     /// length `moves` leaves closed.
     board: Padded,
@@ -60,7 +60,7 @@ const NOT_JOINED: usize = usize::MAX;
 
 impl Pieces {
     /// Counts for bodies on `grid`.
-    pub fn new(grid: &Grid) -> Pieces {
+    pub(crate) fn new(grid: &Grid) -> Pieces {
         let board = Padded::new(grid);
         let size = board.open.len();
         Pieces {
@@ -83,7 +83,7 @@ impl Pieces {
     /// cells, none entered while the body is still there, as
     /// [`super::route::enumerate`] gives); the counts shared by every path
     /// of one length are made when the length changes.
-    pub fn count(&mut self, snake: &[usize], path: &[usize]) -> usize {
+    pub(crate) fn count(&mut self, snake: &[usize], path: &[usize]) -> usize {
         let k = path.len();
         if self.moves != Some(k) {
             self.share(&snake[..snake.len().saturating_sub(k)]);

@@ -133,7 +133,7 @@ pub fn plausible(grid: &Grid, body: &[usize]) -> bool {
 /// search's arrays are allocated once, and each call only closes the body's
 /// cells (and opens them again), so a call costs the search alone, not a
 /// pass over the whole board.
-pub struct Screen {
+pub(crate) struct Screen {
     /// Open: every board cell, but during a call the body's.
     board: Padded,
     /// The call in which each padded cell was reached (see `order`).
@@ -153,7 +153,7 @@ pub struct Screen {
 
 impl Screen {
     /// A screen for bodies on `grid`.
-    pub fn new(grid: &Grid) -> Screen {
+    pub(crate) fn new(grid: &Grid) -> Screen {
         let board = Padded::new(grid);
         let size = board.open.len();
         Screen {
@@ -169,7 +169,7 @@ impl Screen {
     }
 
     /// [`plausible`] for `body` (head first) on this screen's board.
-    pub fn passes(&mut self, body: &[usize]) -> bool {
+    pub(crate) fn passes(&mut self, body: &[usize]) -> bool {
         self.cut = None;
         if self.board.grid.cells() % 2 == 1 || body.len() < 2 {
             return true;
@@ -300,15 +300,16 @@ struct PathScreen<'a> {
 
 impl<'a> PathScreen<'a> {
     fn new(grid: &Grid, snake: &'a [usize]) -> Self {
+        let screen = Screen::new(grid);
         PathScreen {
             snake,
             count: grid.cells().is_multiple_of(2) && snake.len() + 1 < grid.cells(),
             pieces: Pieces::new(grid),
-            screen: Screen::new(grid),
+            guard: vec![0; screen.board.open.len()],
+            screen,
             after: Vec::with_capacity(snake.len() + 1),
             previous: Vec::new(),
             cut_length: None,
-            guard: vec![0; (grid.width + 2) * (grid.height + 2)],
             guard_mark: 0,
         }
     }

@@ -56,3 +56,40 @@ impl Padded {
         ]
     }
 }
+
+/// A set of padded cells that empties in constant time: a cell is in it
+/// when its mark is the current one, and emptying it takes a new mark.
+pub(crate) struct Marks {
+    marks: Vec<u32>,
+    current: u32,
+}
+
+impl Marks {
+    /// An empty set over the cells of `board`.
+    pub(crate) fn new(board: &Padded) -> Marks {
+        Marks {
+            marks: vec![0; board.open.len()],
+            current: 1,
+        }
+    }
+
+    /// Empties the set.
+    pub(crate) fn clear(&mut self) {
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            // (After 2^32 clearings the marks start again from a clean slate.)
+            self.marks.fill(0);
+            self.current = 1;
+        }
+    }
+
+    /// Puts padded cell `p` in the set.
+    pub(crate) fn insert(&mut self, p: usize) {
+        self.marks[p] = self.current;
+    }
+
+    /// Whether padded cell `p` is in the set.
+    pub(crate) fn contains(&self, p: usize) -> bool {
+        self.marks[p] == self.current
+    }
+}

@@ -5,7 +5,7 @@
 //! screen of the body a path leaves before the solver is asked to certify it.
 
 use super::Grid;
-use super::padded::Padded;
+use super::padded::{Marks, Padded};
 use super::pieces::Pieces;
 
 /// A shortest head path from the snake's head to `target`, as the cells
@@ -136,15 +136,15 @@ pub fn plausible(grid: &Grid, body: &[usize]) -> bool {
 pub(crate) struct Screen {
     /// Open: every board cell, but during a call the body's.
     board: Padded,
-    /// The call in which each padded cell was reached (see `order`).
-    stamp: u32,
-    reached_in: Vec<u32>,
+    /// The cells reached in this call.
+    reached_in: Marks,
     /// Tarjan's order and low point of each cell reached in this call.
     order: Vec<u32>,
     low: Vec<u32>,
     /// (cell, its parent, the index of its next neighbour to look at)
     stack: Vec<(usize, usize, u8)>,
-    /// The cells reached in this call, in the order reached.
+    /// The cells reached in this call, in the order reached (a cell's
+    /// place here is its order).
     reached: Vec<usize>,
     /// After a refusal for a cut vertex: that vertex, and where in
     /// `reached` the cells it cuts off from the head begin (they run to the end).
@@ -157,9 +157,8 @@ impl Screen {
         let board = Padded::new(grid);
         let size = board.open.len();
         Screen {
+            reached_in: Marks::new(&board),
             board,
-            stamp: 0,
-            reached_in: vec![0; size],
             order: vec![0; size],
             low: vec![0; size],
             stack: Vec::new(),
@@ -190,22 +189,15 @@ impl Screen {
     /// Whether the open cells, with the head and the tail of `body` joined,
     /// are connected and have no cut vertex (the body's interior closed).
     fn two_connected(&mut self, body: &[usize]) -> bool {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            // (After 2^32 calls the stamps start again from a clean slate.)
-            self.reached_in.fill(0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
+        self.reached_in.clear();
         let Screen {
             board,
             reached_in,
             order,
             low,
             stack,
-            reached: reached_cells,
+            reached,
             cut,
-            ..
         } = self;
         let (head, tail) = (board.index(body[0]), board.index(body[body.len() - 1]));
         let row = board.row;
@@ -220,12 +212,11 @@ impl Screen {
         // board is too deep for recursion): the open cells must all be reached
         // and none may be a cut vertex (which a free cell with one open
         // neighbour also makes of that neighbour).
-        reached_in[head] = stamp;
+        reached_in.insert(head);
         order[head] = 0;
         low[head] = 0;
-        reached_cells.clear();
-        reached_cells.push(head);
-        let mut reached = 1;
+        reached.clear();
+        reached.push(head);
         let mut root_children = 0;
         stack.clear();
         stack.push((head, usize::MAX, 0));
@@ -236,12 +227,11 @@ impl Screen {
                 let Some(n) = neighbour(c, top.2 - 1) else {
                     continue;
                 };
-                if reached_in[n] != stamp {
-                    reached_in[n] = stamp;
-                    order[n] = reached;
-                    low[n] = reached;
-                    reached += 1;
-                    reached_cells.push(n);
+                if !reached_in.contains(n) {
+                    reached_in.insert(n);
+                    order[n] = reached.len() as u32;
+                    low[n] = order[n];
+                    reached.push(n);
                     stack.push((n, c, 0));
                 } else if n != parent {
                     low[c] = low[c].min(order[n]);
@@ -262,7 +252,7 @@ impl Screen {
                 return false;
             }
         }
-        root_children < 2 && reached as usize == board.grid.cells() + 2 - body.len()
+        root_children < 2 && reached.len() == board.grid.cells() + 2 - body.len()
     }
 }
 
@@ -292,10 +282,8 @@ struct PathScreen<'a> {
     /// The length of the paths for which the last cut vertex the screen
     /// found still cuts the free cells, while no cell in `guard` changes.
     cut_length: Option<usize>,
-    /// The padded cells marked `guard_mark`: that vertex, the cells it cut
-    /// off and their neighbours.
-    guard: Vec<u32>,
-    guard_mark: u32,
+    /// That vertex, the cells it cut off and their neighbours.
+    guard: Marks,
 }
 
 impl<'a> PathScreen<'a> {
@@ -305,12 +293,11 @@ impl<'a> PathScreen<'a> {
             snake,
             count: grid.cells().is_multiple_of(2) && snake.len() + 1 < grid.cells(),
             pieces: Pieces::new(grid),
-            guard: vec![0; screen.board.open.len()],
+            guard: Marks::new(&screen.board),
             screen,
             after: Vec::with_capacity(snake.len() + 1),
             previous: Vec::new(),
             cut_length: None,
-            guard_mark: 0,
         }
     }
 
@@ -323,7 +310,7 @@ impl<'a> PathScreen<'a> {
         if let Some(k) = self.cut_length
             && (k != path.len()
                 || (self.previous[shared..].iter().chain(&path[shared..]))
-                    .any(|&c| self.guard[self.screen.board.index(c)] == self.guard_mark))
+                    .any(|&c| self.guard.contains(self.screen.board.index(c))))
         {
             self.cut_length = None;
         }
@@ -347,16 +334,12 @@ impl<'a> PathScreen<'a> {
     /// Marks `vertex` and the cells the screen last reached from place
     /// `from` on (those it cut off), with their neighbours, as the guard.
     fn mark_guard(&mut self, vertex: usize, from: usize) {
-        self.guard_mark = self.guard_mark.wrapping_add(1);
-        if self.guard_mark == 0 {
-            self.guard.fill(0);
-            self.guard_mark = 1;
-        }
+        self.guard.clear();
         let row = self.screen.board.row;
-        self.guard[vertex] = self.guard_mark;
+        self.guard.insert(vertex);
         for &c in &self.screen.reached[from..] {
             for n in [c, c - 1, c + 1, c - row, c + row] {
-                self.guard[n] = self.guard_mark;
+                self.guard.insert(n);
             }
         }
     }

@@ -28,6 +28,7 @@ fn config(width: usize, height: usize, seed: u64, reuse: Reuse) -> GameConfig {
         undecided_per_apple: 4,
         lengths_per_apple: u32::MAX,
         detours_per_apple: 8,
+        threads: 1,
     }
 }
 
@@ -103,6 +104,41 @@ fn the_large_board_player_wins_with_every_strategy() {
             // The same seed, the same game.
             let again = game::play(&cfg, |_| {}).unwrap();
             assert_eq!(again.path, record.path, "{reuse:?} {size}x{size}");
+        }
+    }
+}
+
+/// The path searches along the cycle run on several threads, the next
+/// steps at once: the game must be the one a single thread plays, with every
+/// strategy (the solver certifies in the walk's order), with detours cut
+/// short by their budget (the steps searched ahead stop there) and after a
+/// joint search (the first step's lower bound is known, the others' not).
+#[test]
+fn more_threads_play_the_same_game() {
+    let cases = [
+        (16, 16, 1, Reuse::Clauses, 0, 200),
+        (12, 10, 3, Reuse::Nogoods, 0, 200),
+        (10, 10, 2, Reuse::Fresh, 0, 5),
+        (8, 8, 4, Reuse::Activation, 0, 1),
+        (10, 10, 5, Reuse::Assumptions, 1, 200),
+    ];
+    for (w, h, seed, reuse, lengths, detours) in cases {
+        let mut cfg = config(w, h, seed, reuse);
+        cfg.lengths_per_apple = lengths;
+        cfg.detours_per_apple = detours;
+        let one = game::play(&cfg, |_| {}).unwrap();
+        assert!(one.stats.won, "{w}x{h}: {:?}", one.stats.loss);
+        assert!(
+            one.stats.breakdown.route_apples > 0,
+            "{w}x{h}: no detour taken"
+        );
+        for threads in [2, 3] {
+            let many = game::play(&GameConfig { threads, ..cfg }, |_| {}).unwrap();
+            assert_eq!(
+                many.path, one.path,
+                "{w}x{h} seed {seed}, {threads} threads"
+            );
+            assert_eq!(many.stats.breakdown, one.stats.breakdown);
         }
     }
 }
@@ -238,6 +274,9 @@ fn play_refuses_bad_input() {
         (vec!["--timeout", "0"], "positive number of seconds"),
         (vec!["--timeout", "nan"], "positive number of seconds"),
         (vec!["--games", "0"], "--games"),
+        (vec!["--threads", "0"], "not in 1..=64"),
+        (vec!["--threads", "65"], "not in 1..=64"),
+        (vec!["--threads", "two"], "invalid digit"),
         (vec!["--reuse", "sometimes"], "sometimes"),
         (vec!["--gif", "/no/such/dir/g.gif"], "no directory"),
     ] {
@@ -483,6 +522,15 @@ fn a_bad_game_config_is_refused_not_lost() {
             },
             "conflicts",
             -1,
+        ),
+        (GameConfig { threads: 0, ..base }, "threads", 0),
+        (
+            GameConfig {
+                threads: game::MAX_THREADS + 1,
+                ..base
+            },
+            "threads",
+            game::MAX_THREADS as i64 + 1,
         ),
     ];
     for (cfg, name, bad) in cases {

@@ -56,6 +56,11 @@ pub struct BenchGameArgs {
     /// Games played at once, one thread each (at most 256).
     #[arg(long, value_name = "J", default_value_t = 1)]
     pub jobs: usize,
+    /// Threads per game for the path searches along the cycle; the games are
+    /// the same for every value (default: the machine's cores shared by the
+    /// --jobs games, at least 1 each).
+    #[arg(long, value_name = "N", value_parser = super::threads())]
+    pub threads: Option<usize>,
     /// Play only shard I of K (1 <= I <= K) of the game list.
     #[arg(long, value_name = "I/K")]
     pub shard: Option<String>,
@@ -171,6 +176,7 @@ fn settings(args: &BenchGameArgs) -> Result<Sweep, Failure> {
         timeout_per_apple: args.timeout,
         player: args.player.player(),
         jobs: args.jobs,
+        threads: super::search_threads(args.threads, args.jobs),
         shard,
     })
 }

@@ -51,6 +51,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use snakesat::decode::ModelError;
 use snakesat::encode::{EncodeError, Encoding};
+use snakesat::game;
 use snakesat::instance::{Instance, Pos};
 use snakesat::output::{Output, OutputError};
 use snakesat::render::GifOptions;
@@ -606,6 +607,20 @@ pub fn check_jobs(jobs: usize) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// Parses `--threads`: 1 to [`game::MAX_THREADS`].
+pub fn threads() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=game::MAX_THREADS as u64)
+}
+
+/// The threads per game: `given`, or the machine's cores shared by `jobs`
+/// games at once (at least 1, at most [`game::MAX_THREADS`]).
+pub fn search_threads(given: Option<usize>, jobs: usize) -> usize {
+    given.unwrap_or_else(|| {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        (cores / jobs.max(1)).clamp(1, game::MAX_THREADS)
+    })
 }
 
 /// Refuses `games` seeds from `seed` on that pass the largest seed (they

@@ -41,6 +41,11 @@ pub struct PlayArgs {
     pub timeout: Duration,
     #[command(flatten)]
     pub player: PlayerArgs,
+    /// Threads for the path searches along the cycle, which search the
+    /// next steps at once; the games are the same for every value (default:
+    /// the machine's cores).
+    #[arg(long, value_name = "N", value_parser = super::threads())]
+    pub threads: Option<usize>,
     /// Print each game as JSON (one object per line, with every apple).
     #[arg(long)]
     pub json: bool,
@@ -154,10 +159,13 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
     let bar = progress_bar(0, "{elapsed:>4} [{bar:30}] {pos}/{len} apples {msg}");
     let mut all_won = true;
     for i in 0..args.games {
-        let config =
-            args.player
+        let config = GameConfig {
+            threads: super::search_threads(args.threads, 1),
+            ..args
+                .player
                 .player()
-                .config(args.size, args.seed + i, args.reuse, args.timeout);
+                .config(args.size, args.seed + i, args.reuse, args.timeout)
+        };
         let record = play_one(&config, &bar)?;
         bar.suspend(|| print_game(&record, args.json));
         all_won &= record.stats.won;

@@ -20,7 +20,10 @@
 //! with a cycle certifying the body it leaves ([`cycle::CycleSolver::plan`]).
 //! Failing those, the snake follows the edited cycle, edited again after
 //! every step, which always works; on large boards the search is tried
-//! again from the cells on the way (detours).
+//! again from the cells on the way (detours). With more than one thread
+//! ([`GameConfig::threads`]) the searches from the next cells on the way run
+//! at once, and the solver certifies their paths one at a time in the walk's
+//! order: the same game, sooner.
 //!
 //! Each apple's moves are replayed by the simulator ([`crate::sim`]) before
 //! the snake makes them, and the whole game once more at the end.
@@ -31,6 +34,7 @@ mod pieces;
 pub mod route;
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::rngs::ChaCha8Rng;
@@ -122,7 +126,15 @@ pub struct GameConfig {
     /// apple is searched again ([`route::plausible_paths`], certified by
     /// repairing the cycle near the path), once the joint search is over.
     pub detours_per_apple: u32,
+    /// Threads that run those searches, for consecutive steps at once (the
+    /// solver still certifies their paths one at a time, in the walk's
+    /// order): the game is the same for every value, only faster with more
+    /// cores. At least 1, at most [`MAX_THREADS`].
+    pub threads: usize,
 }
+
+/// The most threads [`GameConfig::threads`] may ask for.
+pub const MAX_THREADS: usize = 64;
 
 /// The conflicts per solver call of [`GameConfig::new`] (and of `snakesat
 /// play --conflicts`).
@@ -155,12 +167,14 @@ impl GameConfig {
             undecided_per_apple: DEFAULT_UNDECIDED,
             lengths_per_apple: default_lengths_per_apple(cells),
             detours_per_apple: default_detours_per_apple(cells),
+            threads: 1,
         }
     }
 
     /// Whether [`play`] can play this game: the board ([`check_board`]),
-    /// then `rounds` and `undecided_per_apple` at least 1 and `conflicts`
-    /// `None` or at least 1 ([`GameError::BadSetting`] otherwise).
+    /// then `rounds`, `undecided_per_apple` and `threads` at least 1,
+    /// `threads` at most [`MAX_THREADS`], and `conflicts` `None` or at least
+    /// 1 ([`GameError::BadSetting`] otherwise).
     pub fn check(&self) -> Result<(), GameError> {
         check_board(self.width, self.height)?;
         let at_least_one = |setting: &'static str, value: i64, rule: &'static str| {
@@ -181,6 +195,18 @@ impl GameConfig {
             self.undecided_per_apple.into(),
             positive,
         )?;
+        at_least_one(
+            "threads",
+            self.threads.try_into().unwrap_or(i64::MAX),
+            positive,
+        )?;
+        if self.threads > MAX_THREADS {
+            return Err(GameError::BadSetting {
+                setting: "threads",
+                value: self.threads.try_into().unwrap_or(i64::MAX),
+                rule: "it must be at most 64",
+            });
+        }
         if let Some(conflicts) = self.conflicts {
             let rule = "a limit must be at least 1 (None: no limit)";
             at_least_one("conflicts", conflicts.into(), rule)?;
@@ -217,6 +243,7 @@ struct Effort {
     undecided: u32,
     lengths: u32,
     detours: u32,
+    threads: usize,
 }
 
 /// How an apple's path was chosen.
@@ -515,6 +542,7 @@ pub fn play(
                 undecided: config.undecided_per_apple,
                 lengths: config.lengths_per_apple,
                 detours: config.detours_per_apple,
+                threads: config.threads,
             },
         );
         let Some(plan) = plan else {
@@ -660,8 +688,8 @@ fn plan_apple(
     // (With the joint search on, which finds a least plan itself, it is skipped.)
     if effort.lengths == 0
         && let Some(bound) = lower
-        && let Some((moves, cycle)) =
-            certified_candidate(solver, snake, apple, &cycle, bound, upper, deadline)
+        && let Some(moves) = plausible_path(grid, snake, apple, bound, upper)
+        && let Some(cycle) = certify_path(solver, snake, &moves, &cycle, deadline)
     {
         return Some(Plan {
             method: Method::at_bound(moves.len(), lower, Method::Route),
@@ -717,22 +745,52 @@ fn plan_apple(
     let mut body: VecDeque<usize> = snake.iter().copied().collect();
     let mut tries = 0;
     let mut left = upper;
+    // The next steps, walked and searched ahead with this one (more than one
+    // thread), and this step's path if it was.
+    let mut ahead: VecDeque<Ahead> = VecDeque::new();
+    let mut searched_here: Option<Option<Vec<usize>>> = None;
     loop {
         let head = body[0];
         // (From the head itself the search ran in step 1.)
         let again = !moves.is_empty() || effort.lengths > 0;
+        let searched = searched_here.take();
         if again && tries < effort.detours && deadline.is_none_or(|d| Instant::now() < d) {
             tries += 1;
-            let here = body.make_contiguous();
             // (At the head the lower bound is known; past it, the body moved.)
-            let bound = if moves.is_empty() {
-                Some(lower)
-            } else {
-                route::shortest(grid, here, apple, true).map(|p| p.len())
+            let known = moves.is_empty().then_some(lower);
+            // With more than one thread, this step and the next ones as far
+            // as tries are left ([`STOPS_PER_THREAD`] per thread) are
+            // searched at once.
+            let batch = match effort.threads {
+                1 => 1,
+                n => (n * STOPS_PER_THREAD).min((effort.detours - tries) as usize + 1),
             };
-            if let Some(bound) = bound
-                && let Some((path, certified)) =
-                    certified_candidate(solver, here, apple, &cycle, bound, left, deadline)
+            let path = match searched {
+                Some(path) => path,
+                None if batch == 1 => search_from(grid, body.make_contiguous(), apple, known, left),
+                None => {
+                    let mut stops = vec![Stop {
+                        body: body.iter().copied().collect(),
+                        lower: known,
+                        limit: left,
+                    }];
+                    let cycles =
+                        walk_ahead(&body, &cycle, apple, batch - 1, &mut along, &mut stops);
+                    let mut found = search_stops(grid, apple, &stops, effort.threads).into_iter();
+                    let path = found.next().flatten();
+                    ahead.extend(cycles.into_iter().zip(&stops[1..]).zip(found).map(
+                        |((cycle, stop), path)| Ahead {
+                            cycle,
+                            left: stop.limit,
+                            path,
+                        },
+                    ));
+                    path
+                }
+            };
+            let here = body.make_contiguous();
+            if let Some(path) = path
+                && let Some(certified) = certify_path(solver, here, &path, &cycle, deadline)
             {
                 moves.extend(path);
                 // (No legal plan is shorter than the lower bound: a plan
@@ -760,16 +818,67 @@ fn plan_apple(
         }
         body.pop_back();
         body.push_front(cell);
-        left = along(&mut cycle, cell, body.len())?;
+        match ahead.pop_front() {
+            Some(next) => {
+                cycle = next.cycle;
+                left = next.left;
+                searched_here = Some(next.path);
+            }
+            None => left = along(&mut cycle, cell, body.len())?,
+        }
     }
 }
 
+/// Walks `steps` steps along `cycle` (edited by `along` at every step, as
+/// [`plan_apple`] does) from `body`, or up to the step that would eat the
+/// apple: adds a [`Stop`] for each step to `stops` and returns the cycle
+/// edited there.
+fn walk_ahead(
+    body: &VecDeque<usize>,
+    cycle: &[u32],
+    apple: usize,
+    steps: usize,
+    mut along: impl FnMut(&mut Vec<u32>, usize, usize) -> Option<usize>,
+    stops: &mut Vec<Stop>,
+) -> Vec<Vec<u32>> {
+    let mut cycles = Vec::with_capacity(steps);
+    let mut body = body.clone();
+    let mut cycle = cycle.to_vec();
+    while cycles.len() < steps {
+        let cell = cycle[body[0]] as usize;
+        if cell == apple {
+            break;
+        }
+        body.pop_back();
+        body.push_front(cell);
+        let Some(limit) = along(&mut cycle, cell, body.len()) else {
+            break;
+        };
+        cycles.push(cycle.clone());
+        stops.push(Stop {
+            body: body.iter().copied().collect(),
+            lower: None,
+            limit,
+        });
+    }
+    cycles
+}
+
+/// A step of the walk along the edited cycle walked ahead in [`plan_apple`]:
+/// the cycle edited there, the moves left along it, and the path searched
+/// from there.
+struct Ahead {
+    cycle: Vec<u32>,
+    left: usize,
+    path: Option<Vec<usize>>,
+}
+
 /// How far from the path a certificate may differ from the old cycle in
-/// [`certified_candidate`] (Manhattan distance; measured on 30x30, 2 gave
+/// [`certify_path`] (Manhattan distance; measured on 30x30, 2 gave
 /// fewer moves than 3 at less time).
 const REPAIR_RADIUS: usize = 2;
 
-/// The search nodes per try in [`certified_candidate`] ([`route::enumerate`]).
+/// The search nodes per try in [`plausible_path`] ([`route::enumerate`]).
 /// Measured on 20x20 seeds 1–3: 500 nodes gave 11,261 mean moves, 2,000
 /// gave 9,944 at about twice the time of the fixed candidates the search
 /// replaced (11,006); 20,000 (after those candidates) gave 10,751 at 60
@@ -779,36 +888,127 @@ const SEARCH_NODES: usize = 2_000;
 /// The shortest legal path to the apple shorter than `limit` whose body
 /// passes [`route::plausible`] ([`route::plausible_paths`], at most
 /// [`SEARCH_NODES`] nodes, from `lower`, the length of the moving snake's
-/// shortest path [`route::shortest`] from `snake`), if the old cycle can be
-/// repaired around it:
-/// [`CycleSolver::certify_near`] with every arc of `cycle` farther than
-/// [`REPAIR_RADIUS`] from the path kept (on odd boards the whole board). One
-/// solver call at most. A certificate searched on the whole board gives
-/// about as many moves at 8–20 times the solver time (20x20 seeds 1–50:
-/// 10,427 mean moves against 10,426; 30x30 seeds 1–10: 45,301 against
-/// 45,147).
-fn certified_candidate(
-    solver: &mut CycleSolver,
+/// shortest path [`route::shortest`] from `snake`); [`certify_path`] then
+/// asks the solver for its certificate.
+fn plausible_path(
+    grid: &Grid,
     snake: &[usize],
     apple: usize,
-    cycle: &[u32],
     lower: usize,
     limit: usize,
+) -> Option<Vec<usize>> {
+    route::plausible_paths(grid, snake, apple, lower, limit, SEARCH_NODES, 1).pop()
+}
+
+/// A step of the walk along the edited cycle from which [`plausible_path`]
+/// searches: the body there, the lower bound if known (else
+/// [`route::shortest`] gives it) and the moves left along the cycle.
+struct Stop {
+    body: Vec<usize>,
+    lower: Option<usize>,
+    limit: usize,
+}
+
+impl Stop {
+    fn search(&self, grid: &Grid, apple: usize) -> Option<Vec<usize>> {
+        search_from(grid, &self.body, apple, self.lower, self.limit)
+    }
+}
+
+/// [`plausible_path`] from `snake`, from the lower bound `lower` if known,
+/// else from the length of [`route::shortest`].
+fn search_from(
+    grid: &Grid,
+    snake: &[usize],
+    apple: usize,
+    lower: Option<usize>,
+    limit: usize,
+) -> Option<Vec<usize>> {
+    let lower = match lower {
+        Some(lower) => lower,
+        None => route::shortest(grid, snake, apple, true)?.len(),
+    };
+    plausible_path(grid, snake, apple, lower, limit)
+}
+
+/// The steps of the walk searched at once per thread when
+/// [`GameConfig::threads`] is above 1. Searches differ a lot in length, so
+/// with one step per thread a pair of searches waited for the longer one
+/// (30x30 seed 3: 1.5 times a single search per pair); with several, each
+/// thread takes the next step as it finishes one. The steps past a
+/// certified path are searched for nothing (about 8 % more searches). 30x30
+/// seeds 1–2 on two threads: 3, 6, 12 and 24 steps per thread took 16.5,
+/// 15.9, 15.4 and 15.8 s, one thread 22.4 s.
+const STOPS_PER_THREAD: usize = 12;
+
+/// [`Stop::search`] for every stop on up to `threads` threads (this one
+/// and others), each taking the next stop not yet taken; the paths in the
+/// stops' order, the same as one thread would find.
+fn search_stops(
+    grid: &Grid,
+    apple: usize,
+    stops: &[Stop],
+    threads: usize,
+) -> Vec<Option<Vec<usize>>> {
+    let helpers = threads.min(stops.len()).saturating_sub(1);
+    if helpers == 0 {
+        return stops.iter().map(|stop| stop.search(grid, apple)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(stop) = stops.get(i) else {
+                return done;
+            };
+            done.push((i, stop.search(grid, apple)));
+        }
+    };
+    let mut found: Vec<Option<Vec<usize>>> = vec![None; stops.len()];
+    std::thread::scope(|scope| {
+        let others: Vec<_> = (0..helpers).map(|_| scope.spawn(work)).collect();
+        let mut done = work();
+        for other in others {
+            done.extend(
+                other
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            );
+        }
+        for (i, path) in done {
+            found[i] = path;
+        }
+    });
+    found
+}
+
+/// A certificate for the body `moves` leave, if the old cycle can be
+/// repaired around them: [`CycleSolver::certify_near`] with every arc of
+/// `cycle` farther than [`REPAIR_RADIUS`] from the path kept (on odd boards
+/// the whole board). One solver call at most. A certificate searched on the
+/// whole board gives about as many moves at 8–20 times the solver time
+/// (20x20 seeds 1–50: 10,427 mean moves against 10,426; 30x30 seeds 1–10:
+/// 45,301 against 45,147).
+fn certify_path(
+    solver: &mut CycleSolver,
+    snake: &[usize],
+    moves: &[usize],
+    cycle: &[u32],
     deadline: Option<Instant>,
-) -> Option<(Vec<usize>, Vec<u32>)> {
+) -> Option<Vec<u32>> {
     let grid = solver.grid();
-    let moves = route::plausible_paths(&grid, snake, apple, lower, limit, SEARCH_NODES, 1).pop()?;
-    let after = body_after(snake, &moves);
+    let after = body_after(snake, moves);
     // (On a board with an odd number of cells the old cycle skips a cell
     // that the repair might need: there the whole board may change.)
     let outcome = if grid.cells().is_multiple_of(2) {
-        let window = route::band(&grid, snake[0], &moves, REPAIR_RADIUS);
+        let window = route::band(&grid, snake[0], moves, REPAIR_RADIUS);
         solver.certify_near(&after, cycle, &window, deadline)
     } else {
         solver.certify(&after, deadline)
     };
     match outcome {
-        Outcome::Found(f) => Some((moves, f.cycle)),
+        Outcome::Found(f) => Some(f.cycle),
         _ => None,
     }
 }

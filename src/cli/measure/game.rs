@@ -56,6 +56,8 @@ impl Player {
             detours_per_apple: self
                 .detours_per_apple
                 .unwrap_or_else(|| game::default_detours_per_apple(width * height)),
+            // (Threads change how fast a game is played, not the game.)
+            threads: 1,
         }
     }
 }
@@ -82,6 +84,8 @@ pub struct Sweep {
     pub player: Player,
     /// Games played at once.
     pub jobs: usize,
+    /// Threads each game's path searches use ([`GameConfig::threads`]).
+    pub threads: usize,
     /// The shard played, or `None` for all.
     pub shard: Option<Shard>,
 }
@@ -237,12 +241,15 @@ impl Sweep {
                             break;
                         };
                         started(job);
-                        let config = self.player.config(
-                            (job.width, job.height),
-                            job.seed,
-                            job.reuse,
-                            self.timeout_per_apple,
-                        );
+                        let config = GameConfig {
+                            threads: self.threads,
+                            ..self.player.config(
+                                (job.width, job.height),
+                                job.seed,
+                                job.reuse,
+                                self.timeout_per_apple,
+                            )
+                        };
                         let outcome = game::play(&config, |_| {}).map(GameSummary::new);
                         if outcome.is_err() {
                             stop.store(true, Ordering::Relaxed);
@@ -329,6 +336,7 @@ impl Sweep {
                 timeout_per_apple: self.timeout_per_apple.as_secs_f64(),
                 player: self.player,
                 jobs: self.jobs,
+                threads: self.threads,
                 shard: self.shard.map(|s| s.to_string()),
             },
             rows,
@@ -349,6 +357,7 @@ struct JsonSettings {
     #[serde(flatten)]
     player: Player,
     jobs: usize,
+    threads: usize,
     /// `I/K`, or `null` for the whole sweep.
     shard: Option<String>,
 }
@@ -594,6 +603,7 @@ mod tests {
                 detours_per_apple: None,
             },
             jobs: 1,
+            threads: 1,
             shard: None,
         };
         // A limit given as every size's default is recorded as `default`

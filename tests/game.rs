@@ -286,6 +286,40 @@ fn play_refuses_bad_input() {
     }
 }
 
+/// For logs (stderr not a terminal), `SNAKESAT_PROGRESS=SECONDS` writes the
+/// progress bar's line as plain text at most every SECONDS; `--quiet`
+/// silences it, and without the variable nothing is written.
+#[test]
+fn play_writes_progress_lines_for_logs() {
+    let run = |progress: Option<&str>, quiet: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"));
+        command.args(["play", "--size", "16", "--seed", "1", "--threads", "1"]);
+        if quiet {
+            command.arg("--quiet");
+        }
+        match progress {
+            Some(seconds) => command.env("SNAKESAT_PROGRESS", seconds),
+            None => command.env_remove("SNAKESAT_PROGRESS"),
+        };
+        let out = command.output().unwrap();
+        assert!(out.status.success());
+        assert!(String::from_utf8_lossy(&out.stdout).contains("16x16 seed 1 (clauses): won"));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let log = run(Some("0.01"), false);
+    let lines: Vec<&str> = log.lines().collect();
+    assert!(!lines.is_empty(), "no progress line");
+    for line in &lines {
+        assert!(line.ends_with("/255 apples seed 1"), "{line:?}");
+        assert!(
+            !line.contains(['\x1b', '\r']),
+            "terminal codes in a log: {line:?}"
+        );
+    }
+    assert_eq!(run(Some("0.01"), true), "");
+    assert_eq!(run(None, false), "");
+}
+
 /// A lost game's last apple record is the apple it never reached, marked
 /// `lost` (it was listed as followed along the cycle with 0 steps), so the
 /// per-apple methods add up to the summary; the loss names it from 1.

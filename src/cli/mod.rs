@@ -34,11 +34,14 @@ mod instance_args;
 mod measure;
 mod merge;
 mod play;
+mod progress;
 mod render;
 mod sizes;
 mod solve;
 mod table;
 mod watchdog;
+
+pub use progress::progress_bar;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -47,7 +50,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use snakesat::decode::ModelError;
 use snakesat::encode::{EncodeError, Encoding};
@@ -167,21 +169,6 @@ static QUIET: AtomicBool = AtomicBool::new(false);
 /// True with `--quiet`: no notes, no progress.
 pub fn quiet() -> bool {
     QUIET.load(Ordering::Relaxed)
-}
-
-/// A progress bar on stderr with `template`: drawn only when stderr is a
-/// terminal (indicatif hides it otherwise) and without `--quiet`.
-pub fn progress_bar(len: u64, template: &str) -> ProgressBar {
-    if quiet() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template(template)
-            .expect("a valid template")
-            .progress_chars("=> "),
-    );
-    bar
 }
 
 /// A hint for the old spellings of `bench` and `bench game` on the

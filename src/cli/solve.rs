@@ -136,7 +136,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     let timeout = args.timeout;
     // Each horizon tried: a line per attempt with SNAKESAT_PROGRESS (logs),
     // else a spinner on a terminal (hidden otherwise, and with --quiet).
-    let lines = std::env::var_os("SNAKESAT_PROGRESS").is_some() && !super::quiet();
+    let lines = super::progress::log_interval().is_some() && !super::quiet();
     let bar = if lines {
         ProgressBar::hidden()
     } else {

@@ -1,0 +1,429 @@
+//! One apple's plan: the cheapest safe plan the player can find, cheapest
+//! first (see the [module documentation](super)): a searched path from the head
+//! certified by repairing the edited cycle near it, the joint "path of `k`
+//! moves + cycle" search on small boards, and the walk along the edited cycle
+//! with detours searched from its cells (on several threads, the next cells
+//! at once).
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use super::cycle::{self, CycleSolver, Outcome};
+use super::{Grid, Method, body_after, route};
+
+/// How much [`plan_apple`] may ask the solver for one apple.
+pub(super) struct Effort {
+    pub(super) undecided: u32,
+    pub(super) lengths: u32,
+    pub(super) detours: u32,
+    pub(super) threads: usize,
+}
+
+/// A plan for one apple.
+pub(super) struct Plan {
+    pub(super) moves: Vec<usize>,
+    pub(super) method: Method,
+    /// The certified cycle after eating (`None` once the board is full).
+    pub(super) cycle: Option<Vec<u32>>,
+    /// Every shorter length was refuted: no shorter safe plan exists.
+    pub(super) least: bool,
+}
+
+/// The safe plan for one apple (see the [game module](super)), or `None`.
+/// `shortest` is the moving snake's shortest path to the apple ([`route::shortest`]).
+pub(super) fn plan_apple(
+    solver: &mut CycleSolver,
+    snake: &[usize],
+    apple: usize,
+    shortest: Option<Vec<usize>>,
+    cycle: Option<&[u32]>,
+    deadline: Option<Instant>,
+    effort: &Effort,
+) -> Option<Plan> {
+    let grid = &solver.grid();
+    let lower = shortest.as_ref().map(Vec::len);
+    let shortest = shortest.filter(|m| route::is_legal(grid, snake, m));
+    if snake.len() + 1 == grid.cells() {
+        // This apple fills the board: nothing comes after it, so every legal
+        // path is safe and no certificate is needed (on a board with an odd
+        // number of cells none exists). Take the least one.
+        let moves = shortest.or_else(|| route::filling_path(grid, snake, apple))?;
+        return Some(Plan {
+            method: Method::at_bound(moves.len(), lower, Method::Route),
+            moves,
+            cycle: None,
+            least: true,
+        });
+    }
+    // The old cycle, edited to bring the apple closer (boards with an even
+    // number of cells, where it runs through every cell).
+    let mut cycle = cycle?.to_vec();
+    let mut order = Vec::new();
+    let editable = grid.cells().is_multiple_of(2);
+    let mut along = |cycle: &mut Vec<u32>, head: usize, length: usize| {
+        if editable {
+            Some(cycle::shorten(
+                *grid,
+                cycle,
+                head,
+                apple,
+                grid.cells() - length,
+                &mut order,
+            ))
+        } else {
+            walk(cycle, head, apple).map(|m| m.len())
+        }
+    };
+    // On a board with an odd number of cells the cycle skips one cell; an
+    // apple there is off the cycle, and only the joint search reaches it.
+    let on_cycle = along(&mut cycle, snake[0], snake.len());
+    let upper = on_cycle.unwrap_or(grid.cells() + 1);
+    let lengths = if on_cycle.is_some() {
+        effort.lengths
+    } else {
+        u32::MAX
+    };
+    // 1. The shortest plausible path shorter than the way along the edited
+    // cycle, with a certificate for the body it leaves, found near that cycle.
+    // (With the joint search on, which finds a least plan itself, it is skipped.)
+    if effort.lengths == 0
+        && let Some(bound) = lower
+        && let Some(moves) = plausible_path(grid, snake, apple, bound, upper)
+        && let Some(cycle) = certify_path(solver, snake, &moves, &cycle, deadline)
+    {
+        return Some(Plan {
+            method: Method::at_bound(moves.len(), lower, Method::Route),
+            least: Some(moves.len()) == lower,
+            moves,
+            cycle: Some(cycle),
+        });
+    }
+    let Some(lower) = lower else {
+        let moves = walk(&cycle, snake[0], apple)?;
+        return Some(Plan {
+            moves,
+            method: Method::Cycle,
+            cycle: Some(cycle),
+            least: false,
+        });
+    };
+    let found = |f: cycle::Found, least: bool| Plan {
+        least,
+        method: Method::at_bound(f.moves.len(), Some(lower), Method::Route),
+        moves: f.moves,
+        cycle: Some(f.cycle),
+    };
+    // 2. Every path to the apple has the parity of the lower bound (the grid
+    // is bipartite): up from the lower bound, two moves at a time, to the
+    // first length with a certified path. A length left undecided (conflict
+    // or round limit) is skipped, so that plan may be longer than optimal;
+    // after `undecided` of them, or `lengths` lengths asked, the search stops.
+    let mut k = lower;
+    let mut refuted = true;
+    let mut unknowns = 0;
+    let mut asked = 0;
+    while k < upper && asked < lengths && deadline.is_none_or(|d| Instant::now() < d) {
+        asked += 1;
+        match solver.plan(snake, apple, k, deadline) {
+            Outcome::Found(f) => return Some(found(f, refuted)),
+            Outcome::Unsat => k += 2,
+            Outcome::Unknown => {
+                refuted = false;
+                unknowns += 1;
+                if unknowns >= effort.undecided {
+                    break;
+                }
+                k += 2;
+            }
+        }
+    }
+    let least = refuted && k >= upper;
+    on_cycle?;
+    // 3. Along the cycle (safe at every step), edited at every step, trying
+    // from each cell a path from there while that saves moves.
+    let mut moves = Vec::new();
+    let mut body: VecDeque<usize> = snake.iter().copied().collect();
+    let mut tries = 0;
+    let mut left = upper;
+    // The next steps, walked and searched ahead with this one (more than one
+    // thread), and this step's path if it was.
+    let mut ahead: VecDeque<Ahead> = VecDeque::new();
+    let mut searched_here: Option<Option<Vec<usize>>> = None;
+    loop {
+        let head = body[0];
+        // (From the head itself the search ran in step 1.)
+        let again = !moves.is_empty() || effort.lengths > 0;
+        let searched = searched_here.take();
+        if again && tries < effort.detours && deadline.is_none_or(|d| Instant::now() < d) {
+            tries += 1;
+            // (At the head the lower bound is known; past it, the body moved.)
+            let known = moves.is_empty().then_some(lower);
+            // With more than one thread, this step and the next ones as far
+            // as tries are left ([`STOPS_PER_THREAD`] per thread) are
+            // searched at once.
+            let batch = match effort.threads {
+                1 => 1,
+                n => (n * STOPS_PER_THREAD).min((effort.detours - tries) as usize + 1),
+            };
+            let path = match searched {
+                Some(path) => path,
+                None if batch == 1 => search_from(grid, body.make_contiguous(), apple, known, left),
+                None => {
+                    let mut stops = vec![Stop {
+                        body: body.iter().copied().collect(),
+                        lower: known,
+                        limit: left,
+                    }];
+                    let cycles =
+                        walk_ahead(&body, &cycle, apple, batch - 1, &mut along, &mut stops);
+                    let mut found = search_stops(grid, apple, &stops, effort.threads).into_iter();
+                    let path = found.next().flatten();
+                    ahead.extend(cycles.into_iter().zip(&stops[1..]).zip(found).map(
+                        |((cycle, stop), path)| Ahead {
+                            cycle,
+                            left: stop.limit,
+                            path,
+                        },
+                    ));
+                    path
+                }
+            };
+            let here = body.make_contiguous();
+            if let Some(path) = path
+                && let Some(certified) = certify_path(solver, here, &path, &cycle, deadline)
+            {
+                moves.extend(path);
+                // (No legal plan is shorter than the lower bound: a plan
+                // that long is a least safe one.)
+                let shortest = moves.len() == lower;
+                return Some(Plan {
+                    method: Method::at_bound(moves.len(), Some(lower), Method::Route),
+                    moves,
+                    cycle: Some(certified),
+                    least: shortest,
+                });
+            }
+        }
+        let cell = cycle[head] as usize;
+        moves.push(cell);
+        if cell == apple {
+            // (A walk as short as the lower bound is a shortest path.)
+            let shortest = moves.len() == lower;
+            return Some(Plan {
+                method: Method::at_bound(moves.len(), Some(lower), Method::Cycle),
+                moves,
+                cycle: Some(cycle),
+                least: least || shortest,
+            });
+        }
+        body.pop_back();
+        body.push_front(cell);
+        match ahead.pop_front() {
+            Some(next) => {
+                cycle = next.cycle;
+                left = next.left;
+                searched_here = Some(next.path);
+            }
+            None => left = along(&mut cycle, cell, body.len())?,
+        }
+    }
+}
+
+/// Walks `steps` steps along `cycle` (edited by `along` at every step, as
+/// [`plan_apple`] does) from `body`, or up to the step that would eat the
+/// apple: adds a [`Stop`] for each step to `stops` and returns the cycle
+/// edited there.
+fn walk_ahead(
+    body: &VecDeque<usize>,
+    cycle: &[u32],
+    apple: usize,
+    steps: usize,
+    mut along: impl FnMut(&mut Vec<u32>, usize, usize) -> Option<usize>,
+    stops: &mut Vec<Stop>,
+) -> Vec<Vec<u32>> {
+    let mut cycles = Vec::with_capacity(steps);
+    let mut body = body.clone();
+    let mut cycle = cycle.to_vec();
+    while cycles.len() < steps {
+        let cell = cycle[body[0]] as usize;
+        if cell == apple {
+            break;
+        }
+        body.pop_back();
+        body.push_front(cell);
+        let Some(limit) = along(&mut cycle, cell, body.len()) else {
+            break;
+        };
+        cycles.push(cycle.clone());
+        stops.push(Stop {
+            body: body.iter().copied().collect(),
+            lower: None,
+            limit,
+        });
+    }
+    cycles
+}
+
+/// A step of the walk along the edited cycle walked ahead in [`plan_apple`]:
+/// the cycle edited there, the moves left along it, and the path searched
+/// from there.
+struct Ahead {
+    cycle: Vec<u32>,
+    left: usize,
+    path: Option<Vec<usize>>,
+}
+
+/// How far from the path a certificate may differ from the old cycle in
+/// [`certify_path`] (Manhattan distance; measured on 30x30, 2 gave
+/// fewer moves than 3 at less time).
+const REPAIR_RADIUS: usize = 2;
+
+/// The search nodes per try in [`plausible_path`] ([`route::enumerate`]).
+/// Measured on 20x20 seeds 1–3: 500 nodes gave 11,261 mean moves, 2,000
+/// gave 9,944 at about twice the time of the fixed candidates the search
+/// replaced (11,006); 20,000 (after those candidates) gave 10,751 at 60
+/// times the time.
+const SEARCH_NODES: usize = 2_000;
+
+/// The shortest legal path to the apple shorter than `limit` whose body
+/// passes [`route::plausible`] ([`route::plausible_paths`], at most
+/// [`SEARCH_NODES`] nodes, from `lower`, the length of the moving snake's
+/// shortest path [`route::shortest`] from `snake`); [`certify_path`] then
+/// asks the solver for its certificate.
+fn plausible_path(
+    grid: &Grid,
+    snake: &[usize],
+    apple: usize,
+    lower: usize,
+    limit: usize,
+) -> Option<Vec<usize>> {
+    route::plausible_paths(grid, snake, apple, lower, limit, SEARCH_NODES, 1).pop()
+}
+
+/// A step of the walk along the edited cycle from which [`plausible_path`]
+/// searches: the body there, the lower bound if known (else
+/// [`route::shortest`] gives it) and the moves left along the cycle.
+struct Stop {
+    body: Vec<usize>,
+    lower: Option<usize>,
+    limit: usize,
+}
+
+impl Stop {
+    fn search(&self, grid: &Grid, apple: usize) -> Option<Vec<usize>> {
+        search_from(grid, &self.body, apple, self.lower, self.limit)
+    }
+}
+
+/// [`plausible_path`] from `snake`, from the lower bound `lower` if known,
+/// else from the length of [`route::shortest`].
+fn search_from(
+    grid: &Grid,
+    snake: &[usize],
+    apple: usize,
+    lower: Option<usize>,
+    limit: usize,
+) -> Option<Vec<usize>> {
+    let lower = match lower {
+        Some(lower) => lower,
+        None => route::shortest(grid, snake, apple, true)?.len(),
+    };
+    plausible_path(grid, snake, apple, lower, limit)
+}
+
+/// The steps of the walk searched at once per thread when
+/// [`GameConfig::threads`] is above 1. Searches differ a lot in length, so
+/// with one step per thread a pair of searches waited for the longer one
+/// (30x30 seed 3: 1.5 times a single search per pair); with several, each
+/// thread takes the next step as it finishes one. The steps past a
+/// certified path are searched for nothing (about 8 % more searches). 30x30
+/// seeds 1–2 on two threads: 3, 6, 12 and 24 steps per thread took 16.5,
+/// 15.9, 15.4 and 15.8 s, one thread 22.4 s.
+const STOPS_PER_THREAD: usize = 12;
+
+/// [`Stop::search`] for every stop on up to `threads` threads (this one
+/// and others), each taking the next stop not yet taken; the paths in the
+/// stops' order, the same as one thread would find.
+fn search_stops(
+    grid: &Grid,
+    apple: usize,
+    stops: &[Stop],
+    threads: usize,
+) -> Vec<Option<Vec<usize>>> {
+    let helpers = threads.min(stops.len()).saturating_sub(1);
+    if helpers == 0 {
+        return stops.iter().map(|stop| stop.search(grid, apple)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(stop) = stops.get(i) else {
+                return done;
+            };
+            done.push((i, stop.search(grid, apple)));
+        }
+    };
+    let mut found: Vec<Option<Vec<usize>>> = vec![None; stops.len()];
+    std::thread::scope(|scope| {
+        let others: Vec<_> = (0..helpers).map(|_| scope.spawn(work)).collect();
+        let mut done = work();
+        for other in others {
+            done.extend(
+                other
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            );
+        }
+        for (i, path) in done {
+            found[i] = path;
+        }
+    });
+    found
+}
+
+/// A certificate for the body `moves` leave, if the old cycle can be
+/// repaired around them: [`CycleSolver::certify_near`] with every arc of
+/// `cycle` farther than [`REPAIR_RADIUS`] from the path kept (on odd boards
+/// the whole board). One solver call at most. A certificate searched on the
+/// whole board gives about as many moves at 8–20 times the solver time
+/// (20x20 seeds 1–50: 10,427 mean moves against 10,426; 30x30 seeds 1–10:
+/// 45,301 against 45,147).
+fn certify_path(
+    solver: &mut CycleSolver,
+    snake: &[usize],
+    moves: &[usize],
+    cycle: &[u32],
+    deadline: Option<Instant>,
+) -> Option<Vec<u32>> {
+    let grid = solver.grid();
+    let after = body_after(snake, moves);
+    // (On a board with an odd number of cells the old cycle skips a cell
+    // that the repair might need: there the whole board may change.)
+    let outcome = if grid.cells().is_multiple_of(2) {
+        let window = route::band(&grid, snake[0], moves, REPAIR_RADIUS);
+        solver.certify_near(&after, cycle, &window, deadline)
+    } else {
+        solver.certify(&after, deadline)
+    };
+    match outcome {
+        Outcome::Found(f) => Some(f.cycle),
+        _ => None,
+    }
+}
+
+/// The cells after `from` along `cycle` up to `to`, or `None` if `to` is not on `from`'s cycle.
+fn walk(cycle: &[u32], from: usize, to: usize) -> Option<Vec<usize>> {
+    let mut moves = Vec::new();
+    let mut cell = from;
+    while cell != to {
+        cell = *cycle.get(cell)? as usize;
+        if cell >= cycle.len() || moves.len() >= cycle.len() {
+            return None;
+        }
+        moves.push(cell);
+    }
+    Some(moves)
+}

@@ -368,7 +368,11 @@ fn search_stops(
     };
     let mut found: Vec<Option<Vec<usize>>> = vec![None; stops.len()];
     std::thread::scope(|scope| {
-        let others: Vec<_> = (0..helpers).map(|_| scope.spawn(work)).collect();
+        // (A thread the system refuses is one helper fewer: this thread
+        // takes the stops it would have taken.)
+        let others: Vec<_> = (0..helpers)
+            .map_while(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok())
+            .collect();
         let mut done = work();
         for other in others {
             done.extend(

@@ -56,9 +56,10 @@ pub struct BenchGameArgs {
     /// Games played at once, one thread each (at most 256).
     #[arg(long, value_name = "J", default_value_t = 1)]
     pub jobs: usize,
-    /// Threads per game for the path searches along the cycle; the games are
-    /// the same for every value (default: the machine's cores shared by the
-    /// --jobs games, at least 1 each).
+    /// Threads per game for the detours' path searches (see
+    /// --detours-per-apple); the games are the same for every value
+    /// (default: the machine's cores shared by the --jobs games, at least 1
+    /// each).
     #[arg(long, value_name = "N", value_parser = super::threads())]
     pub threads: Option<usize>,
     /// Play only shard I of K (1 <= I <= K) of the game list.

@@ -304,7 +304,10 @@ pub fn remove_unfinished(path: &Path) -> io::Result<()> {
 /// Keeps `folder` and everything in it that [`create_unfinished`] made: the
 /// result they belong to is complete, and a signal no longer removes them.
 pub fn settle(folder: &Path) {
-    live().unfinished.retain(|f| !f.starts_with(folder));
+    // The folders made to hold it are kept with it.
+    live()
+        .unfinished
+        .retain(|f| !f.starts_with(folder) && !folder.starts_with(f));
 }
 
 /// Makes SIGINT, SIGTERM and SIGHUP end this process as the `snakesat`

@@ -273,20 +273,32 @@ pub(crate) fn remove_files(dir: &Path, horizon: usize) -> Result<(), ProofError>
     Ok(())
 }
 
-/// Creates the proof folder `dir` if it is missing; a folder created here is
-/// unfinished ([`crate::output::create_unfinished`]) until its manifest is
-/// written, so in a process that cleans up on signals a signal before then
-/// removes it (once it is empty again).
+/// Creates the proof folder `dir` if it is missing, with any missing parent;
+/// each folder created here is unfinished
+/// ([`crate::output::create_unfinished`]) until its manifest is written, so
+/// in a process that cleans up on signals an error or a signal before then
+/// removes them (each once it is empty again).
 pub fn create_dir(dir: &Path) -> Result<(), ProofError> {
-    let created = if dir.exists() {
-        std::fs::create_dir_all(dir)
-    } else {
-        crate::output::create_unfinished(dir, || std::fs::create_dir_all(dir))
-    };
-    created.map_err(|source| ProofError::Create {
-        path: dir.display().to_string(),
+    let failed = |path: &Path, source| ProofError::Create {
+        path: path.display().to_string(),
         source,
-    })
+    };
+    let missing: Vec<&Path> = dir
+        .ancestors()
+        .take_while(|a| !a.as_os_str().is_empty() && std::fs::symlink_metadata(a).is_err())
+        .collect();
+    if missing.is_empty() {
+        return std::fs::create_dir_all(dir).map_err(|e| failed(dir, e));
+    }
+    for folder in missing.iter().rev() {
+        match crate::output::create_unfinished(folder, || std::fs::create_dir(folder)) {
+            Ok(()) => {}
+            // Made by someone else meanwhile: theirs, not ours to remove.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && folder.is_dir() => {}
+            Err(e) => return Err(failed(folder, e)),
+        }
+    }
+    Ok(())
 }
 
 /// Why a horizon is claimed to have no plan.

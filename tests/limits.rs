@@ -429,3 +429,115 @@ fn solve_satisficing_stops_at_the_timeout_on_a_large_board() {
     let seconds = started.elapsed().as_secs_f64();
     assert!(seconds < 5.0, "ended after {seconds:.2} s (timeout 2 s)");
 }
+
+/// Runs `snakesat ARGS...` with `stdout` as its standard output.
+fn run_with_stdout(args: &[&str], stdout: std::process::Stdio) -> support::Run {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(args)
+        .stdout(stdout)
+        .output()
+        .expect("binary runs");
+    support::Run {
+        code: out.status.code().expect("exit code"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn endless_inputs_stop_at_the_size_limit() {
+    // /dev/zero never ends: without a limit the reader filled the memory.
+    let run = snakesat(&["solve", "/dev/zero", "--timeout", "5"]);
+    assert_bad_input(&run, "larger than 256 MB, the most read of a problem");
+    let run = snakesat(&["check", "tests/data/tiny-3x2.pddl", "/dev/zero"]);
+    assert_bad_input(&run, "larger than 256 MB, the most read of a plan");
+    let dir = temp_dir("endless");
+    let model = write(&dir, "m.out", "s SATISFIABLE\nv 0\n");
+    let run = snakesat(&["decode", "/dev/zero", &model]);
+    assert_bad_input(&run, "larger than 2048 MB, the most read of a formula");
+}
+
+#[test]
+fn the_timeout_covers_reading_the_problem() {
+    // Standard input that never ends nor closes: only the watchdog ends the run.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(["solve", "-", "--timeout", "0.2", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let stdin = child.stdin.take();
+    let started = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    assert!(started.elapsed() < Duration::from_secs(30), "gross hang");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("--timeout 0.2 s reached while reading the problem"),
+        "{stderr}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        r#"{"status":"unknown","reason":"timeout"}"#
+    );
+}
+
+#[test]
+fn a_full_standard_output_is_an_error_and_a_closed_one_is_not() {
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    for args in [
+        vec!["solve", "--size", "4", "--apples", "2"],
+        vec!["solve", "--size", "4", "--apples", "2", "--json"],
+        vec!["play", "--size", "4", "-q"],
+        vec!["sizes", "--size", "4", "--encodings", "direct"],
+        vec![
+            "check",
+            "tests/data/tiny-3x2.pddl",
+            "tests/data/tiny-3x2-valid.plan",
+        ],
+    ] {
+        let run = run_with_stdout(&args, full().into());
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(
+            run.stderr.trim(),
+            "error: cannot write standard output: No space left on device (os error 28)",
+            "{args:?}"
+        );
+    }
+    // A reader gone (`| head` that stopped reading) is not an error: the
+    // command's own exit code, and no panic (`check` panicked here).
+    let solve_json = ["solve", "--size", "4", "--apples", "2", "--json"];
+    for args in [
+        vec![
+            "check",
+            "tests/data/tiny-3x2.pddl",
+            "tests/data/tiny-3x2-valid.plan",
+        ],
+        vec![
+            "check",
+            "--json",
+            "tests/data/tiny-3x2.pddl",
+            "tests/data/tiny-3x2-valid.plan",
+        ],
+        solve_json.to_vec(),
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("binary runs");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}

@@ -489,3 +489,24 @@ fn bench_refuses_a_plans_folder_holding_an_earlier_plan() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_refused_run_removes_the_proof_folders_it_made_parents_included() {
+    let dir = workspace("proof-parents");
+    let proof = dir.join("a/b/c");
+    let gif = dir.join("no-such-folder/x.gif");
+    let run = snakesat(&[
+        "solve",
+        s(&dir.join("p.pddl")),
+        "--proof",
+        s(&proof),
+        "--gif",
+        s(&gif),
+    ]);
+    // `a` and `a/b` were left behind, empty, before.
+    refused(&run, "no-such-folder", &dir);
+    // A run that succeeds keeps them all.
+    let run = snakesat(&["solve", s(&dir.join("p.pddl")), "--proof", s(&proof), "-q"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(proof.join("manifest.json").is_file());
+}

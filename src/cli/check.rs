@@ -63,19 +63,18 @@ pub fn run(args: CheckArgs) -> Result<u8, Failure> {
         },
     };
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string(&verdict).expect("plain data serialises")
+        super::print_report(
+            &(serde_json::to_string(&verdict).expect("plain data serialises") + "\n"),
         );
     } else if verdict.valid {
         let apples = match problem.instance.apples.len() {
             1 => "the apple eaten".to_string(),
             n => format!("all {n} apples eaten"),
         };
-        println!(
-            "valid: {}, {apples}",
+        super::print_report(&format!(
+            "valid: {}, {apples}\n",
             snakesat::counted(verdict.moves.unwrap_or(0), "move")
-        );
+        ));
     } else {
         eprintln!(
             "invalid: {}",

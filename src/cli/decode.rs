@@ -12,7 +12,8 @@ use snakesat::report::PlanReport;
 use snakesat::solve::{Stats, Status};
 
 use super::{
-    Failure, GifLook, Refuted, bad_input, note_not_written, print_plan, read_file, write_gif_file,
+    Failure, GifLook, Input, Refuted, bad_input, note_not_written, print_plan, read_file,
+    write_gif_file,
 };
 
 #[derive(Args)]
@@ -39,8 +40,8 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
         ));
     }
     let [mut gif] = output::claim([args.gif.as_deref()])?;
-    let cnf_text = read_file(&args.cnf)?;
-    let model_text = read_file(&args.model)?;
+    let cnf_text = read_file(&args.cnf, Input::Formula)?;
+    let model_text = read_file(&args.model, Input::Model)?;
     let in_cnf = |e: &dyn std::fmt::Display| bad_input(format!("{}: {e}", args.cnf.display()));
     let decoded = model_to_plan(&cnf_text, &model_text).map_err(|e| match e {
         ModelError::Model(e) => bad_input(format!("{}: {e}", args.model.display())),

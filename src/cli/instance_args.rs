@@ -10,7 +10,7 @@ use snakesat::instance::random::{RandomSpec, generate};
 use snakesat::instance::{Instance, TailRule, json};
 use snakesat::pddl::{self, Objects, Problem};
 
-use super::{Failure, bad_input, read_file};
+use super::{Failure, Input, bad_input, read_file};
 
 /// Where the instance comes from: a file, or seeded random parameters.
 #[derive(Args, Clone)]
@@ -165,7 +165,7 @@ fn looks_like_pddl(text: &str) -> bool {
 /// starts like PDDL), else JSON (cells named `posX-Y`); and whether it was
 /// read as an IPC-2018 PDDL problem (the kind of plan it takes).
 pub fn load_problem_file(path: &Path) -> Result<(Problem, bool), Failure> {
-    let text = read_file(path)?;
+    let text = read_file(path, Input::Problem)?;
     let pddl_text = pddl::is_pddl_path(path) || (path.as_os_str() == "-" && looks_like_pddl(&text));
     let parsed = if pddl_text {
         pddl::read_problem(&text).map_err(|e| e.to_string())

@@ -22,7 +22,7 @@ use crate::cli::measure::ipc;
 use snakesat::{counted, output};
 
 use super::generate::{check_empty, create_folder, write_index};
-use super::{Failure, bad_input, read_file};
+use super::{Failure, Input, bad_input, read_file};
 
 #[derive(Args)]
 #[command(
@@ -60,7 +60,7 @@ pub fn run(args: MergeArgs) -> Result<u8, Failure> {
 fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
     let tables = inputs
         .iter()
-        .map(|p| read_file(p))
+        .map(|p| read_file(p, Input::Index))
         .collect::<Result<Vec<_>, _>>()?;
     // The headers of `bench --shard` and `bench game --shard` tables.
     let known: Vec<String> = [ipc::rows_table(&[]), games_table(&[])]
@@ -160,10 +160,10 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
     for (shard, dir) in &found {
         let suffix = format!("{}-of-{}", shard.index, shard.count);
         let summary_path = dir.join(format!("summary-{suffix}.json"));
-        let summary: Summary = serde_json::from_str(&read_file(&summary_path)?)
+        let summary: Summary = serde_json::from_str(&read_file(&summary_path, Input::Index)?)
             .map_err(|e| bad_input(format!("{}: {e}", summary_path.display())))?;
         let index_path = dir.join(format!("index-{suffix}.jsonl"));
-        let rows = index::from_jsonl(&read_file(&index_path)?)
+        let rows = index::from_jsonl(&read_file(&index_path, Input::Index)?)
             .map_err(|e| bad_input(format!("{}: {e}", index_path.display())))?;
         for r in &rows {
             check_name(&r.file, &mut names, &index_path)?;

@@ -301,6 +301,13 @@ pub fn main() -> ExitCode {
     {
         eprintln!("{}{kb}", crate::cli::measure::ipc::MEMORY_LINE);
     }
+    let result = result.and_then(|code| {
+        note_stdout(std::io::stdout().lock().flush());
+        match STDOUT_FAILURE.get() {
+            Some(e) => Err(bad_input(format!("cannot write standard output: {e}"))),
+            None => Ok(code),
+        }
+    });
     match result {
         Ok(code) => ExitCode::from(code),
         Err(f) => {
@@ -363,40 +370,114 @@ pub fn shard_flag(text: Option<&str>) -> Result<Option<crate::cli::index::Shard>
         .map_err(|e| bad_input(format!("--{e}")))
 }
 
+/// What an input file holds, which sets the most bytes read of it (checked
+/// while reading, so an endless input such as `/dev/zero` ends with an error
+/// instead of filling the memory).
+#[derive(Clone, Copy)]
+pub enum Input {
+    /// An instance: JSON or IPC-2018 PDDL (a 1000x1000 board's PDDL is
+    /// about 165 MB).
+    Problem,
+    /// A plan: an IPC plan or the JSON of `solve --json`.
+    Plan,
+    /// A DIMACS formula.
+    Formula,
+    /// A solver's model.
+    Model,
+    /// A family's index or summary (`merge`).
+    Index,
+}
+
+impl Input {
+    /// The most bytes read of such a file.
+    pub const fn max_bytes(self) -> u64 {
+        const MB: u64 = 1 << 20;
+        match self {
+            Input::Problem | Input::Plan => 256 * MB,
+            Input::Formula | Input::Model => 2048 * MB,
+            Input::Index => 1024 * MB,
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Input::Problem => "a problem",
+            Input::Plan => "a plan",
+            Input::Formula => "a formula",
+            Input::Model => "a model",
+            Input::Index => "a family's index",
+        }
+    }
+}
+
+/// The bytes of `reader`, or an error naming `name` past `kind`'s limit.
+pub fn read_bounded(reader: impl Read, name: &str, kind: Input) -> Result<Vec<u8>, Failure> {
+    let limit = kind.max_bytes();
+    let mut bytes = Vec::new();
+    reader
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| bad_input(format!("cannot read {name}: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(bad_input(format!(
+            "{name} is larger than {} MB, the most read of {}",
+            limit >> 20,
+            kind.what()
+        )));
+    }
+    Ok(bytes)
+}
+
 /// Set once standard input has been read (as the file `-`).
 static STDIN_READ: AtomicBool = AtomicBool::new(false);
 
 /// The text of an input file, without a leading UTF-8 byte-order mark
 /// (which some editors write); `-` reads standard input (once per run).
-pub fn read_file(path: &Path) -> Result<String, Failure> {
-    read_raw(path).map(|text| match text.strip_prefix('\u{feff}') {
+pub fn read_file(path: &Path, kind: Input) -> Result<String, Failure> {
+    read_raw(path, kind).map(|text| match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),
         None => text,
     })
 }
 
-fn read_raw(path: &Path) -> Result<String, Failure> {
-    if path.as_os_str() == "-" {
+fn read_raw(path: &Path, kind: Input) -> Result<String, Failure> {
+    let (bytes, name) = if path.as_os_str() == "-" {
         if STDIN_READ.swap(true, Ordering::Relaxed) {
             return Err(bad_input(
                 "standard input can be read once: only one input can be `-`",
             ));
         }
-        let mut text = String::new();
-        return std::io::stdin()
-            .read_to_string(&mut text)
-            .map(|_| text)
-            .map_err(|e| bad_input(format!("cannot read standard input: {e}")));
-    }
-    snakesat::output::note_input(path)?;
-    std::fs::read_to_string(path)
-        .map_err(|e| bad_input(format!("cannot read {}: {e}", path.display())))
+        let name = "standard input".to_string();
+        (read_bounded(std::io::stdin().lock(), &name, kind)?, name)
+    } else {
+        snakesat::output::note_input(path)?;
+        let name = path.display().to_string();
+        let file =
+            std::fs::File::open(path).map_err(|e| bad_input(format!("cannot read {name}: {e}")))?;
+        (read_bounded(file, &name, kind)?, name)
+    };
+    String::from_utf8(bytes)
+        .map_err(|_| bad_input(format!("cannot read {name}: it is not UTF-8 text")))
 }
 
 /// Prints a command's report on stdout, unless an output file took stdout (`-`).
+/// A reader that went away (a closed pipe, as after `| head`) is not an error;
+/// any other failure to write (a full disk) is kept for [`main`] to report.
 pub fn print_report(text: &str) {
     if !snakesat::output::stdout_taken() {
-        let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        let mut out = std::io::stdout().lock();
+        note_stdout(out.write_all(text.as_bytes()).and_then(|()| out.flush()));
+    }
+}
+
+/// The first failure to write standard output, other than a closed pipe.
+static STDOUT_FAILURE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+fn note_stdout(written: std::io::Result<()>) {
+    if let Err(e) = written
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        let _ = STDOUT_FAILURE.set(e.to_string());
     }
 }
 
@@ -467,15 +548,12 @@ pub fn print_plan(
     if snakesat::output::stdout_taken() {
         return;
     }
-    let mut out = std::io::stdout().lock();
     if as_json {
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string(report).expect("report serialises")
-        );
+        print_report(&(serde_json::to_string(report).expect("report serialises") + "\n"));
         return;
     }
+    use std::fmt::Write as _;
+    let mut out = String::new();
     match (report.status, replay) {
         (Status::Sat, Some(replay)) => {
             let optimal = if report.optimal {
@@ -490,7 +568,7 @@ pub fn print_plan(
                 snakesat::counted(instance.apples.len(), "apple"),
                 report.encoding
             );
-            let _ = write!(out, "{}", picture(instance, &report.path, replay));
+            out.push_str(&picture(instance, &report.path, replay));
         }
         (Status::Unsat, _) if report.lower_bound.is_none() => {
             let _ = writeln!(out, "no plan at any horizon");
@@ -528,6 +606,7 @@ pub fn print_plan(
         "cnf: {} variables, {} clauses, {} literals; build {:.3} s, solve {:.3} s",
         s.variables, s.clauses, s.literals, s.build_seconds, s.solve_seconds
     );
+    print_report(&out);
 }
 
 /// How a GIF looks and runs (`--cell`, `--delay`, `--pause`, `--skip`); each

@@ -15,7 +15,7 @@ use snakesat::render::html;
 use snakesat::sim;
 
 use super::instance_args::load_problem_file;
-use super::{Failure, GifLook, bad_input, read_file, write_gif_file};
+use super::{Failure, GifLook, Input, bad_input, read_file, write_gif_file};
 
 #[derive(Args)]
 #[command(group(clap::ArgGroup::new("outputs").required(true).multiple(true).args(["gif", "html"])))]
@@ -90,7 +90,7 @@ pub fn checked_path(
     verb: &str,
 ) -> Result<(Vec<Pos>, sim::Replay), PlanProblem> {
     let name = plan.display();
-    let text = read_file(plan).map_err(PlanProblem::Unreadable)?;
+    let text = read_file(plan, Input::Plan).map_err(PlanProblem::Unreadable)?;
     let json = text.trim_start().starts_with('{');
     let (path, claimed) = if pddl && !json {
         let actions = validate::read_plan(&text, objects).map_err(|e| {

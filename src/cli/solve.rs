@@ -47,7 +47,7 @@ pub struct SolveArgs {
     pub max_horizon: Option<usize>,
     /// Give up after this many seconds (status `unknown`, exit 3); with
     /// `--satisficing`, the best plan found by then (the first plan included).
-    /// Writing the plan's files (--gif, --plot-horizon) counts too: past the
+    /// Reading the problem and writing the plan's files (--gif, --plot-horizon) count too: past the
     /// limit by 1 s + 5 %, the run ends `unknown` without them [default: no limit].
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub timeout: Option<Duration>,
@@ -103,7 +103,14 @@ pub fn plan_failure(e: PlanError) -> Failure {
 }
 
 pub fn run(args: SolveArgs) -> Result<u8, Failure> {
+    // The time limit covers reading the problem too (a 1000x1000 board's
+    // PDDL takes seconds): the watchdog starts first, the search gets what is left.
+    let timeout = args.timeout;
+    let deadline = timeout.map(|t| Instant::now() + t);
+    let watchdog = watchdog::arm(deadline, timeout, args.json);
+    watchdog.doing("reading the problem");
     let problem = load_problem(&args.instance)?;
+    watchdog.doing("building or loading the formula");
     let instance = problem.instance;
     let encoding = load_encoding(&args.encoding.encoding)?;
     let config: Option<CadicalConfig> = match &args.cadical_config {
@@ -133,7 +140,6 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         args.plot_horizon.as_deref(),
         args.plot_timeline.as_deref(),
     ])?;
-    let timeout = args.timeout;
     // Each horizon tried: a line per attempt with SNAKESAT_PROGRESS (logs),
     // else a spinner on a terminal (hidden otherwise, and with --quiet).
     let lines = super::progress::log_interval().is_some() && !super::quiet();
@@ -161,8 +167,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Some(SearchMode::Incremental) => Method::Incremental,
         Some(SearchMode::Fresh) => Method::Fresh,
     };
-    let deadline = timeout.map(|t| Instant::now() + t);
-    let watchdog = watchdog::arm(deadline, timeout, args.json);
+    let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
     let mut planner = Planner::new(&*encoding);
     if let Some(config) = config {
         planner = planner.cadical_config(config);
@@ -177,7 +182,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         // An instance's horizon caps a satisficing search; the other
         // searches take it as their fixed horizon (`search_for`).
         .max_horizon(instance.horizon.unwrap_or(max_horizon))
-        .timeout(timeout)
+        .timeout(left)
         .certify_into(args.proof.as_deref())
         .on_attempt(|a: &solve::Attempt| {
             let line = format!(

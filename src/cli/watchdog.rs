@@ -2,7 +2,7 @@
 //! at the deadline between solver calls and inside CaDiCaL, but building a
 //! formula of tens of millions of clauses, loading it into the solver and
 //! freeing it again are not interruptible, nor is writing a long plan's GIF.
-//! The watchdog ends the process when the search, or writing the plan's
+//! The watchdog ends the process when reading the problem, the search, or writing the plan's
 //! files (the GIF, the horizon chart's formulas), overruns the deadline by a
 //! grace period: status `unknown` on stdout (as JSON with `--json`; nothing
 //! when an output took stdout), one line on stderr naming what was under way,
@@ -74,11 +74,13 @@ pub fn arm(deadline: Option<Instant>, timeout: Option<Duration>, json: bool) -> 
                 return;
             }
             if !snakesat::output::stdout_taken() {
-                if json {
-                    println!(r#"{{"status":"unknown","reason":"timeout"}}"#);
+                // As print_report: a closed pipe must not stop the exit below.
+                let line = if json {
+                    "{\"status\":\"unknown\",\"reason\":\"timeout\"}\n"
                 } else {
-                    println!("unknown: the time limit was reached");
-                }
+                    "unknown: the time limit was reached\n"
+                };
+                let _ = std::io::Write::write_all(&mut std::io::stdout(), line.as_bytes());
             }
             let what = *what.lock().unwrap_or_else(PoisonError::into_inner);
             eprintln!(

@@ -155,9 +155,13 @@ pub enum DimacsError {
     ClauseCount {
         /// Clauses declared by the header.
         declared: usize,
-        /// Clauses in the file (a last clause without `0` counts).
+        /// Clauses in the file.
         found: usize,
     },
+    /// The last clause does not end in `0` (a truncated file: its last
+    /// literal may be cut too).
+    #[error("the last clause does not end in 0 (is the file cut short?)")]
+    UnendedClause,
     #[error("a variable comment names variable {named} beyond the {declared} declared")]
     /// A `c var` comment names a variable beyond the header's count.
     NamedBeyond {
@@ -379,8 +383,7 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
     }
     let (v, c) = header.ok_or(DimacsError::NoHeader)?;
     if parsed.flat.last().is_some_and(|&l| l != 0) {
-        parsed.flat.push(0);
-        parsed.num_clauses += 1;
+        return Err(DimacsError::UnendedClause);
     }
     if parsed.num_clauses != c {
         return Err(DimacsError::ClauseCount {
@@ -635,6 +638,20 @@ mod tests {
         let e = parse("p cnf 1 0\nc var 99999999 head 0 0 0\n").unwrap_err();
         assert!(matches!(e, DimacsError::BeyondFile { line: 2, .. }), "{e}");
         assert_eq!(parse("p cnf 2 1\n1 -2 0\n").unwrap().num_vars, 2);
+    }
+
+    #[test]
+    fn a_file_cut_inside_its_last_clause_is_refused() {
+        let whole = "p cnf 12 2\n1 -2 0\n-3 -12 0\n";
+        assert!(parse(whole).is_ok());
+        // Cut by four bytes, the last clause reads `-3 -1`: a clause of
+        // the right count, but not the file's.
+        let cut = &whole[..whole.len() - 4];
+        assert_eq!(parse(cut).unwrap_err(), DimacsError::UnendedClause);
+        assert_eq!(
+            parse("p cnf 2 1\n1 -2").unwrap_err(),
+            DimacsError::UnendedClause
+        );
     }
 
     #[test]

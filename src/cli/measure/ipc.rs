@@ -305,8 +305,8 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         proof_bytes: None,
         error: None,
     };
-    let problem = match std::fs::read_to_string(file) {
-        Err(e) => Err(format!("cannot read {}: {e}", file.display())),
+    let problem = match crate::cli::read_file(file, crate::cli::Input::Problem) {
+        Err(failure) => Err(failure.message),
         Ok(text) => pddl::read_problem(&text).map_err(|e| e.to_string()),
     };
     let pddl::Problem { instance, objects } = match problem {

@@ -720,6 +720,17 @@ fn odd_full_boards_get_plans_that_pass_the_replay() {
             solve_plan_and_replay(&problem, &dir, name, &["--satisficing", "--timeout", "20"]);
         assert!(steps >= size * size - 2, "{name}: {steps}");
     }
+    // A 5x5 full board whose least plan takes about 1 s to prove: that
+    // search gets a third of the time on such small boards (before, 1 s, and
+    // the plan came 4–10 s later from the other phases, under load not at all).
+    let problem = data.join("5x5-seed26.pddl");
+    let (steps, optimal, _) = solve_plan_and_replay(
+        &problem,
+        &dir,
+        "5x5 seed 26",
+        &["--satisficing", "--timeout", "20"],
+    );
+    assert_eq!((steps, optimal), (45, true), "5x5 seed 26");
 }
 
 /// `bench --max-horizon N` reaches `solve`: a problem whose least plan is

@@ -116,6 +116,19 @@ const BUILD_HEAD_CELLS_PER_SECOND: f64 = 40_000.0;
 const EXACT_MARGIN: usize = 32;
 /// Seconds of that search (a tenth of the time left when that is less).
 const EXACT_SECONDS: std::time::Duration = std::time::Duration::from_secs(1);
+/// Share of the time left for that search on an odd full board of at most
+/// [`EXACT_ODD_FULL_CELLS`] free cells (at least [`EXACT_SECONDS`]), where
+/// the tours and constructions rarely give a first plan: the 20 generated
+/// 5x5 full boards of seeds 11–30 take 0.4–1.3 s each to prove their least
+/// plans, and with a second six of them got their plan only after 4–10 s of
+/// the later phases at `--timeout 10`, two not proven least (with a third of
+/// the time: all 20 proven least within 2.4 s).
+const EXACT_SHARE_ODD_FULL: f64 = 1.0 / 3.0;
+/// The free cells up to which an odd full board gets that share. On 7x7
+/// (seeds 1–10) and 9x9 (1–6) the search proves nothing within a third of
+/// 10 s, and the time taken from the other phases gave plans up to 14 moves
+/// longer.
+const EXACT_ODD_FULL_CELLS: usize = 25;
 /// Share of the time left for the descent on a small formula.
 const DESCENT_SHARE: f64 = 0.6;
 /// Share of the time left for regrowing suffixes with beams (before the SAT greedy's).
@@ -695,10 +708,20 @@ pub(crate) fn satisficing(
         && !instance.walls.is_empty();
     if head_cells(instance, lower_bound + EXACT_MARGIN, &stop).is_some_and(|c| c <= SMALL_CLAUSES) {
         let now = Instant::now();
+        let odd_full = needs_pair(concrete.as_ref().unwrap_or(instance))
+            && instance.cells() - instance.walls.len() <= EXACT_ODD_FULL_CELLS;
         let exact = Budget {
             deadline: match deadline {
                 Some(d) if no_body => Some(d),
                 None if no_body => None,
+                Some(d) if odd_full => {
+                    let left = d.saturating_duration_since(now);
+                    Some(
+                        now + left
+                            .mul_f64(EXACT_SHARE_ODD_FULL)
+                            .max(EXACT_SECONDS.min(left)),
+                    )
+                }
                 Some(d) => Some(now + EXACT_SECONDS.min(d.saturating_duration_since(now) / 10)),
                 None => Some(now + EXACT_SECONDS),
             },

@@ -333,6 +333,36 @@ fn decode_gif_animates_the_model_or_says_there_is_none() {
     assert_eq!(frames(&gif), 13);
 }
 
+/// `decode --json --gif -` printed only the GIF on standard output (the
+/// JSON was lost) and exited with the answer's code; like `solve` and
+/// `play`, it is refused before anything is read, in the same words.
+#[test]
+fn decode_refuses_json_beside_gif_dash() {
+    let dir = temp_dir("decode-json-dash");
+    let cnf = dir.join("plan.cnf");
+    let run = snakesat(&[
+        "export",
+        "--size",
+        "4",
+        "--apples",
+        "1",
+        "--horizon",
+        "6",
+        "-o",
+        s(&cnf),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let unsat = dir.join("unsat.out");
+    std::fs::write(&unsat, "s UNSATISFIABLE\n").unwrap();
+    let run = snakesat(&["decode", s(&cnf), s(&unsat), "--json", "--gif", "-"]);
+    assert_bad_input(&run, "--json and --gif - both write to standard output");
+    let solve = snakesat(&[
+        "solve", "--size", "4", "--apples", "1", "--json", "--gif", "-",
+    ]);
+    assert_eq!(solve.stderr, run.stderr, "the same refusal as solve's");
+    assert_eq!(listing(&dir), ["plan.cnf", "unsat.out"]);
+}
+
 #[test]
 fn gif_help_states_the_automatic_defaults() {
     for command in ["solve", "decode", "render", "play"] {

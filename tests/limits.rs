@@ -7,7 +7,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use support::{assert_bad_input, snakesat, temp_dir};
+use support::{assert_bad_input, snakesat, snakesat_within, temp_dir};
 
 /// Writes `text` to `dir/name` and returns the path.
 fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
@@ -144,6 +144,57 @@ fn many_ordered_apples_are_bounded_fast_and_too_many_refused() {
         &snakesat(&["solve", &too_many]),
         "beyond the limit of 100000",
     );
+}
+
+/// `generate --count 1000000 --size 1000 --apples 100000` passed every
+/// flag's own cap and then drew for minutes, growing by about 110 MB/s,
+/// whatever `--timeout`. The products of count and board, and of count and
+/// the cells an instance lists, are capped before any draw; a large
+/// realistic family stays within both.
+#[test]
+fn a_family_too_large_to_sample_is_refused_up_front() {
+    let dir = temp_dir("family-size");
+    let out = dir.join("fam").to_string_lossy().into_owned();
+    let huge = ["--count", "1000000", "--size", "1000", "--apples", "100000"];
+    for timeout in [None, Some("1")] {
+        let mut args = vec!["generate", "-o", &out];
+        args.extend(huge);
+        args.extend(timeout.iter().flat_map(|t| ["--timeout", t]));
+        let run = snakesat_within(&args, Duration::from_secs(10));
+        assert_bad_input(
+            &run,
+            "--count 1000000 × 1000000 cells (1000x1000, the largest board of --size) = \
+             1000000000000 board cells to draw, above the limit of 100000000",
+        );
+    }
+    // Boards small enough, but many cells listed per instance.
+    let run = snakesat_within(
+        &[
+            "generate", "-o", &out, "--count", "1000000", "--size", "10", "--apples", "30",
+        ],
+        Duration::from_secs(10),
+    );
+    assert_bad_input(
+        &run,
+        "--count 1000000 × up to 33 cells per instance (--walls 0, --apples 30, --length 3) = \
+         33000000 cells to keep, above the limit of 20000000",
+    );
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
+    // A large realistic family is drawn (here without solving it).
+    use snakesat::family::{AppleCount, FamilySpec, SizeSpan, Span, sample};
+    let spec = FamilySpec {
+        size: SizeSpan::parse("4..12").unwrap(),
+        apples: AppleCount::Count(Span::parse("2..30").unwrap()),
+        length: Span::one(3),
+        walls: Span::one(0),
+        visible: Some(Span::one(1)),
+        tail: snakesat::instance::TailRule::Follow,
+        grow: true,
+        body: false,
+        count: 10_000,
+        seed: 1,
+    };
+    assert_eq!(sample(&spec).unwrap().instances.len(), 10_000);
 }
 
 #[test]

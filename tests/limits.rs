@@ -197,6 +197,31 @@ fn a_family_too_large_to_sample_is_refused_up_front() {
     assert_eq!(sample(&spec).unwrap().instances.len(), 10_000);
 }
 
+/// A body that never fits its board was drawn again and again: 100,000
+/// rejected draws in a row, each shuffling the whole board (and searching a
+/// long body cell by cell), before sampling gave up — minutes on 300x300,
+/// hours on 1000x1000. On large boards sampling now gives up once the
+/// rejected draws have shuffled the drawn-cells limit, within seconds.
+#[test]
+fn sampling_gives_up_on_a_body_that_never_fits_in_bounded_time() {
+    let dir = temp_dir("family-rejections");
+    let out = dir.join("fam").to_string_lossy().into_owned();
+    for (size, length, draws) in [("300", "3000", "1111"), ("1000", "500000", "100")] {
+        let run = snakesat_within(
+            &[
+                "generate", "-o", &out, "--count", "1", "--size", size, "--start", "body",
+                "--length", length, "--apples", "1",
+            ],
+            Duration::from_secs(15),
+        );
+        assert_bad_input(
+            &run,
+            &format!("only 0 distinct instances after {draws} draws ({draws} rejected in a row)"),
+        );
+    }
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
+}
+
 #[test]
 fn deep_pddl_nesting_is_refused() {
     let dir = temp_dir("nesting");

@@ -350,8 +350,9 @@ pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
         ..Sample::default()
     };
     let mut in_a_row = 0;
+    let give_up = rejection_limit(&sizes);
     while out.instances.len() < spec.count {
-        if in_a_row == MAX_REJECTED_IN_A_ROW {
+        if in_a_row == give_up {
             return Err(FamilyError::Exhausted {
                 found: out.instances.len(),
                 draws: out.draws,
@@ -485,6 +486,16 @@ fn check_family_size(spec: &FamilySpec, sizes: &[(usize, usize)]) -> Result<(), 
     Ok(())
 }
 
+/// Draws rejected in a row before sampling gives up: [`MAX_REJECTED_IN_A_ROW`],
+/// or fewer on boards so large (over 1,000 cells) that as many draws would
+/// shuffle more than [`MAX_FAMILY_DRAWN_CELLS`] cells (a body that never
+/// fits made `--size 300 --start body --length 3000` draw for minutes).
+fn rejection_limit(sizes: &[(usize, usize)]) -> usize {
+    let (width, height) = largest(sizes);
+    let draws = MAX_FAMILY_DRAWN_CELLS / (width * height) as u128;
+    draws.clamp(1, MAX_REJECTED_IN_A_ROW as u128) as usize
+}
+
 /// The largest board of `sizes` (by cells).
 fn largest(sizes: &[(usize, usize)]) -> (usize, usize) {
     sizes
@@ -536,9 +547,13 @@ fn draw(spec: &FamilySpec, sizes: &[(usize, usize)], rng: &mut ChaCha8Rng) -> Op
     let wall_cells = order[..walls].to_vec();
     let (start, rest) = if spec.body {
         let body = snake_body(&order[walls..], length, width, height, rng)?;
+        let mut in_body = vec![false; cells];
+        for &(x, y) in &body {
+            in_body[y * width + x] = true;
+        }
         let rest: Vec<Pos> = order[walls..]
             .iter()
-            .filter(|c| !body.contains(c))
+            .filter(|&&(x, y)| !in_body[y * width + x])
             .copied()
             .collect();
         (Start::Body(body), rest)
@@ -569,8 +584,15 @@ fn snake_body(
     rng: &mut ChaCha8Rng,
 ) -> Option<Vec<Pos>> {
     let grid = Grid::new(width, height);
-    let free: HashSet<Pos> = open.iter().copied().collect();
-    let mut body = vec![*open.first()?];
+    // The cells the body may still take, one flag per cell: open and not
+    // yet in the body (a long body is not searched cell by cell).
+    let mut free = vec![false; width * height];
+    for &(x, y) in open {
+        free[y * width + x] = true;
+    }
+    let head = *open.first()?;
+    free[head.1 * width + head.0] = false;
+    let mut body = vec![head];
     while body.len() < length {
         let (x, y) = *body.last().expect("a body has a head");
         // Right, down, left, up: the order the seeded shuffle has always
@@ -583,13 +605,15 @@ fn snake_body(
         ]
         .into_iter()
         .filter_map(|d| grid.step((x, y), d))
-        .filter(|c| free.contains(c) && !body.contains(c))
+        .filter(|&(x, y)| free[y * width + x])
         .collect();
         if next.is_empty() {
             return None;
         }
         next.shuffle(rng);
-        body.push(next[0]);
+        let (x, y) = next[0];
+        free[y * width + x] = false;
+        body.push((x, y));
     }
     Some(body)
 }

@@ -346,8 +346,9 @@ fn plans_beyond_the_horizon_cap_are_refused() {
 /// Review 10: writing the plan's files after the search (a GIF of every
 /// time point, the horizon chart's formulas) ran on past `--timeout` and
 /// exited 0. The watchdog covers them as it covers the search: a plan of
-/// about 900 moves drawn frame by frame at 200 pixels a cell takes seconds,
-/// far past the 0.2 s limit and its 1 s grace, so the run ends with status
+/// about 900 moves drawn frame by frame at 110 pixels a cell (within the
+/// pixels an animation may draw: up to 1,234 frames of 881x919) takes about
+/// 5 s, far past the 0.2 s limit and its 1 s grace, so the run ends with status
 /// `unknown`, exit 3, one `error:` line, and neither file left.
 #[test]
 fn the_timeout_bounds_writing_the_plans_files() {
@@ -371,7 +372,7 @@ fn the_timeout_bounds_writing_the_plans_files() {
         "--delay",
         "1",
         "--cell",
-        "200",
+        "110",
         "--plot-horizon",
         &chart,
     ]);

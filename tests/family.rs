@@ -10,7 +10,7 @@ mod index;
 #[path = "support/cli.rs"]
 mod support;
 use bfs::least_moves;
-use index::{IndexRow, Summary, from_jsonl, sha256_hex, to_jsonl, without_timing};
+use index::{IndexRow, Summary, from_jsonl, sha256_hex, to_csv, to_jsonl, without_timing};
 use support::{assert_bad_input, snakesat, temp_dir};
 
 use std::collections::HashSet;
@@ -428,7 +428,11 @@ fn shards_merge_into_the_single_run() {
     assert!(!shards.join("index.csv").exists());
     // A shard missing is refused.
     let partial = temp_dir("partial");
-    for f in ["summary-1-of-3.json", "index-1-of-3.jsonl"] {
+    for f in [
+        "summary-1-of-3.json",
+        "index-1-of-3.jsonl",
+        "index-1-of-3.csv",
+    ] {
         std::fs::copy(shards.join(f), partial.join(f)).unwrap();
     }
     let run = snakesat(&[
@@ -539,6 +543,7 @@ fn a_merge_that_fails_leaves_nothing_behind() {
     std::fs::rename(single.join(&renamed.file), single.join(&long)).unwrap();
     renamed.file = long.clone();
     std::fs::write(single.join("index-1-of-1.jsonl"), to_jsonl(&index)).unwrap();
+    std::fs::write(single.join("index-1-of-1.csv"), to_csv(&index)).unwrap();
     // Deep enough that the output folder's path is 3,900 bytes long.
     let base = dir.join("deep");
     let mut out = base.clone();
@@ -565,6 +570,7 @@ fn a_merge_that_fails_leaves_nothing_behind() {
         let mut bad = index.clone();
         bad[last].file = name.to_string();
         std::fs::write(single.join("index-1-of-1.jsonl"), to_jsonl(&bad)).unwrap();
+        std::fs::write(single.join("index-1-of-1.csv"), to_csv(&bad)).unwrap();
         let run = snakesat(&[
             "merge",
             "-o",
@@ -574,6 +580,83 @@ fn a_merge_that_fails_leaves_nothing_behind() {
         assert_bad_input(&run, needle);
         assert!(!merged.exists());
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A shard whose index was emptied, cut short or lost its CSV twin was
+/// merged (exit 0) into a family whose summary counted the files it lost;
+/// a corrupt `index-I-of-K.csv` went unnoticed. Each shard's index must now
+/// list what its summary counts, and its CSV index be its JSON Lines index
+/// as `generate` writes it: otherwise exit 2 naming the shard's file, and
+/// no output folder.
+#[test]
+fn a_shard_index_that_disagrees_with_its_summary_or_csv_is_refused() {
+    let dir = temp_dir("merge-damaged");
+    let shards = dir.join("shards");
+    for shard in ["1/2", "2/2"] {
+        generate(
+            &shards,
+            &[
+                "--size", "4", "--apples", "2", "--count", "4", "--shard", shard,
+            ],
+        );
+    }
+    let out = dir.join("out");
+    let merge = || {
+        snakesat(&[
+            "merge",
+            "-o",
+            out.to_str().unwrap(),
+            shards.to_str().unwrap(),
+        ])
+    };
+    let jsonl = shards.join("index-1-of-2.jsonl");
+    let csv = shards.join("index-1-of-2.csv");
+    let (good_jsonl, good_csv) = (std::fs::read(&jsonl).unwrap(), std::fs::read(&csv).unwrap());
+    let rows = from_jsonl(&String::from_utf8(good_jsonl.clone()).unwrap()).unwrap();
+    let counts = summary(&shards, "summary-1-of-2.json");
+    assert!(counts.files > 1 && counts.instances > 0);
+    let counted = format!(
+        "summary-1-of-2.json counts {} files and {} instances",
+        counts.files, counts.instances
+    );
+    // An emptied index, then one without its last file.
+    std::fs::write(&jsonl, "").unwrap();
+    let run = merge();
+    assert_bad_input(
+        &run,
+        "index-1-of-2.jsonl lists 0 files and 0 instances, but ",
+    );
+    assert!(run.stderr.contains(&counted), "{}", run.stderr);
+    assert!(!out.exists());
+    let short = &rows[..rows.len() - 1];
+    std::fs::write(&jsonl, to_jsonl(short)).unwrap();
+    std::fs::write(&csv, to_csv(short)).unwrap();
+    assert_bad_input(&merge(), &counted);
+    assert!(!out.exists());
+    std::fs::write(&jsonl, &good_jsonl).unwrap();
+    // A corrupt, emptied, edited or missing CSV index.
+    let mut edited = good_csv.clone();
+    let at = edited.len() / 2;
+    edited[at] = if edited[at] == b'7' { b'8' } else { b'7' };
+    for bytes in [
+        b"\x00\xff\xfeGIF89a binary".to_vec(),
+        Vec::new(),
+        edited,
+        good_csv[..good_csv.len() - 1].to_vec(),
+    ] {
+        std::fs::write(&csv, &bytes).unwrap();
+        assert_bad_input(&merge(), "index-1-of-2.csv does not agree with");
+        assert!(!out.exists());
+    }
+    std::fs::remove_file(&csv).unwrap();
+    assert_bad_input(&merge(), "cannot read");
+    assert!(!out.exists());
+    // Restored, the shards merge.
+    std::fs::write(&csv, &good_csv).unwrap();
+    let run = merge();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(summary(&out, "summary.json").instances, 4);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -300,6 +300,19 @@ fn help_texts_tell_the_truth() {
     }
     let sizes = snakesat(&["sizes", "--help"]).stdout;
     assert!(sizes.contains("--plot-clauses <FILE>"), "{sizes}");
+    // sizes --timeout bounds each solve and search, not the building of the
+    // formulas: a sweep of --timeout 1 ran for minutes while the help said
+    // nothing of it.
+    let timeout = &sizes[sizes.find("--timeout <SECONDS>").unwrap()..];
+    let timeout = &timeout[..timeout.find("\n      -").unwrap_or(timeout.len())];
+    for needle in [
+        "each solve",
+        "not to the whole run",
+        "building the formulas is not timed",
+        "can take minutes",
+    ] {
+        assert!(timeout.contains(needle), "{needle:?}: {timeout}");
+    }
 }
 
 /// Counts of one take the singular: `solve`'s plan line, `check`'s verdict,

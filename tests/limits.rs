@@ -7,7 +7,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use support::{assert_bad_input, snakesat, temp_dir};
+use support::{assert_bad_input, snakesat, snakesat_within, temp_dir};
 
 /// Writes `text` to `dir/name` and returns the path.
 fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
@@ -146,6 +146,82 @@ fn many_ordered_apples_are_bounded_fast_and_too_many_refused() {
     );
 }
 
+/// `generate --count 1000000 --size 1000 --apples 100000` passed every
+/// flag's own cap and then drew for minutes, growing by about 110 MB/s,
+/// whatever `--timeout`. The products of count and board, and of count and
+/// the cells an instance lists, are capped before any draw; a large
+/// realistic family stays within both.
+#[test]
+fn a_family_too_large_to_sample_is_refused_up_front() {
+    let dir = temp_dir("family-size");
+    let out = dir.join("fam").to_string_lossy().into_owned();
+    let huge = ["--count", "1000000", "--size", "1000", "--apples", "100000"];
+    for timeout in [None, Some("1")] {
+        let mut args = vec!["generate", "-o", &out];
+        args.extend(huge);
+        args.extend(timeout.iter().flat_map(|t| ["--timeout", t]));
+        let run = snakesat_within(&args, Duration::from_secs(10));
+        assert_bad_input(
+            &run,
+            "--count 1000000 × 1000000 cells (1000x1000, the largest board of --size) = \
+             1000000000000 board cells to draw, above the limit of 100000000",
+        );
+    }
+    // Boards small enough, but many cells listed per instance.
+    let run = snakesat_within(
+        &[
+            "generate", "-o", &out, "--count", "1000000", "--size", "10", "--apples", "30",
+        ],
+        Duration::from_secs(10),
+    );
+    assert_bad_input(
+        &run,
+        "--count 1000000 × up to 33 cells per instance (--walls 0, --apples 30, --length 3) = \
+         33000000 cells to keep, above the limit of 20000000",
+    );
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
+    // A large realistic family is drawn (here without solving it).
+    use snakesat::family::{AppleCount, FamilySpec, SizeSpan, Span, sample};
+    let spec = FamilySpec {
+        size: SizeSpan::parse("4..12").unwrap(),
+        apples: AppleCount::Count(Span::parse("2..30").unwrap()),
+        length: Span::one(3),
+        walls: Span::one(0),
+        visible: Some(Span::one(1)),
+        tail: snakesat::instance::TailRule::Follow,
+        grow: true,
+        body: false,
+        count: 10_000,
+        seed: 1,
+    };
+    assert_eq!(sample(&spec).unwrap().instances.len(), 10_000);
+}
+
+/// A body that never fits its board was drawn again and again: 100,000
+/// rejected draws in a row, each shuffling the whole board (and searching a
+/// long body cell by cell), before sampling gave up — minutes on 300x300,
+/// hours on 1000x1000. On large boards sampling now gives up once the
+/// rejected draws have shuffled the drawn-cells limit, within seconds.
+#[test]
+fn sampling_gives_up_on_a_body_that_never_fits_in_bounded_time() {
+    let dir = temp_dir("family-rejections");
+    let out = dir.join("fam").to_string_lossy().into_owned();
+    for (size, length, draws) in [("300", "3000", "1111"), ("1000", "500000", "100")] {
+        let run = snakesat_within(
+            &[
+                "generate", "-o", &out, "--count", "1", "--size", size, "--start", "body",
+                "--length", length, "--apples", "1",
+            ],
+            Duration::from_secs(15),
+        );
+        assert_bad_input(
+            &run,
+            &format!("only 0 distinct instances after {draws} draws ({draws} rejected in a row)"),
+        );
+    }
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
+}
+
 #[test]
 fn deep_pddl_nesting_is_refused() {
     let dir = temp_dir("nesting");
@@ -270,8 +346,9 @@ fn plans_beyond_the_horizon_cap_are_refused() {
 /// Review 10: writing the plan's files after the search (a GIF of every
 /// time point, the horizon chart's formulas) ran on past `--timeout` and
 /// exited 0. The watchdog covers them as it covers the search: a plan of
-/// about 900 moves drawn frame by frame at 200 pixels a cell takes seconds,
-/// far past the 0.2 s limit and its 1 s grace, so the run ends with status
+/// about 900 moves drawn frame by frame at 110 pixels a cell (within the
+/// pixels an animation may draw: up to 1,234 frames of 881x919) takes about
+/// 5 s, far past the 0.2 s limit and its 1 s grace, so the run ends with status
 /// `unknown`, exit 3, one `error:` line, and neither file left.
 #[test]
 fn the_timeout_bounds_writing_the_plans_files() {
@@ -295,7 +372,7 @@ fn the_timeout_bounds_writing_the_plans_files() {
         "--delay",
         "1",
         "--cell",
-        "200",
+        "110",
         "--plot-horizon",
         &chart,
     ]);

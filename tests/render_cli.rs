@@ -3,7 +3,7 @@
 
 #[path = "support/cli.rs"]
 mod support;
-use support::{assert_bad_input, snakesat, temp_dir};
+use support::{assert_bad_input, snakesat, snakesat_within, temp_dir};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -331,6 +331,108 @@ fn decode_gif_animates_the_model_or_says_there_is_none() {
     let run = snakesat(&["decode", s(&cnf), s(&model), "--gif", s(&gif)]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(frames(&gif), 13);
+}
+
+/// `decode --json --gif -` printed only the GIF on standard output (the
+/// JSON was lost) and exited with the answer's code; like `solve` and
+/// `play`, it is refused before anything is read, in the same words.
+#[test]
+fn decode_refuses_json_beside_gif_dash() {
+    let dir = temp_dir("decode-json-dash");
+    let cnf = dir.join("plan.cnf");
+    let run = snakesat(&[
+        "export",
+        "--size",
+        "4",
+        "--apples",
+        "1",
+        "--horizon",
+        "6",
+        "-o",
+        s(&cnf),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let unsat = dir.join("unsat.out");
+    std::fs::write(&unsat, "s UNSATISFIABLE\n").unwrap();
+    let run = snakesat(&["decode", s(&cnf), s(&unsat), "--json", "--gif", "-"]);
+    assert_bad_input(&run, "--json and --gif - both write to standard output");
+    let solve = snakesat(&[
+        "solve", "--size", "4", "--apples", "1", "--json", "--gif", "-",
+    ]);
+    assert_eq!(solve.stderr, run.stderr, "the same refusal as solve's");
+    assert_eq!(listing(&dir), ["plan.cnf", "unsat.out"]);
+}
+
+/// A 3-cell snake going round a Hamiltonian cycle of 10x10 for `moves`
+/// moves (no apples), written as an instance and a plan file in `dir`.
+fn round_and_round(dir: &Path, moves: usize) -> (PathBuf, PathBuf) {
+    // Row 0 rightwards, rows 1..9 zig-zag over columns 1..9, column 0 up.
+    let mut cycle: Vec<[usize; 2]> = (0..10).map(|x| [x, 0]).collect();
+    for y in 1..10 {
+        let xs: Vec<usize> = if y % 2 == 1 {
+            (1..10).rev().collect()
+        } else {
+            (1..10).collect()
+        };
+        cycle.extend(xs.into_iter().map(|x| [x, y]));
+    }
+    cycle.extend((1..10).rev().map(|y| [0, y]));
+    assert_eq!(cycle.len(), 100);
+    let path: Vec<[usize; 2]> = (0..=moves).map(|k| cycle[(k + 2) % 100]).collect();
+    let instance = serde_json::json!({
+        "width": 10, "height": 10, "snake": [cycle[2], cycle[1], cycle[0]], "apples": [],
+    });
+    let (instance_file, plan_file) = (dir.join("cycle.json"), dir.join("cycle-plan.json"));
+    std::fs::write(&instance_file, instance.to_string()).unwrap();
+    std::fs::write(&plan_file, serde_json::json!({ "path": path }).to_string()).unwrap();
+    (instance_file, plan_file)
+}
+
+/// Only a frame's pixels were capped, not frames × pixels: `--cell 200
+/// --skip 1` of a 2,000-move plan (8.2 billion pixels) ran past a minute.
+/// Beyond the pixels an animation may draw in all it is refused before any
+/// drawing, naming the numbers and both flags; the automatic skip stays
+/// within the limit by itself.
+#[test]
+fn too_many_pixels_in_all_are_refused_before_drawing() {
+    let dir = temp_dir("animation-pixels");
+    let (instance, plan) = round_and_round(&dir, 2000);
+    let gif = dir.join("x.gif");
+    let run = snakesat_within(
+        &[
+            "render",
+            s(&instance),
+            s(&plan),
+            "--gif",
+            s(&gif),
+            "--cell",
+            "200",
+            "--skip",
+            "1",
+        ],
+        std::time::Duration::from_secs(15),
+    );
+    assert_bad_input(
+        &run,
+        "the animation would draw 2001 frames of 2001x2039 pixels (8164158039 pixels), more than \
+         the 1000 million pixels an animation may draw (choose a larger skip, --skip, or a smaller \
+         cell size, --cell)",
+    );
+    assert_eq!(listing(&dir), ["cycle-plan.json", "cycle.json"]);
+    // Within the limit (every 10th time point) it is drawn.
+    let run = snakesat(&[
+        "render",
+        s(&instance),
+        s(&plan),
+        "--gif",
+        s(&gif),
+        "--cell",
+        "40",
+        "--skip",
+        "10",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(frames(&gif), 201);
 }
 
 #[test]

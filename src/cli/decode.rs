@@ -39,6 +39,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
             "the CNF and the model cannot both be `-`: standard input can be read once",
         ));
     }
+    super::check_json_beside(args.json, "--gif", args.gif.as_deref())?;
     let [mut gif] = output::claim([args.gif.as_deref()])?;
     let cnf_text = read_file(&args.cnf, Input::Formula)?;
     let model_text = read_file(&args.model, Input::Model)?;

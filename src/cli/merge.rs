@@ -4,7 +4,9 @@
 //! folder) give one family folder with `index.csv`, `index.jsonl`,
 //! `summary.json` and `hardness.svg`, every file copied and its SHA-256
 //! checked (all of them before the first is copied; an error removes what
-//! was written, so the folder lands whole or not at all); CSV tables of
+//! was written, so the folder lands whole or not at all), each shard's index
+//! checked against its summary's counts and its CSV index against its JSON
+//! Lines one; CSV tables of
 //! `bench --shard` or `bench game --shard` (their header, then the columns
 //! `settings` and `shard`, the same settings in every table), given in
 //! shard order 1/K..K/K, give one table. Any other file is refused.
@@ -31,7 +33,8 @@ use super::{Failure, Input, bad_input, read_file};
 bench game: its time columns) and the hardness chart drawn from them.\n\n\
 Exit codes: 0 merged; 2 bad input (a shard missing or repeated, shards of different commands, \
 shards run with different settings, a file that is not a shard's output, a file that does not \
-match its index, an output folder that is not new or empty); on exit 2 nothing is written. A shard \
+match its index, an index that does not list the files and instances its summary counts or whose \
+CSV and JSON Lines copies differ, an output folder that is not new or empty); on exit 2 nothing is written. A shard \
 CSV records in its `settings` column every flag that changes its rows (not --jobs): shards of one \
 sweep must agree on all of them."
 )]
@@ -165,6 +168,8 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
         let index_path = dir.join(format!("index-{suffix}.jsonl"));
         let rows = index::from_jsonl(&read_file(&index_path, Input::Index)?)
             .map_err(|e| bad_input(format!("{}: {e}", index_path.display())))?;
+        check_counts(&summary, &summary_path, &rows, &index_path)?;
+        check_csv_index(&rows, &index_path, &dir.join(format!("index-{suffix}.csv")))?;
         for r in &rows {
             check_name(&r.file, &mut names, &index_path)?;
             sources.push((r.file.clone(), dir.join(&r.file), r.sha256.clone()));
@@ -194,6 +199,58 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
         counted(found.len(), "shard")
     );
     Ok(0)
+}
+
+/// Refuses a shard whose index (`index`, its rows `rows`) does not list the
+/// files and instances its summary (`summary`, read from `summary_path`)
+/// counts: an index emptied or cut short would otherwise lose the shard's
+/// files while the merged summary still counted them.
+fn check_counts(
+    summary: &Summary,
+    summary_path: &Path,
+    rows: &[index::IndexRow],
+    index: &Path,
+) -> Result<(), Failure> {
+    let instances = rows.iter().filter(|r| r.kind == "instance").count();
+    if rows.len() == summary.files && instances == summary.instances {
+        return Ok(());
+    }
+    Err(bad_input(format!(
+        "{} lists {} and {}, but {} counts {} and {}",
+        index.display(),
+        counted(rows.len(), "file"),
+        counted(instances, "instance"),
+        summary_path.display(),
+        counted(summary.files, "file"),
+        counted(summary.instances, "instance"),
+    )))
+}
+
+/// Refuses a shard whose CSV index (`csv`) is not the table of the rows
+/// `rows` of its JSON Lines index (`jsonl`), byte for byte, as `generate`
+/// writes both: the merged `index.csv` is rebuilt from the JSON Lines rows,
+/// so a damaged CSV index would otherwise pass unnoticed.
+fn check_csv_index(rows: &[index::IndexRow], jsonl: &Path, csv: &Path) -> Result<(), Failure> {
+    output::note_input(csv)?;
+    let bytes =
+        std::fs::read(csv).map_err(|e| bad_input(format!("cannot read {}: {e}", csv.display())))?;
+    let expected = index::to_csv(rows);
+    if bytes == expected.as_bytes() {
+        return Ok(());
+    }
+    let lines = bytes.split(|&b| b == b'\n');
+    let first_difference = lines
+        .zip(expected.as_bytes().split(|&b| b == b'\n'))
+        .position(|(got, want)| got != want)
+        .map_or_else(
+            || "one of them is cut short".to_string(),
+            |i| format!("line {} differs", i + 1),
+        );
+    Err(bad_input(format!(
+        "{} does not agree with {} ({first_difference})",
+        csv.display(),
+        jsonl.display()
+    )))
 }
 
 /// Refuses a file name of a shard's index `index` that is not a plain name

@@ -638,7 +638,9 @@ pub struct GifLook {
     pub pause: u16,
     /// GIF: draw only every N-th time point (always keeping the last) [default:
     /// every one if the animation lasts at most 45 s at --delay, else the least
-    /// N that keeps it under 45 s]
+    /// N that keeps it under 45 s; larger if needed to draw at most 1,000
+    /// million pixels in all (frames × pixels of a frame), a limit that a
+    /// given N, or --cell, must keep too]
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..), help_heading = "GIF", requires = "gif")]
     pub skip: Option<u64>,

@@ -49,7 +49,11 @@ pub struct SizesArgs {
     /// each value: a second table gives the answers and seconds).
     #[arg(long)]
     pub solve: bool,
-    /// Seconds allowed to each solve (and to the search for the least horizon).
+    /// Seconds allowed to each solve (and to each search for the least horizon),
+    /// not to the whole run: building the formulas is not timed (a build cannot
+    /// be stopped midway; each is bounded by the encodings' size limits instead,
+    /// and a sweep by 1000 values, so the sizes never depend on the machine's
+    /// speed), and a sweep over large boards or horizons can take minutes.
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
     pub timeout: Duration,
     /// Largest horizon tried when searching the least one (at most 100000).

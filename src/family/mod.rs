@@ -189,6 +189,18 @@ pub struct FamilySpec {
 /// The most instances a family may ask for.
 pub const MAX_COUNT: usize = 1_000_000;
 
+/// The most board cells the draws of a sampled family may shuffle:
+/// `--count` times the cells of the largest board of `--size` (every draw
+/// shuffles every cell of its board; about 1–6 s at the limit). `--count` and
+/// `--size` are each capped on their own, not their product.
+pub const MAX_FAMILY_DRAWN_CELLS: u128 = 100_000_000;
+
+/// The most cells the instances of a sampled family may list in all: `--count`
+/// times the most walls, apples and snake cells one instance may have (at
+/// most its board). Sampling keeps every instance and its symmetry key, about
+/// 34 bytes a listed cell, so the limit is about 700 MB.
+pub const MAX_FAMILY_LISTED_CELLS: u128 = 20_000_000;
+
 /// Draws rejected in a row (duplicates or invalid) before sampling gives up.
 const MAX_REJECTED_IN_A_ROW: usize = 100_000;
 
@@ -207,6 +219,44 @@ pub enum FamilyError {
     /// Too many instances asked for.
     #[error("--count {0} is larger than the limit {MAX_COUNT}")]
     TooMany(usize),
+    /// The draws would shuffle more board cells than
+    /// [`MAX_FAMILY_DRAWN_CELLS`].
+    #[error(
+        "--count {count} × {cells} cells ({width}x{height}, the largest board of --size) = {total} \
+         board cells to draw, above the limit of {MAX_FAMILY_DRAWN_CELLS}: lower --count or --size"
+    )]
+    TooManyDrawnCells {
+        /// Instances asked for.
+        count: usize,
+        /// Cells of the largest board.
+        cells: usize,
+        /// The largest board's width.
+        width: usize,
+        /// The largest board's height.
+        height: usize,
+        /// `count × cells`.
+        total: u128,
+    },
+    /// The instances would list more cells than [`MAX_FAMILY_LISTED_CELLS`].
+    #[error(
+        "--count {count} × up to {per_instance} cells per instance (--walls {walls}, {apples}, \
+         --length {length}) = {total} cells to keep, above the limit of {MAX_FAMILY_LISTED_CELLS}: \
+         lower --count or these ranges"
+    )]
+    TooManyListedCells {
+        /// Instances asked for.
+        count: usize,
+        /// The most walls, apples and snake cells of one instance.
+        per_instance: u128,
+        /// The walls asked for.
+        walls: Span,
+        /// The apples asked for.
+        apples: AppleCount,
+        /// The lengths asked for.
+        length: Span,
+        /// `count × per_instance`.
+        total: u128,
+    },
     /// Even the least walls, apples and length of the spec do not fit on
     /// the largest board, so no draw can be an instance.
     #[error(
@@ -292,6 +342,7 @@ pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
     check_rules(spec)?;
     let sizes = spec.size.sizes();
     fits_somewhere(spec, &sizes)?;
+    check_family_size(spec, &sizes)?;
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let mut seen = HashSet::new();
     let mut out = Sample {
@@ -299,8 +350,9 @@ pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
         ..Sample::default()
     };
     let mut in_a_row = 0;
+    let give_up = rejection_limit(&sizes);
     while out.instances.len() < spec.count {
-        if in_a_row == MAX_REJECTED_IN_A_ROW {
+        if in_a_row == give_up {
             return Err(FamilyError::Exhausted {
                 found: out.instances.len(),
                 draws: out.draws,
@@ -348,11 +400,7 @@ fn check_rules(spec: &FamilySpec) -> Result<(), InstanceError> {
 /// the largest of `sizes` has (sums that overflow included): every draw of it
 /// would be rejected.
 fn fits_somewhere(spec: &FamilySpec, sizes: &[(usize, usize)]) -> Result<(), FamilyError> {
-    let (width, height) = sizes
-        .iter()
-        .copied()
-        .max_by_key(|&(w, h)| w * h)
-        .expect("a size span has a size");
+    let (width, height) = largest(sizes);
     let cells = width * height;
     // Cells the apples and the snake cover at least: with --fill, the
     // largest fill must leave room for an apple beyond the snake.
@@ -394,6 +442,67 @@ fn fits_somewhere(spec: &FamilySpec, sizes: &[(usize, usize)]) -> Result<(), Fam
         }
     }
     Ok(())
+}
+
+/// Refuses a sample whose draws would shuffle more board cells than
+/// [`MAX_FAMILY_DRAWN_CELLS`], or whose instances would list more walls,
+/// apples and snake cells than [`MAX_FAMILY_LISTED_CELLS`], before any draw:
+/// each flag is capped on its own, but sampling's time and memory grow with
+/// their products.
+fn check_family_size(spec: &FamilySpec, sizes: &[(usize, usize)]) -> Result<(), FamilyError> {
+    let (width, height) = largest(sizes);
+    let cells = width * height;
+    let count = spec.count as u128;
+    let drawn = count * cells as u128;
+    if drawn > MAX_FAMILY_DRAWN_CELLS {
+        return Err(FamilyError::TooManyDrawnCells {
+            count: spec.count,
+            cells,
+            width,
+            height,
+            total: drawn,
+        });
+    }
+    // Apples and snake together: the fill's covered cells, or the tops of
+    // both ranges; an instance never lists more cells than its board has.
+    let apples_and_snake = match spec.apples {
+        AppleCount::Count(span) => span.hi as u128 + spec.length.hi as u128,
+        AppleCount::Fill(percent) => covered_cells(percent.hi, cells)
+            .map_or(cells as u128, |c| c as u128)
+            .max(spec.length.hi as u128),
+    };
+    let per_instance = (spec.walls.hi as u128 + apples_and_snake).min(cells as u128);
+    let listed = count * per_instance;
+    if listed > MAX_FAMILY_LISTED_CELLS {
+        return Err(FamilyError::TooManyListedCells {
+            count: spec.count,
+            per_instance,
+            walls: spec.walls,
+            apples: spec.apples,
+            length: spec.length,
+            total: listed,
+        });
+    }
+    Ok(())
+}
+
+/// Draws rejected in a row before sampling gives up: [`MAX_REJECTED_IN_A_ROW`],
+/// or fewer on boards so large (over 1,000 cells) that as many draws would
+/// shuffle more than [`MAX_FAMILY_DRAWN_CELLS`] cells (a body that never
+/// fits made `--size 300 --start body --length 3000` draw for minutes).
+fn rejection_limit(sizes: &[(usize, usize)]) -> usize {
+    let (width, height) = largest(sizes);
+    let draws = MAX_FAMILY_DRAWN_CELLS / (width * height) as u128;
+    draws.clamp(1, MAX_REJECTED_IN_A_ROW as u128) as usize
+}
+
+/// The largest board of `sizes` (by cells).
+fn largest(sizes: &[(usize, usize)]) -> (usize, usize) {
+    sizes
+        .iter()
+        .copied()
+        .max_by_key(|&(w, h)| w * h)
+        .expect("a size span has a size")
 }
 
 fn too_crowded(spec: &FamilySpec, width: usize, height: usize) -> FamilyError {
@@ -438,9 +547,13 @@ fn draw(spec: &FamilySpec, sizes: &[(usize, usize)], rng: &mut ChaCha8Rng) -> Op
     let wall_cells = order[..walls].to_vec();
     let (start, rest) = if spec.body {
         let body = snake_body(&order[walls..], length, width, height, rng)?;
+        let mut in_body = vec![false; cells];
+        for &(x, y) in &body {
+            in_body[y * width + x] = true;
+        }
         let rest: Vec<Pos> = order[walls..]
             .iter()
-            .filter(|c| !body.contains(c))
+            .filter(|&&(x, y)| !in_body[y * width + x])
             .copied()
             .collect();
         (Start::Body(body), rest)
@@ -471,8 +584,15 @@ fn snake_body(
     rng: &mut ChaCha8Rng,
 ) -> Option<Vec<Pos>> {
     let grid = Grid::new(width, height);
-    let free: HashSet<Pos> = open.iter().copied().collect();
-    let mut body = vec![*open.first()?];
+    // The cells the body may still take, one flag per cell: open and not
+    // yet in the body (a long body is not searched cell by cell).
+    let mut free = vec![false; width * height];
+    for &(x, y) in open {
+        free[y * width + x] = true;
+    }
+    let head = *open.first()?;
+    free[head.1 * width + head.0] = false;
+    let mut body = vec![head];
     while body.len() < length {
         let (x, y) = *body.last().expect("a body has a head");
         // Right, down, left, up: the order the seeded shuffle has always
@@ -485,13 +605,15 @@ fn snake_body(
         ]
         .into_iter()
         .filter_map(|d| grid.step((x, y), d))
-        .filter(|c| free.contains(c) && !body.contains(c))
+        .filter(|&(x, y)| free[y * width + x])
         .collect();
         if next.is_empty() {
             return None;
         }
         next.shuffle(rng);
-        body.push(next[0]);
+        let (x, y) = next[0];
+        free[y * width + x] = false;
+        body.push((x, y));
     }
     Some(body)
 }

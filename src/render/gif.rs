@@ -49,7 +49,10 @@
 //! moves, plus [`GifOptions::pause_frames`] copies of the last one. Without
 //! [`GifOptions::skip`] the skip is `auto_skip`: every time point while the
 //! animation lasts at most about 45 s (`TARGET_DURATION_CS`), otherwise the
-//! least skip that keeps it under that. Every frame waits
+//! least skip that keeps it under that, or the least skip that keeps the
+//! pixels drawn in all (frames × pixels of a frame) within
+//! `MAX_ANIMATION_PIXELS` when that is larger; a given skip (or cell size)
+//! beyond that limit is refused before anything is drawn. Every frame waits
 //! [`GifOptions::delay_cs`] except the very last frame of the file, which
 //! waits [`GifOptions::last_frame_delay_cs`]: that longer delay is the pause
 //! before the animation loops (it loops forever). The first frame covers the
@@ -72,6 +75,14 @@ use crate::sim::{State, Violation, replay_each, replay_partial};
 /// the canvas, the previous frame and the frame being encoded, so a frame
 /// this large already takes a few hundred megabytes.
 const MAX_FRAME_PIXELS: usize = 50_000_000;
+
+/// The most pixels an animation may draw in all: its frames (pause frames
+/// included) times the pixels of a frame. Each frame is drawn, compared
+/// with the previous one and the changed rectangle encoded, so the time
+/// grows with this product: about 7 s at the limit on the shared 2-core
+/// machine (140 million pixels a second, a snake filling an 8x8 board).
+/// Every GIF of the README is far below it (the largest, 190 million).
+const MAX_ANIMATION_PIXELS: usize = 1_000_000_000;
 
 /// Why an animation cannot be written.
 #[derive(Debug, Error)]
@@ -109,6 +120,24 @@ pub enum GifError {
         width: usize,
         /// The image height, in pixels.
         height: usize,
+    },
+    /// More pixels to draw in all than `MAX_ANIMATION_PIXELS` (frames ×
+    /// pixels of a frame): refused before any drawing.
+    #[error(
+        "the animation would draw {frames} frames of {width}x{height} pixels ({total} pixels), \
+         more than the {max} million pixels an animation may draw (choose a larger skip, --skip, \
+         or a smaller cell size, --cell)",
+        max = MAX_ANIMATION_PIXELS / 1_000_000
+    )]
+    TooMuchToDraw {
+        /// The frames, pause frames included.
+        frames: usize,
+        /// The image width, in pixels.
+        width: usize,
+        /// The image height, in pixels.
+        height: usize,
+        /// `frames × width × height`.
+        total: u128,
     },
     /// The GIF encoder failed.
     #[error(transparent)]
@@ -243,7 +272,7 @@ pub struct GifOptions {
     pub last_frame_delay_cs: u16,
     /// Draw only every `skip`-th time point (`0, skip, 2 skip, ...`), always
     /// keeping the last one (see `frame_times`); `None` (the default)
-    /// picks `auto_skip`.
+    /// picks `auto_skip`, or more to stay within `MAX_ANIMATION_PIXELS`.
     pub skip: Option<usize>,
     /// The path is a game lost at its end (`play`): the last time point's
     /// counter ends in `LOST_NOTE`. Default false.
@@ -301,6 +330,19 @@ fn auto_skip(moves: usize, delay_cs: u16) -> usize {
     moves.div_ceil(frames - 1).max(1)
 }
 
+/// The least skip that keeps an animation of a `moves`-move path, with
+/// `pause_frames` pause frames of `pixels` pixels each, within
+/// `MAX_ANIMATION_PIXELS` (1 when every time point fits; a path of 1 frame
+/// or 2, the first and last time points, cannot be drawn with fewer).
+fn least_skip_within_budget(moves: usize, pixels: usize, pause_frames: usize) -> usize {
+    let frames = (MAX_ANIMATION_PIXELS / pixels.max(1)).saturating_sub(pause_frames);
+    // `⌈moves / skip⌉ + 1` frames: the time points 0, skip, … and the last.
+    match frames {
+        0..=2 => moves.max(1),
+        n => moves.div_ceil(n - 1).max(1),
+    }
+}
+
 /// How long browsers and most viewers show a frame whose stored delay is 0
 /// or 1 cs, in centiseconds.
 const SHOWN_FAST_DELAY_CS: u16 = 10;
@@ -352,11 +394,27 @@ pub fn write_gif(
     }
     replay_partial(instance, path).map_err(GifError::Illegal)?;
     let moves = path.len() - 1;
-    let skip = options
-        .skip
-        .unwrap_or_else(|| auto_skip(moves, options.delay_cs))
-        .max(1);
     let layout = Layout::new(instance, cell, moves, options.lost)?;
+    let skip = match options.skip {
+        Some(skip) => skip.max(1),
+        None => auto_skip(moves, options.delay_cs).max(least_skip_within_budget(
+            moves,
+            layout.pixels(),
+            options.pause_frames,
+        )),
+    };
+    let frames = frame_times(moves, skip)
+        .len()
+        .saturating_add(options.pause_frames);
+    let total = frames as u128 * layout.pixels() as u128;
+    if total > MAX_ANIMATION_PIXELS as u128 {
+        return Err(GifError::TooMuchToDraw {
+            frames,
+            width: usize::from(layout.width),
+            height: usize::from(layout.height),
+            total,
+        });
+    }
 
     let flat: Vec<u8> = PALETTE.iter().flatten().copied().collect();
     let mut encoder = Encoder::new(BufWriter::new(out), layout.width, layout.height, &flat)?;
@@ -906,6 +964,29 @@ mod tests {
                 "{moves} at {delay}: {seconds} s"
             );
         }
+    }
+
+    #[test]
+    fn the_automatic_skip_keeps_within_the_pixels_an_animation_may_draw() {
+        // 4,080,000 pixels a frame: 245 frames fit, so 2,000 moves skip 9
+        // (223 + 1 frames), 244 moves or fewer none.
+        let pixels = 4_080_000;
+        assert_eq!(MAX_ANIMATION_PIXELS / pixels, 245);
+        assert_eq!(least_skip_within_budget(2000, pixels, 0), 9);
+        assert!(frame_times(2000, 9).len() * pixels <= MAX_ANIMATION_PIXELS);
+        assert!(frame_times(2000, 8).len() * pixels > MAX_ANIMATION_PIXELS);
+        assert_eq!(least_skip_within_budget(244, pixels, 0), 1);
+        assert_eq!(least_skip_within_budget(245, pixels, 0), 2);
+        // Pause frames count; a frame too large for 3 leaves first and last.
+        assert_eq!(least_skip_within_budget(2000, pixels, 200), 46);
+        assert_eq!(
+            least_skip_within_budget(50, MAX_ANIMATION_PIXELS / 2, 0),
+            50
+        );
+        assert_eq!(least_skip_within_budget(0, MAX_ANIMATION_PIXELS, 0), 1);
+        // Small frames never need a skip (every README GIF).
+        assert_eq!(least_skip_within_budget(100_000, 176_000, 0), 18);
+        assert_eq!(least_skip_within_budget(465, 176_000, 0), 1);
     }
 
     #[test]

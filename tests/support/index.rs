@@ -76,6 +76,15 @@ pub fn to_jsonl(rows: &[IndexRow]) -> String {
         .collect()
 }
 
+/// The rows as the CSV table `generate` writes beside the JSON lines.
+pub fn to_csv(rows: &[IndexRow]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.serialize(r).unwrap();
+    }
+    String::from_utf8(w.into_inner().unwrap()).unwrap()
+}
+
 /// The SHA-256 of `bytes` in lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)

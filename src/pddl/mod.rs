@@ -27,7 +27,11 @@ pub mod validate;
 pub mod write;
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
+
+// Fx hashing: a 1000x1000 board's problem holds millions of facts, and
+// SipHash's resistance to chosen keys buys nothing for cell positions.
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::Path;
 
 use thiserror::Error;
@@ -150,7 +154,10 @@ impl Objects {
     /// problem has no such object.
     pub fn cell(&self, name: &str) -> Option<Pos> {
         match &self.0 {
-            Naming::Declared { cells, .. } => cells.get(&name.to_ascii_lowercase()).copied(),
+            Naming::Declared { cells, .. } if name.bytes().any(|b| b.is_ascii_uppercase()) => {
+                cells.get(&name.to_ascii_lowercase()).copied()
+            }
+            Naming::Declared { cells, .. } => cells.get(name).copied(),
             Naming::Canonical { width, height } => {
                 parse_object(name).filter(|&(x, y)| x < *width && y < *height)
             }
@@ -449,8 +456,8 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
 
     // Objects: cells, plus the domain constant if someone lists it. A name
     // listed twice is one object; two names for one cell are refused.
-    let mut names: HashMap<Pos, String> = HashMap::new();
-    let mut by_name: HashMap<String, Pos> = HashMap::new();
+    let mut names: HashMap<Pos, String> = HashMap::default();
+    let mut by_name: HashMap<String, Pos> = HashMap::default();
     for object in &problem.objects {
         let name = object.name.as_str();
         if name == DUMMY {
@@ -504,14 +511,14 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
 
     // Initial facts, as a set (repeats ignored) but in file order, with
     // the line of the fact that says each (the first, for repeats).
-    let mut links: HashSet<(Pos, Pos)> = HashSet::new();
+    let mut links: HashSet<(Pos, Pos)> = HashSet::default();
     let mut heads: Vec<(Pos, usize)> = Vec::new();
     let mut tails: Vec<(Pos, usize)> = Vec::new();
-    let mut next_snake: HashMap<Pos, (Pos, usize)> = HashMap::new();
+    let mut next_snake: HashMap<Pos, (Pos, usize)> = HashMap::default();
     let mut blocked: BTreeSet<Pos> = BTreeSet::new();
     let mut points: Vec<(Pos, usize)> = Vec::new();
     let mut spawns: Vec<(Option<Pos>, usize)> = Vec::new();
-    let mut next_spawn: HashMap<Pos, (Option<Pos>, usize)> = HashMap::new();
+    let mut next_spawn: HashMap<Pos, (Option<Pos>, usize)> = HashMap::default();
     // Adds `(p, line)` to `facts` unless `p` is there already.
     fn once<T: PartialEq>(facts: &mut Vec<(T, usize)>, p: T, line: usize) {
         if !facts.iter().any(|(q, _)| *q == p) {
@@ -634,7 +641,7 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
         _ => fail!("more than one (tailsnake ...) fact, on {}", lines(&tails)),
     };
     let mut body = vec![head];
-    let mut seen: HashSet<Pos> = HashSet::from([head]);
+    let mut seen: HashSet<Pos> = HashSet::from_iter([head]);
     let mut at = head;
     while at != tail {
         let Some(&(next, line)) = next_snake.get(&at) else {
@@ -693,7 +700,7 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     // The chain's cells and the lines of the facts that put them on it.
     let mut chain: Vec<Pos> = Vec::new();
     let mut chain_lines: Vec<usize> = Vec::new();
-    let mut on_chain: HashSet<Pos> = HashSet::new();
+    let mut on_chain: HashSet<Pos> = HashSet::default();
     let (mut at, mut line) = (first_spawn, spawn_line);
     while let Some(p) = at {
         if !on_chain.insert(p) {
@@ -743,7 +750,7 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     // Cells with links (or used by the snake or the apples) are open;
     // the links must be exactly the grid's between open cells.
     // (Every link joins neighbours: each fact was checked.)
-    let mut linked: HashSet<Pos> = HashSet::new();
+    let mut linked: HashSet<Pos> = HashSet::default();
     for &(a, b) in &links {
         linked.insert(a);
         linked.insert(b);

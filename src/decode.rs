@@ -56,6 +56,7 @@ use crate::sim::{self, Replay, Violation};
 use crate::solve::fixed_heads;
 
 /// An exported formula and what its solver answered.
+#[derive(Debug)]
 pub struct Decoded {
     /// The formula's header: the instance, the encoding and the horizon.
     pub header: Header,

@@ -121,6 +121,10 @@ impl Grid {
     }
 
     /// The cell `(x, y)` numbered `cell`.
+    ///
+    /// # Panics
+    ///
+    /// On a board without columns (`width` 0), which numbers no cell.
     pub fn pos(&self, cell: usize) -> Pos {
         (cell % self.width, cell / self.width)
     }
@@ -173,11 +177,13 @@ impl Grid {
     /// The [`Direction::index`] of the move from `cell` to its neighbour
     /// `to` (which must be one: other cells give a meaningless answer).
     pub fn direction(&self, from: usize, to: usize) -> usize {
+        // Rows first: on a one-column board a step up is also a difference of -1.
+        let width = self.width as isize;
         let d = match to as isize - from as isize {
-            -1 => Direction::Left,
-            1 => Direction::Right,
-            d if d < 0 => Direction::Up,
-            _ => Direction::Down,
+            d if d == -width => Direction::Up,
+            d if d == width => Direction::Down,
+            d if d < 0 => Direction::Left,
+            _ => Direction::Right,
         };
         d.index()
     }
@@ -205,6 +211,21 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn direction_names_every_step_on_every_board_shape() {
+        // One column (a step up was read as a step left), one row, 2x2, 5x3.
+        for (w, h) in [(1, 4), (4, 1), (2, 2), (5, 3), (2, 5)] {
+            let grid = Grid::new(w, h);
+            for cell in 0..grid.cells() {
+                for (index, next) in grid.neighbours_by_direction(cell) {
+                    if let Some(next) = next {
+                        assert_eq!(grid.direction(cell, next), index, "{w}x{h} {cell}->{next}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn index_and_pos_round_trip() {

@@ -12,7 +12,7 @@
 //! already accepted.
 //!
 //! ```
-//! use snakesat::encode::{self, Encoding};
+//! use snakesat::encode;
 //! use snakesat::instance::json::from_json;
 //! use snakesat::planner::{CadicalConfig, Planner, Search, Verdict};
 //! use snakesat::report::PlanReport;

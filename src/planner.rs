@@ -122,6 +122,15 @@ pub enum PlanError {
     /// A CaDiCaL configuration name that does not exist.
     #[error("unknown CaDiCaL configuration {0:?} (expected one of: default, plain, sat, unsat)")]
     UnknownConfig(String),
+    /// A formula given to [`Planner::solve_formula`] holds a literal of no
+    /// variable it declares (CaDiCaL would end the process on it).
+    #[error("the formula's literal {literal} names no variable of its {variables}")]
+    BadLiteral {
+        /// The literal.
+        literal: crate::cnf::Lit,
+        /// The variables the formula declares.
+        variables: usize,
+    },
     /// The search needs an incremental encoding and this one is not.
     #[error(
         "the {search} search needs an incremental encoding (direct without body=block), not {encoding}"
@@ -353,6 +362,14 @@ impl<'a> Planner<'a> {
     /// Gives up after `timeout` from the start of [`Planner::plan`] (verdict
     /// `Unknown`); with [`Search::Satisficing`], the best plan found by then (every phase, the
     /// first plan included, stops at it).
+    ///
+    /// The searches look at the clock between solver calls and CaDiCaL
+    /// inside its search, but building a formula and loading it into the
+    /// solver cannot be interrupted: a formula of millions of clauses begun
+    /// just before the deadline can overrun it by seconds (the `snakesat`
+    /// binary adds a watchdog for that; a program that needs a hard bound
+    /// caps the horizon or the board, or runs the planner in a process of
+    /// its own).
     ///
     /// A timeout too long for the clock (such as [`Duration::MAX`]) is no limit.
     pub fn timeout(mut self, timeout: Option<Duration>) -> Self {
@@ -631,15 +648,26 @@ impl<'a> Planner<'a> {
     /// exactly `moves` moves, with the planner's timeout and configuration:
     /// the status and, if SAT, the head path of the model (`None` when the
     /// model is not a path). The path is not checked. More `moves` than
-    /// [`MAX_HORIZON`] are refused before solving, as by [`Planner::plan`]
-    /// ([`PlanError::Instance`]).
+    /// [`MAX_HORIZON`] are refused before solving, as is an invalid
+    /// instance, as by [`Planner::plan`] ([`PlanError::Instance`]).
     pub fn solve_formula(
         &self,
         instance: &Instance,
         cnf: &Cnf,
         moves: usize,
     ) -> Result<(Status, Option<Vec<Pos>>), PlanError> {
+        instance.validate()?;
         check_horizon(moves)?;
+        let variables = cnf.num_vars();
+        let bad = cnf
+            .flat()
+            .iter()
+            .find(|&&l| l.unsigned_abs() as usize > variables);
+        // A `0` added as a literal ends its clause early: one end too many.
+        let ends = cnf.flat().iter().filter(|&&l| l == 0).count() as u64;
+        if let Some(&literal) = bad.or((ends != cnf.num_clauses()).then_some(&0)) {
+            return Err(PlanError::BadLiteral { literal, variables });
+        }
         let (status, values) = solve::run_cadical(cnf, &self.budget(CadicalConfig::Default));
         let path = values.and_then(|v| solve::path_of(instance, cnf, &v, moves).ok());
         Ok((status, path))

@@ -37,6 +37,7 @@ pub struct Violation {
 
 /// The rules of the game the simulator checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Rule {
     /// The instance itself breaks a rule of the model
     /// ([`Instance::validate_game`]): no path is replayed on it.

@@ -14,7 +14,7 @@ use snakesat::cnf::header;
 use snakesat::decode::{Answer, ModelError, model_to_plan};
 use snakesat::encode::{self, Encoding, by_name};
 use snakesat::instance::json::from_json;
-use snakesat::instance::{Instance, InstanceError, MAX_HORIZON};
+use snakesat::instance::{Instance, InstanceError, MAX_HORIZON, Start};
 use snakesat::planner::{Method, PlanError, Planner, Search, Verdict};
 use snakesat::proof::{ProofError, Reason, certify_search};
 
@@ -183,6 +183,28 @@ fn horizons_beyond_the_cap_are_refused_by_every_entry_point() {
         matches!(refused, Err(PlanError::Instance(_))),
         "{refused:?}"
     );
+    // solve_formula checks the instance too (a body-less one panicked).
+    let cnf = direct.encode(&small(), 4).unwrap();
+    for bad in [
+        off_grid,
+        Instance {
+            start: Start::Body(vec![]),
+            ..small()
+        },
+    ] {
+        let solved = planner.solve_formula(&bad, &cnf, 4).map(|_| ());
+        assert!(matches!(solved, Err(PlanError::Instance(_))), "{solved:?}");
+    }
+    // A literal of no variable made CaDiCaL end the process.
+    for literal in [i32::MIN, 1 << 20, 0] {
+        let mut cnf = direct.encode(&small(), 4).unwrap();
+        cnf.add(&[literal]);
+        let solved = planner.solve_formula(&small(), &cnf, 4).map(|_| ());
+        assert!(
+            matches!(solved, Err(PlanError::BadLiteral { literal: l, .. }) if l == literal),
+            "{solved:?}"
+        );
+    }
 }
 
 /// The formula of `instance` at `horizon` as `snakesat export` writes it,

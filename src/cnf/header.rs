@@ -24,6 +24,17 @@ pub struct Header {
     pub horizon: usize,
 }
 
+/// The encoding shows as its name (an [`Encoding`] need not be `Debug`).
+impl std::fmt::Debug for Header {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Header")
+            .field("instance", &self.instance)
+            .field("encoding", &self.encoding.name())
+            .field("horizon", &self.horizon)
+            .finish()
+    }
+}
+
 /// Why a CNF's header cannot be read.
 #[derive(Debug, Error)]
 #[non_exhaustive]
@@ -218,7 +229,7 @@ mod tests {
             ),
         ] {
             let off = dimacs::parse(&text.replace("c var 2 head 0 1 1", bad)).unwrap();
-            let e = Header::read(&off).err().expect("refused");
+            let e = Header::read(&off).expect_err("refused");
             assert!(matches!(e, HeaderError::OutOfRange { .. }), "{e}");
             assert_eq!(e.to_string(), why);
         }

@@ -338,7 +338,10 @@ impl Cnf {
         self.names.len() as Lit
     }
 
-    /// Adds a clause; constants are simplified away.
+    /// Adds a clause; constants are simplified away. Its literals must be
+    /// variables of [`Cnf::var`] or their negations (not checked here, in the
+    /// encoders' hot loop; [`crate::planner::Planner::solve_formula`] refuses
+    /// a formula with any other).
     #[inline]
     pub fn add(&mut self, clause: &[Lit]) {
         self.add_iter(clause.iter().copied());

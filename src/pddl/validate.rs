@@ -111,6 +111,7 @@ pub struct PlanReadError {
 
 /// Why a plan does not solve the problem.
 #[derive(Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PlanViolation {
     /// An action whose precondition does not hold.
     #[error("step {step} (line {line}): {action}: precondition {literal} does not hold")]
@@ -128,6 +129,24 @@ pub enum PlanViolation {
     /// there is nothing to check the plan against.
     #[error("a problem of the snake domain has an explicit snake, not a free start")]
     FreeStart,
+    /// The problem itself is not a valid game (a hand-built instance).
+    #[error("the problem is not a valid game: {0}")]
+    Instance(String),
+    /// An action with the wrong number of arguments (a hand-built
+    /// [`Action`]: [`read_plan`] refuses such a line).
+    #[error("step {step} (line {line}): {action} takes {expected} arguments, not {found}")]
+    Arity {
+        /// The step (1-based).
+        step: usize,
+        /// The action's line.
+        line: usize,
+        /// The action's name.
+        action: &'static str,
+        /// The arguments the domain gives it.
+        expected: usize,
+        /// The arguments it has.
+        found: usize,
+    },
     /// Every action applies, but points are left.
     #[error("the plan ends after {} with the goal unmet: {literal}", crate::counted(.steps, "step"))]
     Goal {
@@ -358,6 +377,9 @@ pub fn validate(
     let Start::Body(body) = &instance.start else {
         return Err(PlanViolation::FreeStart);
     };
+    instance
+        .validate_game()
+        .map_err(|e| PlanViolation::Instance(e.to_string()))?;
     let visible = instance.visible_at_start();
     let mut state = State {
         instance,
@@ -370,6 +392,15 @@ pub fn validate(
     let mut path = Vec::with_capacity(actions.len() + 1);
     path.push(body[0]);
     for (i, action) in actions.iter().enumerate() {
+        if action.args.len() != action.name.arity() {
+            return Err(PlanViolation::Arity {
+                step: i + 1,
+                line: action.line,
+                action: action.name.as_str(),
+                expected: action.name.arity(),
+                found: action.args.len(),
+            });
+        }
         if let Some(literal) = state.failed_precondition(action) {
             return Err(PlanViolation::Precondition {
                 step: i + 1,
@@ -428,6 +459,39 @@ mod tests {
     /// The names of problem()'s cells: `posX-Y`.
     fn names() -> Objects {
         Objects::canonical(&problem())
+    }
+
+    #[test]
+    fn hand_built_actions_and_problems_are_violations_not_panics() {
+        let moves = |args: Vec<Object>| {
+            vec![Action {
+                name: ActionName::Move,
+                args,
+                line: 1,
+            }]
+        };
+        // `move` takes four arguments; none or one indexed out of bounds.
+        for found in [0, 1, 5] {
+            let args = vec![Object::Cell((1, 0)); found];
+            assert_eq!(
+                validate(&problem(), &names(), &moves(args)),
+                Err(PlanViolation::Arity {
+                    step: 1,
+                    line: 1,
+                    action: "move",
+                    expected: 4,
+                    found
+                })
+            );
+        }
+        let empty_body = Instance {
+            start: Start::Body(vec![]),
+            ..problem()
+        };
+        assert!(matches!(
+            validate(&empty_body, &names(), &[]),
+            Err(PlanViolation::Instance(_))
+        ));
     }
 
     #[test]

@@ -102,10 +102,10 @@ pub enum ModelError {
     Cnf(DimacsError),
     /// The CNF's header (its comments) is missing, or disagrees with the
     /// formula.
-    #[error("{0}")]
+    #[error(transparent)]
     Header(#[from] HeaderError),
     /// The header's instance cannot be played ([`crate::instance::Instance::validate_game`]).
-    #[error("{0}")]
+    #[error(transparent)]
     Instance(#[from] InstanceError),
     /// The solver's output is not a model of the formula's variables.
     #[error("{0}")]

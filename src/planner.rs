@@ -143,8 +143,10 @@ pub enum PlanError {
     },
     /// The instance breaks a rule of the model ([`Instance::validate`]), or
     /// the fixed horizon asked exceeds [`MAX_HORIZON`].
+    /// (The message holds the inner error's, so it is not also the
+    /// `source()`: a reporter printing the chain would repeat it.)
     #[error("invalid instance: {0}")]
-    Instance(#[from] InstanceError),
+    Instance(InstanceError),
     /// The encoding refuses the instance.
     #[error(transparent)]
     Encode(#[from] EncodeError),
@@ -153,6 +155,12 @@ pub enum PlanError {
     /// (`certificates: cannot create DIR: File exists (os error 17)`).
     #[error("certificates: {}", crate::output::chain(.0))]
     Certificate(#[source] ProofError),
+}
+
+impl From<InstanceError> for PlanError {
+    fn from(error: InstanceError) -> Self {
+        PlanError::Instance(error)
+    }
 }
 
 impl From<ProofError> for PlanError {

@@ -293,3 +293,55 @@ fn an_external_model_decodes_in_one_call() {
         Err(ModelError::Header(_))
     ));
 }
+
+/// Walks `error`'s chain: no message holds its source's message, so a
+/// reporter that prints the chain (`anyhow`'s `{:#}`) says each thing once.
+fn assert_said_once(error: &dyn Error) {
+    let mut current = error;
+    while let Some(source) = current.source() {
+        let (outer, inner) = (current.to_string(), source.to_string());
+        assert!(
+            !outer.contains(&inner),
+            "{outer:?} repeats its source {inner:?}"
+        );
+        current = source;
+    }
+}
+
+#[test]
+fn error_chains_say_each_thing_once() {
+    let direct = by_name("direct").unwrap();
+    let no_grid = Instance {
+        width: 0,
+        ..small()
+    };
+    // Planning, encoding and reading a problem that is no game.
+    let planned = Planner::new(&*direct).plan(&no_grid).unwrap_err();
+    assert!(
+        planned
+            .to_string()
+            .starts_with("invalid instance: grid size 0x3")
+    );
+    assert_said_once(&planned);
+    let encoded = direct.encode(&no_grid, 3).unwrap_err();
+    assert!(
+        encoded
+            .to_string()
+            .starts_with("invalid instance: grid size 0x3")
+    );
+    assert_said_once(&encoded);
+    let pddl = snakesat::pddl::read_problem(
+        "(define (problem p) (:domain snake) (:objects pos0-0 pos1-0)
+           (:init (ISADJACENT pos0-0 pos1-0) (ISADJACENT pos1-0 pos0-0)
+                  (headsnake pos0-0) (tailsnake pos0-0) (blocked pos0-0)
+                  (ispoint pos0-0) (NEXTSPAWN dummypoint dummypoint))
+           (:goal (and (not (ispoint pos0-0)))))",
+    )
+    .unwrap_err();
+    assert_said_once(&pddl);
+    // Decoding a formula whose header's instance is cut.
+    let cnf = "c instance {\"width\": 3}\nc encoding direct\nc horizon 2\np cnf 0 0\n";
+    let decoded = model_to_plan(cnf, "s UNSATISFIABLE\n").unwrap_err();
+    assert!(decoded.to_string().contains("missing field"), "{decoded}");
+    assert_said_once(&decoded);
+}

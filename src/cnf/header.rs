@@ -43,7 +43,7 @@ pub enum HeaderError {
     #[error("no `c {0}` line (not written by snakesat export)")]
     Missing(&'static str),
     /// The `c instance` line is not an instance.
-    #[error("{0}")]
+    #[error(transparent)]
     Instance(#[from] json::JsonError),
     /// The `c encoding` line names no encoding.
     #[error("{0}")]
@@ -52,7 +52,7 @@ pub enum HeaderError {
     #[error("bad `c horizon` line")]
     BadHorizon,
     /// The horizon is out of range.
-    #[error("{0}")]
+    #[error(transparent)]
     Horizon(#[from] DecodeError),
     /// A variable of `1..=V` without its `c var` line.
     #[error(

@@ -107,8 +107,9 @@ pub trait Encoding: Send + Sync {
 #[non_exhaustive]
 pub enum EncodeError {
     /// The instance breaks a rule of the model ([`Instance::validate_game`]).
+    /// (Its message holds the inner error's, so that is not also the `source()`.)
     #[error("invalid instance: {0}")]
-    Instance(#[from] InstanceError),
+    Instance(InstanceError),
     /// The encoding does not model this kind of instance.
     #[error("encoding {encoding} does not accept this instance: {reason}")]
     Unsupported {
@@ -144,6 +145,12 @@ pub enum EncodeError {
         /// The largest size allowed.
         limit: u128,
     },
+}
+
+impl From<InstanceError> for EncodeError {
+    fn from(error: InstanceError) -> Self {
+        EncodeError::Instance(error)
+    }
 }
 
 /// All encoding names, with a one-line description each (for `--help`).

@@ -58,9 +58,16 @@ pub enum PddlError {
     /// The s-expressions are not a snake-domain problem this reader supports.
     #[error("{0}")]
     Problem(String),
-    /// The problem reads as a game that breaks the model's rules.
+    /// The problem reads as a game that breaks the model's rules. (Its
+    /// message holds the inner error's, so that is not also the `source()`.)
     #[error("the problem is not a valid game: {0}")]
-    Invalid(#[from] InstanceError),
+    Invalid(InstanceError),
+}
+
+impl From<InstanceError> for PddlError {
+    fn from(error: InstanceError) -> Self {
+        PddlError::Invalid(error)
+    }
 }
 
 /// Returns a [`PddlError::Problem`] with a formatted message.

@@ -578,7 +578,7 @@ fn a_bad_game_config_is_refused_not_lost() {
         assert!(cfg.check().is_err());
     }
     // The defaults (the CLI's), and no conflict limit, win.
-    assert_eq!(base.conflicts, Some(DEFAULT_CONFLICTS as i32));
+    assert_eq!(base.conflicts, Some(DEFAULT_CONFLICTS));
     assert_eq!(
         (base.rounds, base.undecided_per_apple),
         (DEFAULT_ROUNDS, DEFAULT_UNDECIDED)

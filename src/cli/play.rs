@@ -67,7 +67,7 @@ pub struct PlayerArgs {
     /// Conflicts per solver call before a query counts as undecided (then the
     /// snake takes the best certified route found so far); 0 for no limit.
     /// Unlike the timeout, it keeps games reproducible.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_CONFLICTS)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CONFLICTS.unsigned_abs())]
     pub conflicts: u32,
     /// Solver calls per query (each model that is not one cycle gets subtour
     /// cuts and another call) before the query counts as undecided.

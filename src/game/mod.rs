@@ -138,8 +138,8 @@ pub struct GameConfig {
 pub const MAX_THREADS: usize = 64;
 
 /// The conflicts per solver call of [`GameConfig::new`] (and of `snakesat
-/// play --conflicts`).
-pub const DEFAULT_CONFLICTS: u32 = 1000;
+/// play --conflicts`), of the type of [`GameConfig::conflicts`].
+pub const DEFAULT_CONFLICTS: i32 = 1000;
 /// The solver calls per query of [`GameConfig::new`] (`--rounds`).
 pub const DEFAULT_ROUNDS: u32 = 10;
 /// The undecided lengths per apple of [`GameConfig::new`] (`--undecided-per-apple`).
@@ -163,7 +163,7 @@ impl GameConfig {
             seed,
             reuse: Reuse::Clauses,
             timeout_per_apple: Some(DEFAULT_TIMEOUT_PER_APPLE),
-            conflicts: Some(DEFAULT_CONFLICTS as i32),
+            conflicts: Some(DEFAULT_CONFLICTS),
             rounds: DEFAULT_ROUNDS,
             undecided_per_apple: DEFAULT_UNDECIDED,
             lengths_per_apple: default_lengths_per_apple(cells),

@@ -574,7 +574,7 @@ mod tests {
     #[test]
     fn default_flags_give_the_library_default_game() {
         let player = Player {
-            conflicts: DEFAULT_CONFLICTS,
+            conflicts: DEFAULT_CONFLICTS.unsigned_abs(),
             rounds: DEFAULT_ROUNDS,
             undecided_per_apple: DEFAULT_UNDECIDED,
             lengths_per_apple: None,
@@ -596,7 +596,7 @@ mod tests {
             seed: 7,
             timeout_per_apple: Duration::from_secs(1),
             player: Player {
-                conflicts: DEFAULT_CONFLICTS,
+                conflicts: DEFAULT_CONFLICTS.unsigned_abs(),
                 rounds: DEFAULT_ROUNDS,
                 undecided_per_apple: DEFAULT_UNDECIDED,
                 lengths_per_apple: None,

@@ -146,8 +146,10 @@ impl Table {
             .collect();
         let widths: Vec<usize> = (0..n)
             .map(|i| {
+                // A short row's last cell is a note that runs on; its other
+                // cells are aligned as a full row's.
                 rows.iter()
-                    .filter(|r| r.len() == n)
+                    .filter(|r| r.len() == n || i + 1 < r.len())
                     .map(|r| r[i].chars().count())
                     .chain([self.header[i].chars().count()])
                     .max()
@@ -255,6 +257,34 @@ mod tests {
         assert_eq!(
             sample().to_text(),
             "name        n\na|b        12\nlong name\nnote, with comma\n"
+        );
+    }
+
+    #[test]
+    fn a_short_rows_leading_cells_set_the_widths_too() {
+        // Every row a note after a name: the names were not aligned
+        // ("direct,amo=pairwise  norefused: …").
+        let mut t = Table::new([
+            ("encoding", Align::Left),
+            ("approximate", Align::Left),
+            ("variables", Align::Right),
+            ("clauses", Align::Right),
+        ]);
+        t.push(vec![
+            "direct".into(),
+            "no".into(),
+            "refused: too large".into(),
+        ]);
+        t.push(vec![
+            "direct,amo=pairwise".into(),
+            "no".into(),
+            "refused: too large".into(),
+        ]);
+        assert_eq!(
+            t.to_text(),
+            "encoding             approximate  variables  clauses\n\
+             direct               no           refused: too large\n\
+             direct,amo=pairwise  no           refused: too large\n"
         );
     }
 

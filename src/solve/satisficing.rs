@@ -122,7 +122,7 @@ const EXACT_SECONDS: std::time::Duration = std::time::Duration::from_secs(1);
 /// 5x5 full boards of seeds 11–30 take 0.4–1.3 s each to prove their least
 /// plans, and with a second six of them got their plan only after 4–10 s of
 /// the later phases at `--timeout 10`, two not proven least (with a third of
-/// the time: all 20 proven least within 2.4 s).
+/// the time: all 20 proven least within 2.8 s).
 const EXACT_SHARE_ODD_FULL: f64 = 1.0 / 3.0;
 /// The free cells up to which an odd full board gets that share. On 7x7
 /// (seeds 1–10) and 9x9 (1–6) the search proves nothing within a third of

@@ -242,6 +242,26 @@ pub fn create_unfinished<T>(path: &Path, create: impl FnOnce() -> io::Result<T>)
     Ok(created)
 }
 
+/// Creates the folder `dir` and its missing parents, each
+/// [`create_unfinished`] (a folder another process, such as a shard sharing
+/// it, makes meanwhile is used and not registered); returns the topmost
+/// folder that was missing (`dir` itself when none was), or the folder that
+/// could not be made and why.
+pub fn create_dirs_unfinished(dir: &Path) -> Result<PathBuf, (PathBuf, io::Error)> {
+    let missing: Vec<&Path> = dir
+        .ancestors()
+        .take_while(|a| !a.as_os_str().is_empty() && fs::symlink_metadata(a).is_err())
+        .collect();
+    for folder in missing.iter().rev() {
+        match create_unfinished(folder, || fs::create_dir(folder)) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && folder.is_dir() => {}
+            Err(e) => return Err((folder.to_path_buf(), e)),
+        }
+    }
+    Ok(missing.last().unwrap_or(&dir).to_path_buf())
+}
+
 /// Removes every file and folder of [`create_unfinished`] not yet
 /// [`settle`]d (the latest first; a folder only when empty) and forgets
 /// them: for a command that fails after creating outputs in place, so that

@@ -283,22 +283,13 @@ pub fn create_dir(dir: &Path) -> Result<(), ProofError> {
         path: path.display().to_string(),
         source,
     };
-    let missing: Vec<&Path> = dir
-        .ancestors()
-        .take_while(|a| !a.as_os_str().is_empty() && std::fs::symlink_metadata(a).is_err())
-        .collect();
-    if missing.is_empty() {
+    // An existing `dir` (a file is refused here) is not ours to remove.
+    if std::fs::symlink_metadata(dir).is_ok() {
         return std::fs::create_dir_all(dir).map_err(|e| failed(dir, e));
     }
-    for folder in missing.iter().rev() {
-        match crate::output::create_unfinished(folder, || std::fs::create_dir(folder)) {
-            Ok(()) => {}
-            // Made by someone else meanwhile: theirs, not ours to remove.
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && folder.is_dir() => {}
-            Err(e) => return Err(failed(folder, e)),
-        }
-    }
-    Ok(())
+    crate::output::create_dirs_unfinished(dir)
+        .map(drop)
+        .map_err(|(folder, e)| failed(&folder, e))
 }
 
 /// Why a horizon is claimed to have no plan.

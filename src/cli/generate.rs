@@ -569,23 +569,10 @@ pub fn create_folder(dir: &Path) -> Result<PathBuf, Failure> {
             dir.display()
         )));
     }
-    let missing: Vec<&Path> = dir
-        .ancestors()
-        .take_while(|a| !a.as_os_str().is_empty() && std::fs::symlink_metadata(a).is_err())
-        .collect();
-    for folder in missing.iter().rev() {
-        let created = output::create_unfinished(folder, || std::fs::create_dir(folder));
-        if let Err(e) = created
-            && !(e.kind() == std::io::ErrorKind::AlreadyExists && folder.is_dir())
-        {
-            output::discard_unfinished();
-            return Err(bad_input(format!(
-                "cannot create {}: {e}",
-                folder.display()
-            )));
-        }
-    }
-    Ok(missing.last().unwrap_or(&dir).to_path_buf())
+    output::create_dirs_unfinished(dir).map_err(|(folder, e)| {
+        output::discard_unfinished();
+        bad_input(format!("cannot create {}: {e}", folder.display()))
+    })
 }
 
 /// Refuses an output folder that holds files of an earlier run, which would

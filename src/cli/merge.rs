@@ -24,7 +24,7 @@ use crate::cli::measure::ipc;
 use snakesat::{counted, output};
 
 use super::generate::{check_empty, create_folder, write_index};
-use super::{Failure, Input, bad_input, read_bounded, read_file};
+use super::{Failure, Input, bad_input, read_file, read_path_bounded};
 
 #[derive(Args)]
 #[command(
@@ -232,10 +232,7 @@ fn check_counts(
 /// so a damaged CSV index would otherwise pass unnoticed.
 fn check_csv_index(rows: &[index::IndexRow], jsonl: &Path, csv: &Path) -> Result<(), Failure> {
     output::note_input(csv)?;
-    let name = csv.display().to_string();
-    let file =
-        std::fs::File::open(csv).map_err(|e| bad_input(format!("cannot read {name}: {e}")))?;
-    let bytes = read_bounded(file, &name, Input::Index)?;
+    let bytes = read_path_bounded(csv, Input::Index)?;
     let expected = index::to_csv(rows);
     if bytes == expected.as_bytes() {
         return Ok(());
@@ -278,11 +275,8 @@ fn check_name(name: &str, names: &mut HashSet<String>, index: &Path) -> Result<(
 
 /// The bytes of `source`, refused unless their SHA-256 is `sha`.
 fn checked_bytes(source: &Path, sha: &str) -> Result<Vec<u8>, Failure> {
-    let name = source.display().to_string();
-    let file =
-        std::fs::File::open(source).map_err(|e| bad_input(format!("cannot read {name}: {e}")))?;
     // A family's files are instances and formulas.
-    let bytes = read_bounded(file, &name, Input::Formula)?;
+    let bytes = read_path_bounded(source, Input::Formula)?;
     if index::sha256_hex(&bytes) != sha {
         return Err(bad_input(format!(
             "{} does not match the SHA-256 of its index",

@@ -411,7 +411,7 @@ impl Input {
 }
 
 /// The bytes of `reader`, or an error naming `name` past `kind`'s limit.
-pub fn read_bounded(reader: impl Read, name: &str, kind: Input) -> Result<Vec<u8>, Failure> {
+fn read_bounded(reader: impl Read, name: &str, kind: Input) -> Result<Vec<u8>, Failure> {
     let limit = kind.max_bytes();
     let mut bytes = Vec::new();
     reader
@@ -441,21 +441,34 @@ pub fn read_file(path: &Path, kind: Input) -> Result<String, Failure> {
 }
 
 fn read_raw(path: &Path, kind: Input) -> Result<String, Failure> {
-    let (bytes, name) = if path.as_os_str() == "-" {
+    if path.as_os_str() == "-" {
         if STDIN_READ.swap(true, Ordering::Relaxed) {
             return Err(bad_input(
                 "standard input can be read once: only one input can be `-`",
             ));
         }
-        let name = "standard input".to_string();
-        (read_bounded(std::io::stdin().lock(), &name, kind)?, name)
-    } else {
-        snakesat::output::note_input(path)?;
-        let name = path.display().to_string();
-        let file =
-            std::fs::File::open(path).map_err(|e| bad_input(format!("cannot read {name}: {e}")))?;
-        (read_bounded(file, &name, kind)?, name)
-    };
+        let name = "standard input";
+        return utf8(read_bounded(std::io::stdin().lock(), name, kind)?, name);
+    }
+    snakesat::output::note_input(path)?;
+    read_text(path, kind)
+}
+
+/// The bytes of the file `path`, up to `kind`'s limit (not noted as an
+/// input of the command: see [`read_file`]).
+pub fn read_path_bounded(path: &Path, kind: Input) -> Result<Vec<u8>, Failure> {
+    let name = path.display().to_string();
+    let file =
+        std::fs::File::open(path).map_err(|e| bad_input(format!("cannot read {name}: {e}")))?;
+    read_bounded(file, &name, kind)
+}
+
+/// [`read_path_bounded`] as text.
+pub fn read_text(path: &Path, kind: Input) -> Result<String, Failure> {
+    utf8(read_path_bounded(path, kind)?, &path.display().to_string())
+}
+
+fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, Failure> {
     String::from_utf8(bytes)
         .map_err(|_| bad_input(format!("cannot read {name}: it is not UTF-8 text")))
 }

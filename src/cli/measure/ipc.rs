@@ -305,7 +305,7 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         proof_bytes: None,
         error: None,
     };
-    let problem = match crate::cli::read_file(file, crate::cli::Input::Problem) {
+    let problem = match crate::cli::read_text(file, crate::cli::Input::Problem) {
         Err(failure) => Err(failure.message),
         Ok(text) => pddl::read_problem(&text).map_err(|e| e.to_string()),
     };

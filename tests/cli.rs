@@ -3,7 +3,7 @@
 
 #[path = "support/cli.rs"]
 mod support;
-use support::{Run, assert_bad_input, snakesat, temp_dir};
+use support::{Run, assert_bad_input, export_cnf, snakesat, temp_dir};
 
 use std::process::Command;
 
@@ -618,18 +618,10 @@ fn decode_help_documents_its_exit_codes() {
 fn a_cnf_without_its_var_lines_is_bad_input() {
     let dir = temp_dir("novar");
     let cnf = dir.join("m.cnf").to_string_lossy().into_owned();
-    let run = snakesat(&[
-        "export",
-        "--size",
-        "4",
-        "--apples",
-        "1",
-        "--horizon",
-        "6",
-        "-o",
-        &cnf,
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    export_cnf(
+        &["--size", "4", "--apples", "1", "--horizon", "6"],
+        cnf.as_ref(),
+    );
     let text = std::fs::read_to_string(&cnf).unwrap();
     let p_line = text.lines().position(|l| l.starts_with("p cnf")).unwrap();
     let model = write(

@@ -3,7 +3,7 @@
 
 #[path = "support/cli.rs"]
 mod support;
-use support::{assert_bad_input, snakesat, snakesat_within, temp_dir};
+use support::{assert_bad_input, export_cnf, snakesat, snakesat_within, temp_dir};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -293,18 +293,7 @@ fn render_help_documents_exit_code_2() {
 fn decode_gif_animates_the_model_or_says_there_is_none() {
     let dir = temp_dir("decode");
     let cnf = dir.join("plan.cnf");
-    let run = snakesat(&[
-        "export",
-        "--size",
-        "6",
-        "--apples",
-        "3",
-        "--horizon",
-        "12",
-        "-o",
-        s(&cnf),
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    export_cnf(&["--size", "6", "--apples", "3", "--horizon", "12"], &cnf);
     // An UNSAT answer: no plan, no GIF, and stderr says so.
     let unsat = dir.join("unsat.out");
     std::fs::write(&unsat, "s UNSATISFIABLE\n").unwrap();
@@ -340,18 +329,7 @@ fn decode_gif_animates_the_model_or_says_there_is_none() {
 fn decode_refuses_json_beside_gif_dash() {
     let dir = temp_dir("decode-json-dash");
     let cnf = dir.join("plan.cnf");
-    let run = snakesat(&[
-        "export",
-        "--size",
-        "4",
-        "--apples",
-        "1",
-        "--horizon",
-        "6",
-        "-o",
-        s(&cnf),
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    export_cnf(&["--size", "4", "--apples", "1", "--horizon", "6"], &cnf);
     let unsat = dir.join("unsat.out");
     std::fs::write(&unsat, "s UNSATISFIABLE\n").unwrap();
     let run = snakesat(&["decode", s(&cnf), s(&unsat), "--json", "--gif", "-"]);

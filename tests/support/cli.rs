@@ -64,6 +64,13 @@ pub fn snakesat_within(args: &[&str], limit: std::time::Duration) -> Run {
     }
 }
 
+/// Runs `snakesat export ARGS -o CNF` and asserts that it wrote the formula.
+pub fn export_cnf(args: &[&str], cnf: &std::path::Path) {
+    let cnf = cnf.to_str().expect("temp paths are UTF-8");
+    let run = snakesat(&[&["export"], args, &["-o", cnf]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
 /// A fresh, empty temporary folder for one test of one test binary.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(

@@ -709,15 +709,20 @@ pub(crate) fn satisficing(
     let no_body = matches!(instance.start, Start::Free { .. })
         && concrete.is_none()
         && !instance.walls.is_empty();
+    // The constructions need a body (a free start gets one), and the tours
+    // the strict tail rule; each plan is checked against `instance`.
+    let built = concrete.as_ref().unwrap_or(instance);
+    // An odd full board: the tours and the constructions rarely give a first plan.
+    let odd_full = needs_pair(built);
     if head_cells(instance, lower_bound + EXACT_MARGIN, &stop).is_some_and(|c| c <= SMALL_CLAUSES) {
         let now = Instant::now();
-        let odd_full = needs_pair(concrete.as_ref().unwrap_or(instance))
-            && instance.cells() - instance.walls.len() <= EXACT_ODD_FULL_CELLS;
+        let small_odd_full =
+            odd_full && instance.cells() - instance.walls.len() <= EXACT_ODD_FULL_CELLS;
         let exact = Budget {
             deadline: match deadline {
                 Some(d) if no_body => Some(d),
                 None if no_body => None,
-                Some(d) if odd_full => {
+                Some(d) if small_odd_full => {
                     let left = d.saturating_duration_since(now);
                     Some(
                         now + left
@@ -726,7 +731,7 @@ pub(crate) fn satisficing(
                     )
                 }
                 Some(d) => Some(now + EXACT_SECONDS.min(d.saturating_duration_since(now) / 10)),
-                None if odd_full => Some(now + EXACT_SECONDS_ODD_FULL),
+                None if small_odd_full => Some(now + EXACT_SECONDS_ODD_FULL),
                 None => Some(now + EXACT_SECONDS),
             },
             ..budget.clone()
@@ -776,15 +781,12 @@ pub(crate) fn satisficing(
     let quick = started + CONSTRUCT_SECONDS;
     let quick = deadline.map_or(quick, |d| d.min(quick));
     let valid = |p: &Vec<Pos>| sim::simulate(instance, p).is_ok();
-    // The constructions need a body (a free start gets one), and the tours
-    // the strict tail rule; each plan is checked against `instance`.
-    let built = concrete.as_ref().unwrap_or(instance);
     let strict = with_strict_tail(built);
     let toured = strict.as_ref().unwrap_or(built);
     // The tours get two thirds of the window; on odd full boards (where the
     // SAT phases rarely find a first plan) two thirds of the time left.
     let window = quick.saturating_duration_since(started);
-    let tour_deadline = if needs_pair(built) {
+    let tour_deadline = if odd_full {
         deadline.map_or(started + ODD_TOUR_SECONDS, |d| {
             started + d.saturating_duration_since(started) * 2 / 3
         })

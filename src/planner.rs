@@ -150,11 +150,12 @@ pub enum PlanError {
     /// The encoding refuses the instance.
     #[error(transparent)]
     Encode(#[from] EncodeError),
-    /// A certificate could not be written ([`Planner::certify_into`]): the
-    /// [`ProofError`] is the source, and the message ends with its reason
-    /// (`certificates: cannot create DIR: File exists (os error 17)`).
+    /// A certificate could not be written ([`Planner::certify_into`]). The
+    /// message ends with the [`ProofError`]'s whole chain
+    /// (`certificates: cannot create DIR: File exists (os error 17)`), so,
+    /// like [`PlanError::Instance`], it is not also the `source()`.
     #[error("certificates: {}", crate::output::chain(.0))]
-    Certificate(#[source] ProofError),
+    Certificate(ProofError),
 }
 
 impl From<InstanceError> for PlanError {

@@ -59,7 +59,7 @@ fn check_legal(record: &GameRecord) {
     );
     let on_shortest = record.apples[..record.stats.eaten]
         .iter()
-        .filter(|a| a.method == game::Method::Shortest);
+        .filter(|a| a.method == game::AppleMethod::Shortest);
     assert_eq!(on_shortest.clone().count(), b.shortest_apples);
     assert!(on_shortest.clone().all(|a| a.steps == a.lower_bound));
 }

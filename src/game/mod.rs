@@ -242,7 +242,7 @@ pub fn default_detours_per_apple(cells: usize) -> u32 {
 /// How an apple's path was chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Method {
+pub enum AppleMethod {
     /// A path as short as the moving snake's shortest path, certified.
     Shortest,
     /// A longer certified path: the first length, going up, that the solver found.
@@ -254,12 +254,12 @@ pub enum Method {
     Lost,
 }
 
-impl Method {
-    /// [`Method::Shortest`] for a plan of `moves` moves as short as the
+impl AppleMethod {
+    /// [`AppleMethod::Shortest`] for a plan of `moves` moves as short as the
     /// lower bound `lower` (no legal plan is shorter), else `otherwise`.
-    fn at_bound(moves: usize, lower: Option<usize>, otherwise: Method) -> Method {
+    fn at_bound(moves: usize, lower: Option<usize>, otherwise: AppleMethod) -> AppleMethod {
         if Some(moves) == lower {
-            Method::Shortest
+            AppleMethod::Shortest
         } else {
             otherwise
         }
@@ -268,15 +268,15 @@ impl Method {
     /// In words, as the HTML viewer's "how" column shows it.
     pub fn describe(self) -> &'static str {
         match self {
-            Method::Shortest => "shortest path",
-            Method::Route => "longer certified path",
-            Method::Cycle => "following the cycle",
-            Method::Lost => "not reached",
+            AppleMethod::Shortest => "shortest path",
+            AppleMethod::Route => "longer certified path",
+            AppleMethod::Cycle => "following the cycle",
+            AppleMethod::Lost => "not reached",
         }
     }
 }
 
-/// Apples and moves by [`Method`]: where a game's moves go.
+/// Apples and moves by [`AppleMethod`]: where a game's moves go.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Breakdown {
     /// Apples eaten on a shortest path (no legal plan is shorter).
@@ -294,12 +294,12 @@ pub struct Breakdown {
 }
 
 impl Breakdown {
-    fn add(&mut self, method: Method, steps: usize) {
+    fn add(&mut self, method: AppleMethod, steps: usize) {
         let (apples, moves) = match method {
-            Method::Shortest => (&mut self.shortest_apples, &mut self.shortest_steps),
-            Method::Route => (&mut self.route_apples, &mut self.route_steps),
-            Method::Cycle => (&mut self.cycle_apples, &mut self.cycle_steps),
-            Method::Lost => return,
+            AppleMethod::Shortest => (&mut self.shortest_apples, &mut self.shortest_steps),
+            AppleMethod::Route => (&mut self.route_apples, &mut self.route_steps),
+            AppleMethod::Cycle => (&mut self.cycle_apples, &mut self.cycle_steps),
+            AppleMethod::Lost => return,
         };
         *apples += 1;
         *moves += steps;
@@ -320,7 +320,7 @@ pub struct AppleRecord {
     /// The moving snake's shortest path to it, ignoring safety: no legal plan is shorter.
     pub lower_bound: usize,
     /// How it was reached.
-    pub method: Method,
+    pub method: AppleMethod,
     /// No safe plan is shorter: every shorter length was refuted (always true
     /// when `steps == lower_bound`). Safe means: a Hamiltonian cycle follows
     /// (see the module documentation); plans are simple paths.
@@ -535,7 +535,7 @@ pub fn play(
                 length: body.len(),
                 steps: 0,
                 lower_bound: lower_bound.unwrap_or(0),
-                method: Method::Lost,
+                method: AppleMethod::Lost,
                 least: false,
                 seconds: apple_started.elapsed().as_secs_f64(),
                 work: difference(solver.work, work_before),

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::cycle::{self, CycleSolver, Outcome};
-use super::{Grid, Method, body_after, route};
+use super::{AppleMethod, Grid, body_after, route};
 
 /// How much [`plan_apple`] may ask the solver for one apple.
 pub(super) struct Effort {
@@ -23,7 +23,7 @@ pub(super) struct Effort {
 /// A plan for one apple.
 pub(super) struct Plan {
     pub(super) moves: Vec<usize>,
-    pub(super) method: Method,
+    pub(super) method: AppleMethod,
     /// The certified cycle after eating (`None` once the board is full).
     pub(super) cycle: Option<Vec<u32>>,
     /// Every shorter length was refuted: no shorter safe plan exists.
@@ -50,7 +50,7 @@ pub(super) fn plan_apple(
         // number of cells none exists). Take the least one.
         let moves = shortest.or_else(|| route::filling_path(grid, snake, apple))?;
         return Some(Plan {
-            method: Method::at_bound(moves.len(), lower, Method::Route),
+            method: AppleMethod::at_bound(moves.len(), lower, AppleMethod::Route),
             moves,
             cycle: None,
             least: true,
@@ -93,7 +93,7 @@ pub(super) fn plan_apple(
         && let Some(cycle) = certify_path(solver, snake, &moves, &cycle, deadline)
     {
         return Some(Plan {
-            method: Method::at_bound(moves.len(), lower, Method::Route),
+            method: AppleMethod::at_bound(moves.len(), lower, AppleMethod::Route),
             least: Some(moves.len()) == lower,
             moves,
             cycle: Some(cycle),
@@ -103,14 +103,14 @@ pub(super) fn plan_apple(
         let moves = walk(&cycle, snake[0], apple)?;
         return Some(Plan {
             moves,
-            method: Method::Cycle,
+            method: AppleMethod::Cycle,
             cycle: Some(cycle),
             least: false,
         });
     };
     let found = |f: cycle::Found, least: bool| Plan {
         least,
-        method: Method::at_bound(f.moves.len(), Some(lower), Method::Route),
+        method: AppleMethod::at_bound(f.moves.len(), Some(lower), AppleMethod::Route),
         moves: f.moves,
         cycle: Some(f.cycle),
     };
@@ -198,7 +198,7 @@ pub(super) fn plan_apple(
                 // that long is a least safe one.)
                 let shortest = moves.len() == lower;
                 return Some(Plan {
-                    method: Method::at_bound(moves.len(), Some(lower), Method::Route),
+                    method: AppleMethod::at_bound(moves.len(), Some(lower), AppleMethod::Route),
                     moves,
                     cycle: Some(certified),
                     least: shortest,
@@ -211,7 +211,7 @@ pub(super) fn plan_apple(
             // (A walk as short as the lower bound is a shortest path.)
             let shortest = moves.len() == lower;
             return Some(Plan {
-                method: Method::at_bound(moves.len(), Some(lower), Method::Cycle),
+                method: AppleMethod::at_bound(moves.len(), Some(lower), AppleMethod::Cycle),
                 moves,
                 cycle: Some(cycle),
                 least: least || shortest,

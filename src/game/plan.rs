@@ -151,7 +151,6 @@ pub(super) fn plan_apple(
     let mut ahead: VecDeque<Ahead> = VecDeque::new();
     let mut searched_here: Option<Option<Vec<usize>>> = None;
     loop {
-        let head = body[0];
         // (From the head itself the search ran in step 1.)
         let again = !moves.is_empty() || effort.lengths > 0;
         let searched = searched_here.take();
@@ -205,9 +204,8 @@ pub(super) fn plan_apple(
                 });
             }
         }
-        let cell = cycle[head] as usize;
-        moves.push(cell);
-        if cell == apple {
+        let Some(cell) = step_along(&mut body, &cycle, apple) else {
+            moves.push(apple);
             // (A walk as short as the lower bound is a shortest path.)
             let shortest = moves.len() == lower;
             return Some(Plan {
@@ -216,9 +214,8 @@ pub(super) fn plan_apple(
                 cycle: Some(cycle),
                 least: least || shortest,
             });
-        }
-        body.pop_back();
-        body.push_front(cell);
+        };
+        moves.push(cell);
         match ahead.pop_front() {
             Some(next) => {
                 cycle = next.cycle;
@@ -246,12 +243,9 @@ fn walk_ahead(
     let mut body = body.clone();
     let mut cycle = cycle.to_vec();
     while cycles.len() < steps {
-        let cell = cycle[body[0]] as usize;
-        if cell == apple {
+        let Some(cell) = step_along(&mut body, &cycle, apple) else {
             break;
-        }
-        body.pop_back();
-        body.push_front(cell);
+        };
         let Some(limit) = along(&mut cycle, cell, body.len()) else {
             break;
         };
@@ -263,6 +257,19 @@ fn walk_ahead(
         });
     }
     cycles
+}
+
+/// One step of the walk along `cycle`: the cell after the head of `body`,
+/// which moves onto it (its tail cell freed), or `None`, the body unchanged,
+/// when that cell is the apple.
+fn step_along(body: &mut VecDeque<usize>, cycle: &[u32], apple: usize) -> Option<usize> {
+    let cell = cycle[body[0]] as usize;
+    if cell == apple {
+        return None;
+    }
+    body.pop_back();
+    body.push_front(cell);
+    Some(cell)
 }
 
 /// A step of the walk along the edited cycle walked ahead in [`plan_apple`]:

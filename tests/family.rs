@@ -498,6 +498,56 @@ fn three_shards(dir: &Path) {
     }
 }
 
+/// A folder that holds no shard (a whole family, an empty folder), a
+/// folder given twice and a path that does not exist were merged with exit
+/// 0 (the first three silently skipped) or refused for the wrong reason:
+/// each is refused now, naming it, and nothing is written.
+#[test]
+fn merge_refuses_folders_that_are_not_shards_and_folders_given_twice() {
+    let dir = temp_dir("merge-not-shards");
+    let shards = dir.join("shards");
+    for shard in ["1/2", "2/2"] {
+        generate(
+            &shards,
+            &[
+                "--size", "4", "--apples", "2", "--count", "4", "--shard", shard,
+            ],
+        );
+    }
+    let whole = dir.join("whole");
+    generate(&whole, &["--size", "4", "--apples", "2", "--count", "4"]);
+    let empty = dir.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = dir.join("out");
+    let (shards, whole, empty) = (
+        shards.to_str().unwrap(),
+        whole.to_str().unwrap(),
+        empty.to_str().unwrap(),
+    );
+    let missing = format!("{shards}-missing");
+    for (inputs, needle) in [
+        (
+            vec![whole, shards],
+            format!("{whole} holds no summary-I-of-K.json"),
+        ),
+        (
+            vec![shards, empty],
+            format!("{empty} holds no summary-I-of-K.json"),
+        ),
+        (vec![shards, shards], format!("{shards} is given twice")),
+        (
+            vec![shards, missing.as_str()],
+            format!("cannot read {missing}: no such file or folder"),
+        ),
+    ] {
+        let mut args = vec!["merge", "-o", out.to_str().unwrap()];
+        args.extend(&inputs);
+        assert_bad_input(&snakesat(&args), &needle);
+        assert!(!out.exists(), "{inputs:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_merge_that_fails_leaves_nothing_behind() {
     let dir = temp_dir("merge-fails");

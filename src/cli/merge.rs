@@ -31,7 +31,7 @@ use super::{Failure, Input, bad_input, read_file, read_path_bounded};
     after_help = "The merged files equal those of one run of the same command without \
 --shard, except the timing columns (index: solve_seconds; bench: seconds and peak_memory_kb; \
 bench game: its time columns) and the hardness chart drawn from them.\n\n\
-Exit codes: 0 merged; 2 bad input (a shard missing or repeated, shards of different commands, \
+Exit codes: 0 merged; 2 bad input (a shard missing or repeated, an input given twice or missing, a folder with no shard in it, shards of different commands, \
 shards run with different settings, a file that is not a shard's output, a file that does not \
 match its index, an index that does not list the files and instances its summary counts or whose \
 CSV and JSON Lines copies differ, an output folder that is not new or empty); on exit 2 nothing is written. A shard \
@@ -48,6 +48,12 @@ pub struct MergeArgs {
 }
 
 pub fn run(args: MergeArgs) -> Result<u8, Failure> {
+    if let Some(missing) = args.inputs.iter().find(|p| !p.exists()) {
+        return Err(bad_input(format!(
+            "cannot read {}: no such file or folder",
+            missing.display()
+        )));
+    }
     let dirs = args.inputs.iter().filter(|p| p.is_dir()).count();
     if dirs == args.inputs.len() {
         merge_families(&args.inputs, &args.output)
@@ -134,10 +140,17 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
     for dir in inputs {
         let canonical = dir.canonicalize().unwrap_or_else(|_| dir.clone());
         if seen_dirs.contains(&canonical) {
-            continue;
+            return Err(bad_input(format!("{} is given twice", dir.display())));
         }
         seen_dirs.push(canonical);
-        found.extend(shards_in(dir)?);
+        let shards = shards_in(dir)?;
+        if shards.is_empty() {
+            return Err(bad_input(format!(
+                "{} holds no summary-I-of-K.json: it is not an output of `generate --shard`",
+                dir.display()
+            )));
+        }
+        found.extend(shards);
     }
     if output
         .canonicalize()
@@ -151,11 +164,6 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
             "cannot create {}: it exists and is not a folder",
             output.display()
         )));
-    }
-    if found.is_empty() {
-        return Err(bad_input(
-            "no summary-I-of-K.json in the folders: are they outputs of `generate --shard`?",
-        ));
     }
     let mut shards = Vec::new();
     let mut sources = Vec::new();

@@ -444,9 +444,26 @@ fn cli_plan_file_passes_the_replay_and_matches_the_json_instance() {
             assert_eq!(out.status.code(), Some(0));
             assert_eq!(json_horizon(&out), (horizon, true), "instance-{n} {search}");
         }
-        // --plan needs a PDDL instance.
+        // --plan needs a PDDL instance, from a file or standard input (the
+        // JSON instance on stdin got an IPC plan with invented names).
+        let plan = dir.join("x.plan");
         let out = cli(&["solve", json_file.to_str().unwrap(), "--plan", "x.plan"]);
         assert_eq!(out.status.code(), Some(2));
+        for stdin in [&json_file, &problem] {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"))
+                .args(["solve", "-", "-q", "--plan", plan.to_str().unwrap()])
+                .stdin(std::fs::File::open(stdin).unwrap())
+                .output()
+                .unwrap();
+            let pddl = stdin == &problem;
+            assert_eq!(
+                out.status.code(),
+                Some(if pddl { 0 } else { 2 }),
+                "{stdin:?}"
+            );
+            assert_eq!(plan.exists(), pddl, "{stdin:?}");
+            let _ = std::fs::remove_file(&plan);
+        }
     }
 }
 

@@ -89,13 +89,14 @@ pub fn parse_tail(text: &str) -> Result<TailRule, Failure> {
 
 /// The instance the flags describe, with `--horizon` applied.
 pub fn load_instance(args: &InstanceArgs) -> Result<Instance, Failure> {
-    load_problem(args).map(|problem| problem.instance)
+    load_problem(args).map(|(problem, _)| problem.instance)
 }
 
 /// The instance the flags describe, with `--horizon` applied, and the names
-/// of its cells: a `.pddl` problem's own, else `posX-Y`.
-pub fn load_problem(args: &InstanceArgs) -> Result<Problem, Failure> {
-    let mut problem = match &args.instance {
+/// of its cells: a `.pddl` problem's own, else `posX-Y`; and whether it was
+/// read as an IPC-2018 PDDL problem (see [`load_problem_file`]).
+pub fn load_problem(args: &InstanceArgs) -> Result<(Problem, bool), Failure> {
+    let (mut problem, pddl) = match &args.instance {
         Some(path) => {
             let generation_flags = args.size.is_some()
                 || args.apples.is_some()
@@ -110,7 +111,7 @@ pub fn load_problem(args: &InstanceArgs) -> Result<Problem, Failure> {
                     "random-instance flags (--size, --apples, --length, --visible, --walls, --seed, --tail, --no-grow) cannot be combined with an instance file",
                 ));
             }
-            load_problem_file(path)?.0
+            load_problem_file(path)?
         }
         None => {
             let default = RandomSpec::default();
@@ -142,17 +143,18 @@ pub fn load_problem(args: &InstanceArgs) -> Result<Problem, Failure> {
                 seed: args.seed.unwrap_or(default.seed),
             };
             let instance = generate(&spec).map_err(bad_input)?;
-            Problem {
+            let problem = Problem {
                 objects: Objects::canonical(&instance),
                 instance,
-            }
+            };
+            (problem, false)
         }
     };
     if let Some(h) = args.horizon {
         problem.instance.horizon = Some(h);
         problem.instance.validate().map_err(bad_input)?;
     }
-    Ok(problem)
+    Ok((problem, pddl))
 }
 
 /// True for the text of an IPC-2018 PDDL problem rather than JSON (for `-`).
@@ -180,16 +182,6 @@ pub fn load_problem_file(path: &Path) -> Result<(Problem, bool), Failure> {
     parsed
         .map(|problem| (problem, pddl_text))
         .map_err(|e| bad_input(format!("{}: {e}", path.display())))
-}
-
-impl InstanceArgs {
-    /// True when the instance is read from an IPC-2018 PDDL problem file
-    /// (or from stdin, where [`load_problem_file`] tells by the text).
-    pub fn is_pddl(&self) -> bool {
-        self.instance
-            .as_ref()
-            .is_some_and(|p| pddl::is_pddl_path(p) || p.as_os_str() == "-")
-    }
 }
 
 pub fn load_encoding(name: &str) -> Result<Box<dyn Encoding>, Failure> {

@@ -109,7 +109,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     let deadline = timeout.map(|t| Instant::now() + t);
     let watchdog = watchdog::arm(deadline, timeout, args.json);
     watchdog.doing("reading the problem");
-    let problem = load_problem(&args.instance)?;
+    let (problem, read_as_pddl) = load_problem(&args.instance)?;
     watchdog.doing("building or loading the formula");
     let instance = problem.instance;
     let encoding = load_encoding(&args.encoding.encoding)?;
@@ -117,9 +117,9 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Some(name) => Some(name.parse().map_err(plan_failure)?),
         None => None,
     };
-    if args.plan.is_some() && !args.instance.is_pddl() {
+    if args.plan.is_some() && !read_as_pddl {
         return Err(bad_input(
-            "--plan writes IPC plans, which need an instance read from a .pddl file",
+            "--plan writes IPC plans, which need an IPC-2018 PDDL problem (a .pddl file, or PDDL on standard input)",
         ));
     }
     for file in [&args.plot_horizon, &args.plot_timeline]

@@ -34,6 +34,11 @@ pub struct PlanReport {
     /// The CaDiCaL configuration the search ran with, when one was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cadical_config: Option<&'static str>,
+    /// When the solver's model was not a legal plan, which proves nothing
+    /// (an approximate encoding's formula admits illegal plans): `status` is
+    /// then `unknown` and this says why, as the error line does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub illegal_model: Option<String>,
     /// With `solve --proof DIR`: `certified`, `proof_dir` and `certificates`.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub certification: Option<Certification>,
@@ -56,6 +61,7 @@ impl PlanReport {
             encoding: encoding.into(),
             stats: outcome.stats(),
             cadical_config: None,
+            illegal_model: None,
             certification: None,
         }
     }

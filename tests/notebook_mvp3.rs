@@ -10,6 +10,12 @@
 //! (t = 45); apple 5 is eaten at step 48, so the clause does not apply: the
 //! quirk docs/DESIGN.md §2 describes.
 
+#[path = "support/cli.rs"]
+mod support;
+use support::{snakesat, temp_dir};
+
+use snakesat::cnf::header;
+use snakesat::encode::Encoding;
 use snakesat::encode::notebook::Notebook;
 use snakesat::instance::random::{RandomSpec, generate};
 use snakesat::planner::{Planner, Search, Verdict};
@@ -40,4 +46,58 @@ fn ordered_model_on_mvp3_seed_1_is_not_a_legal_plan() {
         matches!(violation.rule, Rule::BitesBody(_)),
         "unexpected violation: {violation}"
     );
+}
+
+/// `solve --json` and `decode --json` printed nothing for that model (only
+/// the error line, exit 3): a JSON reader got no answer. They print one now,
+/// `unknown` (an approximate encoding's model proves nothing), with the
+/// simulator's reason in `illegal_model`.
+#[test]
+fn the_illegal_model_is_an_unknown_json_answer_that_says_why() {
+    let dir = temp_dir("illegal-json");
+    let inst = generate(&RandomSpec::default()).unwrap();
+    let cnf = Notebook::Ordered.encode(&inst, 69).unwrap();
+    let mut exported = Vec::new();
+    header::write(&cnf, &inst, &Notebook::Ordered, 69, None, &mut exported).unwrap();
+    let mut solver: cadical::Solver = cadical::Solver::new();
+    for clause in cnf.clauses() {
+        solver.add_clause(clause.iter().copied());
+    }
+    assert_eq!(solver.solve(), Some(true));
+    let values: Vec<String> = (1..=cnf.num_vars() as i32)
+        .map(|v| if solver.value(v) == Some(true) { v } else { -v }.to_string())
+        .collect();
+    let (cnf_file, model_file) = (dir.join("f.cnf"), dir.join("f.model"));
+    std::fs::write(&cnf_file, exported).unwrap();
+    std::fs::write(
+        &model_file,
+        format!("s SATISFIABLE\nv {} 0\n", values.join(" ")),
+    )
+    .unwrap();
+    let solved = [
+        "solve",
+        "--json",
+        "--horizon",
+        "69",
+        "--encoding",
+        "notebook-ordered",
+    ];
+    let decoded = [
+        "decode",
+        "--json",
+        cnf_file.to_str().unwrap(),
+        model_file.to_str().unwrap(),
+    ];
+    for args in [&solved[..], &decoded[..]] {
+        let run = snakesat(args);
+        assert_eq!(run.code, 3, "{args:?}: {}", run.stderr);
+        let answer: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(answer["status"], "unknown", "{args:?}");
+        assert_eq!(answer["horizon"], 69, "{args:?}");
+        assert_eq!(answer["path"], serde_json::json!([]), "{args:?}");
+        let why = answer["illegal_model"].as_str().unwrap();
+        assert!(why.contains("is not a legal plan: step 53"), "{why}");
+        assert_eq!(run.stderr.trim(), format!("error: {why}"), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -56,35 +56,36 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
             message: e.to_string(),
         },
         e => in_cnf(&e),
-    })?;
+    });
+    let decoded = match decoded {
+        Ok(decoded) => decoded,
+        Err(failure) if failure.code == 3 && args.json => {
+            // The formula's header and sizes for the JSON answer, read as for
+            // a solver that gave none (they were read already, so this is Ok).
+            let formula = model_to_plan(&cnf_text, "s UNKNOWN\n").map_err(|e| in_cnf(&e))?;
+            let mut report = formula_report(&formula);
+            report.illegal_model = Some(failure.message.clone());
+            print_plan(
+                &formula.header.instance,
+                &report,
+                None,
+                Refuted::Nothing,
+                true,
+            );
+            return Err(failure);
+        }
+        Err(failure) => return Err(failure),
+    };
+    let mut report = formula_report(&decoded);
     let Decoded {
         header: Header {
-            instance,
-            encoding,
-            horizon,
+            instance, horizon, ..
         },
-        size,
         lower_bound,
         answer,
+        ..
     } = decoded;
     let refuted = Refuted::at_fixed_horizon(horizon, lower_bound);
-    let mut report = PlanReport {
-        status: Status::Unknown,
-        horizon,
-        path: vec![],
-        eaten: vec![],
-        optimal: false,
-        lower_bound,
-        encoding: encoding.name(),
-        stats: Stats {
-            variables: size.variables,
-            clauses: size.clauses,
-            literals: size.literals,
-            ..Stats::default()
-        },
-        cadical_config: None,
-        certification: None,
-    };
     let (path, replay) = match answer {
         Answer::Plan { path, replay } => (path, replay),
         Answer::Unsat {
@@ -123,4 +124,33 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     report.eaten = replay.eaten.clone();
     print_plan(&instance, &report, Some(&replay), refuted, args.json);
     Ok(0)
+}
+
+/// The JSON answer for a decoded formula before its model is looked at:
+/// `unknown`, no plan, the formula's horizon, encoding and sizes.
+fn formula_report(decoded: &Decoded) -> PlanReport {
+    let Decoded {
+        header,
+        size,
+        lower_bound,
+        ..
+    } = decoded;
+    PlanReport {
+        status: Status::Unknown,
+        horizon: header.horizon,
+        path: vec![],
+        eaten: vec![],
+        optimal: false,
+        lower_bound: *lower_bound,
+        encoding: header.encoding.name(),
+        stats: Stats {
+            variables: size.variables,
+            clauses: size.clauses,
+            literals: size.literals,
+            ..Stats::default()
+        },
+        cadical_config: None,
+        illegal_model: None,
+        certification: None,
+    }
 }

@@ -270,7 +270,15 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     match outcome.verdict {
         Verdict::IllegalModel {
             horizon, violation, ..
-        } => Err(illegal_model(&*encoding, horizon, violation.as_ref())),
+        } => {
+            let failure = illegal_model(&*encoding, horizon, violation.as_ref());
+            if args.json {
+                report.status = Status::Unknown;
+                report.illegal_model = Some(failure.message.clone());
+                print_plan(&instance, &report, None, Refuted::Nothing, true);
+            }
+            Err(failure)
+        }
         Verdict::Plan(plan) => {
             let path = plan.path;
             let replay = plan.replay;

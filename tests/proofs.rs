@@ -187,6 +187,67 @@ fn full_board_refutations_carry_their_facts_and_check() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Instances whose refuted horizon's formula holds an empty clause (pruning
+/// leaves the goal false) after a unit clause: rate 0.3.0 panicked on those
+/// certificate CNFs ("no verdict", so check-proofs.sh failed) although
+/// `certified` was true. Empty clauses now come first in every CNF.
+#[test]
+fn certificates_with_an_empty_clause_check() {
+    let checker = have_checker();
+    let dir = temp_dir("empty-clause");
+    for (name, instance, extra) in [
+        (
+            "walls",
+            r#"{"width": 4, "height": 3, "walls": [[0, 2], [3, 0]], "apples": [[0, 1], [1, 1]],
+                "visible": "all", "snake": [[2, 0], [2, 1], [3, 1], [3, 2]], "tail": "follow"}"#,
+            &[][..],
+        ),
+        (
+            "fixed",
+            r#"{"width": 3, "height": 5, "walls": [[2, 1], [2, 3], [1, 0]],
+                "apples": [[2, 4], [0, 3]], "visible": 2,
+                "snake": [[2, 2], [1, 2], [1, 1]], "tail": "strict"}"#,
+            &["--horizon", "3"][..],
+        ),
+        (
+            "column",
+            r#"{"width": 1, "height": 4, "snake": [[0, 3]],
+                "apples": [[0, 0], [0, 1], [0, 2]], "tail": "follow"}"#,
+            &[][..],
+        ),
+    ] {
+        let file = dir.join(format!("{name}.json"));
+        std::fs::write(&file, instance).unwrap();
+        let proofs = dir.join(name);
+        let mut args = vec![
+            "solve",
+            file.to_str().unwrap(),
+            "--json",
+            "--proof",
+            proofs.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let run = snakesat(&args);
+        assert_eq!(json_of(&run)["certified"], true, "{name}: {}", run.stderr);
+        // Some claim's formula is refuted by an empty clause, its first.
+        let empty_first = manifest(&proofs)["claims"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| {
+                let text = std::fs::read_to_string(proofs.join(c["cnf"].as_str().unwrap()));
+                let text = text.unwrap();
+                let mut clauses = text.lines().skip_while(|l| !l.starts_with("p cnf"));
+                clauses.nth(1) == Some("0")
+            });
+        assert!(empty_first, "{name}");
+        if checker {
+            check_all(&proofs);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The files in `dir`.
 fn folder_files(dir: &Path) -> Vec<String> {
     let mut files: Vec<String> = std::fs::read_dir(dir)

@@ -347,7 +347,11 @@ impl Cnf {
         self.add_iter(clause.iter().copied());
     }
 
-    /// Adds a clause from an iterator; constants are simplified away.
+    /// Adds a clause from an iterator; constants are simplified away. A
+    /// clause left empty (every literal false) goes before every other
+    /// clause: the DRAT checker of `--proof` (rate 0.3.0) panics on a
+    /// formula with an empty clause after a unit clause (tests/proofs.rs).
+    /// Families are counts, not ranges of clauses, so theirs stay right.
     #[inline]
     pub fn add_iter(&mut self, clause: impl IntoIterator<Item = Lit>) {
         let start = self.lits.len();
@@ -361,7 +365,12 @@ impl Cnf {
             }
         }
         let n = (self.lits.len() - start) as u64;
-        self.lits.push(0);
+        if n == 0 {
+            // (Rare: only a refuted horizon has one, so the shift is cheap.)
+            self.lits.insert(0, 0);
+        } else {
+            self.lits.push(0);
+        }
         self.clauses += 1;
         let stats = &mut self.families[self.current].1;
         stats.clauses += 1;
@@ -440,6 +449,21 @@ mod tests {
                 literals: 3
             }
         );
+    }
+
+    #[test]
+    fn empty_clauses_come_first() {
+        let mut cnf = Cnf::new();
+        cnf.family("f");
+        let a = cnf.var(VarKind::Ate { t: 0 });
+        cnf.add(&[a]);
+        cnf.add(&[FALSE]);
+        cnf.add(&[-a, FALSE]);
+        cnf.add(&[]);
+        let clauses: Vec<&[Lit]> = cnf.clauses().collect();
+        assert_eq!(clauses, vec![&[][..], &[][..], &[a][..], &[-a][..]]);
+        assert_eq!(cnf.flat(), &[0, 0, a, 0, -a, 0]);
+        assert_eq!(cnf.size().clauses, 4);
     }
 
     #[test]

@@ -75,7 +75,7 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 #[error("cannot write {path}: {reason}")]
 pub struct OutputError {
-    /// The path as the user gave it.
+    /// The path as the user gave it (`standard output` for `-`).
     pub path: String,
     /// What is wrong with it.
     pub reason: String,
@@ -83,8 +83,12 @@ pub struct OutputError {
 
 impl OutputError {
     fn new(path: &Path, reason: impl std::fmt::Display) -> Self {
+        let path = match is_stdout(path) {
+            true => "standard output".to_string(),
+            false => path.display().to_string(),
+        };
         OutputError {
-            path: path.display().to_string(),
+            path,
             reason: reason.to_string(),
         }
     }

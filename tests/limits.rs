@@ -579,6 +579,9 @@ fn a_full_standard_output_is_an_error_and_a_closed_one_is_not() {
             "tests/data/tiny-3x2.pddl",
             "tests/data/tiny-3x2-valid.plan",
         ],
+        // Outputs named `-` said "cannot write -".
+        vec!["export", "--size", "4", "--horizon", "3", "-o", "-", "-q"],
+        vec!["completions", "bash"],
     ] {
         let run = run_with_stdout(&args, full().into());
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);

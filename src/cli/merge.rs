@@ -107,11 +107,12 @@ fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
         e => bad_input(e),
     })?;
     let mut out = output::claim_one(output)?;
+    let out_name = out.name();
     out.write_with(|w| std::io::Write::write_all(w, merged.as_bytes()))?;
     output::commit([Some(out)])?;
     note!(
         "wrote {}: {} from {}",
-        output.display(),
+        out_name,
         counted(merged.lines().count().saturating_sub(1), "row"),
         counted(inputs.len(), "shard")
     );

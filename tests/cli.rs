@@ -360,6 +360,12 @@ fn bad_flags_are_refused_with_one_line() {
         &snakesat(&["solve", "--timeout", "0"]),
         "positive number of seconds",
     );
+    // Without a command, clap's answer was the first line of the help.
+    assert_bad_input(&snakesat(&[]), "no command given");
+    assert_bad_input(
+        &snakesat(&["play", "--size", "-3"]),
+        "'-3' is not a board side",
+    );
     assert_bad_input(
         &snakesat(&["solve", "missing-file.json"]),
         "cannot read missing-file.json",

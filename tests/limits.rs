@@ -37,16 +37,23 @@ fn decode_checks_the_horizon_header_before_allocating() {
 fn every_timeout_flag_refuses_absurd_values() {
     let dir = temp_dir("timeouts");
     for value in ["1e19", "1e20", "-1", "nan", "inf", "0", "1000001"] {
-        let flag = |name: &str| format!("{name}={value}");
-        for args in [
-            vec!["solve", "--size", "4", &flag("--timeout")],
-            vec!["sizes", "--size", "4", "--solve", &flag("--timeout")],
-            vec!["bench", &flag("--timeout"), "no-such-dir"],
-            vec!["play", "--size", "4", &flag("--timeout")],
-            vec!["bench", "game", &flag("--timeout")],
+        // As `--timeout=V` and as `--timeout V` (where `-1` was taken for an
+        // unknown flag: "unexpected argument '-1' found").
+        for spelling in [
+            vec![format!("--timeout={value}")],
+            vec!["--timeout".to_string(), value.to_string()],
         ] {
-            let run = snakesat(&args);
-            assert_bad_input(&run, "positive number of seconds");
+            let flag: Vec<&str> = spelling.iter().map(String::as_str).collect();
+            for args in [
+                [&["solve", "--size", "4"][..], &flag].concat(),
+                [&["sizes", "--size", "4", "--solve"][..], &flag].concat(),
+                [&["bench"][..], &flag, &["no-such-dir"]].concat(),
+                [&["play", "--size", "4"][..], &flag].concat(),
+                [&["bench", "game"][..], &flag].concat(),
+            ] {
+                let run = snakesat(&args);
+                assert_bad_input(&run, "positive number of seconds");
+            }
         }
     }
     assert!(std::fs::read_dir(&dir).unwrap().next().is_none());

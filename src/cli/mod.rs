@@ -49,7 +49,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use snakesat::decode::ModelError;
 use snakesat::encode::{EncodeError, Encoding};
@@ -252,6 +252,19 @@ pub fn encode_failure(e: EncodeError) -> Failure {
 }
 
 /// Parses the command line, runs the command and maps its outcome to an exit code.
+/// The command line, parsed. Every command takes a negative number as a
+/// value (`--timeout -1` is then refused by the value's own check, which
+/// says why, not as an unknown argument `-1`).
+fn parse_args() -> Result<Cli, clap::Error> {
+    fn negatives(command: clap::Command) -> clap::Command {
+        command
+            .allow_negative_numbers(true)
+            .mut_subcommands(negatives)
+    }
+    let matches = negatives(Cli::command()).try_get_matches()?;
+    Cli::from_arg_matches(&matches)
+}
+
 pub fn main() -> ExitCode {
     // clap drops the control characters of an argument it quotes (so
     // `fr\u{7}esh` would read as an invalid value 'fresh'); none belongs in
@@ -267,8 +280,12 @@ pub fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let cli = match Cli::try_parse() {
+    let cli = match parse_args() {
         Ok(cli) => cli,
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprintln!("error: no command given (see `snakesat --help`)");
+            return ExitCode::from(2);
+        }
         Err(e) if !e.use_stderr() => e.exit(),
         Err(e) => {
             // One line: clap's message up to its first blank line.

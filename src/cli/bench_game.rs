@@ -57,8 +57,8 @@ pub struct BenchGameArgs {
     #[arg(long, value_name = "J", default_value_t = 1)]
     pub jobs: usize,
     /// Threads per game for the detours' path searches (see
-    /// --detours-per-apple); the games are the same for every value
-    /// (default: the machine's cores shared by the --jobs games, at least 1
+    /// --detours-per-apple); the games are the same for every value (1..=64;
+    /// default: the machine's cores shared by the --jobs games, at least 1
     /// each).
     #[arg(long, value_name = "N", value_parser = super::threads())]
     pub threads: Option<usize>,

@@ -134,8 +134,8 @@ simulator's eating times); its other claims, such as `optimal` and `lower_bound`
 Exit codes: 0 the plan is valid (every apple eaten, every move legal); 1 it is not \
 (the first violated precondition or rule is named, the number of moves when the instance fixes \
 another horizon, or the first entry of a JSON plan's `eaten` that differs from the simulator's); \
-2 a file cannot be read or parsed, or the plan has no path (status unsat or unknown) or more moves than \
-the horizon limit (100000)."
+2 a file cannot be read or parsed, or the plan has no path (status unsat or unknown), more moves than \
+the horizon limit (100000) or a `horizon` other than its path's moves (the file contradicts itself)."
     )]
     Check(check::CheckArgs),
     /// Compare the sizes (and optionally solve times) of the encodings on an instance.

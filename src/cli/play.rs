@@ -43,7 +43,8 @@ pub struct PlayArgs {
     pub player: PlayerArgs,
     /// Threads for the detours' path searches (from the cells of a walk
     /// along the cycle, the next cells at once; see --detours-per-apple);
-    /// the games are the same for every value (default: the machine's cores).
+    /// the games are the same for every value (1..=64; default: the
+    /// machine's cores).
     #[arg(long, value_name = "N", value_parser = super::threads())]
     pub threads: Option<usize>,
     /// Print each game as JSON (one object per line, with every apple).

@@ -525,9 +525,21 @@ fn an_apple_that_can_never_be_eaten_is_no_plan_and_a_sweep_goes_on() {
     }
     let mut json = sweep.to_vec();
     json.push("--json");
-    let doc = json_of(&snakesat(&json));
+    let run = snakesat(&json);
+    let doc = json_of(&run);
     assert_eq!(doc.len(), 3);
     assert!(doc[0]["horizon"].is_null(), "{:?}", doc[0]);
+    // Keys in the documented order, the measures' and families' as without
+    // --sweep (they came out sorted: "encodings" first, "approximate" …).
+    let at = |key: &str| run.stdout.find(&format!("\"{key}\":")).unwrap();
+    assert!(at("size") < at("horizon") && at("horizon") < at("encodings"));
+    let first = &run.stdout[run.stdout.find("\"encodings\": [\n").unwrap()..];
+    let order: Vec<usize> = ["encoding", "horizon", "default", "variables", "families"]
+        .iter()
+        .map(|k| first.find(&format!("\"{k}\":")).unwrap())
+        .collect();
+    assert!(order.is_sorted(), "{first}");
+    assert!(first.find("\"head\":") < first.find("\"apple eaten\":"));
     assert_eq!(doc[0]["encodings"].as_array().unwrap().len(), 0);
     assert!(doc[1]["horizon"].as_u64().is_some() && doc[2]["horizon"].as_u64().is_some());
     // The same for a size proven to have no plan within --max-horizon (here

@@ -108,6 +108,17 @@ fn horizon(
     })
 }
 
+/// One value of a `--sweep` in `--json`: the size swept (none for a
+/// horizon sweep), the horizon measured at, and the encodings' measures, in
+/// this order (`serde_json::json!` sorted the keys, the measures' too).
+#[derive(serde::Serialize)]
+struct SweepPoint<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    size: Option<usize>,
+    horizon: Option<usize>,
+    encodings: &'a [Measure],
+}
+
 fn measure_all(
     instance: &Instance,
     encodings: &[Box<dyn Encoding>],
@@ -284,14 +295,12 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
         points.push((v, Some(moves), measures));
     }
     if args.json {
-        let doc: Vec<serde_json::Value> = points
+        let doc: Vec<SweepPoint> = points
             .iter()
-            .map(|(v, moves, measures)| {
-                serde_json::json!({
-                    param.name(): v,
-                    "horizon": moves,
-                    "encodings": measures,
-                })
+            .map(|(v, moves, measures)| SweepPoint {
+                size: (param == Param::Size).then_some(*v),
+                horizon: *moves,
+                encodings: measures,
             })
             .collect();
         let _ = writeln!(

@@ -623,6 +623,35 @@ fn bench_keeps_every_plan_with_two_jobs() {
     }
 }
 
+/// A plan `bench --plans` cannot write (its name too long) makes its row an
+/// error that claims nothing: it kept `optimal: true` beside `status: error`.
+#[test]
+fn a_plan_bench_cannot_write_is_an_error_row_that_claims_nothing() {
+    let problems = temp_dir("bench-long-name");
+    let long = problems.join(format!("{}.pddl", "x".repeat(245)));
+    std::fs::copy(instance_file("optimal", 1), &long).unwrap();
+    let plans = problems.join("plans");
+    let out = cli(&[
+        "bench",
+        problems.to_str().unwrap(),
+        "--plans",
+        plans.to_str().unwrap(),
+        "--json",
+        "-q",
+    ]);
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let row = &rows[0];
+    assert_eq!(row["status"], "error", "{row}");
+    assert_eq!(row["optimal"], false, "{row}");
+    assert!(
+        row["error"]
+            .as_str()
+            .unwrap()
+            .contains("File name too long")
+    );
+    let _ = std::fs::remove_dir_all(&problems);
+}
+
 /// An IPC-style problem whose apples fill the board, in the manner of
 /// `scripts/gen_snake.py --fill 100`: an empty `w × h` grid, a snake of
 /// length 2 at a seeded place, every other cell an apple in a seeded order

@@ -451,8 +451,10 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
                                 })
                             });
                     if let Err(e) = written {
+                        // (An error row claims nothing, as an invalid one.)
                         row.status = "error".into();
                         row.error = Some(format!("cannot write {}: {e}", kept.display()));
+                        row.optimal = false;
                         return row;
                     }
                 }

@@ -765,7 +765,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
     write_index(&args.output, plan.shard, &summary, &rows)?;
     output::settle(&top);
     note!(
-        "wrote {}: {} ({}) of {}; rejected {} duplicate and {} invalid draws; dropped {} without a plan of at most {} moves (--max-horizon), {} at the time limit, {} out of the band",
+        "wrote {}: {} ({}) of {}; rejected {} duplicate and {} invalid draws; dropped {} without a plan of at most {} (--max-horizon), {} at the time limit, {} out of the band",
         args.output.display(),
         snakesat::counted(summary.instances, "instance"),
         snakesat::counted(summary.files, "file"),
@@ -773,7 +773,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
         summary.duplicates,
         summary.invalid,
         summary.unsolvable,
-        args.max_horizon,
+        snakesat::counted(args.max_horizon, "move"),
         summary.unknown,
         summary.out_of_band
     );

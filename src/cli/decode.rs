@@ -60,8 +60,9 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     let decoded = match decoded {
         Ok(decoded) => decoded,
         Err(failure) if failure.code == 3 && args.json => {
-            // The formula's header and sizes for the JSON answer, read as for
-            // a solver that gave none (they were read already, so this is Ok).
+            // The JSON answer needs the formula's header and sizes, which the
+            // error does not carry: the formula is read again, with an answer
+            // that does not look at the model (only on this error path).
             let formula = model_to_plan(&cnf_text, "s UNKNOWN\n").map_err(|e| in_cnf(&e))?;
             let mut report = formula_report(&formula);
             report.illegal_model = Some(failure.message.clone());

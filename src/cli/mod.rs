@@ -251,7 +251,6 @@ pub fn encode_failure(e: EncodeError) -> Failure {
     bad_input(e)
 }
 
-/// Parses the command line, runs the command and maps its outcome to an exit code.
 /// The command line, parsed. Every command takes a negative number as a
 /// value (`--timeout -1` is then refused by the value's own check, which
 /// says why, not as an unknown argument `-1`).
@@ -265,6 +264,7 @@ fn parse_args() -> Result<Cli, clap::Error> {
     Cli::from_arg_matches(&matches)
 }
 
+/// Parses the command line, runs the command and maps its outcome to an exit code.
 pub fn main() -> ExitCode {
     // clap drops the control characters of an argument it quotes (so
     // `fr\u{7}esh` would read as an invalid value 'fresh'); none belongs in

@@ -485,6 +485,18 @@ fn names_in(dir: &Path) -> Vec<String> {
     names
 }
 
+/// `generate --shard 1/2` and `2/2` of a small family into `dir`.
+fn two_shards(dir: &Path) {
+    for shard in ["1/2", "2/2"] {
+        generate(
+            dir,
+            &[
+                "--size", "4", "--apples", "2", "--count", "4", "--shard", shard,
+            ],
+        );
+    }
+}
+
 /// The shards 1/3..3/3 of a small family in one folder `dir`.
 fn three_shards(dir: &Path) {
     for i in 1..=3 {
@@ -506,14 +518,7 @@ fn three_shards(dir: &Path) {
 fn merge_refuses_folders_that_are_not_shards_and_folders_given_twice() {
     let dir = temp_dir("merge-not-shards");
     let shards = dir.join("shards");
-    for shard in ["1/2", "2/2"] {
-        generate(
-            &shards,
-            &[
-                "--size", "4", "--apples", "2", "--count", "4", "--shard", shard,
-            ],
-        );
-    }
+    two_shards(&shards);
     let whole = dir.join("whole");
     generate(&whole, &["--size", "4", "--apples", "2", "--count", "4"]);
     let empty = dir.join("empty");
@@ -643,14 +648,7 @@ fn a_merge_that_fails_leaves_nothing_behind() {
 fn a_shard_index_that_disagrees_with_its_summary_or_csv_is_refused() {
     let dir = temp_dir("merge-damaged");
     let shards = dir.join("shards");
-    for shard in ["1/2", "2/2"] {
-        generate(
-            &shards,
-            &[
-                "--size", "4", "--apples", "2", "--count", "4", "--shard", shard,
-            ],
-        );
-    }
+    two_shards(&shards);
     let out = dir.join("out");
     let merge = || {
         snakesat(&[

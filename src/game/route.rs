@@ -22,14 +22,17 @@ pub fn shortest(grid: &Grid, body: &[usize], target: usize, vacating: bool) -> O
     for (j, &cell) in body.iter().enumerate() {
         opens_at[cell] = if vacating { len - j } else { usize::MAX };
     }
-    // parents[t][cell]: the cell at step t − 1 on a path reaching `cell` at step t.
-    let mut parents: Vec<Vec<u32>> = vec![];
+    // The cells reached at each step, with the cell of the step before that
+    // reached them first: `(cell, parent)` pairs, step `t`'s from
+    // `levels[t - 1]` on (one buffer, no table of every cell per step).
+    let mut links: Vec<(u32, u32)> = Vec::new();
+    let mut levels: Vec<usize> = Vec::new();
     let mut frontier = vec![body[0]];
-    let mut reached_before: Vec<Vec<usize>> = vec![vec![], vec![]];
+    let mut next = Vec::new();
+    let mut reached_before: [Vec<usize>; 2] = [vec![], vec![]];
     let mut on_level = vec![usize::MAX; grid.cells()];
     for step in 1.. {
-        let mut parent = vec![u32::MAX; grid.cells()];
-        let mut next = Vec::new();
+        levels.push(links.len());
         for &from in &frontier {
             for to in grid.neighbours(from) {
                 if opens_at[to] > step {
@@ -37,18 +40,22 @@ pub fn shortest(grid: &Grid, body: &[usize], target: usize, vacating: bool) -> O
                 }
                 if on_level[to] != step {
                     on_level[to] = step;
-                    parent[to] = from as u32;
+                    links.push((to as u32, from as u32));
                     next.push(to);
                 }
             }
         }
-        parents.push(parent);
         if on_level[target] == step {
             let mut path = vec![target];
-            let mut cell = target;
+            let mut cell = target as u32;
             for t in (1..step).rev() {
-                cell = parents[t][cell] as usize;
-                path.push(cell);
+                let level = &links[levels[t]..levels.get(t + 1).copied().unwrap_or(links.len())];
+                cell = level
+                    .iter()
+                    .find(|&&(to, _)| to == cell)
+                    .expect("a reached cell has a parent")
+                    .1;
+                path.push(cell as usize);
             }
             path.reverse();
             return Some(path);
@@ -61,8 +68,9 @@ pub fn shortest(grid: &Grid, body: &[usize], target: usize, vacating: bool) -> O
         if next.is_empty() || (*same_parity == next && step > len) {
             return None;
         }
-        *same_parity = next.clone();
-        frontier = next;
+        same_parity.clone_from(&next);
+        std::mem::swap(&mut frontier, &mut next);
+        next.clear();
     }
     unreachable!("the loop returns")
 }

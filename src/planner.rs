@@ -318,13 +318,19 @@ pub struct Planner<'a> {
     threads: Option<usize>,
 }
 
+/// The largest horizon a [`Planner`] tries unless told otherwise
+/// ([`Planner::max_horizon`]; `solve --max-horizon`'s default for the
+/// least-horizon searches).
+pub const DEFAULT_MAX_HORIZON: usize = 300;
+
 /// The callback of [`Planner::on_attempt`] (`Send`, as the planner is).
 type Progress<'a> = Box<dyn FnMut(&Attempt) + Send + 'a>;
 
 impl<'a> Planner<'a> {
     /// A planner for `encoding`: the instance's own search
     /// ([`Planner::search_for`]: [`Search::Optimal`] unless it has a horizon)
-    /// with [`Method::Auto`], no timeout, horizons up to 300 and each search's
+    /// with [`Method::Auto`], no timeout, horizons up to
+    /// [`DEFAULT_MAX_HORIZON`] and each search's
     /// own CaDiCaL configuration ([`Planner::cadical_config`]).
     pub fn new(encoding: &'a dyn Encoding) -> Self {
         Planner {
@@ -332,7 +338,7 @@ impl<'a> Planner<'a> {
             search: None,
             method: Method::Auto,
             timeout: None,
-            max_horizon: 300,
+            max_horizon: DEFAULT_MAX_HORIZON,
             config: None,
             shortcut: true,
             proof_dir: None,

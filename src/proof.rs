@@ -4,11 +4,14 @@
 //! listing the claims, so that an independent DRAT checker (e.g. `rate`) can
 //! verify the answer without trusting the solver.
 //!
-//! Approach: the searches refute horizons with assumptions in one incremental
-//! solver (or without proof output at all), so their UNSATs are not standalone
-//! refutations. Each refuted horizon is therefore solved once more afterwards,
-//! from a fresh formula of the same encoding at that horizon, by a CaDiCaL that
-//! traces a DRAT proof. The `cadical` crate (0.1.16) has no proof API, but the
+//! Approach: a search with fresh formulas traces each refuted horizon's proof
+//! as it goes (`solve_certified`, through
+//! [`crate::planner::Planner::certify_into`]), and [`certify`] keeps those.
+//! The other searches refute horizons with assumptions in one incremental
+//! solver, or without proof output at all (satisficing), so their UNSATs are
+//! not standalone refutations: each such horizon, and the one below the lower
+//! bound, is solved once more afterwards, from a fresh formula of the same
+//! encoding at that horizon, by a CaDiCaL that traces a DRAT proof. The `cadical` crate (0.1.16) has no proof API, but the
 //! CaDiCaL 1.9.5 it compiles and links includes CaDiCaL's own C API
 //! (`ccadical.h`), whose `ccadical_trace_proof` writes the proof to a `FILE *`.
 //! [`refute`] calls that C API directly: the same solver library as the search

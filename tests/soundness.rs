@@ -15,6 +15,7 @@ use rand::{RngExt, SeedableRng};
 
 use snakesat::encode::by_name;
 use snakesat::encode::full::colours_forbid;
+use snakesat::encode::full::ends_full;
 use snakesat::encode::prune::{distances_from, lower_bound};
 use snakesat::instance::json::to_json;
 use snakesat::instance::{Instance, Pos, Start, TailRule};
@@ -22,7 +23,6 @@ use snakesat::planner::{CadicalConfig, Method, Outcome, Planner, Search as Quest
 use snakesat::reachable::{Reachable, explore};
 use snakesat::sim::simulate;
 use snakesat::solve::Status;
-use snakesat::solve::incremental::ends_full;
 
 /// An outcome as the raw search saw it: the status and, when SAT, the
 /// horizon and path of the model (legal or not: the caller checks it).

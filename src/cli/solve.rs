@@ -10,7 +10,9 @@ use indicatif::ProgressBar;
 
 use snakesat::encode::EncodeError;
 use snakesat::output;
-use snakesat::planner::{CadicalConfig, Method, Outcome, PlanError, Planner, Search, Verdict};
+use snakesat::planner::{
+    CadicalConfig, DEFAULT_MAX_HORIZON, Method, Outcome, PlanError, Planner, Search, Verdict,
+};
 use snakesat::report::PlanReport;
 use snakesat::solve::{self, Status};
 
@@ -30,9 +32,6 @@ pub enum SearchMode {
     /// A fresh formula and solver per horizon, the horizons shared out over the cores.
     Fresh,
 }
-
-/// `--max-horizon` of the least-horizon searches.
-const DEFAULT_MAX_HORIZON: usize = 300;
 
 #[derive(Args)]
 pub struct SolveArgs {
@@ -117,6 +116,11 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Some(name) => Some(name.parse().map_err(plan_failure)?),
         None => None,
     };
+    if args.satisficing && args.instance.horizon.is_some() {
+        return Err(bad_input(
+            "--satisficing looks for plans of any length up to --max-horizon; it cannot be combined with --horizon",
+        ));
+    }
     if args.plan.is_some() && !read_as_pddl {
         return Err(bad_input(
             "--plan writes IPC plans, which need an IPC-2018 PDDL problem (a .pddl file, or PDDL on standard input)",
@@ -150,11 +154,6 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     };
     bar.set_message(format!("solving {}", encoding.name()));
     bar.enable_steady_tick(Duration::from_millis(200));
-    if args.satisficing && args.instance.horizon.is_some() {
-        return Err(bad_input(
-            "--satisficing looks for plans of any length up to --max-horizon; it cannot be combined with --horizon",
-        ));
-    }
     // A least-horizon search climbs to its largest horizon, so its default is
     // modest; the satisficing search's first plans may be long.
     let max_horizon = args.max_horizon.unwrap_or(if args.satisficing {

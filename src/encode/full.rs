@@ -3,8 +3,9 @@
 //! the apples equal to the free cells). This module owns that test
 //! ([`ends_full`]) and the facts it implies for a plan of exactly `T` moves
 //! ([`FullBoard::facts`]), which the direct encoding adds to its formula at a
-//! fixed horizon and the incremental search adds under per-horizon
-//! assumptions.
+//! fixed horizon. The incremental search writes its own *cover* and *once*
+//! clauses for full boards, under per-horizon assumptions (no *degree*
+//! facts; `crate::solve::incremental`).
 //!
 //! Why they hold: the body at any time is its last `len` head cells, all
 //! distinct (the initial body is valid, and each new head avoids the previous
@@ -130,7 +131,7 @@ impl FullBoard {
 
     /// Whether *once* fits in [`MAX_ONCE_CLAUSES`] (pairs of the window's
     /// times, per free cell).
-    pub fn once_fits(&self) -> bool {
+    fn once_fits(&self) -> bool {
         let l = self.length();
         l.saturating_mul(l.saturating_sub(1)) / 2 * l <= MAX_ONCE_CLAUSES
     }

@@ -6,7 +6,7 @@
 //! from `u` to `v`"): every cell has exactly one arc out and one in, no edge
 //! is used both ways and no 2x2 square is a cycle. That is a 2-factor; it
 //! becomes one cycle lazily: cycles running side by side are merged by
-//! [`patch`], and when that fails each small cycle `S` gets the clause "some
+//! `patch`, and when that fails each small cycle `S` gets the clause "some
 //! arc leaves `S`", which holds for every Hamiltonian cycle of the grid, so
 //! cuts are kept for the whole game. On a board with an odd number of cells
 //! (no Hamiltonian cycle exists) one cell may be skipped.
@@ -586,7 +586,7 @@ pub struct Found {
 /// side along a 2×2 square (drop both sides, add the two others), never
 /// touching an edge of `body` (head first). Returns the cycle, directed tail
 /// to head along the body, or `None` if cycles remain that cannot be merged.
-pub fn patch(grid: Grid, successors: &[u32], body: &[usize]) -> Option<Vec<u32>> {
+fn patch(grid: Grid, successors: &[u32], body: &[usize]) -> Option<Vec<u32>> {
     let cells = grid.cells();
     const NONE: usize = usize::MAX;
     // Undirected: the two cycle neighbours of every cell.
@@ -818,7 +818,7 @@ fn is_one_cycle(successors: &[u32], start: usize) -> bool {
 }
 
 /// The cycles of a successor map (skipped cells belong to none).
-pub fn cycles_of(successors: &[u32]) -> Vec<Vec<usize>> {
+fn cycles_of(successors: &[u32]) -> Vec<Vec<usize>> {
     let mut seen = vec![false; successors.len()];
     let mut cycles = Vec::new();
     for start in 0..successors.len() {

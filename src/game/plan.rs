@@ -340,7 +340,7 @@ fn search_from(
 }
 
 /// The steps of the walk searched at once per thread when
-/// [`GameConfig::threads`] is above 1. Searches differ a lot in length, so
+/// [`super::GameConfig::threads`] is above 1. Searches differ a lot in length, so
 /// with one step per thread a pair of searches waited for the longer one
 /// (30x30 seed 3: 1.5 times a single search per pair); with several, each
 /// thread takes the next step as it finishes one. The steps past a

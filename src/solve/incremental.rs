@@ -7,8 +7,9 @@
 //! by an activation literal, `clause ∨ ¬act(s)`, with `act(s) → act(s − 1)`.
 //! The question "all apples eaten by `T`?" is then the assumptions
 //! `act(T)`, `¬act(T + 1)` and `eaten i T` for every apple: the clauses up to
-//! time `T` are exactly those of the formula at horizon `T` (the body encoding
-//! is `window` or `tail`, whose clauses are local in time), and the steps
+//! time `T` are exactly those of the formula at horizon `T` (any body encoding
+//! but `block`: `window`, `compare` or `tail`, whose clauses are local in
+//! time), and the steps
 //! after `T` are free, so they never make the formula unsatisfiable. The
 //! pruning bounds computed for `Tmax` only admit more than those for `T`
 //! (`latest` grows with the horizon), so they stay valid for every `T ≤ Tmax`.
@@ -27,8 +28,6 @@ use crate::instance::{Instance, Pos};
 use super::{Attempt, Budget, Interrupt, SearchResult, Stats, Status, fixed_heads};
 use crate::encode::decode::path_from_model;
 use crate::planner::CadicalConfig;
-
-pub use crate::encode::full::ends_full;
 
 /// The time of a variable: the latest time step its clauses speak of.
 fn var_time(kind: &VarKind, initial_length: usize) -> usize {
@@ -79,10 +78,10 @@ pub(crate) struct Session {
     pub max: usize,
     /// `act(s)` for `s` in `first + 1..=max`, at `[s - first - 1]`.
     act: Vec<Lit>,
-    /// With [`ends_full`]: `not_done[t - 1]` implies some apple is still
+    /// With [`crate::encode::full::ends_full`]: `not_done[t - 1]` implies some apple is still
     /// uneaten at `t` (for `t` in `1..=max`), asked at `T − 1`.
     not_done: Vec<Lit>,
-    /// With [`ends_full`]: `cover[t]` (0: none) implies every free cell holds
+    /// With [`crate::encode::full::ends_full`]: `cover[t]` (0: none) implies every free cell holds
     /// the head at some time in `t − L + 1..=t`, `L` the number of free cells:
     /// the body that fills the board at the last eat.
     cover: Vec<Lit>,
@@ -116,7 +115,8 @@ impl Session {
             solver.add_clause([-w[1], w[0]]);
         }
         let mut buf: Vec<Lit> = Vec::with_capacity(64);
-        let mut literals = 0u64;
+        // (The chain's clauses above, two literals each, count too.)
+        let mut literals = 2 * act.len().saturating_sub(1) as u64;
         for clause in cnf.clauses() {
             let s = clause
                 .iter()

@@ -1,7 +1,7 @@
 //! The searches behind [`crate::planner`]: CaDiCaL on one horizon, or the
 //! least horizon found by going up from a proven lower bound (a fresh formula
 //! per horizon here, on every core in `parallel`, one solver in
-//! [`incremental`]), or a plan fast and then
+//! `incremental`), or a plan fast and then
 //! shorter ones (`satisficing`, whose first plans include the move-level
 //! [`beam`] search); a wall-clock deadline turns into `unknown`. Only the
 //! types they report in and the beam (a plan without SAT, exact with an
@@ -10,7 +10,7 @@
 pub mod beam;
 pub(crate) mod construct;
 pub(crate) mod continuation;
-pub mod incremental;
+pub(crate) mod incremental;
 pub(crate) mod parallel;
 pub(crate) mod reserve;
 pub(crate) mod satisficing;

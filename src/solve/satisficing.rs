@@ -8,7 +8,7 @@
 //! Hamiltonian cycles of the board ([`tour_plan`]: the snake keeps its body
 //! in the cycle's order, so it cannot get stuck; with shortcuts) and by
 //! earliest-arrival paths to the apples ([`construct`]); then beams over
-//! moves ([`beams`], on two threads unless the planner allows one) within a quarter of the time left; the
+//! moves ([`super::beam::beams`], on two threads unless the planner allows one) within a quarter of the time left; the
 //! shortest is kept. Then, within a third of the time left, a plan is built apple by
 //! apple with SAT ([`greedy`]): from the current board, the least plan that
 //! eats the next few apples (those on the board and a few of the spawn
@@ -48,8 +48,9 @@ use crate::sim;
 
 use super::beam::beams_until;
 use super::construct::{construct, construct_detouring, needs_pair, tour_plan, tour_plan_free};
-use super::incremental::{Session, ends_full, least_horizon_incremental};
+use super::incremental::{Session, least_horizon_incremental};
 use super::{Attempt, Budget, Interrupt, SearchResult, Status};
+use crate::encode::full::ends_full;
 use crate::encode::prune::{Bounds, lower_bound};
 use crate::instance::{Start, TailRule};
 use crate::symmetry::Symmetry;

@@ -5,7 +5,7 @@
 //! - `head x y t`: the head is on `(x, y)` at time `t` (one-hot per time).
 //! - `eaten i t`: apple `i` has been eaten at some time `<= t`.
 //! - `count j t`: at least `j` apples eaten by `t` (a unary counter; with
-//!   ordered apples and `growth=chain`, `count j t` is `eaten (j-1) t` and
+//!   ordered apples and `growth=auto` (the default), `count j t` is `eaten (j-1) t` and
 //!   needs no variable).
 //! - `eat i t`, `ate t`: apple `i` eaten exactly at `t`; some apple eaten at `t`.
 //! - body variables of the chosen body encoding (see [`body`]).

@@ -153,11 +153,13 @@ impl From<InstanceError> for EncodeError {
     }
 }
 
-/// All encoding names, with a one-line description each (for `--help`).
+/// All encoding names, with a one-line description each, for a program
+/// that lists the choices ([`by_name`] reads them; `solve --help` says the
+/// same in its own words).
 pub const NAMES: &[(&str, &str)] = &[
     (
         "direct",
-        "sound encoding of the full model (default); options: amo=pairwise|sequential|commander|product|binary|bimander, prune=on|off",
+        "sound encoding of the full model (default); options direct,KEY=VALUE,...: position=projected|onehot|axis, amo=sequential|pairwise|commander|product|binary|bimander, body=auto|window|compare|block|tail, growth=auto|counter, prune=on|off",
     ),
     (
         "notebook-mvp1",

@@ -150,12 +150,10 @@ impl CycleSolver {
                     let square =
                         [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)].map(|p| grid.index(p));
                     for turn in [[0, 1, 2, 3], [0, 3, 2, 1]] {
-                        let around: Vec<i32> = (0..4)
-                            .map(|i| {
-                                let (u, v) = (square[turn[i]], square[turn[(i + 1) % 4]]);
-                                -arcs[4 * u + grid.direction(u, v)]
-                            })
-                            .collect();
+                        let around: [i32; 4] = std::array::from_fn(|i| {
+                            let (u, v) = (square[turn[i]], square[turn[(i + 1) % 4]]);
+                            -arcs[4 * u + grid.direction(u, v)]
+                        });
                         clause(&around);
                     }
                 }
@@ -532,9 +530,11 @@ impl CycleSolver {
             .filter(|&q| q != 0)
             .collect();
         clause(&first);
+        let mut next = Vec::with_capacity(5);
         for t in 2..=k {
             for &(u, q) in &layers[t - 2] {
-                let mut next = vec![-q];
+                next.clear();
+                next.push(-q);
                 next.extend(grid.neighbours(u).map(|v| var_at[t][v]).filter(|&q| q != 0));
                 clause(&next);
             }

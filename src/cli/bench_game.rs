@@ -42,7 +42,8 @@ pub struct BenchGameArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Solver time per apple in seconds; past it the snake follows its last
-    /// certified cycle (always safe, maybe longer).
+    /// certified cycle (always safe, maybe longer; on a board with an odd
+    /// number of cells that cycle skips a cell, and an apple there is lost).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds,
           alias = "timeout-per-apple")]
     pub timeout: Duration,

@@ -35,7 +35,8 @@ pub struct PlayArgs {
     #[arg(long, value_enum, default_value_t = Reuse::Clauses)]
     pub reuse: Reuse,
     /// Solver time per apple in seconds; past it the snake follows its last
-    /// certified cycle (always safe, maybe longer).
+    /// certified cycle (always safe, maybe longer; on a board with an odd
+    /// number of cells that cycle skips a cell, and an apple there is lost).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds,
           alias = "timeout-per-apple")]
     pub timeout: Duration,

@@ -319,6 +319,15 @@ impl CycleSolver {
         };
         let mut assumptions: Vec<i32> =
             selector.into_iter().chain(hinted.iter().copied()).collect();
+        // On an odd board the cycle may skip a cell, but not the head the
+        // walk starts from: a body of one cell has no arc that keeps it on
+        // the cycle (the game's first certificate lost 5x5 games at once
+        // when its walk was needed; longer bodies hold arcs at every cell).
+        if bound.is_none()
+            && let Some(&skip) = self.skips.get(body[0])
+        {
+            assumptions.push(-skip);
+        }
         match self.reuse {
             Reuse::Fresh | Reuse::Clauses => {
                 for &f in &facts {
@@ -840,6 +849,26 @@ fn cycles_of(successors: &[u32]) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// On odd boards the cycle may skip a cell, but never the head of a
+    /// one-cell snake: the game's first certificate skipped (0, 0) on 5x5,
+    /// so a game that had to walk it was lost at once.
+    #[test]
+    fn a_one_cell_body_is_never_the_skipped_cell() {
+        for (w, h) in [(3, 3), (5, 5), (7, 5), (5, 3), (9, 9)] {
+            let grid = Grid::new(w, h);
+            for reuse in Reuse::ALL {
+                let mut solver = CycleSolver::new(grid, reuse);
+                for head in [0, grid.cells() / 2, grid.cells() - 1] {
+                    let Outcome::Found(f) = solver.certify(&[head], None) else {
+                        panic!("{w}x{h} {reuse:?}: no cycle");
+                    };
+                    check_cycle(grid, &f.cycle, &[head]);
+                    assert_ne!(f.cycle[head], u32::MAX, "{w}x{h} {reuse:?} head {head}");
+                }
+            }
+        }
+    }
 
     fn check_cycle(grid: Grid, successors: &[u32], body: &[usize]) {
         let cycles = cycles_of(successors);

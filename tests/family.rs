@@ -1145,6 +1145,35 @@ fn bench_shards_merge_into_the_single_table() {
     );
     mixed[4] = &shards[1];
     assert_eq!(snakesat(&mixed).code, 0);
+    // A table without rows names no shard and no settings: one from another
+    // sweep (here an empty shard 3/3 of a one-game sweep) standing for a
+    // shard with rows was merged, losing that shard's games. The settings
+    // give the sweep's rows (sizes × strategies × games), so it is refused;
+    // so are tables none of which has a row.
+    let empty = d("other-3.csv");
+    let a = [
+        "bench",
+        "game",
+        "--sizes",
+        "6",
+        "--games",
+        "1",
+        "--shard",
+        "3/3",
+        "--csv-out",
+        &empty,
+    ];
+    assert_eq!(snakesat(&a).code, 0);
+    assert_eq!(read(&empty).lines().count(), 1);
+    let lost = vec!["merge", "-o", &merged, &shards[0], &shards[1], &empty];
+    assert_bad_input(
+        &snakesat(&lost),
+        "the shards hold 6 rows where their settings give 8",
+    );
+    assert_bad_input(
+        &snakesat(&["merge", "-o", &merged, &empty, &empty]),
+        "no table has a row",
+    );
     // Files that are not shard tables are refused, naming the file, and
     // nothing is written: tables without the shard columns, the JSON of a
     // shard (`--json-out`), any text whose first lines agree.

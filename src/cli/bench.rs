@@ -113,6 +113,8 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     for line in &listing.notes {
         note!("bench: {line}");
     }
+    // (All the sweep's problems, every shard's: `merge` checks its rows against it.)
+    let problems = listing.files.len();
     let files: Vec<PathBuf> = listing
         .files
         .into_iter()
@@ -185,9 +187,10 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     }
     if let Some(out) = &mut csv_out {
         // The flags that change the rows (the folders are in the rows; the
-        // commas of an encoding's name become semicolons).
+        // commas of an encoding's name become semicolons), and the number of
+        // problems of the whole sweep.
         let settings = format!(
-            "timeout={} satisficing={} max-horizon={} encoding={} proof={}",
+            "problems={problems} timeout={} satisficing={} max-horizon={} encoding={} proof={}",
             args.timeout.as_secs_f64(),
             args.satisficing,
             args.max_horizon,

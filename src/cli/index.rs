@@ -148,6 +148,24 @@ pub enum MergeError {
     /// A table without a header line.
     #[error("table {0} is empty (no header)")]
     Empty(usize),
+    /// Merged rows fewer or more than the shards' settings give: a table
+    /// with no rows (which names neither its shard nor its settings) stands
+    /// for a shard of this sweep that had rows.
+    #[error(
+        "the shards hold {got} rows where their settings give {expected}: a table without rows is not a shard of this sweep"
+    )]
+    RowCount {
+        /// The rows the settings give.
+        expected: usize,
+        /// The rows the tables hold.
+        got: usize,
+    },
+    /// No table has a row, so none tells its shard or settings (a sweep's
+    /// first shard always has one).
+    #[error(
+        "no table has a row: they name no shard and no settings, so they are no sweep's shards"
+    )]
+    NoRows,
     /// A table whose header does not end in the columns of a shard.
     #[error("table {0} has no `settings` and `shard` columns: it is not the CSV of a shard")]
     NotShard(usize),
@@ -383,8 +401,9 @@ pub fn with_shard_column(table: &str, shard: Option<Shard>, settings: &str) -> S
 /// [`with_shard_column`]) and removes them: the tables must be shards
 /// `1/K..K/K` of one `K`, once each and in that order, every row of a table
 /// naming the same shard (a table without rows names none and is taken for
-/// the shard at its place), and every row of every table the same settings.
-fn strip_shard_column(tables: &[String]) -> Result<Vec<String>, MergeError> {
+/// the shard at its place), and every row of every table the same settings,
+/// which it returns with the tables.
+fn strip_shard_column(tables: &[String]) -> Result<(Vec<String>, String), MergeError> {
     let count = tables.len();
     let mut got = Vec::with_capacity(count);
     let mut stripped = Vec::with_capacity(count);
@@ -432,7 +451,27 @@ fn strip_shard_column(tables: &[String]) -> Result<Vec<String>, MergeError> {
             got: got.join(", ") + " (CSV tables go in shard order)",
         });
     }
-    Ok(stripped)
+    let (_, settings) = first_settings.ok_or(MergeError::NoRows)?;
+    Ok((stripped, settings))
+}
+
+/// The rows of a whole sweep run with `settings` (the `settings` column of
+/// [`with_shard_column`]): `bench game`'s sizes × reuse strategies × games,
+/// `bench`'s problems; `None` for settings that do not tell.
+fn sweep_rows(settings: &str) -> Option<usize> {
+    let value = |key: &str| {
+        settings
+            .split(' ')
+            .find_map(|pair| pair.strip_prefix(key)?.strip_prefix('='))
+    };
+    if let Some(problems) = value("problems") {
+        return problems.parse().ok();
+    }
+    let listed = |key: &str| value(key).map(|v| v.split('+').count());
+    let games: usize = value("games")?.parse().ok()?;
+    listed("sizes")?
+        .checked_mul(listed("reuse")?)?
+        .checked_mul(games)
 }
 
 /// Interleaves the CSV tables of shards `1/K..K/K` (given in that order,
@@ -442,7 +481,7 @@ fn strip_shard_column(tables: &[String]) -> Result<Vec<String>, MergeError> {
 /// `1/K..K/K` in order and the same settings; the merged rows are then
 /// checked against the order of a single run (`check_run_order`).
 pub fn merge_tables(tables: &[String]) -> Result<String, MergeError> {
-    let tables = strip_shard_column(tables)?;
+    let (tables, settings) = strip_shard_column(tables)?;
     let mut split = Vec::with_capacity(tables.len());
     for t in &tables {
         let mut lines = t.lines();
@@ -457,6 +496,14 @@ pub fn merge_tables(tables: &[String]) -> Result<String, MergeError> {
     }
     let counts: Vec<usize> = split.iter().map(|(_, rows)| rows.len()).collect();
     let total: usize = counts.iter().sum();
+    if let Some(expected) = sweep_rows(&settings)
+        && expected != total
+    {
+        return Err(MergeError::RowCount {
+            expected,
+            got: total,
+        });
+    }
     let k = counts.len();
     let expected: Vec<usize> = (0..k).map(|i| (total + k - 1 - i) / k).collect();
     if counts != expected {

@@ -94,13 +94,18 @@ impl OutputError {
     }
 }
 
-/// An error and its sources, joined by `": "`.
+/// An error and its sources, joined by `": "`; a source whose text the
+/// chain already ends with is not repeated (some errors of other crates,
+/// such as `gif::EncodingError::Io`, print their source and return it too).
 pub(crate) fn chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut source = e.source();
     while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
+        let part = s.to_string();
+        if !text.ends_with(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
         source = s.source();
     }
     text

@@ -689,3 +689,37 @@ fn least_means_no_shorter_safe_plan_by_brute_force() {
         }
     }
 }
+
+/// `play` played the whole game before refusing a GIF too large to draw,
+/// and had printed its summary by then (exit 2 with output on stdout); a
+/// picture on standard output swallowed the summary, won or lost.
+#[test]
+fn pictures_are_refused_before_the_summary_and_a_picture_on_stdout_keeps_it() {
+    let dir = temp_dir("play-pictures");
+    let gif = dir.join("x.gif").to_string_lossy().into_owned();
+    // The board alone is too large: refused before the game.
+    let run = snakesat(&["play", "--size", "16", "--gif", &gif, "--cell", "5000"]);
+    assert_bad_input(&run, "more than a GIF allows");
+    // Too much to draw, known once the game's length is: refused before
+    // anything is printed.
+    let run = snakesat(&[
+        "play", "--size", "8", "--json", "--gif", &gif, "--cell", "200", "--skip", "1",
+    ]);
+    assert_bad_input(&run, "more than the 1000 million pixels");
+    assert!(!std::path::Path::new(&gif).exists());
+    // The viewer on stdout, the summary on stderr.
+    let run = snakesat(&["play", "--size", "4", "--html", "-"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("<!DOCTYPE html>"),
+        "{}",
+        &run.stdout[..40]
+    );
+    assert!(
+        run.stderr
+            .contains("4x4 seed 1 (clauses): won with length 16/16"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

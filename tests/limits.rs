@@ -589,6 +589,8 @@ fn a_full_standard_output_is_an_error_and_a_closed_one_is_not() {
         // Outputs named `-` said "cannot write -".
         vec!["export", "--size", "4", "--horizon", "3", "-o", "-", "-q"],
         vec!["completions", "bash"],
+        // The GIF encoder's error said the reason twice.
+        vec!["play", "--size", "12", "-q", "--gif", "-"],
     ] {
         let run = run_with_stdout(&args, full().into());
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);

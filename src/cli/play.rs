@@ -156,6 +156,11 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
     super::check_seeds(args.seed, args.games)?;
     super::check_json_beside(args.json, "--gif", args.gif.as_deref())?;
     super::check_json_beside(args.json, "--html", args.html.as_deref())?;
+    if args.gif.is_some() {
+        // (A board too large to draw is refused before the game, not after.)
+        let (w, h) = args.size;
+        snakesat::render::gif::check_board_size(w, h, args.look.cell).map_err(bad_input)?;
+    }
     let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
     let mut notes = Vec::new();
     let bar = progress_bar(0, "{elapsed:>4} [{bar:30}] {pos}/{len} apples {msg}");
@@ -169,7 +174,6 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
                 .config(args.size, args.seed + i, args.reuse, args.timeout)
         };
         let record = play_one(&config, &bar)?;
-        bar.suspend(|| print_game(&record, args.json));
         all_won &= record.stats.won;
         if i == 0
             && let Some(out) = &mut gif
@@ -190,6 +194,9 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
         {
             notes.push(write_viewer(&record, out)?);
         }
+        // After the pictures, which may still be refused (exit 2 prints
+        // nothing on stdout).
+        bar.suspend(|| print_game(&record, args.json));
     }
     bar.finish_and_clear();
     output::commit([gif, page])?;
@@ -258,5 +265,10 @@ apples / steps on a shortest path {} / {}, on a longer certified path {} / {}, f
         text += &format!("\n  lost: {loss}");
     }
     text.push('\n');
+    // With a picture on standard output, the summary goes to stderr.
+    if output::stdout_taken() {
+        eprint!("{text}");
+        return;
+    }
     print_report(&text);
 }

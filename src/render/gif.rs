@@ -360,6 +360,32 @@ fn band_half_width(cell: u16) -> usize {
     (usize::from(cell) * 7 / 20).max(1)
 }
 
+/// Refuses a GIF whose board alone (`width` × `height` cells of `cell`
+/// pixels, or of the default size) already exceeds a frame's limits, before
+/// a game or a search produces the path: a frame is at least that large.
+/// [`write_gif`] checks the whole frame and animation again.
+pub fn check_board_size(width: usize, height: usize, cell: Option<u16>) -> Result<(), GifError> {
+    let cell = cell.unwrap_or_else(|| default_cell(width, height));
+    if cell < 4 {
+        return Err(GifError::CellTooSmall { cell });
+    }
+    let c = usize::from(cell);
+    let (grid_w, grid_h) = (width * c + 1, height * c + 1);
+    if u16::try_from(grid_w).is_err() || u16::try_from(grid_h).is_err() {
+        return Err(GifError::TooLarge {
+            width: grid_w,
+            height: grid_h,
+        });
+    }
+    if grid_w * grid_h > MAX_FRAME_PIXELS {
+        return Err(GifError::TooManyPixels {
+            width: grid_w,
+            height: grid_h,
+        });
+    }
+    Ok(())
+}
+
 /// The time points drawn for a path of `moves` moves, one frame each (before
 /// the pause frames): `0, skip, 2 skip, ...` up to `moves`, plus `moves`
 /// itself when `skip` does not divide it. A `skip` of 0 counts as 1.

@@ -519,7 +519,8 @@ pub fn games_table(games: &[GameSummary]) -> Table {
 
 /// One line per (size, strategy): x = apple 1.., y = the mean of `value`
 /// over the games that ate that apple; and how many games each line has
-/// (`N games per line` or `N games`), for the chart's title.
+/// (`N games per line` or `N games`, and when a game was lost that a point
+/// is the mean over the games that ate its apple), for the chart's title.
 pub fn per_apple_series(
     groups: &[Vec<&GameSummary>],
     value: fn(&GameSummary, usize) -> f64,
@@ -553,6 +554,12 @@ pub fn per_apple_series(
     } else {
         snakesat::counted(counts.iter().sum::<usize>(), "game")
     };
+    // (A lost game has no point for the apples after its loss.)
+    let lost = groups.iter().flatten().any(|g| !g.stats.won);
+    let games = match lost {
+        true => format!("{games}; an apple's mean over the games that ate it"),
+        false => games,
+    };
     (series, games)
 }
 
@@ -560,6 +567,27 @@ pub fn per_apple_series(
 mod tests {
     use super::*;
     use snakesat::game::{DEFAULT_CONFLICTS, DEFAULT_ROUNDS, DEFAULT_UNDECIDED};
+
+    /// A point after a lost game's last apple is the mean of fewer games
+    /// than the title counted: the title says so.
+    #[test]
+    fn per_apple_charts_say_when_a_lost_game_thins_a_line() {
+        let play = |w, h, seed| {
+            let record = game::play(&GameConfig::new(w, h, seed), |_| {}).unwrap();
+            GameSummary::new(record)
+        };
+        let (won, lost) = (play(4, 4, 1), play(9, 9, 3));
+        assert!(won.stats.won && !lost.stats.won);
+        let steps = |g: &GameSummary, a: usize| g.apple_steps[a] as f64;
+        let (_, title) = per_apple_series(&[vec![&won], vec![&won]], steps);
+        assert_eq!(title, "1 game per line");
+        let (series, title) = per_apple_series(&[vec![&lost], vec![&won]], steps);
+        assert_eq!(
+            title,
+            "1 game per line; an apple's mean over the games that ate it"
+        );
+        assert_eq!(series[0].points.len(), lost.stats.eaten);
+    }
 
     #[test]
     fn medians_and_means() {

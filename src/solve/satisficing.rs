@@ -712,9 +712,9 @@ pub(crate) fn satisficing(
         && !instance.walls.is_empty();
     // The constructions need a body (a free start gets one), and the tours
     // the strict tail rule; each plan is checked against `instance`.
-    let built = concrete.as_ref().unwrap_or(instance);
+    let concrete_instance = concrete.as_ref().unwrap_or(instance);
     // An odd full board: the tours and the constructions rarely give a first plan.
-    let odd_full = needs_pair(built);
+    let odd_full = needs_pair(concrete_instance);
     if head_cells(instance, lower_bound + EXACT_MARGIN, &stop).is_some_and(|c| c <= SMALL_CLAUSES) {
         let now = Instant::now();
         let small_odd_full =
@@ -782,8 +782,8 @@ pub(crate) fn satisficing(
     let quick = started + CONSTRUCT_SECONDS;
     let quick = deadline.map_or(quick, |d| d.min(quick));
     let valid = |p: &Vec<Pos>| sim::simulate(instance, p).is_ok();
-    let strict = with_strict_tail(built);
-    let toured = strict.as_ref().unwrap_or(built);
+    let strict = with_strict_tail(concrete_instance);
+    let toured = strict.as_ref().unwrap_or(concrete_instance);
     // The tours get two thirds of the window; on odd full boards (where the
     // SAT phases rarely find a first plan) two thirds of the time left.
     let window = quick.saturating_duration_since(started);
@@ -812,9 +812,9 @@ pub(crate) fn satisficing(
     let quick = quick.max(Instant::now() + window / 3);
     let quick = deadline.map_or(quick, |d| d.min(quick));
     let quick = budget.stop_at(quick);
-    let constructed = construct(built, CONSTRUCT_NODES, &quick)
+    let constructed = construct(concrete_instance, CONSTRUCT_NODES, &quick)
         .or_else(|| other_starts_construct(instance, &quick))
-        .or_else(|| construct_detouring(built, CONSTRUCT_NODES, &quick))
+        .or_else(|| construct_detouring(concrete_instance, CONSTRUCT_NODES, &quick))
         .filter(valid)
         .map(|p| cut(instance, p));
     let constructed = shorter(tour, constructed);
@@ -823,9 +823,13 @@ pub(crate) fn satisficing(
     let beam_deadline = deadline.map_or(now + BEAM_SECONDS, |d| {
         now + d.saturating_duration_since(now).mul_f64(BEAM_SHARE)
     });
-    let beamed = beams_until(built, &budget.stop_at(beam_deadline), budget.threads())
-        .filter(valid)
-        .map(|p| cut(instance, p));
+    let beamed = beams_until(
+        concrete_instance,
+        &budget.stop_at(beam_deadline),
+        budget.threads(),
+    )
+    .filter(valid)
+    .map(|p| cut(instance, p));
     let constructed = shorter(constructed, beamed);
     // The SAT greedy, within a third of the time left (or GREEDY_SECONDS
     // without a deadline when a constructed plan exists): usually shorter.
@@ -839,12 +843,12 @@ pub(crate) fn satisficing(
         deadline: greedy_deadline,
         ..budget.clone()
     };
-    let start = match &built.start {
+    let start = match &concrete_instance.start {
         Start::Body(body) => vec![body[0]],
         Start::Free { .. } => Vec::new(),
     };
     let greedy_plan = greedy(
-        built,
+        concrete_instance,
         encoding,
         max_moves,
         &greedy_budget,
@@ -876,7 +880,7 @@ pub(crate) fn satisficing(
     // It is built once, here, and kept for the descent; a formula that cannot
     // even be built by the deadline counts as large, and so does one whose
     // head cells cannot be counted by it.
-    let mut built = None;
+    let mut descent_session = None;
     let small = match &first_plan {
         // Each head variable has a clause of its own: more head cells than
         // SMALL_CLAUSES means a large formula, known without building it.
@@ -888,7 +892,7 @@ pub(crate) fn satisficing(
             match Session::new(instance, encoding, lower_bound, top, budget) {
                 Ok(s) => {
                     let clauses = s.attempt(top, Status::Sat, None, 0.0).stats.clauses;
-                    built = Some(s);
+                    descent_session = Some(s);
                     clauses <= SMALL_CLAUSES
                 }
                 Err(_) => false,
@@ -923,7 +927,7 @@ pub(crate) fn satisficing(
                     })
                 })
         };
-        let opened = match built {
+        let opened = match descent_session {
             Some(session) => Some(session),
             None if in_time() => Session::new(instance, encoding, lower_bound, top, budget).ok(),
             None => None,

@@ -370,7 +370,8 @@ pub fn check_board_size(width: usize, height: usize, cell: Option<u16>) -> Resul
         return Err(GifError::CellTooSmall { cell });
     }
     let c = usize::from(cell);
-    let (grid_w, grid_h) = (width * c + 1, height * c + 1);
+    let side = |cells: usize| cells.saturating_mul(c).saturating_add(1);
+    let (grid_w, grid_h) = (side(width), side(height));
     if u16::try_from(grid_w).is_err() || u16::try_from(grid_h).is_err() {
         return Err(GifError::TooLarge {
             width: grid_w,

@@ -697,9 +697,14 @@ fn least_means_no_shorter_safe_plan_by_brute_force() {
 fn pictures_are_refused_before_the_summary_and_a_picture_on_stdout_keeps_it() {
     let dir = temp_dir("play-pictures");
     let gif = dir.join("x.gif").to_string_lossy().into_owned();
-    // The board alone is too large: refused before the game.
+    // The board alone is too large: refused before the game, and before
+    // `solve`'s search (it answered first: here "no plan", exit 1).
     let run = snakesat(&["play", "--size", "16", "--gif", &gif, "--cell", "5000"]);
     assert_bad_input(&run, "more than a GIF allows");
+    let solve = [
+        "solve", "--size", "16", "--apples", "30", "--gif", &gif, "--cell", "5000",
+    ];
+    assert_bad_input(&snakesat(&solve), "more than a GIF allows");
     // Too much to draw, known once the game's length is: refused before
     // anything is printed.
     let run = snakesat(&[

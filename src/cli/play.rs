@@ -156,10 +156,11 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
     super::check_seeds(args.seed, args.games)?;
     super::check_json_beside(args.json, "--gif", args.gif.as_deref())?;
     super::check_json_beside(args.json, "--html", args.html.as_deref())?;
-    if args.gif.is_some() {
+    if let Some(gif) = &args.gif {
         // (A board too large to draw is refused before the game, not after.)
         let (w, h) = args.size;
-        snakesat::render::gif::check_board_size(w, h, args.look.cell).map_err(bad_input)?;
+        snakesat::render::gif::check_board_size(w, h, args.look.cell)
+            .map_err(|e| bad_input(format!("cannot write {}: {e}", gif.display())))?;
     }
     let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
     let mut notes = Vec::new();

@@ -50,7 +50,8 @@ pub struct IndexRow {
     pub encoding: Option<String>,
     /// The horizon of a CNF file.
     pub horizon: Option<usize>,
-    /// The answer for a CNF file: `sat` or `unsat` (`unknown` at a limit).
+    /// The answer for a CNF file: `sat` or `unsat` (an instance whose CNF a
+    /// limit left unanswered is dropped, not listed).
     pub status: Option<String>,
     /// Variables of a CNF file.
     pub variables: Option<u64>,
@@ -663,7 +664,7 @@ pub fn unsat_proof_seconds(rows: &[IndexRow]) -> Vec<f64> {
 }
 
 /// The hardness histogram: how many of `seconds` fall in each decade bin
-/// (`< 1 ms`, `1–10 ms`, …, `≥ 100 s`), as `(label, count)` in order.
+/// (`< 1 ms`, `1–10 ms`, …, `≥ 10 s`), as `(label, count)` in order.
 pub fn hardness_bins(seconds: &[f64]) -> Vec<(String, usize)> {
     const EDGES: [f64; 5] = [0.001, 0.01, 0.1, 1.0, 10.0];
     const LABELS: [&str; 6] = [

@@ -623,6 +623,32 @@ fn bench_keeps_every_plan_with_two_jobs() {
     }
 }
 
+/// `bench` read problems without skipping a leading byte-order mark, as the
+/// other commands do: such a problem was an error row, and such a domain file
+/// was not told apart from problems.
+#[test]
+fn bench_skips_a_byte_order_mark() {
+    let problems = temp_dir("bench-bom");
+    let mark = |text: String| [&[0xEF, 0xBB, 0xBF][..], text.as_bytes()].concat();
+    let problem = std::fs::read_to_string(instance_file("optimal", 4)).unwrap();
+    std::fs::write(problems.join("instance-4.pddl"), mark(problem)).unwrap();
+    let ipc = Path::new(env!("CARGO_MANIFEST_DIR")).join(IPC);
+    let domain = std::fs::read_to_string(ipc.join("domain.pddl")).unwrap();
+    std::fs::write(problems.join("p-domain.pddl"), mark(domain)).unwrap();
+    let out = cli(&["bench", problems.to_str().unwrap(), "--json", "-q"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 1, "{rows}");
+    assert_eq!(rows[0]["status"], "sat");
+    assert_eq!(rows[0]["plan_length"], 12);
+    let _ = std::fs::remove_dir_all(&problems);
+}
+
 /// A plan `bench --plans` cannot write (its name too long) makes its row an
 /// error that claims nothing: it kept `optimal: true` beside `status: error`.
 #[test]

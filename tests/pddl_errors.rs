@@ -492,3 +492,28 @@ fn semantic_errors_name_the_line_and_the_spelling() {
         "line 14: broken spawn chain: it loops back to pos1-1 without reaching dummypoint"
     );
 }
+
+/// A leading UTF-8 byte-order mark is skipped (the library refused it as
+/// "\u{feff}" outside parentheses; so did `bench`, unlike the other commands);
+/// a domain file with one is still told apart.
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let marked = format!("\u{feff}{GOOD}");
+    assert_eq!(from_pddl(&marked).unwrap(), from_pddl(GOOD).unwrap());
+    assert!(snakesat::pddl::is_domain_text(
+        "\u{feff}(define (domain snake))"
+    ));
+}
+
+/// `- ` with no type after it in :objects was accepted; a negated fact in
+/// :init was called a "nested list" instead of what it is.
+#[test]
+fn a_dangling_type_dash_and_a_negated_fact_are_named() {
+    let e = err(&with("pos1-1)", "pos1-1 -)"));
+    assert!(e.contains("'-' without a type in :objects"), "{e}");
+    let e = err(&with("(blocked pos0-0)", "(not (blocked pos0-0))"));
+    assert!(
+        e.contains("negative fact (not (blocked pos0-0)) in :init"),
+        "{e}"
+    );
+}

@@ -449,15 +449,9 @@ fn read_bounded(reader: impl Read, name: &str, kind: Input) -> Result<Vec<u8>, F
 static STDIN_READ: AtomicBool = AtomicBool::new(false);
 
 /// The text of an input file, without a leading UTF-8 byte-order mark
-/// (which some editors write); `-` reads standard input (once per run).
+/// (which some editors write; see [`utf8`]); `-` reads standard input (once
+/// per run).
 pub fn read_file(path: &Path, kind: Input) -> Result<String, Failure> {
-    read_raw(path, kind).map(|text| match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    })
-}
-
-fn read_raw(path: &Path, kind: Input) -> Result<String, Failure> {
     if path.as_os_str() == "-" {
         if STDIN_READ.swap(true, Ordering::Relaxed) {
             return Err(bad_input(
@@ -485,9 +479,15 @@ pub fn read_text(path: &Path, kind: Input) -> Result<String, Failure> {
     utf8(read_path_bounded(path, kind)?, &path.display().to_string())
 }
 
+/// `bytes` as text without a leading UTF-8 byte-order mark (every command
+/// reads its text inputs through here, `bench`'s problems too).
 fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, Failure> {
-    String::from_utf8(bytes)
-        .map_err(|_| bad_input(format!("cannot read {name}: it is not UTF-8 text")))
+    let mut text = String::from_utf8(bytes)
+        .map_err(|_| bad_input(format!("cannot read {name}: it is not UTF-8 text")))?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
 }
 
 /// Prints a command's report on stdout, unless an output file took stdout (`-`).

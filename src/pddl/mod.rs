@@ -191,6 +191,7 @@ pub fn is_pddl_path(path: impl AsRef<Path>) -> bool {
 /// True when `text` (the head of a file is enough) begins, after blanks and
 /// `;` comments, with `(define (domain`, in any case: a domain file.
 pub fn is_domain_text(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut words: Vec<String> = Vec::new();
     for line in text.lines() {
         let code = line.split(';').next().unwrap_or("");
@@ -417,8 +418,13 @@ fn problem_sections(forms: &[Sx]) -> Result<Sections<'_>, PddlError> {
                         at_line(item.line(), format!("malformed PDDL: {item} in :objects"))
                     })?;
                     if object.name == "-" {
-                        // A type annotation: skip the type.
-                        iter.next();
+                        // A type annotation: skip the type (there must be one).
+                        if iter.next().and_then(Sx::word).is_none() {
+                            return Err(at_line(
+                                object.line,
+                                "malformed PDDL: '-' without a type in :objects".to_string(),
+                            ));
+                        }
                     } else {
                         problem.objects.push(object);
                     }
@@ -456,8 +462,10 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
 }
 
 /// Reads a snake-domain problem file into a validated [`Instance`] and the
-/// names of its cells. Errors are one line.
+/// names of its cells (a leading UTF-8 byte-order mark, which some editors
+/// write, is skipped). Errors are one line.
 pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let forms = parse_sexprs(text)?;
     let problem = problem_sections(&forms)?;
 
@@ -556,17 +564,19 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
                 cell(object).map(Some)
             }
         };
+        let pred = fact.head().unwrap_or("");
+        if pred == "not" {
+            fail!("negative fact {fact} in :init");
+        }
         let mut args = Vec::new();
         for a in items.iter().skip(1) {
             args.push(a.word().ok_or_else(|| {
                 unsupported(format!("malformed PDDL: nested list in fact {fact}"))
             })?);
         }
-        let pred = fact.head().unwrap_or("");
         let arity = match pred {
             "isadjacent" | "nextsnake" | "nextspawn" => 2,
             "headsnake" | "tailsnake" | "blocked" | "spawn" | "ispoint" => 1,
-            "not" => fail!("negative fact {fact} in :init"),
             _ => fail!("unknown predicate in fact {fact}"),
         };
         if args.len() != arity {

@@ -565,9 +565,19 @@ impl<'a> Planner<'a> {
                 progress(&attempt);
                 SearchResult::from_attempts(vec![attempt], proven)
             }
-            Search::FixedHorizon(_) => {
-                solve::least_horizon(instance, encoding, lower, upper, proven, &budget, progress)?
-            }
+            // The shortcut of a shorter plan walked on to the horizon.
+            Search::FixedHorizon(t) => match budget.expired() {
+                true => SearchResult {
+                    status: Status::Unknown,
+                    attempts: vec![],
+                    lower_bound: proven,
+                },
+                false => {
+                    let attempt = solve::solve_fixed(instance, encoding, t, &budget)?;
+                    progress(&attempt);
+                    SearchResult::from_attempts(vec![attempt], proven)
+                }
+            },
             // Fresh formulas on every core: asked for, the only way for the
             // encoding, or (by default) a full board, whose fixed-horizon
             // formulas are much easier than the incremental one.

@@ -364,7 +364,8 @@ const FIRST_MARGIN: usize = 8;
 /// maximum). `margin` is how many horizons past `first` the first formula
 /// reaches (0: [`FIRST_MARGIN`]); a formula that would be beyond the
 /// encoding's limits is opened less far instead, down to one horizon (only
-/// then is the error returned). Same contract as [`super::least_horizon`].
+/// then is the error returned). Same contract as
+/// [`super::parallel::least_horizon_parallel`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn least_horizon_incremental(
     instance: &Instance,

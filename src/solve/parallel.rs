@@ -59,8 +59,9 @@ pub(crate) fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// [`super::least_horizon`] with `workers` threads (at least one), each
-/// solving a fresh formula per horizon. `progress` hears every answered
+/// The least horizon in `first..=max_moves` (stopping at the first SAT, at
+/// `unknown`, or at the deadline or a cancellation) with `workers` threads
+/// (at least one), each solving a fresh formula per horizon. `progress` hears every answered
 /// horizon at or below the least plan, in the order they are answered. With
 /// a plan found but a horizon below it undecided at the deadline, the plan
 /// is returned without the claim that it is least. With `proof_dir`, every

@@ -131,11 +131,17 @@ fn unknown_object_and_bad_names() {
 fn malformed_parentheses() {
     let e = err(&GOOD.replacen("(:objects", ":objects", 1));
     assert!(e.contains("malformed PDDL"), "{e}");
+    // A ')' missing inside :init: the unclosed '(' is the file's first, so
+    // the message names the section that swallowed the next one (it said
+    // "'(' is never closed on line 2").
     let e = err(&GOOD.replacen("(blocked pos0-0)", "(blocked pos0-0", 1));
-    assert!(
-        e.contains("malformed PDDL") && e.contains("never closed"),
-        "{e}"
+    assert_eq!(
+        e,
+        "malformed PDDL: a ')' is missing in the (:init section (the (:goal of line 15 \
+         lies inside it), which starts on line 5"
     );
+    let e = err(&GOOD.replacen("(:goal", "(:goal (", 1));
+    assert!(e.contains("'(' is never closed on line 2"), "{e}");
     let e = err(&format!("{GOOD})"));
     assert!(e.contains("unmatched ')'"), "{e}");
     let e = err("");

@@ -349,9 +349,50 @@ fn parse_sexprs(text: &str) -> Result<Vec<Sx>, PddlError> {
         }
     }
     if let Some((_, opened)) = stack.last() {
-        return Err(syntax(*opened, "'(' is never closed".into()));
+        // A `)` missing inside a section makes the next section a part of
+        // it, and the unclosed `(` is then the file's first: say where.
+        let open: Vec<Sx> = stack
+            .iter()
+            .map(|(items, line)| Sx::List(items.clone(), *line))
+            .collect();
+        return Err(
+            match open.iter().find_map(|list| section_in_section(list, 0)) {
+                Some((outer, inner)) => syntax(
+                    outer.line(),
+                    format!(
+                        "a ')' is missing in the ({} section (the ({} of line {} lies inside it), which starts",
+                        outer.head().unwrap_or(""),
+                        inner.head().unwrap_or(""),
+                        inner.line(),
+                    ),
+                ),
+                None => syntax(*opened, "'(' is never closed".into()),
+            },
+        );
     }
     Ok(top)
+}
+
+/// A section (a list headed by `:name`, such as `(:goal`) found inside
+/// another section, at most a few levels below `list`: the outer section
+/// and the one inside it.
+fn section_in_section(list: &Sx, depth: usize) -> Option<(&Sx, &Sx)> {
+    let is_section = |sx: &Sx| sx.head().is_some_and(|h| h.starts_with(':'));
+    let items = list.list()?;
+    if is_section(list)
+        && let Some(inner) = items.iter().skip(1).find(|sx| is_section(sx))
+    {
+        return Some((list, inner));
+    }
+    // (Sections sit right below `(define`; a few levels cover a section
+    // swallowed by a fact swallowed by a section.)
+    if depth >= 3 {
+        return None;
+    }
+    items
+        .iter()
+        .filter(|sx| sx.list().is_some())
+        .find_map(|sx| section_in_section(sx, depth + 1))
 }
 
 /// The sections of a `(define (problem ..) ..)` form.

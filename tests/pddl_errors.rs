@@ -140,6 +140,12 @@ fn malformed_parentheses() {
         "malformed PDDL: a ')' is missing in the (:init section (the (:goal of line 15 \
          lies inside it), which starts on line 5"
     );
+    // Both sections still open at the end: the same.
+    let e = err("(define (problem p) (:domain snake)\n(:init (a b)\n(:goal (c");
+    assert!(
+        e.contains("a ')' is missing in the (:init section (the (:goal of line 3"),
+        "{e}"
+    );
     let e = err(&GOOD.replacen("(:goal", "(:goal (", 1));
     assert!(e.contains("'(' is never closed on line 2"), "{e}");
     let e = err(&format!("{GOOD})"));

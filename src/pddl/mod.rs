@@ -350,49 +350,63 @@ fn parse_sexprs(text: &str) -> Result<Vec<Sx>, PddlError> {
     }
     if let Some((_, opened)) = stack.last() {
         // A `)` missing inside a section makes the next section a part of
-        // it, and the unclosed `(` is then the file's first: say where.
-        let open: Vec<Sx> = stack
+        // it, and the unclosed `(` is then the file's first: say where (an
+        // open list's items hold its closed lists; the open ones nest on).
+        let found = stack
             .iter()
-            .map(|(items, line)| Sx::List(items.clone(), *line))
-            .collect();
-        return Err(
-            match open.iter().find_map(|list| section_in_section(list, 0)) {
-                Some((outer, inner)) => syntax(
-                    outer.line(),
-                    format!(
-                        "a ')' is missing in the ({} section (the ({} of line {} lies inside it), which starts",
-                        outer.head().unwrap_or(""),
-                        inner.head().unwrap_or(""),
-                        inner.line(),
-                    ),
+            .find_map(|(items, line)| section_in_section(items, *line, 0))
+            .or_else(|| {
+                stack.windows(2).find_map(|w| {
+                    let outer = (section_name(&w[0].0)?, w[0].1);
+                    Some((outer, (section_name(&w[1].0)?, w[1].1)))
+                })
+            });
+        return Err(match found {
+            Some(((outer, outer_line), (inner, inner_line))) => syntax(
+                outer_line,
+                format!(
+                    "a ')' is missing in the ({outer} section (the ({inner} of line {inner_line} \
+                     lies inside it), which starts"
                 ),
-                None => syntax(*opened, "'(' is never closed".into()),
-            },
-        );
+            ),
+            None => syntax(*opened, "'(' is never closed".into()),
+        });
     }
     Ok(top)
 }
 
-/// A section (a list headed by `:name`, such as `(:goal`) found inside
-/// another section, at most a few levels below `list`: the outer section
-/// and the one inside it.
-fn section_in_section(list: &Sx, depth: usize) -> Option<(&Sx, &Sx)> {
-    let is_section = |sx: &Sx| sx.head().is_some_and(|h| h.starts_with(':'));
-    let items = list.list()?;
-    if is_section(list)
-        && let Some(inner) = items.iter().skip(1).find(|sx| is_section(sx))
+/// The name of a section (`:goal` of `(:goal ...)`), given a list's items.
+fn section_name(items: &[Sx]) -> Option<&str> {
+    items
+        .first()
+        .and_then(Sx::atom)
+        .filter(|head| head.starts_with(':'))
+}
+
+/// A section inside another: the outer section's name and line, and the
+/// inner one's.
+type Nested<'a> = ((&'a str, usize), (&'a str, usize));
+
+/// A section found inside another section, at most a few levels below the
+/// list of `items` (opened on `line`).
+fn section_in_section(items: &[Sx], line: usize, depth: usize) -> Option<Nested<'_>> {
+    let lists = || {
+        items.iter().filter_map(|sx| match sx {
+            Sx::List(list, at) => Some((list, *at)),
+            Sx::Atom(_) => None,
+        })
+    };
+    if let Some(outer) = section_name(items)
+        && let Some(inner) = lists().find_map(|(list, at)| Some((section_name(list)?, at)))
     {
-        return Some((list, inner));
+        return Some(((outer, line), inner));
     }
     // (Sections sit right below `(define`; a few levels cover a section
     // swallowed by a fact swallowed by a section.)
     if depth >= 3 {
         return None;
     }
-    items
-        .iter()
-        .filter(|sx| sx.list().is_some())
-        .find_map(|sx| section_in_section(sx, depth + 1))
+    lists().find_map(|(list, at)| section_in_section(list, at, depth + 1))
 }
 
 /// The sections of a `(define (problem ..) ..)` form.

@@ -687,6 +687,20 @@ impl GifLook {
             lost: false,
         }
     }
+
+    /// Refuses, before the search or game that makes the path, a GIF to
+    /// `gif` (when asked for) whose `width` × `height` board alone is too
+    /// large to draw ([`snakesat::render::gif::check_board_size`]).
+    pub fn check_board(
+        &self,
+        gif: Option<&Path>,
+        width: usize,
+        height: usize,
+    ) -> Result<(), Failure> {
+        let Some(gif) = gif else { return Ok(()) };
+        snakesat::render::gif::check_board_size(width, height, self.cell)
+            .map_err(|e| bad_input(format!("cannot write {}: {e}", gif.display())))
+    }
 }
 
 /// The most problems or games `bench` and `bench game` run at once (`--jobs`):

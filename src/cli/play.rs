@@ -156,12 +156,8 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
     super::check_seeds(args.seed, args.games)?;
     super::check_json_beside(args.json, "--gif", args.gif.as_deref())?;
     super::check_json_beside(args.json, "--html", args.html.as_deref())?;
-    if let Some(gif) = &args.gif {
-        // (A board too large to draw is refused before the game, not after.)
-        let (w, h) = args.size;
-        snakesat::render::gif::check_board_size(w, h, args.look.cell)
-            .map_err(|e| bad_input(format!("cannot write {}: {e}", gif.display())))?;
-    }
+    let (w, h) = args.size;
+    args.look.check_board(args.gif.as_deref(), w, h)?;
     let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
     let mut notes = Vec::new();
     let bar = progress_bar(0, "{elapsed:>4} [{bar:30}] {pos}/{len} apples {msg}");

@@ -132,11 +132,8 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     {
         charts::chart_format(file)?;
     }
-    if let Some(gif) = &args.gif {
-        // (A board too large to draw is refused before the search, not after.)
-        snakesat::render::gif::check_board_size(instance.width, instance.height, args.look.cell)
-            .map_err(|e| bad_input(format!("cannot write {}: {e}", gif.display())))?;
-    }
+    args.look
+        .check_board(args.gif.as_deref(), instance.width, instance.height)?;
     if let Some(dir) = &args.proof {
         certify::check(dir, &*encoding)?;
     }

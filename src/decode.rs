@@ -166,56 +166,89 @@ fn kind(approximate: bool) -> &'static str {
 /// read. A model that is not a path or not a legal plan is an error
 /// ([`ModelError::NotAPath`], [`ModelError::IllegalPlan`]).
 pub fn model_to_plan(cnf: &str, model: &str) -> Result<Decoded, ModelError> {
+    let formula = read_formula(cnf)?;
+    let answer = formula.answer(model)?;
+    Ok(Decoded {
+        header: formula.header,
+        size: formula.size,
+        lower_bound: formula.lower_bound,
+        answer,
+    })
+}
+
+/// A CNF that `snakesat export` wrote, read and checked, before any model:
+/// the first half of [`model_to_plan`], kept so that a caller still has the
+/// formula's header and sizes when its model turns out not to be a plan.
+pub struct Formula {
+    parsed: dimacs::ParsedCnf,
+    /// The formula's header: the instance, the encoding and the horizon.
+    pub header: Header,
+    /// The formula's variables, clauses and literal occurrences.
+    pub size: Size,
+    /// The instance's proven lower bound, as in [`Decoded::lower_bound`].
+    pub lower_bound: Option<usize>,
+}
+
+/// Reads and checks the CNF `cnf` (see [`model_to_plan`]).
+pub fn read_formula(cnf: &str) -> Result<Formula, ModelError> {
     let parsed = dimacs::parse(cnf).map_err(ModelError::Cnf)?;
     let header = Header::read(&parsed)?;
-    let model = dimacs::parse_model(model, parsed.num_vars).map_err(ModelError::Model)?;
     let lower_bound = try_lower_bound(&header.instance)?;
     let size = Size {
         variables: parsed.num_vars as u64,
         clauses: parsed.num_clauses as u64,
         literals: parsed.flat.iter().filter(|&&l| l != 0).count() as u64,
     };
-    let (encoding, horizon) = (&header.encoding, header.horizon);
-    let answer = match model {
-        ModelFile::Unsat => Answer::Unsat {
-            proves_no_plan: encoding.unsat_proves_no_plan(horizon, lower_bound),
-        },
-        ModelFile::Unknown => Answer::Unknown,
-        ModelFile::Sat(values) => {
-            check_model_horizon(horizon, parsed.num_vars).map_err(ModelError::Horizon)?;
-            if let Some(clause) = dimacs::first_falsified(&parsed.flat, &values) {
-                return Err(ModelError::Falsified { clause });
-            }
-            let named = parsed
-                .names
-                .iter()
-                .zip(&values)
-                .filter_map(|(n, &v)| n.as_ref().map(|n| (n, v)));
-            let fixed = fixed_heads(&header.instance);
-            let Ok(path) = path_from_model(named, horizon, &fixed) else {
-                return Err(ModelError::NotAPath {
-                    encoding: encoding.name(),
-                    approximate: encoding.approximate(),
-                    horizon,
-                });
-            };
-            match sim::simulate(&header.instance, &path) {
-                Ok(replay) => Answer::Plan { path, replay },
-                Err(violation) => {
-                    return Err(ModelError::IllegalPlan {
+    Ok(Formula {
+        parsed,
+        header,
+        size,
+        lower_bound,
+    })
+}
+
+impl Formula {
+    /// The second half of [`model_to_plan`]: a solver's answer `model` for
+    /// this formula, checked and replayed.
+    pub fn answer(&self, model: &str) -> Result<Answer, ModelError> {
+        let (parsed, header, lower_bound) = (&self.parsed, &self.header, self.lower_bound);
+        let model = dimacs::parse_model(model, parsed.num_vars).map_err(ModelError::Model)?;
+        let (encoding, horizon) = (&header.encoding, header.horizon);
+        Ok(match model {
+            ModelFile::Unsat => Answer::Unsat {
+                proves_no_plan: encoding.unsat_proves_no_plan(horizon, lower_bound),
+            },
+            ModelFile::Unknown => Answer::Unknown,
+            ModelFile::Sat(values) => {
+                check_model_horizon(horizon, parsed.num_vars).map_err(ModelError::Horizon)?;
+                if let Some(clause) = dimacs::first_falsified(&parsed.flat, &values) {
+                    return Err(ModelError::Falsified { clause });
+                }
+                let named = parsed
+                    .names
+                    .iter()
+                    .zip(&values)
+                    .filter_map(|(n, &v)| n.as_ref().map(|n| (n, v)));
+                let fixed = fixed_heads(&header.instance);
+                let Ok(path) = path_from_model(named, horizon, &fixed) else {
+                    return Err(ModelError::NotAPath {
                         encoding: encoding.name(),
                         approximate: encoding.approximate(),
                         horizon,
-                        violation,
                     });
+                };
+                match sim::simulate(&header.instance, &path) {
+                    Ok(replay) => Answer::Plan { path, replay },
+                    Err(violation) => {
+                        return Err(ModelError::IllegalPlan {
+                            encoding: encoding.name(),
+                            approximate: encoding.approximate(),
+                            horizon,
+                            violation,
+                        });
+                    }
                 }
             }
-        }
-    };
-    Ok(Decoded {
-        size,
-        lower_bound,
-        answer,
-        header,
-    })
+        })
+    }
 }

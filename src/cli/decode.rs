@@ -1,12 +1,13 @@
 //! `snakesat decode`: a solver's model for an exported CNF back to a checked
-//! plan ([`snakesat::decode::model_to_plan`]); the flags, the files and the printing.
+//! plan ([`snakesat::decode::read_formula`], then [`snakesat::decode::Formula::answer`],
+//! the two halves of `model_to_plan`); the flags, the files and the printing.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
 use snakesat::cnf::header::Header;
-use snakesat::decode::{Answer, Decoded, ModelError, model_to_plan};
+use snakesat::decode::{Answer, Formula, ModelError, read_formula};
 use snakesat::output;
 use snakesat::report::PlanReport;
 use snakesat::solve::{Stats, Status};
@@ -43,8 +44,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     let [mut gif] = output::claim([args.gif.as_deref()])?;
     let cnf_text = read_file(&args.cnf, Input::Formula)?;
     let model_text = read_file(&args.model, Input::Model)?;
-    let in_cnf = |e: &dyn std::fmt::Display| bad_input(format!("{}: {e}", args.cnf.display()));
-    let decoded = model_to_plan(&cnf_text, &model_text).map_err(|e| match e {
+    let failure = |e: ModelError| match e {
         ModelError::Model(e) => bad_input(format!("{}: {e}", args.model.display())),
         ModelError::Falsified { clause } => bad_input(format!(
             "{}: the model does not satisfy clause {clause} of {}",
@@ -55,37 +55,36 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
             code: 3,
             message: e.to_string(),
         },
-        e => in_cnf(&e),
-    });
-    let decoded = match decoded {
-        Ok(decoded) => decoded,
-        Err(failure) if failure.code == 3 && args.json => {
-            // The JSON answer needs the formula's header and sizes, which the
-            // error does not carry: the formula is read again, with an answer
-            // that does not look at the model (only on this error path).
-            let formula = model_to_plan(&cnf_text, "s UNKNOWN\n").map_err(|e| in_cnf(&e))?;
-            let mut report = formula_report(&formula);
-            report.illegal_model = Some(failure.message.clone());
-            print_plan(
-                &formula.header.instance,
-                &report,
-                None,
-                Refuted::Nothing,
-                true,
-            );
+        e => bad_input(format!("{}: {e}", args.cnf.display())),
+    };
+    // The formula first, so that its header and sizes answer for a model
+    // that is no plan too.
+    let formula = read_formula(&cnf_text).map_err(failure)?;
+    let mut report = formula_report(&formula);
+    let answer = match formula.answer(&model_text) {
+        Ok(answer) => answer,
+        Err(e) => {
+            let failure = failure(e);
+            if failure.code == 3 && args.json {
+                report.illegal_model = Some(failure.message.clone());
+                print_plan(
+                    &formula.header.instance,
+                    &report,
+                    None,
+                    Refuted::Nothing,
+                    true,
+                );
+            }
             return Err(failure);
         }
-        Err(failure) => return Err(failure),
     };
-    let mut report = formula_report(&decoded);
-    let Decoded {
+    let Formula {
         header: Header {
             instance, horizon, ..
         },
         lower_bound,
-        answer,
         ..
-    } = decoded;
+    } = formula;
     let refuted = Refuted::at_fixed_horizon(horizon, lower_bound);
     let (path, replay) = match answer {
         Answer::Plan { path, replay } => (path, replay),
@@ -127,15 +126,15 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     Ok(0)
 }
 
-/// The JSON answer for a decoded formula before its model is looked at:
-/// `unknown`, no plan, the formula's horizon, encoding and sizes.
-fn formula_report(decoded: &Decoded) -> PlanReport {
-    let Decoded {
+/// The JSON answer for a formula before its model is looked at: `unknown`,
+/// no plan, the formula's horizon, encoding and sizes.
+fn formula_report(formula: &Formula) -> PlanReport {
+    let Formula {
         header,
         size,
         lower_bound,
         ..
-    } = decoded;
+    } = formula;
     PlanReport {
         status: Status::Unknown,
         horizon: header.horizon,

@@ -206,10 +206,8 @@ pub enum Verdict {
         /// The largest horizon excluded.
         within: usize,
     },
-    /// No answer: the deadline came first, or an approximate encoding has no
-    /// model, which proves nothing about the game (the last attempt is then
-    /// `unsat`).
-    Unknown,
+    /// No answer, for the reason given.
+    Unknown(Undecided),
     /// The solver found a model that is not a legal plan (an approximate
     /// encoding's, or a bug): `path` is `None` when the model is not even a path.
     IllegalModel {
@@ -220,6 +218,50 @@ pub enum Verdict {
         /// The first rule the path breaks, if it is a path.
         violation: Option<Violation>,
     },
+}
+
+/// Why a search answered [`Verdict::Unknown`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Undecided {
+    /// The timeout or the cancel flag came first.
+    Interrupted,
+    /// The formula of `horizon` moves is beyond the encoding's limits, so the
+    /// search stopped there: a least-horizon search climbing to it (every
+    /// horizon below it refuted), or the satisficing search's whole-plan
+    /// formula up to `horizon` moves, with no plan constructed. (A fixed
+    /// horizon beyond the limits is a request refused: [`PlanError::Encode`].)
+    FormulaLimit {
+        /// The horizon whose formula was not built.
+        horizon: usize,
+        /// The limit, as the encoding reports it.
+        error: EncodeError,
+    },
+    /// An approximate encoding has no model at the last horizon tried (that
+    /// attempt is `unsat`), which proves nothing about the game: its formula
+    /// may exclude legal plans.
+    ApproximateRefutation,
+    /// [`Search::Satisficing`]: no plan was constructed, and the whole-plan
+    /// formulas the search builds, up to `moves` moves (fewer than the
+    /// largest horizon allowed), have none.
+    FormulasExhausted {
+        /// The largest horizon the search's formulas reach.
+        moves: usize,
+    },
+}
+
+impl Undecided {
+    /// A short name for machine-readable output (the `undecided` key of
+    /// `solve --json`): `interrupted`, `formula_limit`,
+    /// `approximate_refutation` or `formulas_exhausted`.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Undecided::Interrupted => "interrupted",
+            Undecided::FormulaLimit { .. } => "formula_limit",
+            Undecided::ApproximateRefutation => "approximate_refutation",
+            Undecided::FormulasExhausted { .. } => "formulas_exhausted",
+        }
+    }
 }
 
 /// The answer of [`Planner::plan`].
@@ -246,21 +288,26 @@ impl Outcome {
         match self.verdict {
             Verdict::Plan(_) | Verdict::IllegalModel { .. } => Status::Sat,
             Verdict::NoPlan { .. } => Status::Unsat,
-            Verdict::Unknown => Status::Unknown,
+            Verdict::Unknown(_) => Status::Unknown,
         }
     }
 
     /// The horizon an answer speaks of: the plan's (or the illegal model's)
-    /// moves; without a plan, the largest horizon tried or, when none was
-    /// (an answer without a formula), the largest allowed for "no plan" and
-    /// the lower bound for "unknown" (where the search would have started).
+    /// moves; the horizon whose formula is beyond the limits
+    /// ([`Undecided::FormulaLimit`]) or up to which the formulas were built
+    /// ([`Undecided::FormulasExhausted`]); else, without a plan, the largest
+    /// horizon tried or, when none was (an answer without a formula), the
+    /// largest allowed for "no plan" and the lower bound for "unknown"
+    /// (where the search would have started).
     pub fn horizon(&self) -> usize {
         match &self.verdict {
             Verdict::Plan(plan) => plan.horizon,
             Verdict::IllegalModel { horizon, .. } => *horizon,
             Verdict::NoPlan { within } => *within,
+            Verdict::Unknown(Undecided::FormulaLimit { horizon, .. }) => *horizon,
+            Verdict::Unknown(Undecided::FormulasExhausted { moves }) => *moves,
             // (An unknown answer has a finite bound: an infinite one is "no plan".)
-            Verdict::Unknown => self
+            Verdict::Unknown(_) => self
                 .attempts
                 .last()
                 .map(|a| a.horizon)
@@ -554,6 +601,9 @@ impl<'a> Planner<'a> {
                 // "no plan" only when that is the largest horizon allowed.
                 if result.status == Status::Unsat && formula_moves < upper {
                     result.status = Status::Unknown;
+                    result.undecided = Some(Undecided::FormulasExhausted {
+                        moves: formula_moves,
+                    });
                     // The answer speaks of the largest horizon tried.
                     result.attempts.sort_by_key(|a| a.horizon);
                 }
@@ -571,6 +621,7 @@ impl<'a> Planner<'a> {
                     status: Status::Unknown,
                     attempts: vec![],
                     lower_bound: proven,
+                    undecided: None,
                 },
                 false => {
                     let attempt = solve::solve_fixed(instance, encoding, t, &budget)?;
@@ -789,10 +840,10 @@ fn conclude(
                 (result.lower_bound != usize::MAX).then_some(result.lower_bound),
             ) =>
         {
-            Verdict::Unknown
+            Verdict::Unknown(Undecided::ApproximateRefutation)
         }
         Status::Unsat => Verdict::NoPlan { within: upper },
-        Status::Unknown => Verdict::Unknown,
+        Status::Unknown => Verdict::Unknown(result.undecided.unwrap_or(Undecided::Interrupted)),
         Status::Sat => {
             let attempt = result.plan().expect("a SAT search ends with its plan");
             let horizon = attempt.horizon;

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start};
-use crate::planner::Outcome;
+use crate::planner::{Outcome, Verdict};
 use crate::proof::Certification;
 use crate::sim::Replay;
 use crate::solve::{Stats, Status};
@@ -34,6 +34,11 @@ pub struct PlanReport {
     /// The CaDiCaL configuration the search ran with, when one was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cadical_config: Option<&'static str>,
+    /// Why `status` is `unknown` (absent otherwise, and for an illegal
+    /// model): [`Undecided::key`](crate::planner::Undecided::key), e.g.
+    /// `interrupted` (the timeout) or `formula_limit`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undecided: Option<&'static str>,
     /// When the solver's model was not a legal plan, which proves nothing
     /// (an approximate encoding's formula admits illegal plans): `status` is
     /// then `unknown` and this says why, as the error line does.
@@ -61,6 +66,10 @@ impl PlanReport {
             encoding: encoding.into(),
             stats: outcome.stats(),
             cadical_config: None,
+            undecided: match &outcome.verdict {
+                Verdict::Unknown(why) => Some(why.key()),
+                _ => None,
+            },
             illegal_model: None,
             certification: None,
         }

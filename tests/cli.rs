@@ -137,6 +137,7 @@ fn timeout_gives_unknown_and_exit_3() {
     ]);
     assert_eq!(run.code, 3, "{}", run.stderr);
     assert_eq!(json_of(&run)["status"], "unknown");
+    assert_eq!(json_of(&run)["undecided"], "interrupted");
 }
 
 #[test]
@@ -445,9 +446,13 @@ fn a_least_horizon_search_keeps_within_the_formula_limits() {
     for search in ["incremental", "fresh"] {
         let run = snakesat(&["solve", &far, "--search", search, "--json"]);
         assert_eq!(run.code, 3, "{search}: {}", run.stderr);
-        assert!(run.stdout.is_empty(), "{search}: {}", run.stdout);
+        let answer = json_of(&run);
+        assert_eq!(answer["status"], "unknown", "{search}");
+        assert_eq!(answer["undecided"], "formula_limit", "{search}");
+        assert_eq!(answer["horizon"], 60, "{search}");
         let line = "beyond its limit of 50000000 (at a horizon of 60 moves): the least-horizon search stops there";
         assert!(run.stderr.contains(line), "{search}: {}", run.stderr);
+        assert!(!run.stderr.contains("error:"), "{search}: {}", run.stderr);
         assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
     }
     assert_bad_input(
@@ -880,7 +885,9 @@ fn an_approximate_encodings_refutations_claim_nothing() {
             run.stdout
         );
         args.push("--json");
-        assert_eq!(json_of(&snakesat(&args))["status"], "unknown");
+        let answer = json_of(&snakesat(&args));
+        assert_eq!(answer["status"], "unknown");
+        assert_eq!(answer["undecided"], "approximate_refutation");
     }
     // Below the proven lower bound (5 here) the bound refutes every shorter
     // plan, whatever the formula: no plan within 3 moves (exit 1).

@@ -9,7 +9,7 @@ use snakesat::encode::{self, Encoding};
 use snakesat::instance::Instance;
 use snakesat::instance::json::from_json;
 use snakesat::instance::random::{RandomSpec, generate};
-use snakesat::planner::{Method, Outcome, PlanError, Planner, Search, Verdict};
+use snakesat::planner::{Method, Outcome, PlanError, Planner, Search, Undecided, Verdict};
 
 /// A 5x5 board, one apple in the far corner: 8 moves.
 const CORNER: &str = r#"{"width": 5, "height": 5, "snake": [[0, 0], [1, 0]], "apples": [[4, 4]]}"#;
@@ -93,7 +93,7 @@ fn a_plan_cancelled_from_another_thread_ends_as_at_a_timeout() {
         raise.join().unwrap();
         let took = started.elapsed();
         match (&outcome.verdict, search) {
-            (Verdict::Unknown, _) => {}
+            (Verdict::Unknown(Undecided::Interrupted), _) => {}
             (Verdict::Plan(plan), Search::Satisficing) => assert!(!plan.optimal),
             (other, _) => panic!("{search:?} {method:?}: {other:?}"),
         }
@@ -117,7 +117,10 @@ fn a_plan_cancelled_before_it_starts_solves_nothing() {
             .cancel_flag(Arc::new(AtomicBool::new(true)))
             .plan(&instance)
             .unwrap();
-        assert!(matches!(outcome.verdict, Verdict::Unknown), "{method:?}");
+        assert!(
+            matches!(outcome.verdict, Verdict::Unknown(Undecided::Interrupted)),
+            "{method:?}"
+        );
         assert!(outcome.attempts.is_empty(), "{method:?}");
     }
 }
@@ -179,4 +182,42 @@ fn an_apple_never_eaten_has_no_lower_bound() {
     let reachable = from_json(CORNER).unwrap();
     let outcome = Planner::new(&*direct).plan(&reachable).unwrap();
     assert_eq!(outcome.lower_bound, Some(8));
+}
+
+/// A least-horizon search that climbs to a formula beyond the encoding's
+/// limits stops there with an unknown answer that says so (it returned
+/// `Err(PlanError::Encode(TooLarge))`, the error of a request refused), in
+/// both searches; a fixed horizon beyond the limits is still refused.
+#[test]
+fn a_formula_beyond_the_limits_is_an_unknown_answer() {
+    // One apple 60 moves away on 1000x1000: 61,000,000 head slots at the lower bound.
+    let far: Instance =
+        from_json(r#"{"width":1000,"height":1000,"snake":[[0,0]],"apples":[[60,0]]}"#).unwrap();
+    let direct = encode::by_name("direct").unwrap();
+    for method in [Method::Incremental, Method::Fresh] {
+        let outcome = Planner::new(&*direct).method(method).plan(&far).unwrap();
+        match &outcome.verdict {
+            Verdict::Unknown(Undecided::FormulaLimit { horizon, error }) => {
+                assert_eq!(*horizon, 60, "{method:?}");
+                assert!(
+                    matches!(error, encode::EncodeError::TooBig { moves: 60, .. }),
+                    "{method:?}: {error}"
+                );
+            }
+            other => panic!("{method:?}: {other:?}"),
+        }
+        assert!(outcome.attempts.is_empty(), "{method:?}");
+        assert_eq!(outcome.lower_bound, Some(60), "{method:?}");
+        assert_eq!(outcome.horizon(), 60, "{method:?}");
+    }
+    let fixed = Planner::new(&*direct)
+        .search(Search::FixedHorizon(60))
+        .plan(&far);
+    assert!(
+        matches!(
+            fixed,
+            Err(PlanError::Encode(encode::EncodeError::TooBig { .. }))
+        ),
+        "{fixed:?}"
+    );
 }

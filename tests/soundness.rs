@@ -37,7 +37,7 @@ impl Search {
         let plan = match outcome.verdict {
             Verdict::Plan(p) => Some((p.horizon, Some(p.path))),
             Verdict::IllegalModel { horizon, path, .. } => Some((horizon, path)),
-            Verdict::NoPlan { .. } | Verdict::Unknown => None,
+            Verdict::NoPlan { .. } | Verdict::Unknown(_) => None,
         };
         Search { status, plan }
     }

@@ -423,7 +423,7 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
     };
     let t_star = match &outcome.verdict {
         Verdict::Plan(p) if p.optimal => p.horizon,
-        Verdict::Plan(_) | Verdict::Unknown => return Ok(Fate::Unknown),
+        Verdict::Plan(_) | Verdict::Unknown(_) => return Ok(Fate::Unknown),
         Verdict::NoPlan { .. } => return Ok(Fate::Unsolvable),
         Verdict::IllegalModel { horizon, .. } => {
             return Err(Failure {

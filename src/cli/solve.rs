@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use indicatif::ProgressBar;
 
-use snakesat::encode::EncodeError;
 use snakesat::output;
 use snakesat::planner::{
-    CadicalConfig, DEFAULT_MAX_HORIZON, Method, Outcome, PlanError, Planner, Search, Verdict,
+    CadicalConfig, DEFAULT_MAX_HORIZON, Method, Outcome, PlanError, Planner, Search, Undecided,
+    Verdict,
 };
 use snakesat::report::PlanReport;
 use snakesat::solve::{self, Status};
@@ -201,19 +201,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         .plan(&instance);
     drop(watchdog);
     bar.finish_and_clear();
-    let outcome: Outcome = outcome.map_err(|e| match e {
-        // A horizon the least-horizon search climbed to (no horizon asked)
-        // whose formula is beyond the encoding's limits: a limit reached.
-        PlanError::Encode(e @ (EncodeError::TooLarge { .. } | EncodeError::TooBig { .. }))
-            if search == Search::Optimal =>
-        {
-            Failure {
-                code: 3,
-                message: format!("{e}: the least-horizon search stops there, no plan known"),
-            }
-        }
-        e => plan_failure(e),
-    })?;
+    let outcome: Outcome = outcome.map_err(plan_failure)?;
     // Proven without solving: say why.
     if let Verdict::NoPlan { within } = outcome.verdict
         && outcome.attempts.is_empty()
@@ -226,32 +214,27 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         }
     }
     let horizon = outcome.horizon();
-    // A satisficing search without a plan before its deadline stopped at
-    // the largest whole-plan formula it builds: say which limit that was.
-    if search == Search::Satisficing
-        && matches!(outcome.verdict, Verdict::Unknown)
-        && deadline.is_none_or(|d| Instant::now() < d)
-    {
-        if outcome.attempts.is_empty() {
-            note!(
-                "no plan found: the constructions gave none, and the whole-plan formula at the \
-                 lower bound ({horizon} moves) exceeds the encoding's limits"
-            );
-        } else {
-            note!(
-                "no plan found: the constructions gave none, and the whole-plan formulas \
-                 --satisficing builds have none up to {horizon} moves"
-            );
+    // Unknown for a reason other than the clock: say which.
+    match &outcome.verdict {
+        Verdict::Unknown(Undecided::FormulaLimit { error, .. }) if search == Search::Optimal => {
+            note!("{error}: the least-horizon search stops there, no plan known")
         }
+        Verdict::Unknown(Undecided::FormulaLimit { horizon, error }) => note!(
+            "no plan found: the constructions gave none, and the whole-plan formula of \
+             {horizon} moves exceeds the encoding's limits ({error})"
+        ),
+        Verdict::Unknown(Undecided::FormulasExhausted { moves }) => note!(
+            "no plan found: the constructions gave none, and the whole-plan formulas \
+             --satisficing builds have none up to {moves} moves"
+        ),
+        _ => {}
     }
     let refuted = match search {
         // The planner answers `unknown` for an approximate encoding's refutation.
-        _ if encoding.approximate()
-            && matches!(outcome.verdict, Verdict::Unknown)
-            && outcome
-                .attempts
-                .last()
-                .is_some_and(|a| a.status == Status::Unsat) =>
+        _ if matches!(
+            outcome.verdict,
+            Verdict::Unknown(Undecided::ApproximateRefutation)
+        ) =>
         {
             Refuted::Nothing
         }
@@ -344,7 +327,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             print_plan(&instance, &report, None, refuted, args.json);
             Ok(1)
         }
-        Verdict::Unknown => {
+        Verdict::Unknown(_) => {
             note_not_written(&not_written(&args), Status::Unknown);
             print_plan(&instance, &report, None, refuted, args.json);
             Ok(3)

@@ -103,7 +103,7 @@ pub trait Encoding: Send + Sync {
 }
 
 /// Why an encoding refuses an instance.
-#[derive(Debug, Error, PartialEq, Eq)]
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncodeError {
     /// The instance breaks a rule of the model ([`Instance::validate_game`]).

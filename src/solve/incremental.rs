@@ -27,7 +27,7 @@ use crate::instance::{Instance, Pos};
 
 use super::{Attempt, Budget, Interrupt, SearchResult, Stats, Status, fixed_heads};
 use crate::encode::decode::path_from_model;
-use crate::planner::CadicalConfig;
+use crate::planner::{CadicalConfig, Undecided};
 
 /// The time of a variable: the latest time step its clauses speak of.
 fn var_time(kind: &VarKind, initial_length: usize) -> usize {
@@ -363,8 +363,9 @@ const FIRST_MARGIN: usize = 8;
 /// one solver (rebuilt with a doubled margin when the horizon passes its
 /// maximum). `margin` is how many horizons past `first` the first formula
 /// reaches (0: [`FIRST_MARGIN`]); a formula that would be beyond the
-/// encoding's limits is opened less far instead, down to one horizon (only
-/// then is the error returned). Same contract as
+/// encoding's limits is opened less far instead, down to one horizon; beyond
+/// them at that one, the climb stops there: `unknown`, with
+/// [`Undecided::FormulaLimit`]. Same contract as
 /// [`super::parallel::least_horizon_parallel`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn least_horizon_incremental(
@@ -391,15 +392,27 @@ pub(crate) fn least_horizon_incremental(
         if session.as_ref().is_none_or(|s| s.max < t) {
             let mut max = (t + margin).min(max_moves);
             margin *= 2;
-            session = Some(loop {
+            let opened = loop {
                 match Session::new(instance, encoding, t, max, budget) {
                     // Open too far for the encoding's limits (a large board):
                     // half the margin, down to the horizon `t` alone.
                     Err(EncodeError::TooLarge { .. } | EncodeError::TooBig { .. }) if max > t => {
                         max = t + (max - t) / 2;
                     }
-                    opened => break opened?,
+                    opened => break opened,
                 }
+            };
+            session = Some(match opened {
+                // Beyond the limits at `t` alone: the climb stops there.
+                Err(error @ (EncodeError::TooLarge { .. } | EncodeError::TooBig { .. })) => {
+                    return Ok(SearchResult {
+                        status: Status::Unknown,
+                        attempts,
+                        lower_bound,
+                        undecided: Some(Undecided::FormulaLimit { horizon: t, error }),
+                    });
+                }
+                opened => opened?,
             });
             built = true;
         }
@@ -423,5 +436,6 @@ pub(crate) fn least_horizon_incremental(
         status,
         attempts,
         lower_bound,
+        undecided: None,
     })
 }

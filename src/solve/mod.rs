@@ -24,7 +24,7 @@ use crate::cnf::{Cnf, Size};
 use crate::encode::decode::path_from_model;
 use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos, Start};
-use crate::planner::CadicalConfig;
+use crate::planner::{CadicalConfig, Undecided};
 use crate::proof::Certificate;
 
 /// The solver's verdict.
@@ -471,6 +471,9 @@ pub(crate) struct SearchResult {
     pub attempts: Vec<Attempt>,
     /// The proven lower bound the search started from.
     pub lower_bound: usize,
+    /// Why a search ended `Unknown`, when it knows better than "interrupted"
+    /// (the planner's reading of a `None`).
+    pub undecided: Option<Undecided>,
 }
 
 impl SearchResult {
@@ -480,6 +483,7 @@ impl SearchResult {
             status: attempts.last().map_or(Status::Unsat, |a| a.status),
             attempts,
             lower_bound,
+            undecided: None,
         }
     }
 
@@ -538,6 +542,7 @@ pub(crate) fn least_horizon(
         status,
         attempts,
         lower_bound,
+        undecided: None,
     })
 }
 

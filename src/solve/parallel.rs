@@ -11,17 +11,19 @@
 //! incremental), and fresh horizons are independent, so two cores answer two
 //! of them at once. The answer does not depend on the scheduling: SAT and
 //! UNSAT are facts of each horizon's formula, the plan returned is the one of
-//! the least SAT horizon, whose solve is deterministic, and an error (a
-//! formula beyond the encoding's limits) is the answer only at the least
-//! horizon that has one and below every plan, where the sequential search
-//! would stop.
+//! the least SAT horizon, whose solve is deterministic, and an error, or a
+//! formula beyond the encoding's limits (`unknown`,
+//! [`Undecided::FormulaLimit`]), is the answer only at the least horizon
+//! that has one and below every plan, where the sequential search would
+//! stop.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
-use crate::encode::Encoding;
+use crate::encode::{EncodeError, Encoding};
 use crate::instance::Instance;
+use crate::planner::Undecided;
 use crate::proof::{self, ProofError};
 
 use super::{Attempt, Budget, SearchResult, Status, solve_at_until, solve_at_with};
@@ -110,27 +112,42 @@ pub(crate) fn least_horizon_parallel(
     });
     let shared = shared.into_inner().expect("no worker panics");
     let least_sat = shared.least_sat;
+    // The horizons that count: up to the least plan, or below a formula limit.
+    let mut last_counted = least_sat;
+    let mut undecided = None;
     if let Some((t, error)) = shared.error {
-        if t < least_sat {
-            return Err(error);
-        }
         // Above the least plan an error says nothing either; what that
         // horizon wrote before it goes.
         if let Some(dir) = proof_dir {
             proof::remove_files(dir, t)?;
         }
+        match error {
+            _ if t > least_sat => {}
+            // A formula beyond the encoding's limits: the climb stops there
+            // (the horizons above it, larger still, say nothing).
+            ProofError::Encode(
+                error @ (EncodeError::TooLarge { .. } | EncodeError::TooBig { .. }),
+            ) => {
+                undecided = Some(Undecided::FormulaLimit { horizon: t, error });
+                last_counted = t - 1;
+            }
+            error => return Err(error),
+        }
     }
-    // Horizons above the least plan say nothing, refuted or not: their
-    // certificates (answered before the plan was found) go too.
+    // Horizons above the least plan (or a formula limit) say nothing,
+    // refuted or not: their certificates (answered before the plan was
+    // found) go too.
     if let Some(dir) = proof_dir {
-        let above = attempts.iter().filter(|a| a.horizon > least_sat);
+        let above = attempts.iter().filter(|a| a.horizon > last_counted);
         for certificate in above.filter_map(|a| a.certificate.as_ref()) {
             proof::remove_files(dir, certificate.horizon)?;
         }
     }
-    attempts.retain(|a| a.horizon <= least_sat);
+    attempts.retain(|a| a.horizon <= last_counted);
     attempts.sort_by_key(|a| a.horizon);
-    let status = if least_sat != usize::MAX {
+    let status = if undecided.is_some() {
+        Status::Unknown
+    } else if least_sat != usize::MAX {
         Status::Sat
     } else if attempts.iter().any(|a| a.status != Status::Unsat)
         || attempts.len() < (first..=max_moves).count()
@@ -144,6 +161,7 @@ pub(crate) fn least_horizon_parallel(
         status,
         attempts,
         lower_bound,
+        undecided,
     })
 }
 
@@ -317,10 +335,10 @@ mod tests {
 
     /// Which core answers first does not change the answer: a formula too
     /// big above the least plan does not hide the plan, and of two formulas
-    /// too big the error names the lower horizon, where the sequential
+    /// too big the answer names the lower horizon, where the sequential
     /// search stops (tests/cli.rs once saw "at a horizon of 61" for 60).
     #[test]
-    fn an_error_counts_only_at_the_least_horizon_that_has_one() {
+    fn a_formula_limit_counts_only_at_the_least_horizon_that_has_one() {
         let spec = RandomSpec {
             width: 4,
             height: 4,
@@ -361,12 +379,21 @@ mod tests {
         let found = search(plan, plan + 1).expect("the plan, not the error above it");
         assert_eq!(found.plan().map(|a| a.horizon), Some(plan));
         assert!(found.optimal());
-        // Both too big, the lower one slow: its error is the answer.
-        let Err(error) = search(plan, plan) else {
-            panic!("no formula at {plan} moves, so no plan");
-        };
-        let expected = format!("at a horizon of {plan} moves");
-        assert!(error.to_string().contains(&expected), "{error}");
+        // Both too big, the lower one slow: the search stops there, unknown,
+        // every horizon below it refuted.
+        let stopped = search(plan, plan).expect("an answer");
+        assert_eq!(stopped.status, Status::Unknown);
+        match &stopped.undecided {
+            Some(Undecided::FormulaLimit { horizon, error }) => {
+                assert_eq!(*horizon, plan);
+                let expected = format!("at a horizon of {plan} moves");
+                assert!(error.to_string().contains(&expected), "{error}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let refuted: Vec<usize> = stopped.attempts.iter().map(|a| a.horizon).collect();
+        assert_eq!(refuted, (bound..plan).collect::<Vec<_>>());
+        assert!(stopped.attempts.iter().all(|a| a.status == Status::Unsat));
         // Certified, the plan stands too, and the folder holds exactly the
         // certificates of the horizons below it.
         let dir = tempfile::tempdir().unwrap();

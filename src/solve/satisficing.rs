@@ -53,6 +53,7 @@ use super::{Attempt, Budget, Interrupt, SearchResult, Status};
 use crate::encode::full::ends_full;
 use crate::encode::prune::{Bounds, lower_bound};
 use crate::instance::{Start, TailRule};
+use crate::planner::Undecided;
 use crate::symmetry::Symmetry;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -675,6 +676,7 @@ fn unsolved_answer(
         status: Status::Sat,
         attempts,
         lower_bound,
+        undecided: None,
     }
 }
 
@@ -961,6 +963,7 @@ pub(crate) fn satisficing(
                     status: Status::Unknown,
                     attempts,
                     lower_bound,
+                    undecided: None,
                 });
             }
             let top = (lower_bound + margin).min(max_moves.max(lower_bound));
@@ -968,11 +971,15 @@ pub(crate) fn satisficing(
                 Ok(session) => session,
                 // A formula beyond the encoding's limits is a limit reached
                 // (no plan known), not bad input.
-                Err(EncodeError::TooLarge { .. } | EncodeError::TooBig { .. }) => {
+                Err(error @ (EncodeError::TooLarge { .. } | EncodeError::TooBig { .. })) => {
                     return Ok(SearchResult {
                         status: Status::Unknown,
                         attempts,
                         lower_bound,
+                        undecided: Some(Undecided::FormulaLimit {
+                            horizon: top,
+                            error,
+                        }),
                     });
                 }
                 Err(e) => return Err(e),
@@ -1013,6 +1020,7 @@ pub(crate) fn satisficing(
                         status: climb.status,
                         attempts,
                         lower_bound,
+                        undecided: climb.undecided,
                     });
                 }
                 Status::Unknown => {
@@ -1021,6 +1029,7 @@ pub(crate) fn satisficing(
                         status: Status::Unknown,
                         attempts,
                         lower_bound,
+                        undecided: None,
                     });
                 }
             }
@@ -1131,6 +1140,7 @@ pub(crate) fn satisficing(
         status: Status::Sat,
         attempts,
         lower_bound,
+        undecided: None,
     })
 }
 

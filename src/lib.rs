@@ -50,7 +50,7 @@
 pub mod cnf;
 pub mod decode;
 pub mod encode;
-mod excerpt;
+pub mod excerpt;
 pub mod family;
 pub mod game;
 pub mod geometry;

@@ -3,8 +3,8 @@
 mod cli;
 
 fn main() -> std::process::ExitCode {
-    // The binary, not the library, takes over SIGINT, SIGTERM and SIGHUP:
-    // they remove its unfinished output files before it dies of them.
+    // The binary, not the library, takes over SIGINT, SIGTERM, SIGHUP (and
+    // SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2): they remove its unfinished output files before it dies of them.
     if let Err(e) = snakesat::output::clean_up_on_signals() {
         eprintln!("error: cannot watch for signals: {e}");
         return std::process::ExitCode::from(2);

@@ -25,8 +25,8 @@
 //!
 //! In a process that called [`clean_up_on_signals`] (the `snakesat` binary
 //! does, first thing; nothing in the library does, so a program using it
-//! keeps its own handling of signals), SIGINT, SIGTERM and SIGHUP remove the
-//! live temporaries and the process dies of the signal as it would have
+//! keeps its own handling of signals), SIGINT, SIGTERM, SIGHUP and the
+//! other [`CLEANUP_SIGNALS`] remove the live temporaries and the process dies of the signal as it would have
 //! without them.
 //!
 //! Files that cannot go through a temporary (the certificates of `solve
@@ -66,7 +66,7 @@ use std::process::{Child, Command, ExitStatus};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::consts::{SIGALRM, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2};
 use signal_hook::iterator::Signals;
 use tempfile::TempPath;
 use thiserror::Error;
@@ -237,7 +237,7 @@ fn remove_live(signal: i32) -> MutexGuard<'static, Live> {
 
 /// Creates the file or folder `path` with `create` (e.g. `File::create(path)`) and,
 /// in a process that called [`clean_up_on_signals`], registers it as
-/// unfinished: until [`settle`] keeps it, SIGINT, SIGTERM, SIGHUP and
+/// unfinished: until [`settle`] keeps it, the [`CLEANUP_SIGNALS`] and
 /// [`abandon_and_exit`] remove it like the temporaries. For what is written
 /// in place rather than through a temporary, such as a proof that a C
 /// library writes by its path. It is created under the lock the signal
@@ -291,8 +291,8 @@ pub fn adopt_unfinished(path: &Path) {
 }
 
 /// Spawns `command` as a child whose outputs this command answers for (a
-/// `snakesat` command, which removes its own unfinished files on SIGINT,
-/// SIGTERM and SIGHUP): until it is reaped by [`try_wait_watched`] or
+/// `snakesat` command, which removes its own unfinished files on the
+/// [`CLEANUP_SIGNALS`]): until it is reaped by [`try_wait_watched`] or
 /// [`kill_watched`], a signal to this process is passed on to it (once
 /// [`clean_up_on_signals`] has run), and it is awaited before this process
 /// removes its own files. No child is spawned once a signal has come.
@@ -339,7 +339,12 @@ pub fn settle(folder: &Path) {
         .retain(|f| !f.starts_with(folder) && !folder.starts_with(f));
 }
 
-/// Makes SIGINT, SIGTERM and SIGHUP end this process as the `snakesat`
+/// The signals [`clean_up_on_signals`] takes over: SIGINT, SIGTERM, SIGHUP
+/// and the other signals whose default is to end the process that a user or
+/// a scheduler sends (SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2).
+pub const CLEANUP_SIGNALS: [i32; 7] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2];
+
+/// Makes the [`CLEANUP_SIGNALS`] (SIGINT, SIGTERM, SIGHUP, …) end this process as the `snakesat`
 /// binary ends (its `main` calls this first): the running children of
 /// [`spawn_watched`] are stopped, the live temporaries and the unfinished
 /// files removed, and the process dies of the signal. From then on, files
@@ -356,7 +361,7 @@ pub fn clean_up_on_signals() -> io::Result<()> {
     if CLEANING_UP.load(Ordering::SeqCst) {
         return Ok(());
     }
-    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    let mut signals = Signals::new(CLEANUP_SIGNALS)?;
     // Without the thread, dropping `signals` unregisters it.
     std::thread::Builder::new()
         .name("output-cleanup".into())

@@ -251,12 +251,13 @@ pub enum Undecided {
 }
 
 impl Undecided {
-    /// A short name for machine-readable output (the `undecided` key of
-    /// `solve --json`): `interrupted`, `formula_limit`,
+    /// A short name for machine-readable output (the `reason` key of
+    /// `solve --json`, as its watchdog's `{"status":"unknown","reason":"timeout"}`):
+    /// `timeout` (the timeout or the cancel flag), `formula_limit`,
     /// `approximate_refutation` or `formulas_exhausted`.
     pub fn key(&self) -> &'static str {
         match self {
-            Undecided::Interrupted => "interrupted",
+            Undecided::Interrupted => "timeout",
             Undecided::FormulaLimit { .. } => "formula_limit",
             Undecided::ApproximateRefutation => "approximate_refutation",
             Undecided::FormulasExhausted { .. } => "formulas_exhausted",

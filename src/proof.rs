@@ -81,6 +81,12 @@ pub enum ProofError {
         #[source]
         source: std::io::Error,
     },
+    /// A proof folder that exists as something else (a file, a device).
+    #[error("cannot create {path}: it exists and is not a folder")]
+    NotAFolder {
+        /// The path.
+        path: String,
+    },
     /// A file that cannot be written.
     #[error("cannot write {path}")]
     Write {
@@ -287,7 +293,12 @@ pub fn create_dir(dir: &Path) -> Result<(), ProofError> {
         path: path.display().to_string(),
         source,
     };
-    // An existing `dir` (a file is refused here) is not ours to remove.
+    if dir.exists() && !dir.is_dir() {
+        return Err(ProofError::NotAFolder {
+            path: dir.display().to_string(),
+        });
+    }
+    // An existing `dir` is not ours to remove.
     if std::fs::symlink_metadata(dir).is_ok() {
         return std::fs::create_dir_all(dir).map_err(|e| failed(dir, e));
     }

@@ -36,9 +36,9 @@ pub struct PlanReport {
     pub cadical_config: Option<&'static str>,
     /// Why `status` is `unknown` (absent otherwise, and for an illegal
     /// model): [`Undecided::key`](crate::planner::Undecided::key), e.g.
-    /// `interrupted` (the timeout) or `formula_limit`.
+    /// `timeout` or `formula_limit`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub undecided: Option<&'static str>,
+    pub reason: Option<&'static str>,
     /// When the solver's model was not a legal plan, which proves nothing
     /// (an approximate encoding's formula admits illegal plans): `status` is
     /// then `unknown` and this says why, as the error line does.
@@ -66,7 +66,7 @@ impl PlanReport {
             encoding: encoding.into(),
             stats: outcome.stats(),
             cadical_config: None,
-            undecided: match &outcome.verdict {
+            reason: match &outcome.verdict {
                 Verdict::Unknown(why) => Some(why.key()),
                 _ => None,
             },

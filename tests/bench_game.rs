@@ -340,6 +340,45 @@ fn bench_folders_still_parse_beside_the_subcommand() {
         &snakesat(&["bench", "no-such-folder", "--timeout", "5"]),
         "cannot read no-such-folder",
     );
+    // A FIFO named like a problem blocked the run forever, before any row
+    // (its `--timeout` not yet running), and a name with a line break split
+    // its row: both are skipped, with a note (here, in the error: nothing else).
+    let odd = temp_dir("odd-names");
+    let fifo = odd.join("instance-2.pddl");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::fs::copy("tests/data/tiny-3x2.pddl", odd.join("instance-\n1.pddl")).unwrap();
+    let run = snakesat(&["bench", &odd.to_string_lossy(), "--timeout", "5"]);
+    assert_bad_input(
+        &run,
+        "no .pddl problem files in the folders given (skipped ",
+    );
+    assert!(
+        run.stderr.contains("instance-2.pddl: not a regular file"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("instance-\\n1.pddl\": its name holds a control character"),
+        "{}",
+        run.stderr
+    );
+    std::fs::copy("tests/data/tiny-3x2.pddl", odd.join("instance-3.pddl")).unwrap();
+    let run = snakesat(&["bench", &odd.to_string_lossy(), "--timeout", "5"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout.lines().filter(|l| l.contains(".pddl")).count(),
+        1,
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
     // Folders and the subcommand do not mix; no folder at all is a usage error.
     assert_eq!(snakesat(&["bench"]).code, 2);
     assert_eq!(snakesat(&["bench", "game", "--games", "1", "x"]).code, 2);

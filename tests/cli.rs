@@ -137,7 +137,7 @@ fn timeout_gives_unknown_and_exit_3() {
     ]);
     assert_eq!(run.code, 3, "{}", run.stderr);
     assert_eq!(json_of(&run)["status"], "unknown");
-    assert_eq!(json_of(&run)["undecided"], "interrupted");
+    assert_eq!(json_of(&run)["reason"], "timeout");
 }
 
 #[test]
@@ -448,7 +448,7 @@ fn a_least_horizon_search_keeps_within_the_formula_limits() {
         assert_eq!(run.code, 3, "{search}: {}", run.stderr);
         let answer = json_of(&run);
         assert_eq!(answer["status"], "unknown", "{search}");
-        assert_eq!(answer["undecided"], "formula_limit", "{search}");
+        assert_eq!(answer["reason"], "formula_limit", "{search}");
         assert_eq!(answer["horizon"], 60, "{search}");
         let line = "beyond its limit of 50000000 (at a horizon of 60 moves): the least-horizon search stops there";
         assert!(run.stderr.contains(line), "{search}: {}", run.stderr);
@@ -887,7 +887,7 @@ fn an_approximate_encodings_refutations_claim_nothing() {
         args.push("--json");
         let answer = json_of(&snakesat(&args));
         assert_eq!(answer["status"], "unknown");
-        assert_eq!(answer["undecided"], "approximate_refutation");
+        assert_eq!(answer["reason"], "approximate_refutation");
     }
     // Below the proven lower bound (5 here) the bound refutes every shorter
     // plan, whatever the formula: no plan within 3 moves (exit 1).

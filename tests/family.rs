@@ -1145,6 +1145,48 @@ fn bench_shards_merge_into_the_single_table() {
     );
     mixed[4] = &shards[1];
     assert_eq!(snakesat(&mixed).code, 0);
+    // Cells a bench never writes (a table edited by hand) are refused,
+    // naming the row and column; so is a bad `shard` cell, naming the file.
+    // (Both were merged with exit 0.)
+    let first = read(&shards[0]);
+    let row: Vec<&str> = first.lines().nth(1).unwrap().split(',').collect();
+    for (column, value, expected) in [
+        (3, "maybe", "column won holds \"maybe\", not true or false"),
+        (
+            4,
+            "-7",
+            "column steps holds \"-7\", not a whole number or nothing",
+        ),
+        (
+            6,
+            "NaN",
+            "column seconds holds \"NaN\", not a number of seconds",
+        ),
+        (
+            10,
+            "1.5",
+            "column cuts holds \"1.5\", not a whole number or nothing",
+        ),
+        (12, "x/3", "a row's shard \"x/3\" is not I/K"),
+    ] {
+        let mut cells = row.clone();
+        let column = if column == 12 {
+            cells.len() - 1
+        } else {
+            column
+        };
+        cells[column] = value;
+        let edited = first.replacen(&row.join(","), &cells.join(","), 1);
+        let file = d("edited-1.csv");
+        std::fs::write(&file, edited).unwrap();
+        let run = snakesat(&["merge", "-o", &merged, &file, &shards[1], &shards[2]]);
+        assert_bad_input(&run, expected);
+        if value == "x/3" {
+            assert!(run.stderr.contains("edited-1.csv"), "{}", run.stderr);
+        } else {
+            assert!(run.stderr.contains("merged row 1:"), "{}", run.stderr);
+        }
+    }
     // A table without rows names no shard and no settings: one from another
     // sweep (here an empty shard 3/3 of a one-game sweep) standing for a
     // shard with rows was merged, losing that shard's games. The settings

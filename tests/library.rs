@@ -124,7 +124,7 @@ fn a_certificate_error_says_why() {
     let file = dir.join("afile");
     std::fs::write(&file, "").unwrap();
     for (target, reason) in [
-        (file.clone(), "File exists"),
+        (file.clone(), "it exists and is not a folder"),
         (file.join("below"), "Not a directory"),
     ] {
         let e = Planner::new(&*direct)
@@ -136,7 +136,10 @@ fn a_certificate_error_says_why() {
         let expected = format!("certificates: cannot create {}: {reason}", target.display());
         assert!(text.starts_with(&expected), "{text}");
         assert!(
-            matches!(e, PlanError::Certificate(ProofError::Create { .. })),
+            matches!(
+                e,
+                PlanError::Certificate(ProofError::Create { .. } | ProofError::NotAFolder { .. })
+            ),
             "{e:?}"
         );
         assert_said_once(&e);

@@ -589,6 +589,10 @@ fn a_full_standard_output_is_an_error_and_a_closed_one_is_not() {
         // Outputs named `-` said "cannot write -".
         vec!["export", "--size", "4", "--horizon", "3", "-o", "-", "-q"],
         vec!["completions", "bash"],
+        // Help and version said nothing and exited 0.
+        vec!["--help"],
+        vec!["--version"],
+        vec!["solve", "--help"],
         // The GIF encoder's error said the reason twice.
         vec!["play", "--size", "12", "-q", "--gif", "-"],
     ] {
@@ -629,4 +633,77 @@ fn a_full_standard_output_is_an_error_and_a_closed_one_is_not() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
+}
+
+/// An error repeats at most 40 characters of any input token (README,
+/// "Limits"): a plan's `status`, an encoding's name and a shard's `shard`
+/// cell were echoed whole (100 KB lines); `--proof` on a file said "File
+/// exists (os error 17)".
+#[test]
+fn errors_echo_long_input_cut_short() {
+    let dir = temp_dir("long-echo");
+    let long = "Q".repeat(100_000);
+    let instance = dir.join("i.json");
+    std::fs::write(
+        &instance,
+        r#"{"width":3,"height":2,"snake":[[0,0]],"apples":[[2,0]]}"#,
+    )
+    .unwrap();
+    let plan = dir.join("p.json");
+    std::fs::write(
+        &plan,
+        format!(r#"{{"status":"{long}","path":[[0,0],[1,0],[2,0]]}}"#),
+    )
+    .unwrap();
+    let typed = dir.join("t.json");
+    std::fs::write(
+        &typed,
+        format!(r#"{{"path":[[0,0],[1,0],[2,0]],"eaten":"{long}"}}"#),
+    )
+    .unwrap();
+    let shard = dir.join("s.csv");
+    let header = "size,reuse,seed,won,steps,eaten,seconds,build_seconds,solve_seconds,solver_calls,cuts,shortest_possible,least_safe,settings,shard";
+    std::fs::write(
+        &shard,
+        format!("{header}\n4x4,clauses,1,true,47,15,0.1,0.1,0.1,9,0,12,15,games=1,{long}\n"),
+    )
+    .unwrap();
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    for args in [
+        vec!["check".to_string(), s(&instance), s(&plan)],
+        vec!["check".to_string(), s(&instance), s(&typed)],
+        vec!["solve".to_string(), "--encoding".to_string(), long.clone()],
+        vec![
+            "merge".into(),
+            "-o".into(),
+            s(&dir.join("m.csv")),
+            s(&shard),
+            s(&shard),
+        ],
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = snakesat(&args);
+        assert_eq!(run.code, 2, "{}", &run.stderr[..run.stderr.len().min(300)]);
+        assert!(
+            run.stderr.len() < 400,
+            "{} bytes: {}",
+            run.stderr.len(),
+            &run.stderr[..300]
+        );
+        assert!(
+            run.stderr.contains(&format!("{}…", "Q".repeat(40))),
+            "{}",
+            run.stderr
+        );
+    }
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "4",
+        "--apples",
+        "2",
+        "--proof",
+        &s(&instance),
+    ]);
+    assert_bad_input(&run, "it exists and is not a folder");
 }

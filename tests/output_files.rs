@@ -266,6 +266,14 @@ fn sigint_during_an_export_leaves_no_temporary() {
     interrupted(&temp_dir("sigint"), "-INT", 2);
 }
 
+/// The other signals whose default ends a process are cleaned up too (a
+/// SIGQUIT or SIGUSR1 left `.NAME.XXXXXX` temporaries and orphaned
+/// `bench`'s children).
+#[test]
+fn sigusr1_during_an_export_leaves_no_temporary() {
+    interrupted(&temp_dir("sigusr1"), "-USR1", 10);
+}
+
 #[test]
 fn export_to_dash_writes_the_cnf_to_stdout() {
     let dir = temp_dir("stdout");

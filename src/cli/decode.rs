@@ -150,7 +150,7 @@ fn formula_report(formula: &Formula) -> PlanReport {
             ..Stats::default()
         },
         cadical_config: None,
-        undecided: None,
+        reason: None,
         illegal_model: None,
         certification: None,
     }

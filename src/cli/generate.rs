@@ -36,7 +36,7 @@ command line (recorded in each row and in summary.json), so rerunning it regener
 bit for bit; with --solve-seconds or a --timeout that is reached, which instances are kept depends \
 on timing too. --shard I/K handles the instances at positions p (0-based) with p % K == I-1 and \
 writes index-I-of-K.csv/.jsonl and summary-I-of-K.json; `snakesat merge` joins the shards. \
-A run that is interrupted (SIGINT, SIGTERM, SIGHUP) or fails removes the files it wrote, and the \
+A run that is interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT, …) or fails removes the files it wrote, and the \
 folder if it created it.\n\n\
 Exit codes: 0 family written; 2 bad input; 3 a solve reached --timeout (that instance is dropped) \
 or a label disagreed with the planner."

@@ -13,6 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use snakesat::excerpt::excerpt;
 use thiserror::Error;
 
 /// One file of a family.
@@ -115,10 +116,14 @@ pub struct Summary {
 #[non_exhaustive]
 pub enum MergeError {
     /// A shard text that is not `I/K` with `1 <= I <= K`.
-    #[error("shard must be I/K with 1 <= I <= K, not {0:?}")]
+    #[error("shard must be I/K with 1 <= I <= K, not {:?}", excerpt(.0))]
     BadShard(String),
     /// Shards of different sweeps.
-    #[error("the shards come from different commands: {0:?} and {1:?}")]
+    #[error(
+        "the shards come from different commands: {} against {}",
+        differing_words(.0, .1).0,
+        differing_words(.0, .1).1
+    )]
     DifferentCommands(String, String),
     /// A shard missing or given twice.
     #[error("expected shards 1/{count}..{count}/{count} once each, got {got}")]
@@ -145,6 +150,38 @@ pub enum MergeError {
         what: String,
         /// What is wrong.
         why: String,
+    },
+    /// A merged row whose cell is not what its column holds (a table edited
+    /// by hand, or not written by `bench`).
+    #[error("merged row {row}: column {column} holds {:?}, not {expected}", excerpt(.value))]
+    BadCell {
+        /// The row (1-based, after the header).
+        row: usize,
+        /// The column's name.
+        column: String,
+        /// The cell.
+        value: String,
+        /// What the column holds.
+        expected: &'static str,
+    },
+    /// A row of table `table` (1-based) whose `shard` column is not `I/K`
+    /// with `1 <= I <= K`, or not the one of the table's other rows.
+    #[error(
+        "table {table}: a row's shard {:?} is not I/K with 1 <= I <= K, or not its other rows' shard",
+        excerpt(.text)
+    )]
+    ShardColumn {
+        /// The table's number.
+        table: usize,
+        /// The column's text.
+        text: String,
+    },
+    /// A merged row that is not CSV, or whose cells are not as many as the
+    /// header's.
+    #[error("merged row {row} does not have the header's cells")]
+    BadRow {
+        /// The row (1-based, after the header).
+        row: usize,
     },
     /// A table without a header line.
     #[error("table {0} is empty (no header)")]
@@ -173,7 +210,7 @@ pub enum MergeError {
     /// Shards run with different settings.
     #[error(
         "table {} was run with other settings than table {}: {:?} against {:?}",
-        other.0, first.0, other.1, first.1
+        other.0, first.0, excerpt(&other.1), excerpt(&first.1)
     )]
     DifferentSettings {
         /// The first table's number (1-based) and settings.
@@ -282,6 +319,18 @@ pub fn from_jsonl(text: &str) -> Result<Vec<IndexRow>, serde_json::Error> {
         .filter(|l| !l.trim().is_empty())
         .map(serde_json::from_str)
         .collect()
+}
+
+/// The words (split at spaces) of `a` that `b` lacks, and those of `b`
+/// that `a` lacks, each cut to an [`excerpt`]: what differs between two
+/// shards' commands or settings, without repeating what they share.
+pub fn differing_words(a: &str, b: &str) -> (String, String) {
+    let only = |x: &str, y: &str| {
+        let theirs: Vec<&str> = y.split(' ').collect();
+        let words: Vec<&str> = x.split(' ').filter(|w| !theirs.contains(w)).collect();
+        excerpt(&words.join(" "))
+    };
+    (only(a, b), only(b, a))
 }
 
 /// The summary as pretty JSON with a final newline.
@@ -420,10 +469,14 @@ fn strip_shard_column(tables: &[String]) -> Result<(Vec<String>, String), MergeE
         for line in lines {
             let (rest, s) = line.rsplit_once(',').unwrap_or(("", line));
             let (row, settings) = rest.rsplit_once(',').unwrap_or(("", rest));
+            let bad = || MergeError::ShardColumn {
+                table: i + 1,
+                text: s.to_string(),
+            };
             if shard.as_deref().is_some_and(|x| x != s) {
-                return Err(MergeError::BadShard(s.to_string()));
+                return Err(bad());
             }
-            Shard::parse(s)?;
+            Shard::parse(s).map_err(|_| bad())?;
             match &first_settings {
                 Some((j, first)) if first != settings => {
                     return Err(MergeError::DifferentSettings {
@@ -518,7 +571,85 @@ pub fn merge_tables(tables: &[String]) -> Result<String, MergeError> {
         out.push('\n');
     }
     check_run_order(&out)?;
+    check_cells(&out)?;
     Ok(out)
+}
+
+/// Whether a cell holds what its column does.
+type CellTest = fn(&str) -> bool;
+
+/// What a column of a `bench` or `bench game` table holds, by its name: a
+/// description for the error, and the test a cell must pass (columns not
+/// named here hold free text).
+fn column_kind(name: &str) -> Option<(&'static str, CellTest)> {
+    fn count(c: &str) -> bool {
+        c.is_empty() || c.parse::<u64>().is_ok()
+    }
+    fn seconds(c: &str) -> bool {
+        c.parse::<f64>().is_ok_and(|s| s.is_finite() && s >= 0.0)
+    }
+    fn grid(c: &str) -> bool {
+        c.split_once('x').is_some_and(|(w, h)| {
+            [w, h]
+                .iter()
+                .all(|n| n.parse::<usize>().is_ok_and(|n| n >= 1))
+        })
+    }
+    Some(match name {
+        "apples" | "plan_length" | "lower_bound" | "variables" | "clauses" | "peak_memory_kb"
+        | "certificates" | "proof_bytes" | "seed" | "steps" | "eaten" | "solver_calls" | "cuts"
+        | "shortest_possible" | "least_safe" => ("a whole number or nothing", count),
+        "seconds" | "build_seconds" | "solve_seconds" => ("a number of seconds", seconds),
+        "optimal" | "won" => ("true or false", |c| c == "true" || c == "false"),
+        "certified" => ("true, false or nothing", |c| {
+            matches!(c, "true" | "false" | "")
+        }),
+        "status" => ("sat, unsat, unknown, timeout, invalid or error", |c| {
+            matches!(
+                c,
+                "sat" | "unsat" | "unknown" | "timeout" | "invalid" | "error"
+            )
+        }),
+        "grid" => ("WxH or nothing", |c| c.is_empty() || grid(c)),
+        "size" => ("WxH", grid),
+        "reuse" => ("a --reuse strategy", |c| {
+            snakesat::game::Reuse::ALL.iter().any(|r| r.name() == c)
+        }),
+        _ => return None,
+    })
+}
+
+/// Checks every cell of a merged table against its column (see
+/// [`column_kind`]): a shard's rows are only ever written by `bench`.
+fn check_cells(table: &str) -> Result<(), MergeError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .from_reader(table.as_bytes());
+    let Ok(header) = reader.headers().cloned() else {
+        return Ok(());
+    };
+    let kinds: Vec<_> = header.iter().map(column_kind).collect();
+    for (row, record) in reader.records().enumerate() {
+        let bad = |column: &str, value: &str, expected: &'static str| MergeError::BadCell {
+            row: row + 1,
+            column: column.to_string(),
+            value: value.to_string(),
+            expected,
+        };
+        let record = record.map_err(|_| MergeError::BadRow { row: row + 1 })?;
+        if record.len() != header.len() {
+            return Err(MergeError::BadRow { row: row + 1 });
+        }
+        for ((name, value), kind) in header.iter().zip(record.iter()).zip(&kinds) {
+            if let Some((expected, test)) = kind
+                && !test(value)
+            {
+                return Err(bad(name, value, expected));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Checks that a merged table's rows are in the order of a single run, as
@@ -898,6 +1029,54 @@ mod tests {
         for bad in ["0/3", "4/3", "1/0", "x", "1-3"] {
             assert!(Shard::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    /// Every cell of a `bench` table is checked against its column; free
+    /// text (`instance`, `error`) is not.
+    #[test]
+    fn bench_cells_are_checked_by_column() {
+        let header = crate::cli::measure::ipc::rows_table(&[]).to_csv();
+        let good = "p1.pddl,5x5,15,sat,24,true,23,0.040,2272,7342,9396,,,,";
+        assert_eq!(check_cells(&format!("{header}{good}\n")), Ok(()));
+        let timeout = "\"a, b.pddl\",,15,timeout,,false,,1.5,,,,,,,\"ran out, twice\"";
+        assert_eq!(check_cells(&format!("{header}{timeout}\n")), Ok(()));
+        for (row, column) in [
+            (
+                "p1.pddl,5x5,15,bogus,24,true,23,0.040,2272,7342,9396,,,,",
+                "status",
+            ),
+            (
+                "p1.pddl,0x-1,15,sat,24,true,23,0.040,2272,7342,9396,,,,",
+                "grid",
+            ),
+            (
+                "p1.pddl,5x5,15,sat,abc,true,23,0.040,2272,7342,9396,,,,",
+                "plan_length",
+            ),
+            (
+                "p1.pddl,5x5,15,sat,24,maybe,23,0.040,2272,7342,9396,,,,",
+                "optimal",
+            ),
+            (
+                "p1.pddl,5x5,15,sat,24,true,23,-5,2272,7342,9396,,,,",
+                "seconds",
+            ),
+            (
+                "p1.pddl,5x5,15,sat,24,true,23,0.040,2272,7342,9396,yes,,,",
+                "certified",
+            ),
+        ] {
+            match check_cells(&format!("{header}{good}\n{row}\n")) {
+                Err(MergeError::BadCell {
+                    row: 2, column: c, ..
+                }) => assert_eq!(c, column),
+                other => panic!("{row}: {other:?}"),
+            }
+        }
+        assert_eq!(
+            check_cells(&format!("{header}p1.pddl,5x5\n")),
+            Err(MergeError::BadRow { row: 1 })
+        );
     }
 
     #[test]

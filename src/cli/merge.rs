@@ -87,23 +87,18 @@ fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
     let merged = index::merge_tables(&tables).map_err(|e| match e {
         index::MergeError::DifferentSettings { first, other } => {
             // Only the `name=value` pairs that differ.
-            let pairs = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
-            let (a, b) = (pairs(&first.1), pairs(&other.1));
-            let only = |x: &[String], y: &[String]| {
-                x.iter()
-                    .filter(|p| !y.contains(p))
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
+            let (theirs, ours) = index::differing_words(&other.1, &first.1);
             bad_input(format!(
-                "{} was run with other settings than {}: {} against {}",
+                "{} was run with other settings than {}: {theirs} against {ours}",
                 inputs[other.0 - 1].display(),
                 inputs[first.0 - 1].display(),
-                only(&b, &a),
-                only(&a, &b)
             ))
         }
+        index::MergeError::ShardColumn { table, text } => bad_input(format!(
+            "{}: a row's shard {:?} is not I/K with 1 <= I <= K, or not its other rows' shard",
+            inputs[table - 1].display(),
+            snakesat::excerpt::excerpt(&text)
+        )),
         e => bad_input(e),
     })?;
     let mut out = output::claim_one(output)?;

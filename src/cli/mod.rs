@@ -286,7 +286,17 @@ pub fn main() -> ExitCode {
             eprintln!("error: no command given (see `snakesat --help`)");
             return ExitCode::from(2);
         }
-        Err(e) if !e.use_stderr() => e.exit(),
+        // `--help` and `--version`: on stdout, whose failures count as elsewhere.
+        Err(e) if !e.use_stderr() => {
+            note_stdout(e.print().and_then(|()| std::io::stdout().lock().flush()));
+            return match STDOUT_FAILURE.get() {
+                Some(e) => {
+                    eprintln!("error: cannot write standard output: {e}");
+                    ExitCode::from(2)
+                }
+                None => ExitCode::SUCCESS,
+            };
+        }
         Err(e) => {
             // One line: clap's message up to its first blank line.
             let text = e.render().to_string();

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Deserialize;
 
+use snakesat::excerpt::{excerpt, excerpt_message};
 use snakesat::instance::json::deserialize_pairs;
 use snakesat::instance::{Instance, MAX_HORIZON, Pos};
 use snakesat::output;
@@ -191,13 +192,15 @@ fn json_path(
         } else {
             ", the plan a JSON instance takes (IPC plan files go with a .pddl problem)"
         };
+        let e = excerpt_message(&e.to_string());
         unreadable(format!("{name}: not a plan of `solve --json`{kind}: {e}"))
     })?;
     if let Some(status) = parsed.status.as_deref()
         && status != "sat"
     {
         return Err(unreadable(format!(
-            "{name}: status {status}: only a plan with status sat has a path to {verb}"
+            "{name}: status {}: only a plan with status sat has a path to {verb}",
+            excerpt(status)
         )));
     }
     let path = match parsed.path {

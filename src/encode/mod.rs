@@ -29,6 +29,7 @@ pub mod schedule;
 use thiserror::Error;
 
 use crate::cnf::{Cnf, Lit};
+use crate::excerpt::excerpt;
 use crate::instance::{Instance, InstanceError};
 
 /// What an encoding can do, for the searches to choose from.
@@ -185,10 +186,10 @@ pub const NAMES: &[(&str, &str)] = &[
 #[non_exhaustive]
 pub enum NameError {
     /// An item that is neither a notebook encoding, `direct` nor `key=value`.
-    #[error("unknown encoding {0:?}")]
+    #[error("unknown encoding {:?}", excerpt(.0))]
     Unknown(String),
     /// A `direct` option given twice.
-    #[error("encoding option {key:?} given twice in {name:?}")]
+    #[error("encoding option {:?} given twice in {:?}", excerpt(.key), excerpt(.name))]
     Repeated {
         /// The option.
         key: String,
@@ -196,7 +197,7 @@ pub enum NameError {
         name: String,
     },
     /// A key that is no option of `direct`.
-    #[error("unknown encoding option {key:?} in {name:?}")]
+    #[error("unknown encoding option {:?} in {:?}", excerpt(.key), excerpt(.name))]
     UnknownOption {
         /// The key.
         key: String,
@@ -204,7 +205,7 @@ pub enum NameError {
         name: String,
     },
     /// A value that the option (`amo`, `body`, `growth` or `position`) does not take.
-    #[error("unknown {option} {value:?} ({allowed})")]
+    #[error("unknown {option} {:?} ({allowed})", excerpt(.value))]
     BadValue {
         /// The option.
         option: &'static str,
@@ -214,7 +215,7 @@ pub enum NameError {
         allowed: String,
     },
     /// A value of `prune` other than `on` and `off`.
-    #[error("prune must be on or off, not {0:?}")]
+    #[error("prune must be on or off, not {:?}", excerpt(.0))]
     BadPrune(String),
 }
 

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::{Instance, InstanceError, Pos, Start, TailRule};
-use crate::excerpt::excerpt;
+use crate::excerpt::{excerpt, excerpt_message};
 
 /// Why a JSON instance could not be read.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -50,29 +50,8 @@ impl From<serde_json::Error> for JsonError {
         JsonError::Syntax {
             line: e.line(),
             column: e.column(),
-            message: excerpt_each_quote(message),
+            message: excerpt_message(message),
         }
-    }
-}
-
-/// `message` with every backtick-quoted part cut to an excerpt, and the whole
-/// to four times that (serde also quotes input between double quotes).
-fn excerpt_each_quote(message: &str) -> String {
-    let parts: Vec<String> = message
-        .split('`')
-        .enumerate()
-        .map(|(i, part)| {
-            if i % 2 == 1 {
-                excerpt(part)
-            } else {
-                part.to_string()
-            }
-        })
-        .collect();
-    let joined = parts.join("`");
-    match joined.char_indices().nth(4 * crate::excerpt::MAX_ECHO) {
-        None => joined,
-        Some((cut, _)) => format!("{}…", &joined[..cut]),
     }
 }
 

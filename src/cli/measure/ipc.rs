@@ -91,9 +91,12 @@ pub enum BenchError {
         /// Why.
         source: std::io::Error,
     },
-    /// No problem file at all.
-    #[error("no .pddl problem files in the folders given")]
-    NoProblems,
+    /// No problem file at all; what was skipped, if anything.
+    #[error(
+        "no .pddl problem files in the folders given{}",
+        if .0.is_empty() { String::new() } else { format!(" ({})", .0.join("; ")) }
+    )]
+    NoProblems(Vec<String>),
 }
 
 /// The problem files of `bench`'s folders, and what was left out of them.
@@ -102,7 +105,8 @@ pub struct Listing {
     /// The problems, each folder's in numeric order.
     pub files: Vec<PathBuf>,
     /// One line per thing skipped: a folder given twice, a subfolder (not
-    /// searched), a domain file not named `domain.pddl`.
+    /// searched), a domain file not named `domain.pddl`, a `.pddl` that is
+    /// not a regular file (a FIFO) or whose name holds a control character.
     pub notes: Vec<String>,
 }
 
@@ -117,8 +121,10 @@ fn is_domain_file(path: &Path) -> bool {
 
 /// The `.pddl` problem files of the folders (not `domain.pddl` nor any other
 /// domain file), each folder's in numeric order (`instance-2` before
-/// `instance-10`). A folder given twice is listed once; subfolders are not
-/// searched. The notes say what was skipped.
+/// `instance-10`). A folder given twice is listed once; subfolders,
+/// entries that are not regular files (a FIFO could block the run) and
+/// names with control characters (a line break would split the row) are
+/// not searched. The notes say what was skipped.
 pub fn problems(dirs: &[PathBuf]) -> Result<Listing, BenchError> {
     let mut listing = Listing::default();
     let mut seen: Vec<PathBuf> = Vec::new();
@@ -147,6 +153,17 @@ pub fn problems(dirs: &[PathBuf]) -> Result<Listing, BenchError> {
                     .is_some_and(|n| n.eq_ignore_ascii_case("domain.pddl"))
             {
                 continue;
+            } else if path.to_string_lossy().chars().any(char::is_control) {
+                // (Its row and its child's arguments would break lines.)
+                listing.notes.push(format!(
+                    "skipped {:?}: its name holds a control character",
+                    path.display().to_string()
+                ));
+            } else if !path.is_file() {
+                // A FIFO or a device: reading it may never end.
+                listing
+                    .notes
+                    .push(format!("skipped {}: not a regular file", path.display()));
             } else if is_domain_file(&path) {
                 listing.notes.push(format!(
                     "skipped {}: a domain file, not a problem",
@@ -175,7 +192,7 @@ pub fn problems(dirs: &[PathBuf]) -> Result<Listing, BenchError> {
         listing.files.extend(here);
     }
     if listing.files.is_empty() {
-        return Err(BenchError::NoProblems);
+        return Err(BenchError::NoProblems(listing.notes));
     }
     Ok(listing)
 }

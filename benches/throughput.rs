@@ -45,7 +45,7 @@ fn big() -> Instance {
 }
 
 fn builder_row(label: &str, instance: &Instance, encoding: &dyn Encoding, moves: usize) {
-    let (t, cnf) = timed(5, || encoding.encode(instance, moves).expect("encodes"));
+    let (t, cnf) = timed(21, || encoding.encode(instance, moves).expect("encodes"));
     let size = cnf.size();
     let (tw, bytes) = timed(5, || {
         let mut out = Vec::with_capacity(64 << 20);

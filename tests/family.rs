@@ -1127,7 +1127,7 @@ fn bench_shards_merge_into_the_single_table() {
     ] {
         let mut wrong = vec!["merge", "-o", &merged];
         wrong.extend(given.iter().map(|&i| shards[i].as_str()));
-        assert_bad_input(&snakesat(&wrong), "expected shards 1/");
+        assert_bad_input(&snakesat(&wrong), "expected shards 1/3..3/3 once each");
     }
     // A shard of the same sweep played with other settings that the rows do
     // not show (here --timeout) is refused, naming the flag.

@@ -325,8 +325,8 @@ fn play_writes_progress_lines_for_logs() {
 /// per-apple methods add up to the summary; the loss names it from 1.
 #[test]
 fn a_lost_game_marks_the_apple_it_never_reached() {
-    let run = snakesat(&["play", "--size", "9", "--seed", "3", "--json"]);
-    assert_eq!(run.code, 1, "the README's lost 9x9 game: {}", run.stderr);
+    let run = snakesat(&["play", "--size", "5", "--seed", "62", "--json"]);
+    assert_eq!(run.code, 1, "the README's lost 5x5 game: {}", run.stderr);
     let game: serde_json::Value = serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap();
     let apples = game["apples"].as_array().unwrap();
     let eaten = game["eaten"].as_u64().unwrap() as usize;
@@ -464,9 +464,9 @@ fn the_apple_that_fills_an_odd_board_is_eaten_without_a_certificate() {
 #[test]
 fn pictures_of_a_lost_game_show_the_apple_it_was_lost_on() {
     // `play`'s defaults, as the command below plays it.
-    let cfg = GameConfig::new(9, 9, 3);
+    let cfg = GameConfig::new(5, 5, 62);
     let lost = game::play(&cfg, |_| {}).unwrap();
-    assert!(!lost.stats.won, "the README's lost 9x9 game");
+    assert!(!lost.stats.won, "the README's lost 5x5 game");
     let eaten = lost.stats.eaten;
     let shown = lost.picture_instance();
     assert_eq!(shown.apples.len(), eaten + 1);
@@ -479,9 +479,9 @@ fn pictures_of_a_lost_game_show_the_apple_it_was_lost_on() {
     let run = snakesat(&[
         "play",
         "--size",
-        "9",
+        "5",
         "--seed",
-        "3",
+        "62",
         "--gif",
         gif.to_str().unwrap(),
         "--html",
@@ -492,7 +492,7 @@ fn pictures_of_a_lost_game_show_the_apple_it_was_lost_on() {
     let html = std::fs::read_to_string(&page).unwrap();
     let moves = lost.stats.steps;
     assert!(
-        html.contains(&format!("<title>9x9 seed 3 — {moves} moves, lost</title>")),
+        html.contains(&format!("<title>5x5 seed 62 — {moves} moves, lost</title>")),
         "title"
     );
     let start = html.find("id=\"plan-data\">").unwrap() + "id=\"plan-data\">".len();
@@ -686,6 +686,27 @@ fn least_means_no_shorter_safe_plan_by_brute_force() {
         // shorter plan would have been taken): it was left undecided.
         if conflicts == Some(1) {
             assert!(beaten > 0, "no length left undecided had a safe plan");
+        }
+    }
+}
+
+/// A query undecided within `conflicts` proves nothing, so it does not lose
+/// a game: the first cycle is found without the limit (every odd-board game
+/// at `--conflicts` below about 60 was lost at length 1, before its first
+/// move), and a search that would end the game is tried again without it.
+#[test]
+fn a_low_conflict_limit_does_not_lose_odd_games() {
+    for seed in 1..=10 {
+        for (side, must_win) in [(5, true), (7, false)] {
+            let cfg = GameConfig {
+                conflicts: Some(1),
+                ..GameConfig::new(side, side, seed)
+            };
+            let record = game::play(&cfg, |_| {}).unwrap();
+            assert!(record.stats.eaten > 0, "{side}x{side} seed {seed}");
+            if must_win {
+                assert!(record.stats.won, "{side}x{side} seed {seed}");
+            }
         }
     }
 }

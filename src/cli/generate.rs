@@ -79,7 +79,7 @@ pub struct GenerateArgs {
     /// Seed of the ChaCha8 generator.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Every instance of the setting (each parameter one value) once up to symmetry, instead of --count draws.
+    /// Every instance of the setting (each parameter one value) once up to symmetry, instead of --count draws; every apple, hidden ones too, on a cell that is neither a wall nor the starting body (as --count draws them).
     #[arg(long)]
     pub all: bool,
     /// Encodings of the CNF files, comma-separated; an encoding's options

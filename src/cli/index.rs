@@ -322,13 +322,17 @@ pub fn from_jsonl(text: &str) -> Result<Vec<IndexRow>, serde_json::Error> {
 }
 
 /// The words (split at spaces) of `a` that `b` lacks, and those of `b`
-/// that `a` lacks, each cut to an [`excerpt`]: what differs between two
-/// shards' commands or settings, without repeating what they share.
+/// that `a` lacks, each cut to an [`excerpt`] (`(nothing more)` for none):
+/// what differs between two shards' commands or settings, without repeating
+/// what they share.
 pub fn differing_words(a: &str, b: &str) -> (String, String) {
     let only = |x: &str, y: &str| {
         let theirs: Vec<&str> = y.split(' ').collect();
         let words: Vec<&str> = x.split(' ').filter(|w| !theirs.contains(w)).collect();
-        excerpt(&words.join(" "))
+        match words.is_empty() {
+            true => "(nothing more)".to_string(),
+            false => excerpt(&words.join(" ")),
+        }
     };
     (only(a, b), only(b, a))
 }
@@ -500,6 +504,17 @@ fn strip_shard_column(tables: &[String]) -> Result<(Vec<String>, String), MergeE
         .zip(&expected)
         .all(|(g, e)| g == e || g.strip_suffix(" (no rows)") == Some(e.as_str()));
     if !matches {
+        // K as the tables name it when they agree (shard 2/3 missing: 1/3..3/3
+        // expected, not 1/2..2/2), else the number of tables.
+        let named: Vec<usize> = got
+            .iter()
+            .filter_map(|g| Shard::parse(g).ok())
+            .map(|s| s.count)
+            .collect();
+        let count = match named.first() {
+            Some(&k) if named.iter().all(|&n| n == k) => k,
+            _ => count,
+        };
         return Err(MergeError::WrongShards {
             count,
             got: got.join(", ") + " (CSV tables go in shard order)",

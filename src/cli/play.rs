@@ -68,7 +68,10 @@ pub struct PlayArgs {
 pub struct PlayerArgs {
     /// Conflicts per solver call before a query counts as undecided (then the
     /// snake takes the best certified route found so far); 0 for no limit.
-    /// Unlike the timeout, it keeps games reproducible.
+    /// Unlike the timeout, it keeps games reproducible. The game's first
+    /// cycle, on the empty board, is found without this limit and --rounds,
+    /// and a search that finds nothing is tried once more without them before
+    /// the game is called lost.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_CONFLICTS.unsigned_abs())]
     pub conflicts: u32,
     /// Solver calls per query (each model that is not one cycle gets subtour

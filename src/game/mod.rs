@@ -113,7 +113,9 @@ pub struct GameConfig {
     pub timeout_per_apple: Option<Duration>,
     /// Conflicts per solver call before a query counts as undecided:
     /// `Some(n)` with `n >= 1`, or `None` for no limit ([`play`] refuses
-    /// `Some(n)` with `n < 1` with [`GameError::BadSetting`]).
+    /// `Some(n)` with `n < 1` with [`GameError::BadSetting`]). The game's
+    /// first cycle goes without it (and without `rounds`), and so does a
+    /// second try of an apple's search before the game is called lost.
     pub conflicts: Option<i32>,
     /// Solver calls per query (refinement rounds) before it counts as
     /// undecided; at least 1.
@@ -471,16 +473,19 @@ pub fn play(
     let cells = grid.cells();
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let mut solver = CycleSolver::new(grid, config.reuse);
-    solver.conflict_limit = config.conflicts;
-    solver.round_limit = config.rounds;
     let mut body: VecDeque<usize> = VecDeque::from([0]);
     let mut occupied = vec![false; cells];
     occupied[0] = true;
-    // A one-cell board is full from the start (and has no arc to build a cycle of).
+    // The game's first cycle, on the empty board, without the limits of the
+    // queries after it: every later plan rests on it (with a low
+    // `conflicts`, odd boards were lost before the first move). A one-cell
+    // board is full from the start (and has no arc to build a cycle of).
     let mut cycle = match (cells > 1).then(|| solver.certify(&[0], None)) {
         Some(Outcome::Found(f)) => Some(f.cycle),
         _ => None,
     };
+    solver.conflict_limit = config.conflicts;
+    solver.round_limit = config.rounds;
     let mut record = GameRecord {
         stats: GameStats {
             width: w,
@@ -514,20 +519,39 @@ pub fn play(
         let snake: Vec<usize> = body.iter().copied().collect();
         let shortest = route::shortest(&grid, &snake, apple, true);
         let lower_bound = shortest.as_ref().map(Vec::len);
-        let plan = plan_apple(
+        let effort = Effort {
+            undecided: config.undecided_per_apple,
+            lengths: config.lengths_per_apple,
+            detours: config.detours_per_apple,
+            threads: config.threads,
+        };
+        let mut plan = plan_apple(
             &mut solver,
             &snake,
             apple,
-            shortest,
+            shortest.clone(),
             cycle.as_deref(),
             deadline,
-            &Effort {
-                undecided: config.undecided_per_apple,
-                lengths: config.lengths_per_apple,
-                detours: config.detours_per_apple,
-                threads: config.threads,
-            },
+            &effort,
         );
+        // A query undecided within `conflicts` or `rounds` proves nothing:
+        // before the game is called lost, the same search without them
+        // (still within the time per apple).
+        if plan.is_none() && (config.conflicts.is_some() || config.rounds < u32::MAX) {
+            solver.conflict_limit = None;
+            solver.round_limit = u32::MAX;
+            plan = plan_apple(
+                &mut solver,
+                &snake,
+                apple,
+                shortest,
+                cycle.as_deref(),
+                deadline,
+                &effort,
+            );
+            solver.conflict_limit = config.conflicts;
+            solver.round_limit = config.rounds;
+        }
         let Some(plan) = plan else {
             record.apples.push(AppleRecord {
                 index: record.stats.eaten,

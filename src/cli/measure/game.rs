@@ -576,7 +576,7 @@ mod tests {
             let record = game::play(&GameConfig::new(w, h, seed), |_| {}).unwrap();
             GameSummary::new(record)
         };
-        let (won, lost) = (play(4, 4, 1), play(9, 9, 3));
+        let (won, lost) = (play(4, 4, 1), play(5, 5, 62));
         assert!(won.stats.won && !lost.stats.won);
         let steps = |g: &GameSummary, a: usize| g.apple_steps[a] as f64;
         let (_, title) = per_apple_series(&[vec![&won], vec![&won]], steps);

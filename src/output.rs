@@ -26,8 +26,8 @@
 //! In a process that called [`clean_up_on_signals`] (the `snakesat` binary
 //! does, first thing; nothing in the library does, so a program using it
 //! keeps its own handling of signals), SIGINT, SIGTERM, SIGHUP and the
-//! other [`CLEANUP_SIGNALS`] remove the live temporaries and the process dies of the signal as it would have
-//! without them.
+//! other [`CLEANUP_SIGNALS`] remove the live temporaries and the process
+//! dies of the signal as it would have without them.
 //!
 //! Files that cannot go through a temporary (the certificates of `solve
 //! --proof`, which CaDiCaL writes by their path, and their folder; the
@@ -344,11 +344,12 @@ pub fn settle(folder: &Path) {
 /// a scheduler sends (SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2).
 pub const CLEANUP_SIGNALS: [i32; 7] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2];
 
-/// Makes the [`CLEANUP_SIGNALS`] (SIGINT, SIGTERM, SIGHUP, …) end this process as the `snakesat`
-/// binary ends (its `main` calls this first): the running children of
-/// [`spawn_watched`] are stopped, the live temporaries and the unfinished
-/// files removed, and the process dies of the signal. From then on, files
-/// are registered as unfinished (see [`create_unfinished`]).
+/// Makes the [`CLEANUP_SIGNALS`] (SIGINT, SIGTERM, SIGHUP, …) end this
+/// process as the `snakesat` binary ends (its `main` calls this first): the
+/// running children of [`spawn_watched`] are stopped, the live temporaries
+/// and the unfinished files removed, and the process dies of the signal.
+/// From then on, files are registered as unfinished (see
+/// [`create_unfinished`]).
 ///
 /// This replaces the process's own handling of those signals for good
 /// (a thread waits for them until the process ends), so it is for a program

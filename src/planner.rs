@@ -147,7 +147,9 @@ pub enum PlanError {
     /// `source()`: a reporter printing the chain would repeat it.)
     #[error("invalid instance: {0}")]
     Instance(InstanceError),
-    /// The encoding refuses the instance.
+    /// The encoding refuses the instance, or a formula a fixed horizon asks
+    /// for is beyond its limits (a least-horizon or satisficing search that
+    /// reaches such a formula answers [`Undecided::FormulaLimit`] instead).
     #[error(transparent)]
     Encode(#[from] EncodeError),
     /// A certificate could not be written ([`Planner::certify_into`]). The

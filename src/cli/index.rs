@@ -634,14 +634,20 @@ fn column_kind(name: &str) -> Option<(&'static str, CellTest)> {
     })
 }
 
-/// Checks every cell of a merged table against its column (see
-/// [`column_kind`]): a shard's rows are only ever written by `bench`.
-fn check_cells(table: &str) -> Result<(), MergeError> {
+/// A merged table's header and a reader of its rows (`None` without a header).
+fn read_table(table: &str) -> Option<(csv::StringRecord, csv::Reader<&[u8]>)> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(true)
         .from_reader(table.as_bytes());
-    let Ok(header) = reader.headers().cloned() else {
+    let header = reader.headers().cloned().ok()?;
+    Some((header, reader))
+}
+
+/// Checks every cell of a merged table against its column (see
+/// [`column_kind`]): a shard's rows are only ever written by `bench`.
+fn check_cells(table: &str) -> Result<(), MergeError> {
+    let Some((header, mut reader)) = read_table(table) else {
         return Ok(());
     };
     let kinds: Vec<_> = header.iter().map(column_kind).collect();
@@ -677,11 +683,7 @@ fn check_cells(table: &str) -> Result<(), MergeError> {
 /// rows leave no gap (e.g. the last group's single game, or problems whose
 /// numbers are not consecutive) cannot be told apart from a smaller run.
 fn check_run_order(table: &str) -> Result<(), MergeError> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(true)
-        .from_reader(table.as_bytes());
-    let Ok(header) = reader.headers().cloned() else {
+    let Some((header, mut reader)) = read_table(table) else {
         return Ok(());
     };
     let column = |name: &str| header.iter().position(|h| h == name);

@@ -176,3 +176,61 @@ fn the_viewer_shows_the_head_in_the_planned_cell() {
         assert_eq!(seen, (x, y), "head cell in the screenshot at step {step}");
     }
 }
+
+/// A full game's page rings each apple still to come, but one per cell: the
+/// next to come there (every later apple's number overprinted it).
+#[test]
+fn the_viewer_rings_one_apple_per_cell() {
+    let Some(browser) = chromium() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have Chromium for the viewer test"
+        );
+        eprintln!("skipped: no chromium-headless-shell / chromium on the PATH");
+        return;
+    };
+    let dir = temp_dir("viewer-rings");
+    let page = dir.join("game.html");
+    let args = ["play", "--size", "6", "--seed", "1"];
+    let run = snakesat(&[&args[..], &["--html", page.to_str().unwrap(), "-q"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = snakesat(&[&args[..], &["--json"]].concat());
+    let game: serde_json::Value = serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap();
+    let cells: Vec<String> = game["apples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["cell"].to_string())
+        .collect();
+    for step in [0usize, 40] {
+        // The apples eaten by then (the game's steps per apple add up).
+        let mut t = 0;
+        let eaten = game["apples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .take_while(|a| {
+                t += a["steps"].as_u64().unwrap() as usize;
+                t <= step
+            })
+            .count();
+        // The apple on the board, then one ring per other cell to come.
+        let mut distinct: Vec<&String> = Vec::new();
+        for c in &cells[eaten..] {
+            if !distinct.contains(&c) {
+                distinct.push(c);
+            }
+        }
+        let url = format!("file://{}#step={step}", page.display());
+        let dom =
+            String::from_utf8_lossy(&browse(browser, &url, &["--dump-dom"]).stdout).into_owned();
+        assert_eq!(attribute(&dom, "step"), step.to_string());
+        // (The page's script spells the attribute too, followed by `/>`.)
+        let rings = dom.matches("stroke-dasharray=\"3 2\">").count();
+        assert!(
+            cells.len() - eaten > distinct.len(),
+            "some cell holds two apples to come"
+        );
+        assert_eq!(rings, distinct.len() - 1, "step {step}");
+    }
+}

@@ -195,9 +195,14 @@ function draw(t) {
   slider.value = t;
   let out = "";
   let eaten = 0;
+  // One apple per cell: the next to come there (later ones' numbers overprinted it).
+  const taken = new Set();
   for (let i = 0; i < D.apples.length; i++) {
     const a = D.apples[i];
     if (a.eat <= t) { eaten++; continue; }
+    const cell = `${a.cell[0]},${a.cell[1]}`;
+    if (taken.has(cell)) continue;
+    taken.add(cell);
     const [cx, cy] = centre(a.cell);
     if (a.reveal <= t) {
       out += `<circle cx="${cx}" cy="${cy}" r="${C * 0.36}" fill="#d62f2f"/>` +

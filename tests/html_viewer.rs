@@ -26,6 +26,20 @@ fn chromium() -> Option<&'static str> {
         })
 }
 
+/// The first Chromium on the PATH; without one, `None` after saying the
+/// test is skipped (in CI, where `.ci/run` installs it, a failure).
+fn chromium_or_skip() -> Option<&'static str> {
+    let browser = chromium();
+    if browser.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have Chromium for the viewer test"
+        );
+        eprintln!("skipped: no chromium-headless-shell / chromium on the PATH");
+    }
+    browser
+}
+
 fn browse(browser: &str, url: &str, extra: &[&str]) -> std::process::Output {
     Command::new(browser)
         .args([
@@ -105,12 +119,7 @@ const HEAD: [u8; 3] = [20, 90, 40];
 
 #[test]
 fn the_viewer_shows_the_head_in_the_planned_cell() {
-    let Some(browser) = chromium() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have Chromium for the viewer test"
-        );
-        eprintln!("skipped: no chromium-headless-shell / chromium on the PATH");
+    let Some(browser) = chromium_or_skip() else {
         return;
     };
     let dir = temp_dir("viewer");
@@ -181,12 +190,7 @@ fn the_viewer_shows_the_head_in_the_planned_cell() {
 /// next to come there (every later apple's number overprinted it).
 #[test]
 fn the_viewer_rings_one_apple_per_cell() {
-    let Some(browser) = chromium() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have Chromium for the viewer test"
-        );
-        eprintln!("skipped: no chromium-headless-shell / chromium on the PATH");
+    let Some(browser) = chromium_or_skip() else {
         return;
     };
     let dir = temp_dir("viewer-rings");

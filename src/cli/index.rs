@@ -119,11 +119,10 @@ pub enum MergeError {
     #[error("shard must be I/K with 1 <= I <= K, not {:?}", excerpt(.0))]
     BadShard(String),
     /// Shards of different sweeps.
-    #[error(
-        "the shards come from different commands: {} against {}",
-        differing_words(.0, .1).0,
-        differing_words(.0, .1).1
-    )]
+    #[error("the shards come from different commands: {}", {
+        let (first, other) = differing_words(.0, .1);
+        format!("{first} against {other}")
+    })]
     DifferentCommands(String, String),
     /// A shard missing or given twice.
     #[error("expected shards 1/{count}..{count}/{count} once each, got {got}")]

@@ -529,7 +529,7 @@ pub fn play(
             &mut solver,
             &snake,
             apple,
-            shortest.clone(),
+            shortest,
             cycle.as_deref(),
             deadline,
             &effort,
@@ -544,7 +544,8 @@ pub fn play(
                 &mut solver,
                 &snake,
                 apple,
-                shortest,
+                // (Found again here rather than kept for this rare retry.)
+                route::shortest(&grid, &snake, apple, true),
                 cycle.as_deref(),
                 deadline,
                 &effort,

@@ -108,9 +108,10 @@ pub(crate) fn object_name(p: Pos) -> String {
 
 /// The cell an object name `posX-Y` (any case) stands for.
 fn parse_object(name: &str) -> Option<Pos> {
-    let lower = name.to_ascii_lowercase();
-    let rest = lower.strip_prefix("pos")?;
-    let (x, y) = rest.split_once('-')?;
+    if !name.get(..3)?.eq_ignore_ascii_case("pos") {
+        return None;
+    }
+    let (x, y) = name[3..].split_once('-')?;
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     if !digits(x) || !digits(y) {
         return None;
@@ -125,11 +126,10 @@ pub struct Objects(Naming);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Naming {
-    /// The objects a problem file declares, by cell and by (lowercased) name.
-    Declared {
-        names: HashMap<Pos, String>,
-        cells: HashMap<String, Pos>,
-    },
+    /// The (lowercased) names of the objects a problem file declares, by
+    /// cell. Every declared object names a cell (`posX-Y`), so a name is
+    /// looked up by parsing it: no second map by name.
+    Declared { names: HashMap<Pos, String> },
     /// `posX-Y` for every cell of a `width` x `height` grid.
     Canonical { width: usize, height: usize },
 }
@@ -149,7 +149,7 @@ impl Objects {
     /// without an object (a wall the problem leaves out) gets `pos{x}-{y}`.
     pub fn name(&self, p: Pos) -> Cow<'_, str> {
         match &self.0 {
-            Naming::Declared { names, .. } => match names.get(&p) {
+            Naming::Declared { names } => match names.get(&p) {
                 Some(name) => Cow::Borrowed(name),
                 None => Cow::Owned(object_name(p)),
             },
@@ -161,10 +161,8 @@ impl Objects {
     /// problem has no such object.
     pub fn cell(&self, name: &str) -> Option<Pos> {
         match &self.0 {
-            Naming::Declared { cells, .. } if name.bytes().any(|b| b.is_ascii_uppercase()) => {
-                cells.get(&name.to_ascii_lowercase()).copied()
-            }
-            Naming::Declared { cells, .. } => cells.get(name).copied(),
+            Naming::Declared { names } => parse_object(name)
+                .filter(|p| names.get(p).is_some_and(|n| n.eq_ignore_ascii_case(name))),
             Naming::Canonical { width, height } => {
                 parse_object(name).filter(|&(x, y)| x < *width && y < *height)
             }
@@ -204,38 +202,42 @@ pub fn is_domain_text(text: &str) -> bool {
     words.len() >= 4 && words[..4] == ["(", "define", "(", "domain"]
 }
 
-/// An s-expression: an atom, or a list and the line of its `(`.
+/// An s-expression: an atom, or a list and the line of its `(`. Atoms
+/// borrow the text they were read from: a 1000x1000 board's problem holds
+/// about 13 million of them, and a `String` or two each made reading it
+/// allocation-bound.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Sx {
-    Atom(Atom),
-    List(Vec<Sx>, usize),
+enum Sx<'t> {
+    Atom(Atom<'t>),
+    List(Vec<Sx<'t>>, usize),
 }
 
 /// An atom of a problem file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Atom {
-    /// Lowercased: PDDL names are case-insensitive.
-    name: String,
+struct Atom<'t> {
+    /// Lowercased (PDDL names are case-insensitive): a slice of the
+    /// lowercased copy of the text, at the same place as `spelt`.
+    name: &'t str,
     /// As spelt in the file, for messages.
-    spelt: String,
+    spelt: &'t str,
     /// Its line, from 1.
     line: usize,
 }
 
-impl Sx {
+impl<'t> Sx<'t> {
     /// The lowercased name of an atom.
-    fn atom(&self) -> Option<&str> {
-        self.word().map(|a| a.name.as_str())
+    fn atom(&self) -> Option<&'t str> {
+        self.word().map(|a| a.name)
     }
 
-    fn word(&self) -> Option<&Atom> {
+    fn word(&self) -> Option<&Atom<'t>> {
         match self {
             Sx::Atom(a) => Some(a),
             Sx::List(..) => None,
         }
     }
 
-    fn list(&self) -> Option<&[Sx]> {
+    fn list(&self) -> Option<&[Sx<'t>]> {
         match self {
             Sx::List(l, _) => Some(l),
             Sx::Atom(_) => None,
@@ -251,16 +253,16 @@ impl Sx {
     }
 
     /// The head atom of a list, if any.
-    fn head(&self) -> Option<&str> {
+    fn head(&self) -> Option<&'t str> {
         self.list().and_then(|l| l.first()).and_then(Sx::atom)
     }
 }
 
-impl Sx {
+impl Sx<'_> {
     /// The expression as spelt (blanks made single spaces), in full.
     fn write_full(&self, out: &mut String) {
         match self {
-            Sx::Atom(a) => out.push_str(&a.spelt),
+            Sx::Atom(a) => out.push_str(a.spelt),
             Sx::List(items, _) => {
                 out.push('(');
                 for (i, item) in items.iter().enumerate() {
@@ -276,7 +278,7 @@ impl Sx {
 }
 
 /// Shows the expression for error messages: cut to an [`excerpt`].
-impl std::fmt::Display for Sx {
+impl std::fmt::Display for Sx<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut full = String::new();
         self.write_full(&mut full);
@@ -285,18 +287,20 @@ impl std::fmt::Display for Sx {
 }
 
 /// Reads every top-level s-expression of `text` (`;` comments skipped), at
-/// most [`MAX_NESTING`] deep.
-fn parse_sexprs(text: &str) -> Result<Vec<Sx>, PddlError> {
+/// most [`MAX_NESTING`] deep; `lower` is `text` with ASCII letters
+/// lowercased (so at the same byte offsets), where the atoms' names are.
+fn parse_sexprs<'t>(text: &'t str, lower: &'t str) -> Result<Vec<Sx<'t>>, PddlError> {
+    debug_assert_eq!(text.len(), lower.len());
     let syntax = |line: usize, message: String| PddlError::Syntax { line, message };
     let mut stack: Vec<(Vec<Sx>, usize)> = Vec::new();
     let mut top = Vec::new();
     let mut line = 1;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut chars = text.char_indices().peekable();
+    while let Some((start, c)) = chars.next() {
         match c {
             '\n' => line += 1,
             ';' => {
-                for d in chars.by_ref() {
+                for (_, d) in chars.by_ref() {
                     if d == '\n' {
                         line += 1;
                         break;
@@ -322,26 +326,26 @@ fn parse_sexprs(text: &str) -> Result<Vec<Sx>, PddlError> {
                 }
             }
             c if c.is_whitespace() => {}
-            c => {
-                let mut spelt = String::new();
-                spelt.push(c);
-                while let Some(&d) = chars.peek() {
+            _ => {
+                let mut end = text.len();
+                while let Some(&(at, d)) = chars.peek() {
                     if d.is_whitespace() || d == '(' || d == ')' || d == ';' {
+                        end = at;
                         break;
                     }
-                    spelt.push(d);
                     chars.next();
                 }
+                let spelt = &text[start..end];
                 match stack.last_mut() {
                     Some((parent, _)) => parent.push(Sx::Atom(Atom {
-                        name: spelt.to_ascii_lowercase(),
+                        name: &lower[start..end],
                         spelt,
                         line,
                     })),
                     None => {
                         return Err(syntax(
                             line,
-                            format!("{:?} outside parentheses", excerpt(&spelt)),
+                            format!("{:?} outside parentheses", excerpt(spelt)),
                         ));
                     }
                 }
@@ -376,7 +380,7 @@ fn parse_sexprs(text: &str) -> Result<Vec<Sx>, PddlError> {
 }
 
 /// The name of a section (`:goal` of `(:goal ...)`), given a list's items.
-fn section_name(items: &[Sx]) -> Option<&str> {
+fn section_name<'a>(items: &'a [Sx<'a>]) -> Option<&'a str> {
     items
         .first()
         .and_then(Sx::atom)
@@ -389,7 +393,7 @@ type Nested<'a> = ((&'a str, usize), (&'a str, usize));
 
 /// A section found inside another section, at most a few levels below the
 /// list of `items` (opened on `line`).
-fn section_in_section(items: &[Sx], line: usize, depth: usize) -> Option<Nested<'_>> {
+fn section_in_section<'a>(items: &'a [Sx<'a>], line: usize, depth: usize) -> Option<Nested<'a>> {
     let lists = || {
         items.iter().filter_map(|sx| match sx {
             Sx::List(list, at) => Some((list, *at)),
@@ -412,9 +416,9 @@ fn section_in_section(items: &[Sx], line: usize, depth: usize) -> Option<Nested<
 /// The sections of a `(define (problem ..) ..)` form.
 struct Sections<'a> {
     domain: Option<&'a str>,
-    objects: Vec<&'a Atom>,
-    init: &'a [Sx],
-    goal: Option<&'a Sx>,
+    objects: Vec<&'a Atom<'a>>,
+    init: &'a [Sx<'a>],
+    goal: Option<&'a Sx<'a>>,
 }
 
 /// The parts of a `(define (problem ..) ..)` form that PDDL allows once each;
@@ -429,7 +433,7 @@ const ONCE: [&str; 7] = [
     ":metric",
 ];
 
-fn problem_sections(forms: &[Sx]) -> Result<Sections<'_>, PddlError> {
+fn problem_sections<'a>(forms: &'a [Sx<'a>]) -> Result<Sections<'a>, PddlError> {
     let define = match forms {
         [one] if one.head() == Some("define") => one.list().unwrap_or_default(),
         [] => fail!("malformed PDDL: no (define ...) form"),
@@ -463,7 +467,7 @@ fn problem_sections(forms: &[Sx]) -> Result<Sections<'_>, PddlError> {
             Some("problem") => is_problem = true,
             Some("domain") => fail!("this is a domain file, not a problem file"),
             Some(":domain") => match items {
-                [_, Sx::Atom(d)] => problem.domain = Some(&d.name),
+                [_, Sx::Atom(d)] => problem.domain = Some(d.name),
                 _ => fail!("malformed PDDL: (:domain NAME) expected, found {section}"),
             },
             Some(":objects") => {
@@ -521,15 +525,15 @@ pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
 /// write, is skipped). Errors are one line.
 pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let forms = parse_sexprs(text)?;
+    let lower = text.to_ascii_lowercase();
+    let forms = parse_sexprs(text, &lower)?;
     let problem = problem_sections(&forms)?;
 
     // Objects: cells, plus the domain constant if someone lists it. A name
     // listed twice is one object; two names for one cell are refused.
     let mut names: HashMap<Pos, String> = HashMap::default();
-    let mut by_name: HashMap<String, Pos> = HashMap::default();
     for object in &problem.objects {
-        let name = object.name.as_str();
+        let name = object.name;
         if name == DUMMY {
             continue;
         }
@@ -538,7 +542,7 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
                 object.line,
                 format!(
                     "object {:?} is not a cell name posX-Y",
-                    excerpt(&object.spelt)
+                    excerpt(object.spelt)
                 ),
             )
         })?;
@@ -550,32 +554,28 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
                 format!(
                     "objects {} and {} both name cell ({}, {}): a cell needs one object",
                     excerpt(first),
-                    excerpt(&object.spelt),
+                    excerpt(object.spelt),
                     p.0,
                     p.1
                 ),
             ));
         }
         names.insert(p, name.to_string());
-        by_name.insert(name.to_string(), p);
     }
     if names.is_empty() {
         fail!("no cell objects posX-Y in :objects");
     }
     let cells: HashSet<Pos> = names.keys().copied().collect();
-    let objects = Objects(Naming::Declared {
-        names,
-        cells: by_name,
-    });
+    let objects = Objects(Naming::Declared { names });
     let name_of = |p: Pos| objects.name(p).into_owned();
     // The cell `object` stands for in `fact` of `section`.
     let cell_in = |object: &Atom, fact: &Sx, section: &str| -> Result<Pos, PddlError> {
-        match objects.cell(&object.name) {
+        match objects.cell(object.name) {
             Some(p) => Ok(p),
             None if object.name == DUMMY => {
                 fail!("{DUMMY} in {fact} of {section} is the domain's constant, not a cell")
             }
-            None => fail!("unknown object {:?} in {section}", excerpt(&object.spelt)),
+            None => fail!("unknown object {:?} in {section}", excerpt(object.spelt)),
         }
     };
 
@@ -1040,7 +1040,10 @@ mod tests {
 
     #[test]
     fn tokenizer_skips_comments_and_lowercases() {
-        let forms = parse_sexprs("; c\n(A (b;x)\n)\tC)").unwrap();
+        let parse = |text: &str| parse_sexprs(text, &text.to_ascii_lowercase()).map(|f| f.len());
+        let text = "; c\n(A (b;x)\n)\tC)";
+        let lower = text.to_ascii_lowercase();
+        let forms = parse_sexprs(text, &lower).unwrap();
         assert_eq!(forms.len(), 1);
         // Shown as spelt; names lowercased; lines kept.
         assert_eq!(forms[0].to_string(), "(A (b) C)");
@@ -1049,8 +1052,18 @@ mod tests {
         assert_eq!(forms[0].line(), 2);
         assert_eq!(items[2].atom(), Some("c"));
         assert_eq!(items[2].line(), 3);
-        assert!(parse_sexprs("(a (b)").is_err());
-        assert!(parse_sexprs("(a))").is_err());
+        assert!(parse("(a (b)").is_err());
+        assert!(parse("(a))").is_err());
+        // Atoms end at blanks (Unicode ones too), parentheses and comments;
+        // names past a multi-byte character stay aligned with their spelling.
+        let text = "(É\u{a0}Ab;c\n)";
+        let lower = text.to_ascii_lowercase();
+        let forms = parse_sexprs(text, &lower).unwrap();
+        let items = forms[0].list().unwrap();
+        assert_eq!(items.len(), 2);
+        assert_eq!(items[0].atom(), Some("É"));
+        assert_eq!(items[1].atom(), Some("ab"));
+        assert_eq!(items[1].word().unwrap().spelt, "Ab");
     }
 
     /// tests/data/tiny-3x2.pddl: snake pos1-0 -> pos0-0, a point at pos2-0,

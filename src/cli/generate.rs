@@ -557,18 +557,25 @@ pub fn check_empty(dir: &Path, name: &str) -> Result<(), Failure> {
     }
 }
 
-/// Creates the folder `dir` and its missing parents, each unfinished
-/// ([`output::create_unfinished`]) until the run (`generate` or `merge`
-/// writing a family, `bench` writing plans) is complete; returns the topmost
-/// folder created (`dir` itself when it exists). A folder that another process (a shard sharing it)
-/// creates meanwhile is used, and not removed.
-pub fn create_folder(dir: &Path) -> Result<PathBuf, Failure> {
+/// Refuses an output folder `dir` that exists as something else (a file,
+/// a device): checked before any work, and again by [`create_folder`].
+pub fn refuse_non_folder(dir: &Path) -> Result<(), Failure> {
     if dir.exists() && !dir.is_dir() {
         return Err(bad_input(format!(
             "cannot create {}: it exists and is not a folder",
             dir.display()
         )));
     }
+    Ok(())
+}
+
+/// Creates the folder `dir` and its missing parents, each unfinished
+/// ([`output::create_unfinished`]) until the run (`generate` or `merge`
+/// writing a family, `bench` writing plans) is complete; returns the topmost
+/// folder created (`dir` itself when it exists). A folder that another process (a shard sharing it)
+/// creates meanwhile is used, and not removed.
+pub fn create_folder(dir: &Path) -> Result<PathBuf, Failure> {
+    refuse_non_folder(dir)?;
     output::create_dirs_unfinished(dir).map_err(|(folder, e)| {
         output::discard_unfinished();
         bad_input(format!("cannot create {}: {e}", folder.display()))

@@ -23,7 +23,7 @@ use crate::cli::measure::ipc;
 
 use snakesat::{counted, output};
 
-use super::generate::{check_empty, create_folder, write_index};
+use super::generate::{check_empty, create_folder, refuse_non_folder, write_index};
 use super::{Failure, Input, bad_input, read_file, read_path_bounded};
 
 #[derive(Args)]
@@ -155,12 +155,7 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
         return Err(output::also_input(output).into());
     }
     check_empty(output, "merge")?;
-    if output.exists() && !output.is_dir() {
-        return Err(bad_input(format!(
-            "cannot create {}: it exists and is not a folder",
-            output.display()
-        )));
-    }
+    refuse_non_folder(output)?;
     let mut shards = Vec::new();
     let mut sources = Vec::new();
     let mut names = HashSet::new();

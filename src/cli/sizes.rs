@@ -209,12 +209,11 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
             } else {
                 "given"
             };
-            let _ = writeln!(out, "instance: {}", describe(&instance));
-            let _ = writeln!(
-                out,
-                "horizon: T={} ({how})",
-                snakesat::counted(moves, "move")
-            );
+            let context = [
+                format!("instance: {}", describe(&instance)),
+                format!("horizon: T={} ({how})", snakesat::counted(moves, "move")),
+            ];
+            write_context(&mut out, &context, args.markdown);
             let _ = writeln!(out);
             let _ = write!(
                 out,
@@ -309,16 +308,19 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
             serde_json::to_string_pretty(&doc).expect("serialises")
         );
     } else {
-        let _ = writeln!(
-            out,
+        let mut context = vec![format!(
             "clauses per encoding; {} swept (\"refused\": the encoding does not model the instance, or it is too large)",
             param.name()
-        );
+        )];
         if points.iter().any(|(_, moves, _)| moves.is_none()) {
-            let _ = writeln!(
-                out,
+            context.push(
                 "(\"no plan\": that size's instance has no plan of at most --max-horizon moves, or some apple can never be eaten)"
+                    .to_string(),
             );
+        }
+        write_context(&mut out, &context, args.markdown);
+        if args.markdown {
+            let _ = writeln!(out);
         }
         let _ = write!(
             out,
@@ -330,11 +332,14 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
         );
         if args.solve {
             let _ = writeln!(out);
-            let _ = writeln!(
-                out,
+            let caption = format!(
                 "solver's answer and seconds per encoding; {} swept",
                 param.name()
             );
+            write_context(&mut out, &[caption], args.markdown);
+            if args.markdown {
+                let _ = writeln!(out);
+            }
             let _ = write!(
                 out,
                 "{}",
@@ -376,6 +381,15 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
 }
 
 /// A table as Markdown or as aligned text.
+/// The lines above a table, one per line: in Markdown an item each, which
+/// a renderer keeps apart (plain lines would join into one paragraph).
+fn write_context(out: &mut Vec<u8>, lines: &[String], markdown: bool) {
+    for line in lines {
+        let bullet = if markdown { "- " } else { "" };
+        let _ = writeln!(out, "{bullet}{line}");
+    }
+}
+
 fn table_text(table: &crate::cli::table::Table, markdown: bool) -> String {
     if markdown {
         table.to_markdown()

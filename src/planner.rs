@@ -457,14 +457,16 @@ impl<'a> Planner<'a> {
         self
     }
 
-    /// Runs at most `threads` threads at once (0 counts as 1) in every
-    /// parallel phase the planner starts: the fresh-formula search's workers
-    /// (with [`Planner::certify_into`], its certificates too) and the
-    /// satisficing search's beams and workers. The default is one per core.
-    /// The answers do not depend on it, only how fast they come (and, for
-    /// [`Search::Satisficing`] or at a timeout, what is found by then).
+    /// Runs at most `threads` threads at once (0 counts as 1, more than
+    /// [`crate::game::MAX_THREADS`] as that many) in every parallel phase
+    /// the planner starts: the fresh-formula search's workers, one per
+    /// horizon at most (with [`Planner::certify_into`], its certificates
+    /// too), and the satisficing search's beams and workers. The default is
+    /// one per core. The answers do not depend on it, only how fast they
+    /// come (and, for [`Search::Satisficing`] or at a timeout, what is found
+    /// by then).
     pub fn threads(mut self, threads: usize) -> Self {
-        self.threads = Some(threads.max(1));
+        self.threads = Some(threads.clamp(1, crate::game::MAX_THREADS));
         self
     }
 

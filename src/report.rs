@@ -78,7 +78,7 @@ impl PlanReport {
 
 /// One letter per move ([`Direction::letter`]): `R`ight (x+1), `L`eft,
 /// `D`own (y+1), `U`p; `?` between cells that are not adjacent.
-fn moves_string(path: &[Pos]) -> String {
+pub fn moves_string(path: &[Pos]) -> String {
     path.windows(2)
         .map(|w| Direction::from_to(w[0], w[1]).map_or('?', Direction::letter))
         .collect()

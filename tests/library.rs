@@ -350,3 +350,17 @@ fn error_chains_say_each_thing_once() {
     assert!(decoded.to_string().contains("missing field"), "{decoded}");
     assert_said_once(&decoded);
 }
+
+/// The README's library example is `examples/library.rs` (which `cargo test`
+/// compiles), word for word: a snippet kept by hand went stale once
+/// (`report::moves_string` had become private).
+#[test]
+fn the_readme_shows_the_library_example() {
+    let readme = include_str!("../README.md");
+    let example = include_str!("../examples/library.rs");
+    let code = &example[example.find("use snakesat").expect("the example's code")..];
+    assert!(
+        readme.contains(&format!("```rust\n{code}```\n")),
+        "README's ```rust block differs from examples/library.rs"
+    );
+}

@@ -125,7 +125,8 @@ fn a_plan_cancelled_before_it_starts_solves_nothing() {
     }
 }
 
-/// One thread gives the same answers as one per core, in every search.
+/// One thread gives the same answers as one per core, or as many as may
+/// be asked for, in every search.
 #[test]
 fn one_thread_gives_the_same_answers() {
     let direct = encode::by_name("direct").unwrap();
@@ -158,10 +159,18 @@ fn one_thread_gives_the_same_answers() {
                     outcome.plan().map(|p| p.optimal),
                 )
             };
+            let one = answer(Planner::new(&*direct).threads(1));
             assert_eq!(
-                answer(Planner::new(&*direct).threads(1)),
+                one,
                 answer(Planner::new(&*direct)),
                 "seed {seed}, {search:?} {method:?}"
+            );
+            // Absurdly many threads: at most `game::MAX_THREADS`, and no more
+            // than horizons to try (it spawned them all, and never returned).
+            assert_eq!(
+                one,
+                answer(Planner::new(&*direct).threads(usize::MAX)),
+                "seed {seed}, {search:?} {method:?}, usize::MAX threads"
             );
         }
     }

@@ -136,7 +136,8 @@ pub struct GameConfig {
     pub threads: usize,
 }
 
-/// The most threads [`GameConfig::threads`] may ask for.
+/// The most threads [`GameConfig::threads`] may ask for (and the most
+/// [`crate::planner::Planner::threads`] runs).
 pub const MAX_THREADS: usize = 64;
 
 /// The conflicts per solver call of [`GameConfig::new`] (and of `snakesat

@@ -95,7 +95,9 @@ pub(crate) fn least_horizon_parallel(
     let (send, receive) = mpsc::channel::<Attempt>();
     let mut attempts = Vec::new();
     std::thread::scope(|scope| {
-        for _ in 0..workers.max(1) {
+        // (No more workers than horizons: the others would find none to take.)
+        let horizons = max_moves.saturating_sub(first) + 1;
+        for _ in 0..workers.clamp(1, horizons) {
             let send = send.clone();
             let shared = &shared;
             scope.spawn(move || {

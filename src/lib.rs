@@ -38,7 +38,7 @@
 //! assert_eq!(replay.eaten, plan.eaten());
 //!
 //! // The JSON answer of `solve --json` (docs/FORMATS.md), for any verdict.
-//! let mut report = PlanReport::new(&outcome, direct.name());
+//! let mut report = PlanReport::new(&outcome, &*direct);
 //! report.cadical_config = Some(CadicalConfig::Sat.name());
 //! println!("{}", serde_json::to_string(&report)?);
 //! assert_eq!((report.horizon, report.lower_bound), (6, Some(4)));

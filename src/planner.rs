@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use crate::cnf::Cnf;
+use crate::decode::ModelError;
 use crate::encode::full::ends_full;
 use crate::encode::{EncodeError, Encoding, prune};
 use crate::instance::{Instance, InstanceError, MAX_HORIZON, Pos};
@@ -317,6 +318,32 @@ impl Outcome {
                 .or(self.lower_bound)
                 .unwrap_or(usize::MAX),
         }
+    }
+
+    /// For [`Verdict::IllegalModel`], why the model proves nothing (the
+    /// error `solve` prints), given the encoding that answered; `None` for
+    /// every other verdict.
+    pub fn model_error(&self, encoding: &dyn Encoding) -> Option<ModelError> {
+        let Verdict::IllegalModel {
+            horizon, violation, ..
+        } = &self.verdict
+        else {
+            return None;
+        };
+        let (encoding, approximate, horizon) = (encoding.name(), encoding.approximate(), *horizon);
+        Some(match violation {
+            None => ModelError::NotAPath {
+                encoding,
+                approximate,
+                horizon,
+            },
+            Some(violation) => ModelError::IllegalPlan {
+                encoding,
+                approximate,
+                horizon,
+                violation: violation.clone(),
+            },
+        })
     }
 
     /// The checked plan, if any.

@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use crate::encode::Encoding;
 use crate::geometry::Direction;
 use crate::instance::{Instance, Pos, Start};
 use crate::planner::{Outcome, Verdict};
@@ -50,27 +51,33 @@ pub struct PlanReport {
 }
 
 impl PlanReport {
-    /// The JSON answer `solve --json` prints for `outcome`, found with the
-    /// encoding named `encoding` (no `cadical_config`, no certification):
-    /// the plan's path and eating times, or none; `lower_bound` `null` when
-    /// infinite; `horizon` as [`Outcome::horizon`].
-    pub fn new(outcome: &Outcome, encoding: impl Into<String>) -> PlanReport {
+    /// The JSON answer `solve --json` prints for `outcome`, found with
+    /// `encoding` (no `cadical_config`, no certification): the plan's path
+    /// and eating times, or none; `lower_bound` `null` when infinite;
+    /// `horizon` as [`Outcome::horizon`]; for an illegal model, status
+    /// `unknown` and `illegal_model` ([`Outcome::model_error`]).
+    pub fn new(outcome: &Outcome, encoding: &dyn Encoding) -> PlanReport {
         let plan = outcome.plan();
+        let illegal_model = outcome.model_error(encoding).map(|e| e.to_string());
         PlanReport {
-            status: outcome.status(),
+            // (An illegal model proves nothing: `unknown`, with why.)
+            status: match illegal_model {
+                Some(_) => Status::Unknown,
+                None => outcome.status(),
+            },
             horizon: outcome.horizon(),
             path: plan.map(|p| p.path.clone()).unwrap_or_default(),
             eaten: plan.map(|p| p.eaten().to_vec()).unwrap_or_default(),
             optimal: plan.is_some_and(|p| p.optimal),
             lower_bound: outcome.lower_bound,
-            encoding: encoding.into(),
+            encoding: encoding.name(),
             stats: outcome.stats(),
             cadical_config: None,
             reason: match &outcome.verdict {
                 Verdict::Unknown(why) => Some(why.key()),
                 _ => None,
             },
-            illegal_model: None,
+            illegal_model,
             certification: None,
         }
     }
@@ -187,7 +194,7 @@ mod tests {
             .max_horizon(40)
             .plan(&corridor)
             .unwrap();
-        let json = serde_json::to_value(PlanReport::new(&outcome, direct.name())).unwrap();
+        let json = serde_json::to_value(PlanReport::new(&outcome, &*direct)).unwrap();
         assert_eq!(json["status"], "unsat");
         assert!(json["lower_bound"].is_null(), "{json}");
         assert_eq!(json["horizon"], 40);
@@ -196,11 +203,40 @@ mod tests {
         )
         .unwrap();
         let outcome = Planner::new(&*direct).plan(&ahead).unwrap();
-        let report = PlanReport::new(&outcome, direct.name());
+        let report = PlanReport::new(&outcome, &*direct);
         assert_eq!((report.horizon, report.optimal), (3, true));
         assert_eq!(report.path, [(5, 0), (6, 0), (7, 0), (8, 0)]);
         assert_eq!(report.eaten, [(0, 3)]);
         assert_eq!(report.lower_bound, Some(3));
+    }
+
+    /// An approximate encoding's illegal model: the library's report says
+    /// `unknown` and why, as `solve --json` does (it said `sat`, with no
+    /// path and no `illegal_model`).
+    #[test]
+    fn an_illegal_model_is_reported_unknown_with_why() {
+        use crate::planner::{Planner, Verdict};
+        let ordered = crate::encode::by_name("notebook-ordered").unwrap();
+        let instance = crate::instance::json::from_json(
+            r#"{"width":5,"height":5,"length":4,"visible":1,
+                "apples":[[4,2],[3,1],[1,1],[1,0],[4,1],[0,1]]}"#,
+        )
+        .unwrap();
+        let outcome = Planner::new(&*ordered).plan(&instance).unwrap();
+        assert!(matches!(outcome.verdict, Verdict::IllegalModel { .. }));
+        let report = PlanReport::new(&outcome, &*ordered);
+        assert_eq!(report.status, Status::Unknown);
+        let why = report.illegal_model.expect("why the model proves nothing");
+        assert!(
+            why.starts_with("the model of approximate encoding notebook-ordered at T=14"),
+            "{why}"
+        );
+        assert!(report.path.is_empty() && report.reason.is_none());
+        // Every other verdict has none.
+        let direct = crate::encode::by_name("direct").unwrap();
+        let outcome = Planner::new(&*direct).plan(&instance).unwrap();
+        assert!(outcome.model_error(&*direct).is_none());
+        assert!(PlanReport::new(&outcome, &*direct).illegal_model.is_none());
     }
 
     #[test]

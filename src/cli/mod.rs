@@ -51,8 +51,7 @@ use std::time::Duration;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use snakesat::decode::ModelError;
-use snakesat::encode::{EncodeError, Encoding};
+use snakesat::encode::EncodeError;
 use snakesat::game;
 use snakesat::instance::{Instance, Pos};
 use snakesat::output::{Output, OutputError};
@@ -518,33 +517,6 @@ fn note_stdout(written: std::io::Result<()>) {
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
         let _ = STDOUT_FAILURE.set(e.to_string());
-    }
-}
-
-/// A model at `horizon` that is not a path (`violation` is `None`) or not a
-/// legal plan (exit 3), worded as [`snakesat::decode::ModelError`] words it.
-pub fn illegal_model(
-    encoding: &dyn Encoding,
-    horizon: usize,
-    violation: Option<&sim::Violation>,
-) -> Failure {
-    let (name, approximate) = (encoding.name(), encoding.approximate());
-    let error = match violation {
-        None => ModelError::NotAPath {
-            encoding: name,
-            approximate,
-            horizon,
-        },
-        Some(v) => ModelError::IllegalPlan {
-            encoding: name,
-            approximate,
-            horizon,
-            violation: v.clone(),
-        },
-    };
-    Failure {
-        code: 3,
-        message: error.to_string(),
     }
 }
 

@@ -19,8 +19,8 @@ use snakesat::solve::{self, Status};
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_problem};
 use super::watchdog;
 use super::{
-    Failure, GifLook, Refuted, bad_input, encode_failure, illegal_model, note_not_written,
-    print_plan, progress_bar, seconds, write_gif_file,
+    Failure, GifLook, Refuted, bad_input, encode_failure, note_not_written, print_plan,
+    progress_bar, seconds, write_gif_file,
 };
 use super::{certify, charts};
 
@@ -241,7 +241,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         Search::FixedHorizon(t) => Refuted::at_fixed_horizon(t, outcome.lower_bound),
         Search::Optimal | Search::Satisficing => Refuted::AtMost,
     };
-    let mut report = PlanReport::new(&outcome, encoding.name());
+    let mut report = PlanReport::new(&outcome, &*encoding);
     report.cadical_config = config.map(|c| c.name());
     // A model the simulator rejected is an error, not an answer: nothing to certify.
     if let Some(dir) = &args.proof
@@ -252,16 +252,14 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
         )?);
     }
     match outcome.verdict {
-        Verdict::IllegalModel {
-            horizon, violation, ..
-        } => {
-            let failure = illegal_model(&*encoding, horizon, violation.as_ref());
+        Verdict::IllegalModel { .. } => {
             if args.json {
-                report.status = Status::Unknown;
-                report.illegal_model = Some(failure.message.clone());
                 print_plan(&instance, &report, None, Refuted::Nothing, true);
             }
-            Err(failure)
+            Err(Failure {
+                code: 3,
+                message: report.illegal_model.unwrap_or_default(),
+            })
         }
         Verdict::Plan(plan) => {
             let path = plan.path;

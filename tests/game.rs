@@ -33,8 +33,11 @@ fn config(width: usize, height: usize, seed: u64, reuse: Reuse) -> GameConfig {
 }
 
 /// Checks the game move by move, independently of the player: adjacent
-/// moves, no bite (follow tail rule), apples eaten in order, one per apple record.
+/// moves, no bite (follow tail rule), apples eaten in order, one per apple
+/// record; and that the record's instance is valid.
 fn check_legal(record: &GameRecord) {
+    // The record's instance is a valid one (a 1x1 game's had horizon 0).
+    record.instance().validate().expect("a valid instance");
     let replay = sim::simulate(&record.instance(), &record.path).expect("legal game");
     assert_eq!(replay.eaten.len(), record.stats.eaten);
     assert_eq!(replay.final_length, record.stats.final_length);

@@ -388,7 +388,9 @@ pub struct GameRecord {
 
 impl GameRecord {
     /// The game as an instance of docs/DESIGN.md §1 (one visible apple at a time,
-    /// each eaten apple revealing the next) whose plan is [`GameRecord::path`].
+    /// each eaten apple revealing the next) whose plan is [`GameRecord::path`]:
+    /// one that [`Instance::validate`] accepts, without a horizon (the path's
+    /// moves fix it), so that a planner can be asked for a shorter plan.
     pub fn instance(&self) -> Instance {
         game_instance(
             Grid::new(self.stats.width, self.stats.height),
@@ -397,7 +399,6 @@ impl GameRecord {
                 .iter()
                 .map(|a| a.cell)
                 .collect(),
-            self.stats.steps,
         )
     }
 
@@ -659,7 +660,9 @@ pub(crate) fn shared_prefix(a: &[usize], b: &[usize]) -> usize {
 
 /// The game's rules as an instance of docs/DESIGN.md §1: no walls, one visible
 /// apple at a time (each eaten apple reveals the next), growth, the follow tail rule.
-fn game_instance(grid: Grid, body: Vec<Pos>, apples: Vec<Pos>, moves: usize) -> Instance {
+/// No horizon: the moves made fix the length (a 40x40 game's would exceed
+/// [`crate::instance::MAX_HORIZON`], and a 1x1 game has none to make).
+fn game_instance(grid: Grid, body: Vec<Pos>, apples: Vec<Pos>) -> Instance {
     Instance {
         width: grid.width,
         height: grid.height,
@@ -669,7 +672,7 @@ fn game_instance(grid: Grid, body: Vec<Pos>, apples: Vec<Pos>, moves: usize) -> 
         visible: 1,
         grow: true,
         tail: TailRule::Follow,
-        horizon: Some(moves),
+        horizon: None,
     }
 }
 
@@ -684,7 +687,6 @@ fn check_segment(
         *grid,
         snake.iter().map(|&c| grid.pos(c)).collect(),
         vec![grid.pos(apple)],
-        moves.len(),
     );
     let path: Vec<Pos> = std::iter::once(snake[0])
         .chain(moves.iter().copied())

@@ -86,16 +86,21 @@ impl Direction {
     /// The direction of the move from `from` to `to`, or `None` when the two
     /// cells do not share a side.
     pub fn from_to(from: Pos, to: Pos) -> Option<Direction> {
-        let d = (
-            to.0 as isize - from.0 as isize,
-            to.1 as isize - from.1 as isize,
-        );
-        Direction::ALL.into_iter().find(|dir| dir.offset() == d)
+        // (Not through `isize`: cells a whole `usize` apart looked adjacent.)
+        match (from.0.abs_diff(to.0), from.1.abs_diff(to.1)) {
+            (1, 0) if to.0 > from.0 => Some(Direction::Right),
+            (1, 0) => Some(Direction::Left),
+            (0, 1) if to.1 > from.1 => Some(Direction::Down),
+            (0, 1) => Some(Direction::Up),
+            _ => None,
+        }
     }
 }
 
 /// A rectangular `width × height` board; cell `(x, y)` is numbered
-/// `y * width + x` (row by row).
+/// `y * width + x` (row by row), so `width × height` must fit in a `usize`
+/// (every board an [`crate::instance::Instance`] validates does: a side is
+/// at most [`crate::instance::MAX_SIDE`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grid {
     /// Columns.
@@ -314,6 +319,13 @@ mod tests {
         assert_eq!(Direction::from_to((1, 1), (1, 1)), None);
         assert_eq!(Direction::from_to((1, 1), (2, 2)), None);
         assert_eq!(Direction::from_to((0, 0), (2, 0)), None);
+        // Cells a whole `usize` apart (through `isize`, this was `Right`).
+        assert_eq!(Direction::from_to((usize::MAX, 0), (0, 0)), None);
+        assert_eq!(Direction::from_to((0, 0), (usize::MAX, 0)), None);
+        assert_eq!(
+            Direction::from_to((usize::MAX - 1, 3), (usize::MAX, 3)),
+            Some(Direction::Right)
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::encode::Encoding;
 use crate::geometry::Direction;
-use crate::instance::{Instance, Pos, Start};
+use crate::instance::{Instance, MAX_SIDE, Pos, Start};
 use crate::planner::{Outcome, Verdict};
 use crate::proof::Certification;
 use crate::sim::Replay;
@@ -108,8 +108,16 @@ fn apple_symbol(i: usize) -> char {
 /// the cells the head visited, which may be fewer than the snake's length.
 /// It draws what it is given and checks nothing ([`crate::sim::simulate`]
 /// does): cells off the grid are left out, and an empty path leaves the end
-/// board as the start.
+/// board as the start. A board with a side beyond
+/// [`crate::instance::MAX_SIDE`] (which no valid instance has) is not
+/// drawn: the picture is then one line that says so.
 pub fn picture(instance: &Instance, path: &[Pos], replay: &Replay) -> String {
+    if instance.width.max(instance.height) > MAX_SIDE {
+        return format!(
+            "(a {}x{} board is not drawn: a side exceeds {MAX_SIDE})\n",
+            instance.width, instance.height
+        );
+    }
     let mut start = vec![vec!['.'; instance.width]; instance.height];
     // A cell off the grid has no place in a row.
     let put = |board: &mut [Vec<char>], (x, y): Pos, c: char| {
@@ -237,6 +245,32 @@ mod tests {
         let outcome = Planner::new(&*direct).plan(&instance).unwrap();
         assert!(outcome.model_error(&*direct).is_none());
         assert!(PlanReport::new(&outcome, &*direct).illegal_model.is_none());
+    }
+
+    /// A board no instance may have is not drawn (a 1,000,000-cell side
+    /// allocated until the process aborted).
+    #[test]
+    fn an_absurd_board_is_not_drawn() {
+        let huge = Instance {
+            width: 1_000_000,
+            height: 1_000_000,
+            walls: vec![],
+            start: Start::Body(vec![(0, 0)]),
+            apples: vec![],
+            visible: 1,
+            grow: true,
+            tail: crate::instance::TailRule::Follow,
+            horizon: None,
+        };
+        let replay = Replay {
+            eaten: vec![],
+            final_length: 1,
+        };
+        let text = picture(&huge, &[(0, 0)], &replay);
+        assert_eq!(
+            text,
+            "(a 1000000x1000000 board is not drawn: a side exceeds 1000)\n"
+        );
     }
 
     #[test]

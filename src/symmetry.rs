@@ -50,7 +50,15 @@ impl Symmetry {
     }
 
     /// Where cell `p` of a `width × height` board goes.
+    ///
+    /// # Panics
+    ///
+    /// When `p` is not a cell of that board (it has no place to go).
     pub fn apply_pos(&self, width: usize, height: usize, p: Pos) -> Pos {
+        assert!(
+            p.0 < width && p.1 < height,
+            "cell {p:?} is not on a {width}x{height} board"
+        );
         let (x, y, w, h) = if self.transpose {
             (p.1, p.0, height, width)
         } else {

@@ -191,8 +191,9 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
 ///
 /// # Panics
 ///
-/// When `instance` does not pass [`Instance::validate_game`] (the planner
-/// and the searches validate first); [`try_lower_bound`] checks it.
+/// May panic, or return a meaningless bound, when `instance` does not pass
+/// [`Instance::validate_game`] (the planner and the searches validate
+/// first); [`try_lower_bound`] checks it.
 pub fn lower_bound(instance: &Instance) -> Option<usize> {
     let walls = instance.wall_map();
     let dist = Distances::new(instance, &walls);

@@ -3,21 +3,21 @@
 //! plan exists (a loss).
 //!
 //! Every plan is *safe*: after eating, a Hamiltonian cycle runs from the new
-//! head through every free cell to the tail and along the body ([`cycle`]),
+//! head through every free cell to the tail and along the body (`cycle`),
 //! so following it the snake can go on forever and reach any apple. (The
 //! apple that fills the board needs no cycle after it: the least legal path
-//! to it is taken, [`route::filling_path`].) Within
+//! to it is taken, `route::filling_path`.) Within
 //! safety the plan is as short as we can find, cheapest first: the last
-//! certified cycle is edited to bring the apple closer ([`cycle::shorten`],
+//! certified cycle is edited to bring the apple closer (`cycle::shorten`,
 //! 2×2 splits and merges that keep the body's arcs); on large boards the
 //! legal paths to the apple, shortest first, are enumerated within a node
-//! budget ([`route::plausible_paths`]) until one leaves a body that passes a
-//! quick screen ([`route::plausible`]), and that one is certified by
+//! budget (`route::plausible_paths`) until one leaves a body that passes a
+//! quick screen (`route::Screen`), and that one is certified by
 //! repairing the edited cycle near the path
-//! ([`cycle::CycleSolver::certify_near`]: CaDiCaL may only change the cells
+//! (`cycle::CycleSolver::certify_near`: CaDiCaL may only change the cells
 //! close to it); on small boards, for `k` going up two at a time from
 //! the lower bound, CaDiCaL looks for a legal path of `k` moves together
-//! with a cycle certifying the body it leaves ([`cycle::CycleSolver::plan`]).
+//! with a cycle certifying the body it leaves (`cycle::CycleSolver::plan`).
 //! Failing those, the snake follows the edited cycle, edited again after
 //! every step, which always works; on large boards the search is tried
 //! again from the cells on the way (detours). With more than one thread
@@ -28,11 +28,11 @@
 //! Each apple's moves are replayed by the simulator ([`crate::sim`]) before
 //! the snake makes them, and the whole game once more at the end.
 
-pub mod cycle;
+pub(crate) mod cycle;
 mod padded;
 mod pieces;
 mod plan;
-pub mod route;
+pub(crate) mod route;
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -126,7 +126,7 @@ pub struct GameConfig {
     /// Lengths asked per apple in the joint path + cycle search (0: none).
     pub lengths_per_apple: u32,
     /// Steps along the edited cycle, per apple, from which a path to the
-    /// apple is searched again ([`route::plausible_paths`], certified by
+    /// apple is searched again (`route::plausible_paths`, certified by
     /// repairing the cycle near the path), once the joint search is over.
     pub detours_per_apple: u32,
     /// Threads that run those searches, for consecutive steps at once (the

@@ -2,7 +2,7 @@
 //! one length that the path search ([`super::route::enumerate`]) finds for one
 //! apple, in time linear in the path instead of the board.
 //!
-//! Most of those paths fail [`super::route::plausible`], almost half of them
+//! Most of those paths fail the [`super::route::Screen`], almost half of them
 //! because the body they leave splits the free cells (30x30 seed 3: 1.6 of
 //! 3.4 million paths), which the screen's search only finds after visiting a
 //! few hundred cells. Here the count comes from two numbers that a path

@@ -294,7 +294,7 @@ const REPAIR_RADIUS: usize = 2;
 const SEARCH_NODES: usize = 2_000;
 
 /// The shortest legal path to the apple shorter than `limit` whose body
-/// passes [`route::plausible`] ([`route::plausible_paths`], at most
+/// passes the [`route::Screen`] ([`route::plausible_paths`], at most
 /// [`SEARCH_NODES`] nodes, from `lower`, the length of the moving snake's
 /// shortest path [`route::shortest`] from `snake`); [`certify_path`] then
 /// asks the solver for its certificate.

@@ -123,24 +123,21 @@ pub fn filling_path(grid: &Grid, body: &[usize], target: usize) -> Option<Vec<us
     None
 }
 
-/// A quick necessary condition for a certificate of `body` (head first):
-/// the cells off the body (its head and tail count as off it) are
-/// connected, each free cell has two neighbours among them, and no one of
-/// them splits the others when taken away, with the head and the tail joined
-/// (the body between them): the certificate is a Hamiltonian cycle through
-/// them and that edge, so they must be 2-connected. (Without the last test
-/// most searched paths passing it could not be certified: on 20x20 seed 1,
-/// 43 of 49 from the snake's head.)
-/// Always true on boards with an odd number of cells, where the certificate
-/// may skip a cell.
-pub fn plausible(grid: &Grid, body: &[usize]) -> bool {
-    Screen::new(grid).passes(body)
-}
-
-/// [`plausible`] for many bodies on one board: the padded board and the
-/// search's arrays are allocated once, and each call only closes the body's
-/// cells (and opens them again), so a call costs the search alone, not a
-/// pass over the whole board.
+/// The quick screen: a necessary condition for a certificate of a body
+/// (head first), which the body is then called *plausible*: the cells off
+/// the body (its head and tail count as off it) are connected, each free
+/// cell has two neighbours among them, and no one of them splits the others
+/// when taken away, with the head and the tail joined (the body between
+/// them): the certificate is a Hamiltonian cycle through them and that
+/// edge, so they must be 2-connected. (Without the last test most searched
+/// paths passing it could not be certified: on 20x20 seed 1, 43 of 49 from
+/// the snake's head.) Always true on boards with an odd number of cells,
+/// where the certificate may skip a cell.
+///
+/// The padded board and the search's arrays are allocated once, for many
+/// bodies on one board, and each call only closes the body's cells (and
+/// opens them again), so a call costs the search alone, not a pass over the
+/// whole board.
 pub(crate) struct Screen {
     /// Open: every board cell, but during a call the body's.
     board: Padded,
@@ -175,7 +172,7 @@ impl Screen {
         }
     }
 
-    /// [`plausible`] for `body` (head first) on this screen's board.
+    /// Whether `body` (head first) is plausible on this screen's board.
     pub(crate) fn passes(&mut self, body: &[usize]) -> bool {
         self.cut = None;
         if self.board.grid.cells() % 2 == 1 || body.len() < 2 {
@@ -264,7 +261,7 @@ impl Screen {
     }
 }
 
-/// [`plausible`] for the bodies that many paths leave from one snake: a
+/// The [`Screen`] for the bodies that many paths leave from one snake: a
 /// body whose free cells fall into two pieces or more fails it (its graph,
 /// those cells with the head and the tail joined, is not 2-connected then),
 /// which [`Pieces`] finds in a fraction of the [`Screen`]'s time; the others
@@ -309,7 +306,7 @@ impl<'a> PathScreen<'a> {
         }
     }
 
-    /// [`plausible`] for the body the snake leaves after `path`.
+    /// Whether the body the snake leaves after `path` is plausible ([`Screen`]).
     fn passes(&mut self, path: &[usize]) -> bool {
         // The screen's last cut vertex still cuts the same cells off from the
         // head if no cell near them has changed since (the search's paths
@@ -367,7 +364,7 @@ impl<'a> PathScreen<'a> {
 ///
 /// A branch is cut when the apple is farther than the moves left (the
 /// distance over the cells that can be open in time), and, where
-/// [`plausible`] judges the body the path leaves, when the path walls off a
+/// the [`Screen`] judges the body the path leaves, when the path walls off a
 /// free cell: a free neighbour of the head with no other open neighbour
 /// would be a dead end, and one with a single other open neighbour must be
 /// entered next. Moves that keep to walls, the body and the path itself
@@ -396,7 +393,7 @@ pub fn enumerate(
     spent
 }
 
-/// Up to `want` paths from [`enumerate`] that pass [`plausible`], shortest
+/// Up to `want` paths from [`enumerate`] that pass the [`Screen`], shortest
 /// first (`lower` and the budget as there).
 pub fn plausible_paths(
     grid: &Grid,
@@ -433,7 +430,7 @@ struct Dfs<'a> {
     /// Moves from each cell to the target over the cells that can be open
     /// before the last move (a lower bound).
     distance: Vec<usize>,
-    /// The cells inside the body the path leaves ([`plausible`]'s closed
+    /// The cells inside the body the path leaves (the [`Screen`]'s closed
     /// cells: neither its head nor its tail), as far as known.
     closed: Vec<bool>,
     /// Whether dead ends cut branches (see [`enumerate`]).
@@ -567,6 +564,11 @@ pub fn band(grid: &Grid, head: usize, path: &[usize], radius: usize) -> Vec<bool
 
 #[cfg(test)]
 mod tests {
+    /// Whether `body` (head first) passes a fresh [`Screen`].
+    fn plausible(grid: &Grid, body: &[usize]) -> bool {
+        Screen::new(grid).passes(body)
+    }
+
     use super::*;
 
     #[test]

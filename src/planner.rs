@@ -395,6 +395,25 @@ pub struct Planner<'a> {
     threads: Option<usize>,
 }
 
+/// Every option, and whether a callback is set.
+impl std::fmt::Debug for Planner<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Planner")
+            .field("encoding", &self.encoding)
+            .field("search", &self.search)
+            .field("method", &self.method)
+            .field("timeout", &self.timeout)
+            .field("max_horizon", &self.max_horizon)
+            .field("config", &self.config)
+            .field("shortcut", &self.shortcut)
+            .field("proof_dir", &self.proof_dir)
+            .field("on_attempt", &self.progress.is_some())
+            .field("cancel_flag", &self.cancel)
+            .field("threads", &self.threads)
+            .finish()
+    }
+}
+
 /// The largest horizon a [`Planner`] tries unless told otherwise
 /// ([`Planner::max_horizon`]; `solve --max-horizon`'s default for the
 /// least-horizon searches).

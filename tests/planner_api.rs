@@ -230,3 +230,17 @@ fn a_formula_beyond_the_limits_is_an_unknown_answer() {
         "{fixed:?}"
     );
 }
+
+/// Encodings and planners can be shown with `{:?}` (neither could).
+#[test]
+fn encodings_and_planners_show_with_debug() {
+    let direct = encode::by_name("direct,amo=pairwise").unwrap();
+    assert_eq!(format!("{direct:?}"), r#"Encoding("direct,amo=pairwise")"#);
+    let shown = format!("{:?}", Planner::new(&*direct).threads(2).on_attempt(|_| {}));
+    assert!(
+        shown.starts_with(r#"Planner { encoding: Encoding("direct,amo=pairwise"), "#)
+            && shown.contains("threads: Some(2)")
+            && shown.contains("on_attempt: true"),
+        "{shown}"
+    );
+}

@@ -103,6 +103,14 @@ pub trait Encoding: Send + Sync {
     }
 }
 
+/// An encoding shows as its name ([`Encoding::name`]), e.g. in `{:?}` of a
+/// `Box<dyn Encoding>` or of a [`Planner`](crate::planner::Planner).
+impl std::fmt::Debug for dyn Encoding + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Encoding").field(&self.name()).finish()
+    }
+}
+
 /// Why an encoding refuses an instance.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 #[non_exhaustive]

@@ -121,8 +121,8 @@ pub enum GifError {
         /// The image height, in pixels.
         height: usize,
     },
-    /// More pixels to draw in all than `MAX_ANIMATION_PIXELS` (frames ×
-    /// pixels of a frame): refused before any drawing.
+    /// More pixels to draw in all (frames × pixels of a frame) than an
+    /// animation may draw, 1,000 million: refused before any drawing.
     #[error(
         "the animation would draw {frames} frames of {width}x{height} pixels ({total} pixels), \
          more than the {max} million pixels an animation may draw (choose a larger skip, --skip, \
@@ -261,7 +261,8 @@ const TAPER: usize = 3;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GifOptions {
     /// Pixels per cell, grid line included (at least 4); `None` (the
-    /// default) picks `default_cell`.
+    /// default) makes the board's longer side about 400 pixels: ⌈400 /
+    /// side⌉, at least 4 (134 on 3×3, 40 on 10×10, 14 on 30×30).
     pub cell: Option<u16>,
     /// Delay of each frame, in centiseconds. Default 15.
     pub delay_cs: u16,
@@ -271,11 +272,14 @@ pub struct GifOptions {
     /// Delay of the very last frame, the pause before looping. Default 150.
     pub last_frame_delay_cs: u16,
     /// Draw only every `skip`-th time point (`0, skip, 2 skip, ...`), always
-    /// keeping the last one (see `frame_times`); `None` (the default)
-    /// picks `auto_skip`, or more to stay within `MAX_ANIMATION_PIXELS`.
+    /// keeping the last one; `None` (the default) picks the least skip that
+    /// keeps the animation within about 45 s at `delay_cs` (every time
+    /// point up to 299 moves at 15 cs; delays below 2 cs count as 10, as
+    /// viewers play them), or more to stay within the pixels an animation
+    /// may draw ([`GifError::TooMuchToDraw`]).
     pub skip: Option<usize>,
     /// The path is a game lost at its end (`play`): the last time point's
-    /// counter ends in `LOST_NOTE`. Default false.
+    /// counter ends in " · lost". Default false.
     pub lost: bool,
 }
 

@@ -162,9 +162,13 @@ pub enum DimacsError {
     /// literal may be cut too).
     #[error("the last clause does not end in 0 (is the file cut short?)")]
     UnendedClause,
-    #[error("a variable comment names variable {named} beyond the {declared} declared")]
+    #[error(
+        "line {line}: a variable comment names variable {named} beyond the {declared} declared"
+    )]
     /// A `c var` comment names a variable beyond the header's count.
     NamedBeyond {
+        /// Line of the comment that names the highest variable, from 1.
+        line: usize,
         /// The highest variable named.
         named: usize,
         /// Variables declared by the header.
@@ -271,6 +275,8 @@ fn bad(line: usize, what: &'static str, token: &str) -> DimacsError {
 pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
     let mut parsed = ParsedCnf::default();
     let mut header: Option<(usize, usize)> = None;
+    // The line of the `c var` comment that names the highest variable.
+    let mut highest_named_on = 0;
     // No table may outgrow the file: see [`MAX_VARIABLES`].
     let check = |line: usize, what: &'static str, count: usize| {
         if count > MAX_VARIABLES {
@@ -328,6 +334,7 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
                 };
                 if parsed.names.len() < id {
                     parsed.names.resize(id, None);
+                    highest_named_on = lineno;
                 }
                 if parsed.names[id - 1].is_some() {
                     return Err(DimacsError::NamedTwice {
@@ -393,6 +400,7 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
     }
     if parsed.names.len() > v {
         return Err(DimacsError::NamedBeyond {
+            line: highest_named_on,
             named: parsed.names.len(),
             declared: v,
         });
@@ -556,6 +564,19 @@ mod tests {
         assert!(
             matches!(twice, DimacsError::NamedTwice { line: 2, var: 1 }),
             "{twice}"
+        );
+        // A name beyond the header's count: the line of the highest one.
+        let beyond = parse(
+            "c var 3 head 0 0 1
+c var 1 head 0 0 0
+p cnf 2 1
+1 0
+",
+        )
+        .unwrap_err();
+        assert_eq!(
+            beyond.to_string(),
+            "line 1: a variable comment names variable 3 beyond the 2 declared"
         );
         let text = "c var 1 snake 1 2\np cnf 1 1\n1 0\n";
         let e = parse(text).unwrap_err();

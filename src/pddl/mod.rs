@@ -55,9 +55,15 @@ pub enum PddlError {
         /// What is wrong.
         message: String,
     },
-    /// The s-expressions are not a snake-domain problem this reader supports.
-    #[error("{0}")]
-    Problem(String),
+    /// The s-expressions are not a snake-domain problem this reader
+    /// supports; `line` is that of the fact or object at fault, when one is.
+    #[error("{}{message}", line.map_or(String::new(), |l| format!("line {l}: ")))]
+    Problem {
+        /// Line of the problem, from 1, when the fault lies on one.
+        line: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
     /// The problem reads as a game that breaks the model's rules. (Its
     /// message holds the inner error's, so that is not also the `source()`.)
     #[error("the problem is not a valid game: {0}")]
@@ -73,27 +79,36 @@ impl From<InstanceError> for PddlError {
 /// Returns a [`PddlError::Problem`] with a formatted message.
 macro_rules! fail {
     ($($arg:tt)*) => {
-        return Err(PddlError::Problem(format!($($arg)*)))
+        return Err(unsupported(format!($($arg)*)))
     };
 }
 
-/// A [`PddlError::Problem`] with `message`.
+/// A [`PddlError::Problem`] with `message`, on no line in particular.
 fn unsupported(message: String) -> PddlError {
-    PddlError::Problem(message)
+    PddlError::Problem {
+        line: None,
+        message,
+    }
 }
 
 /// A [`PddlError::Problem`] with `message` about line `line` of the file
-/// (the line of the fact at fault): `line N: message`, as the plan reader
-/// says it.
+/// (the line of the fact at fault), shown `line N: message`, as the plan
+/// reader says it.
 fn at_line(line: usize, message: String) -> PddlError {
-    PddlError::Problem(format!("line {line}: {message}"))
+    PddlError::Problem {
+        line: Some(line),
+        message,
+    }
 }
 
-/// [`at_line`] for an error already made: a [`PddlError::Problem`] gets the
-/// line, any other error stays as it is.
+/// [`at_line`] for an error already made: a [`PddlError::Problem`] without
+/// a line gets `line`, any other error stays as it is.
 fn with_line(line: usize, error: PddlError) -> PddlError {
     match error {
-        PddlError::Problem(message) => at_line(line, message),
+        PddlError::Problem {
+            line: None,
+            message,
+        } => at_line(line, message),
         other => other,
     }
 }
@@ -1097,9 +1112,19 @@ mod tests {
     #[test]
     fn two_objects_naming_one_cell_are_refused() {
         let two = TINY.replacen("pos2-1\n", "pos2-1 pos02-0\n", 1);
+        let error = from_pddl(&two).unwrap_err();
         assert_eq!(
-            from_pddl(&two).unwrap_err().to_string(),
+            error.to_string(),
             "line 6: objects pos2-0 and pos02-0 both name cell (2, 0): a cell needs one object"
+        );
+        // The line is a field too, for programs.
+        assert!(matches!(error, PddlError::Problem { line: Some(6), .. }));
+        // A fault of no one line has none.
+        let no_goal = TINY.replacen("(:goal", "(:nogoal", 1);
+        let error = from_pddl(&no_goal).unwrap_err();
+        assert!(
+            matches!(error, PddlError::Problem { line: None, .. }),
+            "{error}"
         );
         // One name listed twice, in any case, is one object.
         let again = TINY.replacen("pos2-1\n", "pos2-1 POS2-0\n", 1);

@@ -587,6 +587,16 @@ fn models_that_do_not_fit_are_refused() {
         "{}",
         run.stdout
     );
+    // The solver gave up: exit 3, saying so (it said "limit reached").
+    let unknown = write(&dir, "unknown.out", "s UNKNOWN\n");
+    let run = snakesat(&["decode", &cnf, &unknown]);
+    assert_eq!(run.code, 3);
+    assert!(
+        run.stdout
+            .starts_with("unknown: the solver gave no answer at T=8"),
+        "{}",
+        run.stdout
+    );
     // Contradictory answers are malformed models, not a proven "no plan".
     let two = write(
         &dir,

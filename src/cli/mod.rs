@@ -604,6 +604,14 @@ pub fn print_plan(
                 report.encoding, report.horizon
             );
         }
+        // (Without a reason: `decode` of a solver's `s UNKNOWN`; no limit of ours.)
+        _ if report.reason.is_none() => {
+            let _ = writeln!(
+                out,
+                "unknown: the solver gave no answer at T={} (encoding {})",
+                report.horizon, report.encoding
+            );
+        }
         _ => {
             let _ = writeln!(
                 out,

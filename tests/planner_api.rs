@@ -244,3 +244,30 @@ fn encodings_and_planners_show_with_debug() {
         "{shown}"
     );
 }
+
+/// A fixed horizon beyond the encoding's limits is refused naming that
+/// horizon (it named the horizon of the shorter plan the shortcut tried
+/// first, 328 moves here).
+#[test]
+fn a_fixed_horizon_beyond_the_limits_is_refused_by_its_own_number() {
+    let direct = encode::by_name("direct").unwrap();
+    let instance = generate(&RandomSpec {
+        width: 200,
+        height: 200,
+        apples: 3,
+        length: 3,
+        visible: Some(1),
+        seed: 1,
+        ..RandomSpec::default()
+    })
+    .unwrap();
+    let error = Planner::new(&*direct)
+        .search(Search::FixedHorizon(1500))
+        .plan(&instance)
+        .unwrap_err();
+    assert!(matches!(error, PlanError::Encode(_)), "{error}");
+    assert!(
+        error.to_string().ends_with("(at a horizon of 1500 moves)"),
+        "{error}"
+    );
+}

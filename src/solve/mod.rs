@@ -330,7 +330,7 @@ pub(crate) fn solve_fixed(
     moves: usize,
     budget: &Budget,
 ) -> Result<Attempt, EncodeError> {
-    if let Some(attempt) = shortcut(instance, encoding, moves, budget)? {
+    if let Some(attempt) = shortcut(instance, encoding, moves, budget) {
         return Ok(attempt);
     }
     solve_at(instance, encoding, moves, budget)
@@ -345,13 +345,14 @@ const WALK_NODES: usize = 20_000;
 /// README "Targets, measured").
 const FEW_MOVES: usize = 4;
 
-/// The least shorter plan plus a continuation, if both exist (see [`solve_fixed`]).
+/// The least shorter plan plus a continuation, if both exist (see
+/// [`solve_fixed`]); `None` also when a formula it asks for is refused.
 fn shortcut(
     instance: &Instance,
     encoding: &dyn Encoding,
     moves: usize,
     budget: &Budget,
-) -> Result<Option<Attempt>, EncodeError> {
+) -> Option<Attempt> {
     let bound = crate::encode::prune::lower_bound(instance).unwrap_or(usize::MAX);
     // (No apple, bound 0: the continuation alone is the whole question. A
     // board the last apple fills leaves a body that cannot move on.)
@@ -360,7 +361,7 @@ fn shortcut(
         || bound >= moves
         || crate::encode::full::ends_full(instance)
     {
-        return Ok(None);
+        return None;
     }
     // The shortcut may spend at most a second before the full formula is tried.
     let second = Instant::now() + Duration::from_secs(1);
@@ -381,7 +382,12 @@ fn shortcut(
     let (mut build_seconds, mut solve_seconds) = (0.0, 0.0);
     let mut found = None;
     for h in bound..end {
-        let attempt = solve_at(instance, encoding, h, budget)?;
+        // A formula the encoding refuses (too large) ends the shortcut: the
+        // full formula is refused as well, and its error names the horizon
+        // asked for, not this one (nor the continuation's, below).
+        let Ok(attempt) = solve_at(instance, encoding, h, budget) else {
+            return None;
+        };
         build_seconds += attempt.stats.build_seconds;
         solve_seconds += attempt.stats.solve_seconds;
         match (attempt.status, attempt.path) {
@@ -390,11 +396,11 @@ fn shortcut(
                 found = Some((h, path, attempt.stats));
                 break;
             }
-            _ => return Ok(None),
+            _ => return None,
         }
     }
     let Some((least, prefix, mut stats)) = found else {
-        return Ok(None);
+        return None;
     };
     stats.build_seconds = build_seconds;
     stats.solve_seconds = solve_seconds;
@@ -405,10 +411,10 @@ fn shortcut(
         }
     });
     let (Ok(_), Some(last)) = (replayed, end) else {
-        return Ok(None);
+        return None;
     };
     if last.body.len() < last.length {
-        return Ok(None);
+        return None;
     }
     // The continuation: a walk found by a short depth-first search, checked
     // with the prefix by the simulator, else a second small formula.
@@ -439,9 +445,11 @@ fn shortcut(
                 horizon: Some(moves - least),
                 ..instance.clone()
             };
-            let second = solve_at(&rest, encoding, moves - least, budget)?;
+            let Ok(second) = solve_at(&rest, encoding, moves - least, budget) else {
+                return None;
+            };
             let Some(suffix) = second.path.as_ref() else {
-                return Ok(None);
+                return None;
             };
             // Both formulas' sizes: the answer rests on both.
             stats.variables += second.stats.variables;
@@ -452,14 +460,14 @@ fn shortcut(
             joined(suffix)
         }
     };
-    Ok(Some(Attempt {
+    Some(Attempt {
         horizon: moves,
         status: Status::Sat,
         stats,
         path: Some(path),
         config: budget.config,
         certificate: None,
-    }))
+    })
 }
 
 /// The result of a search, before the planner checks its plan.

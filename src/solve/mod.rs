@@ -399,9 +399,7 @@ fn shortcut(
             _ => return None,
         }
     }
-    let Some((least, prefix, mut stats)) = found else {
-        return None;
-    };
+    let (least, prefix, mut stats) = found?;
     stats.build_seconds = build_seconds;
     stats.solve_seconds = solve_seconds;
     let mut end = None;
@@ -448,9 +446,7 @@ fn shortcut(
             let Ok(second) = solve_at(&rest, encoding, moves - least, budget) else {
                 return None;
             };
-            let Some(suffix) = second.path.as_ref() else {
-                return None;
-            };
+            let suffix = second.path.as_ref()?;
             // Both formulas' sizes: the answer rests on both.
             stats.variables += second.stats.variables;
             stats.clauses += second.stats.clauses;
@@ -577,9 +573,8 @@ mod tests {
             horizon: Some(moves),
             ..instance.clone()
         };
-        let short = shortcut(&instance, &*direct, 69, &budget)
-            .unwrap()
-            .expect("a plan of 39 moves walks on");
+        let short =
+            shortcut(&instance, &*direct, 69, &budget).expect("a plan of 39 moves walks on");
         let path = short.path.expect("a path");
         assert_eq!(path.len(), 70);
         let replay = crate::sim::simulate(&at(69), &path).expect("legal at 69 moves");
@@ -591,11 +586,7 @@ mod tests {
         let full = solve_at(&instance, &*direct, 69, &budget).unwrap();
         crate::sim::simulate(&at(69), &full.path.expect("SAT")).expect("legal");
         // At the least horizon itself there is nothing shorter to walk on from.
-        assert!(
-            shortcut(&instance, &*direct, 39, &budget)
-                .unwrap()
-                .is_none()
-        );
+        assert!(shortcut(&instance, &*direct, 39, &budget).is_none());
     }
 
     /// A walk of more moves than the search's spare nodes (review 13c: the
@@ -607,7 +598,6 @@ mod tests {
         let direct = crate::encode::by_name("direct").unwrap();
         let moves = 45 + WALK_NODES + 5_000;
         let attempt = shortcut(&instance, &*direct, moves, &Budget::default())
-            .unwrap()
             .expect("the least plan walked on");
         let at = Instance {
             horizon: Some(moves),

@@ -7,6 +7,10 @@
 //! types they report in and the beam (a plan without SAT, exact with an
 //! unbounded width) are public: the planner is the way in.
 
+// Public for its tests and benchmark (tests/beam.rs, benches/throughput.rs),
+// not for programs: they plan with `Planner`, whose satisficing search runs
+// the beams; hidden from the documentation so that it shows one way to plan.
+#[doc(hidden)]
 pub mod beam;
 pub(crate) mod construct;
 pub(crate) mod continuation;

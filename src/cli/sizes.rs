@@ -380,7 +380,6 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
     })
 }
 
-/// A table as Markdown or as aligned text.
 /// The lines above a table, one per line: in Markdown an item each, which
 /// a renderer keeps apart (plain lines would join into one paragraph).
 fn write_context(out: &mut Vec<u8>, lines: &[String], markdown: bool) {
@@ -390,6 +389,7 @@ fn write_context(out: &mut Vec<u8>, lines: &[String], markdown: bool) {
     }
 }
 
+/// A table as Markdown or as aligned text.
 fn table_text(table: &crate::cli::table::Table, markdown: bool) -> String {
     if markdown {
         table.to_markdown()

@@ -566,14 +566,7 @@ mod tests {
             "{twice}"
         );
         // A name beyond the header's count: the line of the highest one.
-        let beyond = parse(
-            "c var 3 head 0 0 1
-c var 1 head 0 0 0
-p cnf 2 1
-1 0
-",
-        )
-        .unwrap_err();
+        let beyond = parse("c var 3 head 0 0 1\nc var 1 head 0 0 0\np cnf 2 1\n1 0\n").unwrap_err();
         assert_eq!(
             beyond.to_string(),
             "line 1: a variable comment names variable 3 beyond the 2 declared"

@@ -24,7 +24,9 @@
 //! header::write(&cnf, &instance, &*direct, 1, None, &mut exported)?;
 //! let exported = String::from_utf8(exported)?;
 //!
-//! // Any solver's model, as it prints it (here CaDiCaL's, through its crate).
+//! // Any solver's model, as it prints it: here CaDiCaL's, through the `cadical`
+//! // crate (snakesat's own solver; a program of yours adds it to its
+//! // dependencies to do the same, or runs a solver binary on the exported file).
 //! let mut solver: cadical::Solver = cadical::Solver::new();
 //! for clause in cnf.clauses() {
 //!     solver.add_clause(clause.iter().copied());

@@ -146,6 +146,25 @@ fn more_threads_play_the_same_game() {
     }
 }
 
+/// A game lost because the time per apple ran out says so: it was reported
+/// as "no safe plan" (7x7 seed 1202, where a snake of length 2 has one).
+#[test]
+fn a_game_out_of_time_is_not_called_without_a_safe_plan() {
+    let mut hurried = config(7, 7, 1202, Reuse::Clauses);
+    hurried.timeout_per_apple = Some(std::time::Duration::from_nanos(1));
+    let record = game::play(&hurried, |_| {}).unwrap();
+    check_legal(&record);
+    assert!(!record.stats.won);
+    let loss = record.stats.loss.expect("a loss");
+    assert!(
+        loss.starts_with("the time per apple ran out before a safe plan was found to apple"),
+        "{loss}"
+    );
+    // Without the limit the same seed is won.
+    let record = game::play(&config(7, 7, 1202, Reuse::Clauses), |_| {}).unwrap();
+    assert!(record.stats.won, "{:?}", record.stats.loss);
+}
+
 #[test]
 fn rectangles_and_odd_boards() {
     for (w, h) in [(2, 2), (2, 3), (4, 6), (3, 5), (5, 5), (1, 1)] {

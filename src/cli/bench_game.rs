@@ -43,7 +43,9 @@ pub struct BenchGameArgs {
     pub seed: u64,
     /// Solver time per apple in seconds; past it the snake follows its last
     /// certified cycle (always safe, maybe longer; on a board with an odd
-    /// number of cells that cycle skips a cell, and an apple there is lost).
+    /// number of cells that cycle skips a cell, and an apple there is lost,
+    /// as is the game when the time runs out before the first cycle: such a
+    /// game depends on the machine's speed, not only on the seed).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds,
           alias = "timeout-per-apple")]
     pub timeout: Duration,

@@ -19,7 +19,8 @@ use snakesat::render::html;
 #[derive(Args)]
 #[command(
     after_help = "Exit codes: 0 every game won (the board filled); 1 a game lost (no safe \
-plan; the state is printed); 2 bad input; 3 internal error (the simulator rejected a plan)."
+plan found, or none before the time per apple ran out; the state is printed); 2 bad input; 3 \
+internal error (the simulator rejected a plan)."
 )]
 pub struct PlayArgs {
     /// Board size: N (square) or WxH, each side 1..=64, both at least 2 above 2 cells (the default is `solve`'s too).
@@ -36,7 +37,9 @@ pub struct PlayArgs {
     pub reuse: Reuse,
     /// Solver time per apple in seconds; past it the snake follows its last
     /// certified cycle (always safe, maybe longer; on a board with an odd
-    /// number of cells that cycle skips a cell, and an apple there is lost).
+    /// number of cells that cycle skips a cell, and an apple there is lost,
+    /// as is the game when the time runs out before the first cycle: such a
+    /// game depends on the machine's speed, not only on the seed).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds,
           alias = "timeout-per-apple")]
     pub timeout: Duration,

@@ -349,7 +349,8 @@ pub struct GameStats {
     pub reuse: Reuse,
     /// The snake filled the board.
     pub won: bool,
-    /// Why the game was lost, with the state.
+    /// Why the game was lost, with the state: no safe plan found, or none
+    /// found before the time per apple ran out.
     pub loss: Option<String>,
     /// The snake's length at the end.
     pub final_length: usize,
@@ -568,8 +569,13 @@ pub fn play(
                 work: difference(solver.work, work_before),
             });
             // Apples counted from 1 in words, as `solve` and the viewer do.
+            // A search the time per apple stopped proves nothing: said so.
+            let why = match deadline.is_some_and(|d| Instant::now() >= d) {
+                true => "the time per apple ran out before a safe plan was found",
+                false => "no safe plan",
+            };
             record.stats.loss = Some(format!(
-                "no safe plan to apple {} at {:?} with the snake of length {} at {:?}",
+                "{why} to apple {} at {:?} with the snake of length {} at {:?}",
                 record.stats.eaten + 1,
                 grid.pos(apple),
                 body.len(),

@@ -238,3 +238,46 @@ fn the_viewer_rings_one_apple_per_cell() {
         assert_eq!(rings, distinct.len() - 1, "step {step}");
     }
 }
+
+/// An apple revealed under the body (it waits there for the head) is drawn
+/// over the body, so its number shows: it was drawn first and hidden.
+#[test]
+fn the_viewer_draws_an_apple_under_the_body_over_it() {
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let dir = temp_dir("viewer-under");
+    let instance = dir.join("under.json");
+    std::fs::write(
+        &instance,
+        r#"{"width": 4, "height": 3, "snake": [[1, 0], [0, 0], [0, 1], [0, 2]],
+            "apples": [[2, 0], [0, 1]], "visible": 1}"#,
+    )
+    .unwrap();
+    let run = snakesat(&["solve", instance.to_str().unwrap(), "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let plan = dir.join("plan.json");
+    std::fs::write(&plan, &run.stdout).unwrap();
+    let page = dir.join("plan.html");
+    let run = snakesat(&[
+        "render",
+        instance.to_str().unwrap(),
+        plan.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // Step 1: apple 1 eaten at (2, 0), apple 2 revealed at (0, 1), under the body.
+    let url = format!("file://{}#step=1", page.display());
+    let dom = String::from_utf8_lossy(&browse(browser, &url, &["--dump-dom"]).stdout).into_owned();
+    assert_eq!(attribute(&dom, "step"), "1");
+    // The drawing of the step: the first dynamic group (the page's script
+    // spells an empty one too).
+    let start = dom.find("<g id=\"dynamic\">").expect("the drawing");
+    let drawing = &dom[start..start + dom[start..].find("</g>").expect("its end")];
+    let apple = drawing.find("fill=\"#d62f2f\"").expect("apple 2 is drawn");
+    let last_body = drawing
+        .rfind("stroke-linecap=\"round\"")
+        .expect("the body is drawn");
+    assert!(last_body < apple, "the apple is drawn over the body");
+}

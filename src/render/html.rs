@@ -193,7 +193,10 @@ function mix(a, b, f) { return a.map((v, i) => Math.round(v + (b[i] - v) * f)); 
 function draw(t) {
   t = Math.max(0, Math.min(T, t | 0));
   slider.value = t;
+  // Apples to come lie under the snake; apples on the board over it, so that
+  // one waiting under the body (revealed there) keeps its number in view.
   let out = "";
+  let over = "";
   let eaten = 0;
   // One apple per cell: the next to come there (later ones' numbers overprinted it).
   const taken = new Set();
@@ -205,7 +208,7 @@ function draw(t) {
     taken.add(cell);
     const [cx, cy] = centre(a.cell);
     if (a.reveal <= t) {
-      out += `<circle cx="${cx}" cy="${cy}" r="${C * 0.36}" fill="#d62f2f"/>` +
+      over += `<circle cx="${cx}" cy="${cy}" r="${C * 0.36}" fill="#d62f2f"/>` +
         `<text x="${cx}" y="${cy + C * 0.13}" font-size="${C * 0.36}" text-anchor="middle" fill="#fff">${i + 1}</text>`;
     } else {
       out += `<circle cx="${cx}" cy="${cy}" r="${C * 0.3}" fill="none" stroke="#e3a0a0" stroke-dasharray="3 2"/>` +
@@ -235,7 +238,7 @@ function draw(t) {
   for (const s of [-1, 1])
     out += `<circle cx="${ex - dy * s * C * 0.17}" cy="${ey + dx * s * C * 0.17}" r="${C * 0.08}" fill="#fff"/>`;
   out += `<polygon points="${hx + dx * C * 0.5},${hy + dy * C * 0.5} ${hx + dx * C * 0.3 - dy * C * 0.12},${hy + dy * C * 0.3 + dx * C * 0.12} ${hx + dx * C * 0.3 + dy * C * 0.12},${hy + dy * C * 0.3 - dx * C * 0.12}" fill="#145a28"/>`;
-  dynamic.innerHTML = out;
+  dynamic.innerHTML = out + over;
   svg.dataset.step = t;
   svg.dataset.head = `${head[0]},${head[1]}`;
   document.getElementById("status").textContent =

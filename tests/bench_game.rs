@@ -412,4 +412,11 @@ fn a_lost_game_exits_1_and_a_one_cell_board_is_won_at_once() {
     assert_eq!(lines.len(), 2);
     assert!(lines[0].starts_with("1x1,clauses,62,true,0,0,"));
     assert!(lines[1].starts_with("5x5,clauses,62,false,"));
+    // Exit 1 says which game was lost, and why (it said nothing).
+    assert!(
+        run.stderr
+            .contains("lost: 5x5 seed 62 (clauses): no safe plan to apple 23 at (2, 2)"),
+        "{}",
+        run.stderr
+    );
 }

@@ -289,6 +289,17 @@ pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
     } else {
         print_report(&rows_table(&rows).to_markdown());
     }
+    // Exit 1 names the games it is for (the table only counts them).
+    for game in games.iter().filter(|g| !g.stats.won) {
+        let s = &game.stats;
+        note!(
+            "lost: {} seed {} ({}): {}",
+            game.grid,
+            s.seed,
+            s.reuse.name(),
+            s.loss.as_deref().unwrap_or_default()
+        );
+    }
     Ok(if games.iter().all(|g| g.stats.won) {
         0
     } else {

@@ -58,7 +58,7 @@ pub struct EncodingArgs {
     /// Or the notebook's APPROXIMATIONS notebook-mvp1, notebook-counter,
     /// notebook-combinations, notebook-ordered: their models may be illegal plans
     /// (e.g. notebook-ordered on the default MVP3 instance at --horizon 69 bites its body
-    /// at step 53); such a model is reported with its first violation and exit 3.
+    /// at step 53); `solve` and `decode` report such a model with its first violation, exit 3.
     #[arg(long, default_value = "direct", verbatim_doc_comment)]
     pub encoding: String,
 }

@@ -217,6 +217,20 @@ pub fn seconds(text: &str) -> Result<Duration, String> {
     }
 }
 
+/// Parses `--gif FILE`: `-` (standard output), a name without an
+/// extension, or one ending in `.gif` (any case); another extension
+/// (`x.svg`, `x.png`) is refused, as the charts refuse one they do not draw.
+pub fn gif_path(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    match path.extension() {
+        Some(e) if !e.eq_ignore_ascii_case("gif") => Err(format!(
+            "a GIF's file name ends in .gif, not .{}",
+            snakesat::excerpt::excerpt(&e.to_string_lossy())
+        )),
+        _ => Ok(path),
+    }
+}
+
 /// Parses a largest horizon (`--max-horizon`): a whole number of moves in
 /// `1..=`[`snakesat::instance::MAX_HORIZON`], the limit `--horizon` has too.
 pub fn max_horizon(text: &str) -> Result<usize, String> {

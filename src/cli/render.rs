@@ -28,6 +28,7 @@ pub struct RenderArgs {
     pub plan: PathBuf,
     /// Write a GIF animation.
     #[arg(
+        value_parser = super::gif_path,
         long,
         value_name = "FILE",
         help_heading = "GIF",

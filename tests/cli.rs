@@ -1141,6 +1141,11 @@ fn an_output_naming_an_input_is_refused() {
     let link = dir.join("link.json");
     std::os::unix::fs::symlink(&instance, &link).unwrap();
     let dotted = format!("{}/./i.json", dir.display());
+    // GIF names (`--gif` takes no other extension) that lead to inputs.
+    let instance_gif = dir.join("instance.gif");
+    std::os::unix::fs::symlink(&instance, &instance_gif).unwrap();
+    let plan_gif = dir.join("plan.gif");
+    std::os::unix::fs::symlink(&plan, &plan_gif).unwrap();
     let p = |path: &std::path::Path| path.to_str().unwrap().to_string();
     let before: Vec<Vec<u8>> = [&problem, &plan, std::path::Path::new(&instance)]
         .iter()
@@ -1152,23 +1157,23 @@ fn an_output_naming_an_input_is_refused() {
             "solve".into(),
             instance.clone(),
             "--gif".into(),
-            dotted.clone(),
+            p(&instance_gif),
         ],
-        vec!["solve".into(), p(&link), "--gif".into(), instance.clone()],
+        vec!["solve".into(), p(&link), "--gif".into(), p(&instance_gif)],
         vec![
             "export".into(),
             instance.clone(),
             "--horizon".into(),
             "4".into(),
             "-o".into(),
-            instance.clone(),
+            dotted.clone(),
         ],
         vec![
             "render".into(),
             p(&problem),
             p(&plan),
             "--gif".into(),
-            p(&plan),
+            p(&plan_gif),
         ],
         vec!["bench".into(), p(&dir), "--csv-out".into(), p(&problem)],
     ];

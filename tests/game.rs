@@ -294,7 +294,10 @@ fn play_refuses_bad_input() {
         ),
         (vec!["--size", "axb"], "not a board side"),
         // A GIF under another format's name (it was written, exit 0).
-        (vec!["--gif", "game.svg"], "a GIF's file name ends in .gif, not .svg"),
+        (
+            vec!["--gif", "game.svg"],
+            "a GIF's file name ends in .gif, not .svg",
+        ),
         (vec!["--timeout", "0"], "positive number of seconds"),
         (vec!["--timeout", "nan"], "positive number of seconds"),
         (vec!["--games", "0"], "--games"),

@@ -101,10 +101,11 @@ fn snake_rgb(rgb: [u8; 3]) -> bool {
 /// Checks the band property on frame `frame` showing `body` (head first):
 /// between two grid-adjacent body cells, the line joining their centres is
 /// snake-coloured when they are consecutive in the body; otherwise the grid
-/// line between them and the pixel on either side of it are not (the line is
-/// grid-coloured, the others background). Returns how many
+/// line between them is grid-coloured and, with `beside`, the pixel on either
+/// side of it background (small cells have no room for that: a disc of the
+/// head's size fills them to the line). Returns how many
 /// (consecutive, non-consecutive) pairs it checked.
-fn check_band(d: &Decoded, frame: usize, cell: u16, body: &[Pos]) -> (usize, usize) {
+fn check_band(d: &Decoded, frame: usize, cell: u16, body: &[Pos], beside: bool) -> (usize, usize) {
     let c = usize::from(cell);
     let (mut joined, mut apart) = (0, 0);
     for (i, &a) in body.iter().enumerate() {
@@ -143,8 +144,15 @@ fn check_band(d: &Decoded, frame: usize, cell: u16, body: &[Pos]) -> (usize, usi
                 // The grid line lies c - c/2 pixels from a's centre towards b
                 // when b is right or below, c/2 when left or above.
                 let on_line = if bx > ax || by > ay { c - c / 2 } else { c / 2 };
-                let gap = &line[on_line - 1..=on_line + 1];
-                for (&p, want) in gap.iter().zip([BACKGROUND_RGB, GRID_RGB, BACKGROUND_RGB]) {
+                let (gap, wants) = if !beside {
+                    (&line[on_line..=on_line], &[GRID_RGB][..])
+                } else {
+                    (
+                        &line[on_line - 1..=on_line + 1],
+                        &[BACKGROUND_RGB, GRID_RGB, BACKGROUND_RGB][..],
+                    )
+                };
+                for (&p, &want) in gap.iter().zip(wants) {
                     assert_eq!(
                         d.rgb(frame, p),
                         want,
@@ -405,7 +413,12 @@ fn folded() -> (Instance, Vec<Pos>) {
 fn a_folded_body_is_one_band() {
     let (instance, path) = folded();
     let all = states(&instance, &path).unwrap();
-    for cell in [None, Some(12), Some(25)] {
+    // Every small cell size too, the grid line alone: at 5 pixels the head's
+    // disc covered it and joined the head to the body cell beside it.
+    let sizes = [(None, true), (Some(12), true), (Some(25), true)]
+        .into_iter()
+        .chain((4..=13).map(|c| (Some(c), false)));
+    for (cell, beside) in sizes {
         let options = GifOptions {
             cell,
             ..GifOptions::default()
@@ -415,7 +428,7 @@ fn a_folded_body_is_one_band() {
         assert_eq!(d.canvases.len(), all.len());
         let (mut joined, mut apart) = (0, 0);
         for (frame, state) in all.iter().enumerate() {
-            let (j, a) = check_band(&d, frame, summary.cell, &state.body);
+            let (j, a) = check_band(&d, frame, summary.cell, &state.body, beside);
             joined += j;
             apart += a;
         }
@@ -496,7 +509,7 @@ fn the_readme_gifs_show_connected_snakes() {
                 .chain(next)
                 .any(|a| state.body.contains(a));
             if !covered {
-                joined += check_band(&d, frame, summary.cell, &state.body).0;
+                joined += check_band(&d, frame, summary.cell, &state.body, true).0;
                 frames += 1;
             }
         }

@@ -802,7 +802,10 @@ impl Layout {
         };
         let ci = self.cell as i64;
         let (x, y) = self.centre(head);
-        let r = ci * 2 / 5;
+        // (At most `(cell − 2) / 2`, so that the disc stops short of the grid
+        // line and a body cell beside the head that does not follow it still
+        // looks apart: at a cell of 5 pixels, 2 reached the line.)
+        let r = (ci * 2 / 5).min((ci - 2) / 2);
         self.disc(canvas, (x, y), r, HEAD);
         let (dx, dy) = heading;
         // Perpendicular to the heading.

@@ -56,7 +56,7 @@ pub struct PlayArgs {
     pub json: bool,
     /// Write an animation of the (first) game (`-`: stdout); long games skip
     /// time points to last at most about 45 s unless --skip is given.
-    #[arg(value_parser = super::gif_path, long, value_name = "FILE")]
+    #[arg(long, value_parser = super::gif_path, value_name = "FILE")]
     pub gif: Option<PathBuf>,
     /// Write a self-contained HTML viewer of the (first) game (`-`: stdout):
     /// board, play/pause, step slider, and per apple how it was reached.

@@ -71,7 +71,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "DIR")]
     pub proof: Option<PathBuf>,
     /// Write the animation of the checked plan as a GIF (nothing is written without a plan).
-    #[arg(value_parser = super::gif_path, long, value_name = "FILE", help_heading = "GIF")]
+    #[arg(long, value_parser = super::gif_path, value_name = "FILE", help_heading = "GIF")]
     pub gif: Option<PathBuf>,
     #[command(flatten)]
     pub look: GifLook,

@@ -570,9 +570,10 @@ pub fn play(
             });
             // Apples counted from 1 in words, as `solve` and the viewer do.
             // A search the time per apple stopped proves nothing: said so.
-            let why = match deadline.is_some_and(|d| Instant::now() >= d) {
-                true => "the time per apple ran out before a safe plan was found",
-                false => "no safe plan",
+            let why = if deadline.is_some_and(|d| Instant::now() >= d) {
+                "the time per apple ran out before a safe plan was found"
+            } else {
+                "no safe plan"
             };
             record.stats.loss = Some(format!(
                 "{why} to apple {} at {:?} with the snake of length {} at {:?}",

@@ -1393,3 +1393,17 @@ fn hardness_bands_keep_what_the_timeout_allows() {
     all.extend(a);
     assert_bad_input(&snakesat(&all), "T*-1 among --horizons");
 }
+
+/// A family of no instance is refused (it was written, empty, with exit 0).
+#[test]
+fn a_family_of_no_instance_is_refused() {
+    let dir = temp_dir("count-0");
+    let out = dir.join("family");
+    let run = snakesat(&["generate", "-o", out.to_str().unwrap(), "--count", "0"]);
+    assert_bad_input(
+        &run,
+        "--count 0 draws no instance: a family needs at least one",
+    );
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

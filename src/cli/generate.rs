@@ -73,7 +73,7 @@ pub struct GenerateArgs {
     /// The snake does not grow when it eats.
     #[arg(long)]
     pub no_grow: bool,
-    /// Instances to draw, no two related by a rotation or reflection.
+    /// Instances to draw (at least 1), no two related by a rotation or reflection.
     #[arg(long, default_value_t = 10)]
     pub count: usize,
     /// Seed of the ChaCha8 generator.
@@ -245,6 +245,11 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
             snakesat::instance::MAX_HORIZON,
             args.max_horizon
         )));
+    }
+    if args.count == 0 && !args.all {
+        return Err(bad_input(
+            "--count 0 draws no instance: a family needs at least one",
+        ));
     }
     if args.count > family::MAX_COUNT {
         return Err(bad_input(family::FamilyError::TooMany(args.count)));

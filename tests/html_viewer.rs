@@ -11,7 +11,7 @@
 mod support;
 use support::{snakesat, temp_dir};
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The first Chromium on the PATH.
@@ -117,6 +117,25 @@ impl Shot {
 const BORDER: [u8; 3] = [200, 207, 196];
 const HEAD: [u8; 3] = [20, 90, 40];
 
+/// Solves `instance` (`solve --json`, saved as `dir/plan.json`) and renders
+/// its viewer (`render --html`, `dir/plan.html`): the JSON answer and the page.
+fn solve_and_render(dir: &Path, instance: &Path) -> (serde_json::Value, PathBuf) {
+    let run = snakesat(&["solve", instance.to_str().unwrap(), "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let plan = dir.join("plan.json");
+    std::fs::write(&plan, &run.stdout).unwrap();
+    let page = dir.join("plan.html");
+    let render = snakesat(&[
+        "render",
+        instance.to_str().unwrap(),
+        plan.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(render.code, 0, "{}", render.stderr);
+    (serde_json::from_str(run.stdout.trim()).unwrap(), page)
+}
+
 #[test]
 fn the_viewer_shows_the_head_in_the_planned_cell() {
     let Some(browser) = chromium_or_skip() else {
@@ -127,26 +146,13 @@ fn the_viewer_shows_the_head_in_the_planned_cell() {
         env!("CARGO_MANIFEST_DIR"),
         "/examples/instances/walls-5x5.json"
     );
-    let plan = dir.join("plan.json");
-    let page = dir.join("plan.html");
-    let run = snakesat(&["solve", instance, "--json"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    std::fs::write(&plan, &run.stdout).unwrap();
-    let solved: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    let (solved, page) = solve_and_render(&dir, Path::new(instance));
     let path: Vec<(u64, u64)> = solved["path"]
         .as_array()
         .unwrap()
         .iter()
         .map(|c| (c[0].as_u64().unwrap(), c[1].as_u64().unwrap()))
         .collect();
-    let run = snakesat(&[
-        "render",
-        instance,
-        plan.to_str().unwrap(),
-        "--html",
-        page.to_str().unwrap(),
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
     let text = std::fs::read_to_string(&page).unwrap();
     assert!(
         !text.contains("src=\"http") && !text.contains("<link"),
@@ -254,19 +260,7 @@ fn the_viewer_draws_an_apple_under_the_body_over_it() {
             "apples": [[2, 0], [0, 1]], "visible": 1}"#,
     )
     .unwrap();
-    let run = snakesat(&["solve", instance.to_str().unwrap(), "--json"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let plan = dir.join("plan.json");
-    std::fs::write(&plan, &run.stdout).unwrap();
-    let page = dir.join("plan.html");
-    let run = snakesat(&[
-        "render",
-        instance.to_str().unwrap(),
-        plan.to_str().unwrap(),
-        "--html",
-        page.to_str().unwrap(),
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (_, page) = solve_and_render(&dir, &instance);
     // Step 1: apple 1 eaten at (2, 0), apple 2 revealed at (0, 1), under the body.
     let url = format!("file://{}#step=1", page.display());
     let dom = String::from_utf8_lossy(&browse(browser, &url, &["--dump-dom"]).stdout).into_owned();

@@ -390,7 +390,8 @@ fn bad_input_is_one_line_and_exit_2() {
 
 /// Without a least horizon to measure at because no plan exists within
 /// `--max-horizon` (refuted, or below the lower bound), `sizes` exits 1 like
-/// `solve` ("proven no plan within the horizon"), naming the status in words.
+/// `solve` ("proven no plan within the horizon") and says so in `solve`'s
+/// words, without `error:` (an answer, not an error).
 #[test]
 fn no_plan_within_the_max_horizon_exits_1() {
     let dir = temp_dir("sizes-no-plan");
@@ -413,7 +414,8 @@ fn no_plan_within_the_max_horizon_exits_1() {
     ]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stderr.contains("status unsat after 4 attempts"),
+        run.stderr
+            .starts_with("no plan within 5 moves (encoding direct; 4 horizons refuted)"),
         "{}",
         run.stderr
     );
@@ -428,8 +430,7 @@ fn no_plan_within_the_max_horizon_exits_1() {
     let run = snakesat(&["sizes", stuck.to_str().unwrap(), "--encodings", "direct"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stderr.starts_with("error: no plan at any horizon")
-            && run.stderr.contains("reachable states"),
+        run.stderr.starts_with("no plan at any horizon") && run.stderr.contains("reachable states"),
         "{}",
         run.stderr
     );
@@ -442,14 +443,14 @@ fn no_plan_within_the_max_horizon_exits_1() {
     let run = snakesat(&["sizes", far.to_str().unwrap(), "--max-horizon", "3"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stderr.contains("below the lower bound 8"),
+        run.stderr == "no plan: at least 8 moves are needed, more than 3\n",
         "{}",
         run.stderr
     );
 }
 
 /// An apple that can never be eaten (the lower bound is infinite): `sizes`
-/// says so as `solve` does (no `error:`, no 20-digit bound), exit 1, and
+/// says so in `solve`'s words (no `error:`, no 20-digit bound), exit 1, and
 /// writes no chart; a sweep shows such a size as a row `no plan` (`null`
 /// horizon in JSON) and goes on to the next, as it does for a size proven
 /// to have no plan within `--max-horizon`.
@@ -476,21 +477,20 @@ fn an_apple_that_can_never_be_eaten_is_no_plan_and_a_sweep_goes_on() {
         assert_eq!(run.code, 1, "{}", run.stderr);
         assert!(
             run.stderr.starts_with(
-                "error: no plan at any horizon: some apple can never be eaten (walls cut it off"
+                "no plan at any horizon: some apple can never be eaten (walls cut it off"
             ),
             "{}",
             run.stderr
         );
-        let answer = run.stderr.trim().trim_start_matches("error: ");
-        assert!(solve.stderr.contains(answer), "{}", solve.stderr);
+        assert!(solve.stderr.contains(run.stderr.trim()), "{}", solve.stderr);
         assert!(!run.stderr.contains("18446744073709551615"));
         assert!(run.stdout.is_empty(), "{}", run.stdout);
     }
-    // The answer is an error line, which -q keeps (a note was dropped).
+    // The answer is the failure's line, which -q keeps (a note was dropped).
     let quiet = snakesat(&["-q", "sizes", pocket.to_str().unwrap()]);
     assert_eq!(quiet.code, 1, "{}", quiet.stderr);
     assert!(
-        quiet.stderr.starts_with("error: no plan at any horizon"),
+        quiet.stderr.starts_with("no plan at any horizon"),
         "{}",
         quiet.stderr
     );

@@ -354,7 +354,10 @@ pub fn main() -> ExitCode {
             // What the command made in place (a proof folder, say) is
             // unfinished: an error leaves nothing behind.
             snakesat::output::discard_unfinished();
-            eprintln!("error: {}", one_line(&f.message));
+            // Exit 1 is an answer (proven: no plan), worded as `solve`
+            // words it, not an error.
+            let label = if f.code == 1 { "" } else { "error: " };
+            eprintln!("{label}{}", one_line(&f.message));
             ExitCode::from(f.code)
         }
     }

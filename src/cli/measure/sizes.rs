@@ -383,6 +383,21 @@ pub fn describe(instance: &Instance) -> String {
     )
 }
 
+/// [`HorizonError::NotFound`] in words: refuted up to `last` is `solve`'s
+/// "no plan within", an undecided search asks for a horizon.
+fn not_found(encoding: &str, status: Status, attempts: usize, last: usize) -> String {
+    if status == Status::Unsat {
+        format!(
+            "no plan within {last} moves (encoding {encoding}; {attempts} horizons refuted), so no least horizon to measure at"
+        )
+    } else {
+        format!(
+            "no least horizon found with {encoding} (status {} after {attempts} attempts, up to T={last}); give --horizon",
+            status.name()
+        )
+    }
+}
+
 /// Why no least horizon could be found to measure at.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -392,8 +407,8 @@ pub enum HorizonError {
     /// plan at any horizon.
     #[error("no plan at any horizon: the apples can never all be eaten")]
     NeverEaten,
-    /// The lower bound exceeds the largest horizon allowed.
-    #[error("--max-horizon {max_horizon} is below the lower bound {lower} on the moves needed")]
+    /// The lower bound exceeds the largest horizon allowed (`solve`'s words).
+    #[error("no plan: at least {lower} moves are needed, more than {max_horizon}")]
     BelowBound {
         /// The largest horizon allowed.
         max_horizon: usize,
@@ -403,11 +418,9 @@ pub enum HorizonError {
     /// The planner refused.
     #[error("{0}")]
     Plan(#[from] PlanError),
-    /// The search ended without a plan.
-    #[error(
-        "no least horizon found with {encoding} (status {} after {attempts} attempts, up to T={last}); give --horizon",
-        status.name()
-    )]
+    /// The search ended without a plan: every horizon up to `last` refuted
+    /// (`solve`'s words), or the search stopped undecided.
+    #[error("{}", not_found(encoding, *status, *attempts, *last))]
     NotFound {
         /// The encoding searched with.
         encoding: String,

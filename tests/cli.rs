@@ -959,6 +959,21 @@ fn a_fixed_horizon_refutes_only_plans_of_exactly_that_length() {
         "{}",
         run.stderr
     );
+    // One move in the singular: a snake that fills its board cannot move.
+    let stuck = write(
+        &dir,
+        "stuck.json",
+        r#"{"width":2,"height":1,"snake":[[0,0],[1,0]],"apples":[],"tail":"strict"}"#,
+    );
+    let run = snakesat(&["solve", &stuck, "--horizon", "1"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("no plan of exactly 1 move (")
+            && run.stderr.contains("asks for exactly 1 move,"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
     // The JSON keeps its fields and values.
     let plan = json_of(&snakesat(&["solve", &f, "--horizon", "10", "--json"]));
     assert_eq!(plan["status"], "unsat");

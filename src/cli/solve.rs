@@ -318,8 +318,9 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             if refuted == Refuted::Exactly {
                 note!(
                     "a plan of another length may exist: a fixed horizon asks for exactly \
-                     {horizon} moves, the snake still moving legally after its last apple; \
-                     without one, solve searches the least"
+                     {}, the snake still moving legally after its last apple; \
+                     without one, solve searches the least",
+                    snakesat::counted(horizon, "move")
                 );
             }
             print_plan(&instance, &report, None, refuted, args.json);

@@ -196,6 +196,41 @@ struct RawInstance {
     horizon: Option<usize>,
 }
 
+/// A whole number beyond 64 bits, which serde reads as a float and reports
+/// as "invalid type: floating point `1e+23`": named as written, with the
+/// largest value a field can hold (or, negative, as below 0). The number is
+/// the token that ends at the error's position; a number written with a
+/// fraction or an exponent keeps serde's message.
+fn too_large(text: &str, e: &serde_json::Error) -> Option<JsonError> {
+    if !e.to_string().starts_with("invalid type: floating point") {
+        return None;
+    }
+    let line = text.lines().nth(e.line().checked_sub(1)?)?;
+    let before = line.get(..e.column().min(line.len()))?;
+    let start = before
+        .rfind(|c: char| !c.is_ascii_digit())
+        .map_or(0, |i| i + 1);
+    let digits = &before[start..];
+    let negative = before[..start].ends_with('-');
+    let message = if negative {
+        format!("the number -{} is below 0", excerpt(digits))
+    } else {
+        format!(
+            "the number {} is too large (at most {})",
+            excerpt(digits),
+            usize::MAX
+        )
+    };
+    let fraction = before[..start]
+        .trim_end_matches('-')
+        .ends_with(['.', 'e', 'E', '+', '-']);
+    (!digits.is_empty() && !fraction).then(|| JsonError::Syntax {
+        line: e.line(),
+        column: e.column(),
+        message,
+    })
+}
+
 /// Parses and validates a JSON instance. Errors are one line.
 pub fn from_json(text: &str) -> Result<Instance, JsonError> {
     if text.trim().is_empty() {
@@ -208,7 +243,7 @@ pub fn from_json(text: &str) -> Result<Instance, JsonError> {
         Err(_) if serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| !v.is_object()) => {
             return Err(JsonError::NotObject);
         }
-        Err(e) => return Err(e.into()),
+        Err(e) => return Err(too_large(text, &e).unwrap_or_else(|| e.into())),
     };
     let start = match (raw.snake, raw.length) {
         (Some(_), Some(_)) => return Err(JsonError::SnakeAndLength),
@@ -283,6 +318,36 @@ mod tests {
         assert_eq!(i.horizon, Some(20));
         let again = from_json(&to_json(&i)).unwrap();
         assert_eq!(again, i);
+    }
+
+    /// A whole number beyond 64 bits was reported as serde's float
+    /// (`floating point 1e+23, expected usize`); it is named as written.
+    #[test]
+    fn a_whole_number_beyond_64_bits_is_named_as_written() {
+        let e = from_json("{\"width\": 3,\n \"height\": 99999999999999999999999, \"apples\": []}")
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid instance JSON at line 2 column 34: the number 99999999999999999999999 is too large (at most 18446744073709551615)"
+        );
+        for (field, value, said) in [
+            (
+                "visible",
+                "18446744073709551616",
+                "the number 18446744073709551616 is too large",
+            ),
+            (
+                "horizon",
+                "-100000000000000000000",
+                "the number -100000000000000000000 is below 0",
+            ),
+            ("length", "1e30", "floating point `1e+30`"),
+            ("length", "3.5", "floating point `3.5`"),
+        ] {
+            let text = format!(r#"{{"width": 3, "height": 3, "apples": [], "{field}": {value}}}"#);
+            let e = from_json(&text).unwrap_err().to_string();
+            assert!(e.contains(said), "{field} {value}: {e}");
+        }
     }
 
     /// `visible: 0` without apples was accepted although FORMATS.md counts

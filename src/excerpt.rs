@@ -67,3 +67,47 @@ mod tests {
         assert_eq!(excerpt_message("short"), "short");
     }
 }
+
+/// serde_json's message for an error `e` in `text`, without its position
+/// (" at line L column C"), quoted input cut by [`excerpt_message`]. A whole
+/// number beyond 64 bits, which serde reads as a float and reports as
+/// "invalid type: floating point `1e+23`", is named as written, with the
+/// largest value a field holds (or, negative, as below 0); one written with a
+/// fraction or an exponent keeps serde's words. The number is the token that
+/// ends at the error's position.
+pub fn json_message(text: &str, e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let message = full.strip_suffix(&suffix).unwrap_or(&full);
+    beyond_64_bits(text, e).unwrap_or_else(|| excerpt_message(message))
+}
+
+/// The words for a whole number beyond 64 bits at `e`'s position, if that is
+/// what `e` is about.
+fn beyond_64_bits(text: &str, e: &serde_json::Error) -> Option<String> {
+    if !e.to_string().starts_with("invalid type: floating point") {
+        return None;
+    }
+    let line = text.lines().nth(e.line().checked_sub(1)?)?;
+    let before = line.get(..e.column().min(line.len()))?;
+    let start = before
+        .rfind(|c: char| !c.is_ascii_digit())
+        .map_or(0, |i| i + 1);
+    let digits = &before[start..];
+    let sign = &before[..start];
+    let fraction = sign
+        .trim_end_matches('-')
+        .ends_with(['.', 'e', 'E', '+', '-']);
+    if digits.is_empty() || fraction {
+        return None;
+    }
+    Some(if sign.ends_with('-') {
+        format!("the number -{} is below 0", excerpt(digits))
+    } else {
+        format!(
+            "the number {} is too large (at most {})",
+            excerpt(digits),
+            usize::MAX
+        )
+    })
+}

@@ -187,6 +187,10 @@ fn bad_plan_files_are_refused_with_one_line() {
             "invalid type: null, expected usize",
         ),
         (
+            "{\"path\": [[0, 300000000000000000000]]}",
+            "the number 300000000000000000000 is too large (at most 18446744073709551615) at line 1 column 35",
+        ),
+        (
             &good.replace(
                 &format!("\"horizon\":{horizon}"),
                 &format!("\"horizon\":{}", horizon + 1),

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Deserialize;
 
-use snakesat::excerpt::{excerpt, excerpt_message};
+use snakesat::excerpt::{excerpt, json_message};
 use snakesat::instance::json::deserialize_pairs;
 use snakesat::instance::{Instance, MAX_HORIZON, Pos};
 use snakesat::output;
@@ -193,8 +193,14 @@ fn json_path(
         } else {
             ", the plan a JSON instance takes (IPC plan files go with a .pddl problem)"
         };
-        let e = excerpt_message(&e.to_string());
-        unreadable(format!("{name}: not a plan of `solve --json`{kind}: {e}"))
+        let at = match e.line() {
+            0 => String::new(),
+            line => format!(" at line {line} column {}", e.column()),
+        };
+        let e = json_message(text, &e);
+        unreadable(format!(
+            "{name}: not a plan of `solve --json`{kind}: {e}{at}"
+        ))
     })?;
     if let Some(status) = parsed.status.as_deref()
         && status != "sat"

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::{Instance, InstanceError, Pos, Start, TailRule};
-use crate::excerpt::{excerpt, excerpt_message};
+use crate::excerpt::{excerpt, json_message};
 
 /// Why a JSON instance could not be read.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -41,16 +41,14 @@ pub enum JsonError {
     Invalid(#[from] InstanceError),
 }
 
-impl From<serde_json::Error> for JsonError {
-    /// Keeps serde's position; quoted input in its message is cut to its first 40 characters.
-    fn from(e: serde_json::Error) -> JsonError {
-        let full = e.to_string();
-        let suffix = format!(" at line {} column {}", e.line(), e.column());
-        let message = full.strip_suffix(&suffix).unwrap_or(&full);
+impl JsonError {
+    /// serde's error `e` on `text`, with its position
+    /// ([`crate::excerpt::json_message`] words it).
+    fn syntax(text: &str, e: &serde_json::Error) -> JsonError {
         JsonError::Syntax {
             line: e.line(),
             column: e.column(),
-            message: excerpt_message(message),
+            message: json_message(text, e),
         }
     }
 }
@@ -196,41 +194,6 @@ struct RawInstance {
     horizon: Option<usize>,
 }
 
-/// A whole number beyond 64 bits, which serde reads as a float and reports
-/// as "invalid type: floating point `1e+23`": named as written, with the
-/// largest value a field can hold (or, negative, as below 0). The number is
-/// the token that ends at the error's position; a number written with a
-/// fraction or an exponent keeps serde's message.
-fn too_large(text: &str, e: &serde_json::Error) -> Option<JsonError> {
-    if !e.to_string().starts_with("invalid type: floating point") {
-        return None;
-    }
-    let line = text.lines().nth(e.line().checked_sub(1)?)?;
-    let before = line.get(..e.column().min(line.len()))?;
-    let start = before
-        .rfind(|c: char| !c.is_ascii_digit())
-        .map_or(0, |i| i + 1);
-    let digits = &before[start..];
-    let negative = before[..start].ends_with('-');
-    let message = if negative {
-        format!("the number -{} is below 0", excerpt(digits))
-    } else {
-        format!(
-            "the number {} is too large (at most {})",
-            excerpt(digits),
-            usize::MAX
-        )
-    };
-    let fraction = before[..start]
-        .trim_end_matches('-')
-        .ends_with(['.', 'e', 'E', '+', '-']);
-    (!digits.is_empty() && !fraction).then(|| JsonError::Syntax {
-        line: e.line(),
-        column: e.column(),
-        message,
-    })
-}
-
 /// Parses and validates a JSON instance. Errors are one line.
 pub fn from_json(text: &str) -> Result<Instance, JsonError> {
     if text.trim().is_empty() {
@@ -243,7 +206,7 @@ pub fn from_json(text: &str) -> Result<Instance, JsonError> {
         Err(_) if serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| !v.is_object()) => {
             return Err(JsonError::NotObject);
         }
-        Err(e) => return Err(too_large(text, &e).unwrap_or_else(|| e.into())),
+        Err(e) => return Err(JsonError::syntax(text, &e)),
     };
     let start = match (raw.snake, raw.length) {
         (Some(_), Some(_)) => return Err(JsonError::SnakeAndLength),

@@ -38,36 +38,6 @@ pub fn excerpt_message(message: &str) -> String {
     cut(&parts.join("`"), 4 * MAX_ECHO)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn long_tokens_are_cut_short_ones_kept() {
-        assert_eq!(excerpt("pos1-2"), "pos1-2");
-        let long = "é".repeat(10_000);
-        let cut = excerpt(&long);
-        assert_eq!(cut.chars().count(), MAX_ECHO + 1);
-        assert!(cut.ends_with('…'));
-    }
-
-    #[test]
-    fn a_message_keeps_its_words_and_cuts_what_it_quotes() {
-        let long = "Q".repeat(10_000);
-        let cut = excerpt_message(&format!("unknown field `{long}`, expected `path`"));
-        assert_eq!(
-            cut,
-            format!("unknown field `{}…`, expected `path`", "Q".repeat(40))
-        );
-        let serde = excerpt_message(&format!(
-            "invalid type: string \"{long}\", expected a sequence"
-        ));
-        assert_eq!(serde.chars().count(), 4 * MAX_ECHO + 1);
-        assert!(serde.starts_with("invalid type: string \"QQQ"));
-        assert_eq!(excerpt_message("short"), "short");
-    }
-}
-
 /// serde_json's message for an error `e` in `text`, without its position
 /// (" at line L column C"), quoted input cut by [`excerpt_message`]. A whole
 /// number beyond 64 bits, which serde reads as a float and reports as
@@ -110,4 +80,34 @@ fn beyond_64_bits(text: &str, e: &serde_json::Error) -> Option<String> {
             usize::MAX
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_tokens_are_cut_short_ones_kept() {
+        assert_eq!(excerpt("pos1-2"), "pos1-2");
+        let long = "é".repeat(10_000);
+        let cut = excerpt(&long);
+        assert_eq!(cut.chars().count(), MAX_ECHO + 1);
+        assert!(cut.ends_with('…'));
+    }
+
+    #[test]
+    fn a_message_keeps_its_words_and_cuts_what_it_quotes() {
+        let long = "Q".repeat(10_000);
+        let cut = excerpt_message(&format!("unknown field `{long}`, expected `path`"));
+        assert_eq!(
+            cut,
+            format!("unknown field `{}…`, expected `path`", "Q".repeat(40))
+        );
+        let serde = excerpt_message(&format!(
+            "invalid type: string \"{long}\", expected a sequence"
+        ));
+        assert_eq!(serde.chars().count(), 4 * MAX_ECHO + 1);
+        assert!(serde.starts_with("invalid type: string \"QQQ"));
+        assert_eq!(excerpt_message("short"), "short");
+    }
 }

@@ -198,6 +198,7 @@ fn a_family_too_large_to_sample_is_refused_up_front() {
         tail: snakesat::instance::TailRule::Follow,
         grow: true,
         body: false,
+        linked: false,
         count: 10_000,
         seed: 1,
     };

@@ -322,6 +322,7 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
         tail,
         grow: !args.no_grow,
         body,
+        linked: pddl,
         count: args.count,
         seed: args.seed,
     };

@@ -180,6 +180,12 @@ pub struct FamilySpec {
     pub grow: bool,
     /// An explicit body (random placement) instead of a free start.
     pub body: bool,
+    /// Every cell that is not a wall has a neighbour that is not one either:
+    /// an IPC-2018 problem file cannot state a free cell without
+    /// `ISADJACENT` links (a reader takes it for a wall), so `generate
+    /// --format pddl` asks for it; draws whose walls shut a cell in are
+    /// redrawn (and such instances are left out of an enumeration).
+    pub linked: bool,
     /// Instances to draw (distinct up to symmetry).
     pub count: usize,
     /// The seed of the ChaCha8 generator.
@@ -571,7 +577,28 @@ fn draw(spec: &FamilySpec, sizes: &[(usize, usize)], rng: &mut ChaCha8Rng) -> Op
         tail: spec.tail,
         horizon: None,
     };
-    instance.validate().ok().map(|()| instance)
+    instance
+        .validate()
+        .ok()
+        .filter(|()| !spec.linked || every_cell_linked(&instance))
+        .map(|()| instance)
+}
+
+/// Whether every cell of `instance` that is not a wall has a neighbour that
+/// is not one either ([`FamilySpec::linked`]).
+pub fn every_cell_linked(instance: &Instance) -> bool {
+    let (w, h) = (instance.width, instance.height);
+    let mut wall = vec![false; w * h];
+    for &(x, y) in &instance.walls {
+        wall[y * w + x] = true;
+    }
+    let grid = Grid::new(w, h);
+    (0..w * h).filter(|&i| !wall[i]).all(|i| {
+        Direction::ALL
+            .into_iter()
+            .filter_map(|d| grid.step((i % w, i / w), d))
+            .any(|(x, y)| !wall[y * w + x])
+    })
 }
 
 /// A random self-avoiding body of `length` cells on `open` (head first),
@@ -662,12 +689,17 @@ pub fn enumerate(spec: &FamilySpec) -> Result<Sample, FamilyError> {
         explicit: spec.body,
         apples,
     };
-    let instances = symmetry::enumerate(&setting)?;
+    let all = symmetry::enumerate(&setting)?;
+    let draws = all.len();
+    let instances: Vec<Instance> = all
+        .into_iter()
+        .filter(|i| !spec.linked || every_cell_linked(i))
+        .collect();
     Ok(Sample {
-        draws: instances.len(),
+        draws,
+        invalid: draws - instances.len(),
         instances,
         duplicates: 0,
-        invalid: 0,
     })
 }
 
@@ -685,6 +717,7 @@ mod tests {
             tail: TailRule::Follow,
             grow: true,
             body: true,
+            linked: false,
             count,
             seed: 9,
         }

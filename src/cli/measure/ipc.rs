@@ -246,20 +246,27 @@ fn label(file: &Path) -> String {
         + &file.file_name().unwrap_or_default().to_string_lossy()
 }
 
-/// The file `--plans` keeps a problem's plan in: `FOLDER-instance-K.plan`.
-fn plan_file_name(file: &Path) -> String {
-    label(file).replace('/', "-").replace(".pddl", ".plan")
-}
-
-/// The folder `--proof OUT` gives a problem's certificates:
-/// `OUT/FOLDER-instance-K`, named as `--plans` names its plans.
-pub fn proof_folder(dir: &Path, file: &Path) -> PathBuf {
+/// A problem's name in the files `bench` writes for it: its folder's name,
+/// `-`, and its file name without the extension (`FOLDER-instance-K` for
+/// `FOLDER/instance-K.pddl`, whatever the extension's case).
+fn output_stem(file: &Path) -> String {
     let folder = file
         .parent()
         .and_then(|p| p.file_name())
         .map(|d| format!("{}-", d.to_string_lossy()))
         .unwrap_or_default();
-    dir.join(folder + &file.file_stem().unwrap_or_default().to_string_lossy())
+    folder + &file.file_stem().unwrap_or_default().to_string_lossy()
+}
+
+/// The file `--plans` keeps a problem's plan in: `FOLDER-instance-K.plan`.
+fn plan_file_name(file: &Path) -> String {
+    output_stem(file) + ".plan"
+}
+
+/// The folder `--proof OUT` gives a problem's certificates:
+/// `OUT/FOLDER-instance-K`, named as `--plans` names its plans.
+pub fn proof_folder(dir: &Path, file: &Path) -> PathBuf {
+    dir.join(output_stem(file))
 }
 
 /// Two problems whose plans (with `plans`) or certificates (with `proof`)
@@ -640,6 +647,26 @@ pub fn rows_table(rows: &[Row]) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The plan of `probs/instance-1.PDDL` was kept as
+    /// `probs-instance-1.PDDL` (a case-sensitive replace of `.pddl`), which a
+    /// later `bench` of that folder read as a problem; a folder named
+    /// `x.pddl` gave `x.plan-instance-1.plan`.
+    #[test]
+    fn plan_files_are_named_by_folder_and_stem_whatever_the_case() {
+        for (problem, plan) in [
+            ("probs/instance-1.pddl", "probs-instance-1.plan"),
+            ("probs/instance-1.PDDL", "probs-instance-1.plan"),
+            ("x.pddl/instance-1.pddl", "x.pddl-instance-1.plan"),
+            ("instance-2.pddl", "instance-2.plan"),
+        ] {
+            assert_eq!(plan_file_name(Path::new(problem)), plan, "{problem}");
+        }
+        assert_eq!(
+            proof_folder(Path::new("out"), Path::new("probs/instance-1.PDDL")),
+            Path::new("out/probs-instance-1")
+        );
+    }
 
     fn row() -> Row {
         Row {

@@ -991,13 +991,27 @@ fn a_fixed_horizon_refutes_only_plans_of_exactly_that_length() {
         "{}",
         run.stderr
     );
-    // A least-horizon search refuted every horizon up to its maximum.
+    // A least-horizon search refuted every horizon up to its maximum, here
+    // by the lower bound alone: the note names the flag that bounded it
+    // (and --satisficing, unless it is on already).
     let run = snakesat(&["solve", &f, "--max-horizon", "3"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stdout.starts_with("no plan within 3 moves"),
         "{}",
         run.stdout
+    );
+    assert_eq!(
+        run.stderr,
+        "no plan: at least 4 moves are needed, more than 3 (--max-horizon; raise it, or try --satisficing)\n"
+    );
+    let run = snakesat(&["solve", &f, "--max-horizon", "3", "--satisficing"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .ends_with("more than 3 (--max-horizon; raise it)\n"),
+        "{}",
+        run.stderr
     );
 }
 

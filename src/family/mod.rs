@@ -586,7 +586,7 @@ fn draw(spec: &FamilySpec, sizes: &[(usize, usize)], rng: &mut ChaCha8Rng) -> Op
 
 /// Whether every cell of `instance` that is not a wall has a neighbour that
 /// is not one either ([`FamilySpec::linked`]).
-pub fn every_cell_linked(instance: &Instance) -> bool {
+fn every_cell_linked(instance: &Instance) -> bool {
     let (w, h) = (instance.width, instance.height);
     let mut wall = vec![false; w * h];
     for &(x, y) in &instance.walls {

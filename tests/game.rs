@@ -301,6 +301,8 @@ fn play_refuses_bad_input() {
         (vec!["--timeout", "0"], "positive number of seconds"),
         (vec!["--timeout", "nan"], "positive number of seconds"),
         (vec!["--games", "0"], "--games"),
+        // Unbounded games ran until killed; bench game's cap applies.
+        (vec!["--games", "1000001"], "1000001 is not in 1..=1000000"),
         (vec!["--threads", "0"], "not in 1..=64"),
         (vec!["--threads", "65"], "not in 1..=64"),
         (vec!["--threads", "two"], "invalid digit"),

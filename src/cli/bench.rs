@@ -31,7 +31,8 @@ pub struct BenchArgs {
     /// `bench game` is always the subcommand: give a folder named `game` as `./game`.
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
-    /// Time limit per problem in seconds (every phase, the first plan too).
+    /// Time limit per problem in seconds (every phase, the first plan too; with --proof the
+    /// certificates' re-solves get up to as long again).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds,
           alias = "timeout-per-instance")]
     pub timeout: Duration,

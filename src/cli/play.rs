@@ -29,8 +29,8 @@ pub struct PlayArgs {
     /// Seed of the first game's apples; game i uses seed + i.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Number of games.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Number of games (at most 1,000,000, as many as `bench game` plays).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=super::measure::game::MAX_GAMES))]
     pub games: u64,
     /// How the solver is reused between apples.
     #[arg(long, value_enum, default_value_t = Reuse::Clauses)]

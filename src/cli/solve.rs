@@ -47,7 +47,8 @@ pub struct SolveArgs {
     /// Give up after this many seconds (status `unknown`, exit 3); with
     /// `--satisficing`, the best plan found by then (the first plan included).
     /// Reading the problem and writing the plan's files (--gif, --plot-horizon) count too: past the
-    /// limit by 1 s + 5 %, the run ends `unknown` without them [default: no limit].
+    /// limit by 1 s + 5 %, the run ends `unknown` without them. With --proof, the certificates'
+    /// re-solves get up to as long again after the answer [default: no limit].
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub timeout: Option<Duration>,
     /// Print the plan as JSON.

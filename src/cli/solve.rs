@@ -209,18 +209,14 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
     {
         match outcome.lower_bound {
             None => note!("{}", super::no_plan_at_any_horizon(&instance)),
-            // A search of any length was bounded by --max-horizon: say so.
-            Some(bound) if instance.horizon.is_none() => note!(
-                "no plan: at least {bound} moves are needed, more than {within} \
-                 (--max-horizon; raise it{})",
-                if args.satisficing {
-                    ""
-                } else {
-                    ", or try --satisficing"
-                }
-            ),
             Some(bound) => {
-                note!("no plan: at least {bound} moves are needed, more than {within}")
+                // A search of any length was bounded by --max-horizon: say so.
+                let hint = match (instance.horizon, args.satisficing) {
+                    (Some(_), _) => "",
+                    (None, true) => " (--max-horizon; raise it)",
+                    (None, false) => " (--max-horizon; raise it, or try --satisficing)",
+                };
+                note!("no plan: at least {bound} moves are needed, more than {within}{hint}")
             }
         }
     }

@@ -49,15 +49,16 @@ pub fn json_message(text: &str, e: &serde_json::Error) -> String {
     let full = e.to_string();
     let suffix = format!(" at line {} column {}", e.line(), e.column());
     let message = full.strip_suffix(&suffix).unwrap_or(&full);
-    beyond_64_bits(text, e).unwrap_or_else(|| excerpt_message(message))
+    message
+        .starts_with("invalid type: floating point")
+        .then(|| beyond_64_bits(text, e))
+        .flatten()
+        .unwrap_or_else(|| excerpt_message(message))
 }
 
-/// The words for a whole number beyond 64 bits at `e`'s position, if that is
-/// what `e` is about.
+/// The words for a whole number beyond 64 bits that ends at `e`'s position,
+/// if the token there is one.
 fn beyond_64_bits(text: &str, e: &serde_json::Error) -> Option<String> {
-    if !e.to_string().starts_with("invalid type: floating point") {
-        return None;
-    }
     let line = text.lines().nth(e.line().checked_sub(1)?)?;
     let before = line.get(..e.column().min(line.len()))?;
     let start = before

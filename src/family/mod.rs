@@ -587,17 +587,12 @@ fn draw(spec: &FamilySpec, sizes: &[(usize, usize)], rng: &mut ChaCha8Rng) -> Op
 /// Whether every cell of `instance` that is not a wall has a neighbour that
 /// is not one either ([`FamilySpec::linked`]).
 fn every_cell_linked(instance: &Instance) -> bool {
-    let (w, h) = (instance.width, instance.height);
-    let mut wall = vec![false; w * h];
-    for &(x, y) in &instance.walls {
-        wall[y * w + x] = true;
-    }
-    let grid = Grid::new(w, h);
-    (0..w * h).filter(|&i| !wall[i]).all(|i| {
-        Direction::ALL
-            .into_iter()
-            .filter_map(|d| grid.step((i % w, i / w), d))
-            .any(|(x, y)| !wall[y * w + x])
+    let wall = instance.wall_map();
+    let grid = instance.grid();
+    (0..grid.cells()).filter(|&i| !wall[i]).all(|i| {
+        instance
+            .neighbours(grid.pos(i))
+            .any(|n| !wall[instance.index(n)])
     })
 }
 

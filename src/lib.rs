@@ -11,6 +11,11 @@
 //! and returns a typed [`planner::Outcome`] whose plan the simulator has
 //! already accepted.
 //!
+//! Features: `render` builds the GIFs and charts ([`render`]'s `gif` and
+//! `chart`); `cli` (the default) builds the `snakesat` binary and turns
+//! `render` on. Without either, the crate plans, checks, exports and reads
+//! every format.
+//!
 //! ```
 //! use snakesat::encode;
 //! use snakesat::instance::json::from_json;

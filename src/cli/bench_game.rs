@@ -30,8 +30,9 @@ together hold every game once.\n\nExit codes: 0 every game won; 1 some game lost
 3 internal error (the simulator rejected a plan)."
 )]
 pub struct BenchGameArgs {
-    /// Board sizes, comma-separated: N (square) or WxH, each side 1..=64 (a
-    /// size given twice plays once, with a note).
+    /// Board sizes, comma-separated: N (square) or WxH, each side 1..=64, and
+    /// both sides at least 2 on a board of more than 2 cells (a size given
+    /// twice plays once, with a note).
     #[arg(long, value_name = "LIST", default_value = "6,8,10,12,14,16")]
     pub sizes: String,
     /// Games per size and reuse strategy, with seeds SEED..SEED+GAMES-1 (at

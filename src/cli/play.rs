@@ -23,7 +23,7 @@ plan found, or none before the time per apple ran out; the state is printed); 2 
 internal error (the simulator rejected a plan)."
 )]
 pub struct PlayArgs {
-    /// Board size: N (square) or WxH, each side 1..=64, both at least 2 above 2 cells (the default is `solve`'s too).
+    /// Board size: N (square) or WxH, each side 1..=64, and both sides at least 2 on a board of more than 2 cells (the default is `solve`'s too).
     #[arg(long, value_name = "N|WxH", default_value = "10", value_parser = parse_size)]
     pub size: (usize, usize),
     /// Seed of the first game's apples; game i uses seed + i.

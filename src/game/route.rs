@@ -380,9 +380,10 @@ pub fn enumerate(
 ) -> usize {
     let mut spent = 0;
     let mut k = lower;
+    let around = Around::new(grid);
     while k < limit && spent < budget {
         let share = (budget / 4).max(1).min(budget - spent);
-        let mut dfs = Dfs::new(grid, body, target, k, share);
+        let mut dfs = Dfs::new(grid, &around, body, target, k, share);
         let stop = dfs.extend(body[0], &mut visit);
         spent += dfs.nodes;
         if stop {
@@ -415,9 +416,39 @@ pub fn plausible_paths(
     found
 }
 
+/// The neighbours of every cell of a board, in [`Grid::neighbours`] order,
+/// looked up instead of computed: [`Dfs::extend`] visits each cell's
+/// neighbours and theirs at every node.
+struct Around {
+    /// The neighbours of cell `c`: `cells[c].0[..cells[c].1]`.
+    cells: Vec<([usize; 4], usize)>,
+}
+
+impl Around {
+    fn new(grid: &Grid) -> Around {
+        let cells = (0..grid.cells())
+            .map(|c| {
+                let mut entry = ([0; 4], 0);
+                for n in grid.neighbours(c) {
+                    entry.0[entry.1] = n;
+                    entry.1 += 1;
+                }
+                entry
+            })
+            .collect();
+        Around { cells }
+    }
+
+    /// The neighbours of `cell`.
+    fn of(&self, cell: usize) -> &[usize] {
+        let (neighbours, count) = &self.cells[cell];
+        &neighbours[..*count]
+    }
+}
+
 /// One length's depth-first search in [`enumerate`].
 struct Dfs<'a> {
-    grid: &'a Grid,
+    around: &'a Around,
     len: usize,
     target: usize,
     /// The path's length.
@@ -441,7 +472,14 @@ struct Dfs<'a> {
 }
 
 impl<'a> Dfs<'a> {
-    fn new(grid: &'a Grid, body: &[usize], target: usize, k: usize, budget: usize) -> Self {
+    fn new(
+        grid: &Grid,
+        around: &'a Around,
+        body: &[usize],
+        target: usize,
+        k: usize,
+        budget: usize,
+    ) -> Self {
         let (cells, len) = (grid.cells(), body.len());
         let mut last = vec![i64::MIN / 2; cells];
         let mut open_from = vec![0; cells];
@@ -453,7 +491,7 @@ impl<'a> Dfs<'a> {
         distance[target] = 0;
         let mut queue = std::collections::VecDeque::from([target]);
         while let Some(c) = queue.pop_front() {
-            for n in grid.neighbours(c) {
+            for &n in around.of(c) {
                 if distance[n] == usize::MAX && open_from[n] < k {
                     distance[n] = distance[c] + 1;
                     queue.push_back(n);
@@ -468,7 +506,7 @@ impl<'a> Dfs<'a> {
             closed[c] = true;
         }
         Dfs {
-            grid,
+            around,
             len,
             target,
             k,
@@ -493,16 +531,19 @@ impl<'a> Dfs<'a> {
         if t == self.k {
             return head == self.target && visit(&self.path);
         }
-        let grid = self.grid;
+        let around = self.around;
         // A free neighbour of the head left with one open neighbour must be
         // entered now; with none, it is a dead end whatever comes next.
         let mut forced = None;
         if self.prune {
-            for m in grid.neighbours(head) {
+            for &m in around.of(head) {
                 if self.closed[m] || m == self.target || Some(m) == self.tail {
                     continue;
                 }
-                let open = grid.neighbours(m).filter(|&n| n != head && !self.closed[n]);
+                let open = around
+                    .of(m)
+                    .iter()
+                    .filter(|&&n| n != head && !self.closed[n]);
                 match open.count() {
                     0 => return false,
                     1 if forced.is_some() => return false,
@@ -516,13 +557,16 @@ impl<'a> Dfs<'a> {
         // (At most four moves: a fixed array, no allocation per node.)
         let mut next = [(0, 0); 4];
         let mut count = 0;
-        for n in grid.neighbours(head).filter(|&n| {
+        for &n in around.of(head).iter().filter(|&&n| {
             forced.is_none_or(|f| f == n)
                 && (n == self.target) == (moves_left == 0)
                 && step - self.last[n] >= self.len as i64
                 && self.distance[n] <= moves_left
         }) {
-            let open = grid.neighbours(n).filter(|&m| m != head && !self.closed[m]);
+            let open = around
+                .of(n)
+                .iter()
+                .filter(|&&m| m != head && !self.closed[m]);
             next[count] = (open.count(), n);
             count += 1;
         }

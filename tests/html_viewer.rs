@@ -275,3 +275,40 @@ fn the_viewer_draws_an_apple_under_the_body_over_it() {
         .expect("the body is drawn");
     assert!(last_body < apple, "the apple is drawn over the body");
 }
+
+/// A page's title and the methods beside its apples are text: markup in
+/// them (a library caller's strings) is shown, never run or inserted.
+#[test]
+fn the_viewer_shows_markup_in_its_strings_as_text() {
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let dir = temp_dir("viewer-text");
+    let instance = snakesat::instance::json::from_json(
+        r#"{"width": 3, "height": 1, "snake": [[0, 0]], "apples": [[2, 0]]}"#,
+    )
+    .unwrap();
+    let method = r#"<b id="injected">bold</b>"#;
+    let html = snakesat::render::html::viewer(
+        &instance,
+        &[(0, 0), (1, 0), (2, 0)],
+        "{{DATA}} <i id=\"titled\">",
+        &[method.to_string()],
+    )
+    .unwrap();
+    let page = dir.join("text.html");
+    std::fs::write(&page, html).unwrap();
+    let url = format!("file://{}", page.display());
+    let dom = String::from_utf8_lossy(&browse(browser, &url, &["--dump-dom"]).stdout).into_owned();
+    assert!(dom.contains("id=\"apples\""), "the page ran: {dom}");
+    assert!(
+        dom.contains("&lt;b id=\"injected\"&gt;bold&lt;/b&gt;"),
+        "{dom}"
+    );
+    assert!(!dom.contains("<b id=\"injected\""), "{dom}");
+    assert!(
+        dom.contains("<h1>{{DATA}} &lt;i id=\"titled\"&gt;</h1>"),
+        "{dom}"
+    );
+    assert!(!dom.contains("<i id=\"titled\""), "{dom}");
+}

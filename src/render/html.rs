@@ -52,7 +52,8 @@ struct AppleView {
 /// [`crate::instance::Instance::validate_game`] refuses); apples left
 /// uneaten at the end are shown, not refused. `methods` names,
 /// per apple in eating order, how it was reached (empty when there is
-/// nothing to say).
+/// nothing to say). The title and the methods are shown as text: markup in
+/// them is escaped, not run.
 pub fn viewer(
     instance: &Instance,
     path: &[Pos],
@@ -110,12 +111,19 @@ pub fn viewer(
         apples,
         methods,
     };
+    // (`<` only occurs inside JSON strings, where `\u003c` means the same:
+    // no `</script>` or `<!--` can end or confuse the data's script element.)
     let json = serde_json::to_string(&data)
         .expect("plain data serialises")
-        .replace("</", "<\\/");
+        .replace('<', "\\u003c");
+    // Each placeholder is filled in the page's own text only, never inside
+    // what another placeholder brought in (a title `{{DATA}}` stays text).
+    let title = escape(title);
     Ok(PAGE
-        .replace("{{TITLE}}", &escape(title))
-        .replace("{{DATA}}", &json))
+        .split("{{DATA}}")
+        .map(|part| part.replace("{{TITLE}}", &title))
+        .collect::<Vec<_>>()
+        .join(&json))
 }
 
 /// Escapes text for HTML.
@@ -179,12 +187,14 @@ for (const w of D.walls)
 svg.innerHTML = `<g>${grid}</g><g id="dynamic"></g>`;
 const dynamic = document.getElementById("dynamic");
 
+// The data's strings are text, not markup.
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const rows = ["<tr><th>apple</th><th>cell</th><th>eaten at step</th>" + (D.methods.length ? "<th>how</th>" : "") + "</tr>"];
 const order = D.apples.map((a, i) => i).sort((a, b) => D.apples[a].eat - D.apples[b].eat);
 order.forEach((i, k) => {
   const a = D.apples[i];
   rows.push(`<tr data-eat="${a.eat}"><td>${i + 1}</td><td>(${a.cell[0]}, ${a.cell[1]})</td><td>${a.eat > T ? "-" : a.eat}</td>` +
-    (D.methods.length ? `<td>${D.methods[k] ?? ""}</td>` : "") + "</tr>");
+    (D.methods.length ? `<td>${esc(D.methods[k] ?? "")}</td>` : "") + "</tr>");
 });
 document.getElementById("apples").innerHTML = rows.join("");
 
@@ -305,7 +315,25 @@ mod tests {
     fn data(page: &str) -> serde_json::Value {
         let start = page.find("id=\"plan-data\">").unwrap() + "id=\"plan-data\">".len();
         let end = start + page[start..].find("</script>").unwrap();
-        serde_json::from_str(&page[start..end].replace("<\\/", "</")).unwrap()
+        serde_json::from_str(&page[start..end]).unwrap()
+    }
+
+    #[test]
+    fn titles_and_methods_stay_text() {
+        let path = [(1, 0), (2, 0), (3, 0)];
+        let methods = ["<img src=x onerror=alert(1)></script><!--{{TITLE}}".to_string()];
+        let page = viewer(&instance(), &path, "{{DATA}} </script>", &methods).unwrap();
+        assert!(page.contains("<title>{{DATA}} &lt;/script&gt;</title>"));
+        assert!(page.contains("<h1>{{DATA}} &lt;/script&gt;</h1>"));
+        assert!(
+            !page.contains("<img"),
+            "no markup of the data reaches the page"
+        );
+        assert!(!page.contains("<!--{{"));
+        assert_eq!(data(&page)["methods"][0], methods[0].as_str());
+        assert_eq!(data(&page)["title"], "{{DATA}} </script>");
+        // The browser inserts the methods as text (`esc`), not as markup.
+        assert!(page.contains("${esc(D.methods[k] ?? \"\")}"));
     }
 
     #[test]

@@ -39,12 +39,36 @@ pub enum ChartError {
     /// The chart has no points or bars; the field says which chart.
     #[error("nothing to draw: {0}")]
     Empty(String),
+    /// A value that is not a number, or beyond ±[`MAX_VALUE`] (the axes'
+    /// ticks would not be computed in reasonable time).
+    #[error("cannot draw {value} in {chart:?}: chart values must be numbers within ±{max:e}", max = MAX_VALUE)]
+    Value {
+        /// The chart's title.
+        chart: String,
+        /// The value.
+        value: f64,
+    },
     /// The drawing backend failed; the field is its message.
     #[error("cannot draw the chart: {0}")]
     Draw(String),
     /// The file could not be written.
     #[error(transparent)]
     Write(#[from] std::io::Error),
+}
+
+/// The largest magnitude a chart draws: far beyond any count or time this
+/// crate plots, and far below where plotters' tick search stops returning.
+pub const MAX_VALUE: f64 = 1e15;
+
+/// Refuses the first of `values` that is not a number within ±[`MAX_VALUE`].
+fn check_values(title: &str, mut values: impl Iterator<Item = f64>) -> Result<(), ChartError> {
+    match values.find(|v| v.is_nan() || v.abs() > MAX_VALUE) {
+        Some(value) => Err(ChartError::Value {
+            chart: title.to_string(),
+            value,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// One named line of a [`LineChart`].
@@ -367,6 +391,7 @@ pub fn panel_chart(
             chart.title
         )));
     }
+    check_values(&chart.title, points().flat_map(|p| [p.0, p.1]))?;
     let (x_lo, x_hi) = points().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
     let x_pad = ((x_hi - x_lo) * 0.03).max(0.5);
     let x_range = (x_lo - x_pad)..(x_hi + x_pad);
@@ -513,6 +538,7 @@ pub fn bar_chart(chart: &BarChart, format: ChartFormat, out: impl Write) -> Resu
     if chart.bars.is_empty() {
         return Err(ChartError::Empty(format!("no bars for {:?}", chart.title)));
     }
+    check_values(&chart.title, chart.bars.iter().map(|b| b.1))?;
     let lo = chart.bars.iter().map(|b| b.1).fold(f64::MAX, f64::min);
     let hi = chart.bars.iter().map(|b| b.1).fold(f64::MIN, f64::max);
     let log = wants_log(lo, hi, chart.log);
@@ -707,6 +733,70 @@ mod tests {
         let looks: std::collections::HashSet<(RGBColor, usize)> =
             (0..100).map(|i| (colour(i), marker(i))).collect();
         assert_eq!(looks.len(), 100);
+    }
+
+    /// Values that are not numbers, or beyond ±1e15, are refused (plotters'
+    /// tick search ran for minutes on infinities and on 1e308); the largest
+    /// allowed, and the smallest, draw on every axis kind.
+    #[test]
+    fn values_beyond_the_limit_are_refused_and_the_limit_draws() {
+        let line = |points: Vec<(f64, f64)>, log_y| LineChart {
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            series: vec![Series {
+                name: "s".into(),
+                points,
+            }],
+            log_y,
+        };
+        let bars = |value: f64, log| BarChart {
+            title: "t".into(),
+            value_label: "v".into(),
+            bars: vec![
+                ("a".into(), 1.0, "g".into()),
+                ("b".into(), value, "g".into()),
+            ],
+            log,
+        };
+        for bad in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 1e308, -1e16] {
+            for format in [ChartFormat::Svg, ChartFormat::Png] {
+                let refused = |r: Result<(), ChartError>| matches!(r, Err(ChartError::Value { value, .. }) if value.to_bits() == bad.to_bits());
+                let out = std::io::sink();
+                assert!(refused(line_chart(
+                    &line(vec![(0.0, 1.0), (1.0, bad)], None),
+                    format,
+                    out
+                )));
+                let out = std::io::sink();
+                assert!(refused(line_chart(
+                    &line(vec![(bad, 1.0)], None),
+                    format,
+                    out
+                )));
+                assert!(refused(bar_chart(
+                    &bars(bad, None),
+                    format,
+                    std::io::sink()
+                )));
+            }
+        }
+        let message = line_chart(
+            &line(vec![(0.0, f64::NAN)], None),
+            ChartFormat::Svg,
+            std::io::sink(),
+        );
+        assert_eq!(
+            message.unwrap_err().to_string(),
+            "cannot draw NaN in \"t\": chart values must be numbers within ±1e15"
+        );
+        for edge in [MAX_VALUE, -MAX_VALUE] {
+            for log in [None, Some(true), Some(false)] {
+                let points = vec![(0.0, 1.0), (edge, edge), (1.0, 2.0)];
+                line_chart(&line(points, log), ChartFormat::Svg, std::io::sink()).unwrap();
+                bar_chart(&bars(edge, log), ChartFormat::Svg, std::io::sink()).unwrap();
+            }
+        }
     }
 
     #[test]

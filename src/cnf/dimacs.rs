@@ -19,8 +19,34 @@ use crate::excerpt::excerpt;
 
 use super::{Cnf, Lit, VarKind, VarKindError};
 
-/// Writes `cnf` in DIMACS with `meta` as `c key value` lines.
+/// Writes `cnf` in DIMACS with `meta` as `c key value` lines. A key that
+/// is empty or holds white space, and a value or family name that holds a
+/// line break, is refused (`InvalidInput`) before anything is written: the
+/// file would not read back.
 pub fn write(cnf: &Cnf, meta: &[(&str, String)], out: &mut impl Write) -> std::io::Result<()> {
+    let breaks = |text: &str| text.contains(['\n', '\r']);
+    let refused = meta
+        .iter()
+        .find_map(|(k, v)| {
+            if k.is_empty() || k.contains(char::is_whitespace) {
+                Some(format!(
+                    "the comment key {k:?} is empty or holds white space"
+                ))
+            } else {
+                breaks(v).then(|| format!("the `c {k}` value holds a line break"))
+            }
+        })
+        .or_else(|| {
+            cnf.families()
+                .find(|(name, _)| breaks(name))
+                .map(|(name, _)| format!("the family name {name:?} holds a line break"))
+        });
+    if let Some(why) = refused {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("cannot write DIMACS: {why}"),
+        ));
+    }
     let mut buf: Vec<u8> = Vec::with_capacity(1 << 20);
     let mut num = itoa::Buffer::new();
     writeln!(buf, "c snakesat {}", env!("CARGO_PKG_VERSION"))?;
@@ -556,6 +582,48 @@ mod tests {
         assert_eq!(p.flat, vec![1, -2, 0, 2, 0]);
         assert_eq!(p.names[0], Some(VarKind::Head { x: 1, y: 2, t: 3 }));
         assert_eq!(p.names[1], Some(VarKind::Count { count: 4, t: 5 }));
+    }
+
+    /// What would not read back is refused before a byte is written.
+    #[test]
+    fn keys_values_and_families_that_break_lines_are_refused() {
+        let mut cnf = Cnf::new();
+        let a = cnf.var(VarKind::Head { x: 0, y: 0, t: 0 });
+        cnf.add(&[a]);
+        for (key, value, why) in [
+            (
+                "instance",
+                "a\nb",
+                "the `c instance` value holds a line break",
+            ),
+            ("status", "sat\r", "the `c status` value holds a line break"),
+            (
+                "two words",
+                "1",
+                "the comment key \"two words\" is empty or holds white space",
+            ),
+            (
+                "",
+                "1",
+                "the comment key \"\" is empty or holds white space",
+            ),
+        ] {
+            let mut out = Vec::new();
+            let e = write(&cnf, &[(key, value.into())], &mut out).unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+            assert_eq!(e.to_string(), format!("cannot write DIMACS: {why}"));
+            assert!(out.is_empty());
+        }
+        cnf.family("one\ntwo");
+        cnf.var(VarKind::Head { x: 1, y: 0, t: 0 });
+        let mut out = Vec::new();
+        let e = write(&cnf, &[], &mut out).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("family name \"one\\ntwo\" holds a line break"),
+            "{e}"
+        );
+        assert!(out.is_empty());
     }
 
     #[test]

@@ -161,7 +161,9 @@ impl Header {
     }
 }
 
-/// Writes `cnf` as DIMACS with the header of `instance` at `horizon`.
+/// Writes `cnf` as DIMACS with the header of `instance` at `horizon`. A
+/// horizon that [`Header::read`] would refuse (0, or beyond the instance
+/// limit) is refused here (`InvalidInput`) before anything is written.
 pub fn write(
     cnf: &super::Cnf,
     instance: &Instance,
@@ -170,6 +172,12 @@ pub fn write(
     status: Option<&str>,
     out: &mut impl std::io::Write,
 ) -> std::io::Result<()> {
+    check_horizon(horizon).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("cannot write the header: {e}"),
+        )
+    })?;
     dimacs::write(cnf, &Header::meta(instance, encoding, horizon, status), out)
 }
 
@@ -195,6 +203,16 @@ mod tests {
         assert_eq!(header.horizon, 4);
         assert_eq!(header.instance.horizon, Some(4));
         assert_eq!(header.encoding.name(), "direct");
+
+        // A horizon the reader would refuse is not written.
+        let mut nothing = Vec::new();
+        let zero = write(&cnf, &instance, &*direct, 0, None, &mut nothing).unwrap_err();
+        assert_eq!(zero.kind(), std::io::ErrorKind::InvalidInput);
+        assert_eq!(
+            zero.to_string(),
+            "cannot write the header: horizon 0 is out of range (1..=100000)"
+        );
+        assert!(nothing.is_empty());
 
         let other = dimacs::parse(&text.replace("c horizon 4", "c horizon 5")).unwrap();
         assert!(matches!(

@@ -342,6 +342,7 @@ pub struct Sample {
 /// whose ranges allow a rule-breaking length or `visible` (`check_rules`),
 /// is refused before any draw.
 pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
+    check_spans(spec)?;
     if spec.count > MAX_COUNT {
         return Err(FamilyError::TooMany(spec.count));
     }
@@ -387,6 +388,27 @@ pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
 /// Refuses a spec whose ranges allow a value no instance may have, with the
 /// error [`Instance::validate`] gives it: a snake length of 0, or 0 apples
 /// visible when an instance may have apples.
+/// Refuses the ranges [`Span::parse`] and [`SizeSpan::parse`] refuse (the
+/// fields are public, so a spec may hold them): a range whose least value is
+/// above its greatest, a side outside `1..=MAX_SIDE`.
+fn check_spans(spec: &FamilySpec) -> Result<(), FamilyError> {
+    let size = spec.size;
+    if [size.width, size.height]
+        .iter()
+        .any(|side| side.lo == 0 || side.lo > side.hi || side.hi > MAX_SIDE)
+    {
+        return Err(FamilyError::BadSize(size.to_string()));
+    }
+    let (AppleCount::Count(apples) | AppleCount::Fill(apples)) = spec.apples;
+    let spans = [apples, spec.length, spec.walls]
+        .into_iter()
+        .chain(spec.visible);
+    match spans.into_iter().find(|span| span.lo > span.hi) {
+        Some(span) => Err(FamilyError::BadRange(span.to_string())),
+        None => Ok(()),
+    }
+}
+
 fn check_rules(spec: &FamilySpec) -> Result<(), InstanceError> {
     if spec.length.lo == 0 {
         return Err(InstanceError::ZeroLength);
@@ -644,6 +666,7 @@ fn snake_body(
 /// single value), in the order of [`symmetry::key`]. A setting that breaks a
 /// rule (`check_rules`) is refused, not enumerated as empty.
 pub fn enumerate(spec: &FamilySpec) -> Result<Sample, FamilyError> {
+    check_spans(spec)?;
     check_rules(spec)?;
     let one = |span: Span, what| span.single().ok_or(FamilyError::NotSingle(what));
     let width = one(spec.size.width, "--size")?;
@@ -735,6 +758,64 @@ mod tests {
         );
         for bad in ["0..3", "6x4..5", "8x6..6x8", "4..2000"] {
             assert!(SizeSpan::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// A spec built by hand with ranges the parsers refuse is refused by
+    /// `sample` and `enumerate` too (it panicked in the draw, or allocated
+    /// every size of a huge range).
+    #[test]
+    fn hand_built_ranges_the_parsers_refuse_are_refused() {
+        let backwards = Span { lo: 5, hi: 1 };
+        let huge = Span {
+            lo: 0,
+            hi: usize::MAX,
+        };
+        let size = |width, height| SizeSpan {
+            width,
+            height,
+            square: false,
+        };
+        let specs = [
+            FamilySpec {
+                apples: AppleCount::Count(backwards),
+                ..spec(3)
+            },
+            FamilySpec {
+                apples: AppleCount::Fill(backwards),
+                ..spec(3)
+            },
+            FamilySpec {
+                length: backwards,
+                ..spec(3)
+            },
+            FamilySpec {
+                walls: backwards,
+                ..spec(3)
+            },
+            FamilySpec {
+                visible: Some(backwards),
+                ..spec(3)
+            },
+            FamilySpec {
+                size: size(huge, huge),
+                ..spec(3)
+            },
+            FamilySpec {
+                size: size(Span::one(4), backwards),
+                ..spec(3)
+            },
+        ];
+        for (i, bad) in specs.iter().enumerate() {
+            for result in [sample(bad), enumerate(bad)] {
+                let e = result.unwrap_err();
+                let expected = if i < 5 {
+                    "\"5..1\" is not a range"
+                } else {
+                    "is not a size range"
+                };
+                assert!(e.to_string().contains(expected), "{i}: {e}");
+            }
         }
     }
 

@@ -125,7 +125,7 @@ pub enum PlanError {
     UnknownConfig(String),
     /// A formula given to [`Planner::solve_formula`] holds a literal of no
     /// variable it declares (CaDiCaL would end the process on it).
-    #[error("the formula's literal {literal} names no variable of its {variables}")]
+    #[error("the formula's literal {literal} names none of its {}", crate::counted(.variables, "variable"))]
     BadLiteral {
         /// The literal.
         literal: crate::cnf::Lit,

@@ -109,6 +109,11 @@ pub fn normal_form(instance: &Instance) -> Instance {
 /// sizes and rules too (a family may mix them). (The size and the rules —
 /// visible apples at `t = 0`, growth, tail, horizon — are the same for every
 /// symmetric copy of an instance, so they do not change which copy is least.)
+///
+/// # Panics
+///
+/// May panic when `instance` does not pass [`Instance::validate`] (a cell
+/// off the board, a horizon beyond the limit).
 pub fn key(instance: &Instance) -> Vec<usize> {
     let mut key = Vec::with_capacity(
         11 + 2 * (instance.walls.len() + instance.apples.len() + instance.initial_length()),
@@ -142,6 +147,11 @@ pub fn key(instance: &Instance) -> Vec<usize> {
 /// The canonical representative of the instance's class: the normal form
 /// with the least [`key`] over the grid's symmetries. Two instances are
 /// related by a symmetry exactly when their canonical forms are equal.
+///
+/// # Panics
+///
+/// When `instance` does not pass [`Instance::validate`] (a cell off the
+/// board, an empty board).
 pub fn canonical(instance: &Instance) -> Instance {
     Symmetry::group(instance.width, instance.height)
         .iter()

@@ -209,6 +209,11 @@ fn horizons_beyond_the_cap_are_refused_by_every_entry_point() {
             matches!(solved, Err(PlanError::BadLiteral { literal: l, .. }) if l == literal),
             "{solved:?}"
         );
+        let variables = cnf.num_vars();
+        assert_eq!(
+            solved.unwrap_err().to_string(),
+            format!("the formula's literal {literal} names none of its {variables} variables")
+        );
     }
 }
 

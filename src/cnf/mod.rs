@@ -387,9 +387,11 @@ impl Cnf {
         self.clauses
     }
 
-    /// The meaning of the variable of literal `var`.
+    /// The meaning of the variable of literal `var` (`None` for 0 and for
+    /// a variable the formula does not have).
     pub fn name_of(&self, var: Lit) -> Option<&VarKind> {
-        self.names.get(var.unsigned_abs() as usize - 1)
+        let index = (var.unsigned_abs() as usize).checked_sub(1)?;
+        self.names.get(index)
     }
 
     /// The meaning of every variable: index `v - 1` for variable `v`.
@@ -449,6 +451,18 @@ mod tests {
                 literals: 3
             }
         );
+    }
+
+    #[test]
+    fn names_of_literals() {
+        let mut cnf = Cnf::new();
+        assert_eq!(cnf.name_of(0), None);
+        let a = cnf.var(VarKind::Ate { t: 0 });
+        assert_eq!(cnf.name_of(a), Some(&VarKind::Ate { t: 0 }));
+        assert_eq!(cnf.name_of(-a), Some(&VarKind::Ate { t: 0 }));
+        for other in [0, a + 1, Lit::MIN, Lit::MAX] {
+            assert_eq!(cnf.name_of(other), None, "{other}");
+        }
     }
 
     #[test]

@@ -231,6 +231,11 @@ pub fn try_lower_bound(instance: &Instance) -> Result<Option<usize>, InstanceErr
 /// Whether an apple lies in a dead end (a cell with one open neighbour) or a
 /// pocket ([`Pockets`]) that strands the snake before the last apple: no
 /// plan exists.
+///
+/// # Panics
+///
+/// May panic when `instance` does not pass [`Instance::validate_game`] (an
+/// absurd size, a cell off the board).
 pub fn strands(instance: &Instance) -> bool {
     Pockets::find(instance).strands(instance)
 }

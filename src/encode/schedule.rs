@@ -62,6 +62,12 @@ type Kept = Vec<(Instance, Arc<[usize]>)>;
 /// `earliest[k]`: no plan has eaten `k` apples before time `earliest[k]`
 /// (`earliest[0] = 0`; `usize::MAX` when `k` apples can never be eaten).
 /// The last entry is a lower bound on the plan's length.
+///
+/// # Panics
+///
+/// May panic when `instance` does not pass
+/// [`Instance::validate_game`](crate::instance::Instance::validate_game) (a
+/// cell off the board, an empty body, an absurd size).
 pub fn earliest_eats(instance: &Instance) -> Arc<[usize]> {
     static KEPT: Mutex<Kept> = Mutex::new(Vec::new());
     let kept = |kept: &Kept| {

@@ -383,7 +383,7 @@ pub fn enumerate(
     let around = Around::new(grid);
     while k < limit && spent < budget {
         let share = (budget / 4).max(1).min(budget - spent);
-        let mut dfs = Dfs::new(grid, &around, body, target, k, share);
+        let mut dfs = Dfs::new(&around, body, target, k, share);
         let stop = dfs.extend(body[0], &mut visit);
         spent += dfs.nodes;
         if stop {
@@ -472,15 +472,8 @@ struct Dfs<'a> {
 }
 
 impl<'a> Dfs<'a> {
-    fn new(
-        grid: &Grid,
-        around: &'a Around,
-        body: &[usize],
-        target: usize,
-        k: usize,
-        budget: usize,
-    ) -> Self {
-        let (cells, len) = (grid.cells(), body.len());
+    fn new(around: &'a Around, body: &[usize], target: usize, k: usize, budget: usize) -> Self {
+        let (cells, len) = (around.cells.len(), body.len());
         let mut last = vec![i64::MIN / 2; cells];
         let mut open_from = vec![0; cells];
         for (j, &cell) in body.iter().enumerate() {

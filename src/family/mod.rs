@@ -400,10 +400,10 @@ fn check_spans(spec: &FamilySpec) -> Result<(), FamilyError> {
         return Err(FamilyError::BadSize(size.to_string()));
     }
     let (AppleCount::Count(apples) | AppleCount::Fill(apples)) = spec.apples;
-    let spans = [apples, spec.length, spec.walls]
+    let mut spans = [apples, spec.length, spec.walls]
         .into_iter()
         .chain(spec.visible);
-    match spans.into_iter().find(|span| span.lo > span.hi) {
+    match spans.find(|span| span.lo > span.hi) {
         Some(span) => Err(FamilyError::BadRange(span.to_string())),
         None => Ok(()),
     }
@@ -768,7 +768,7 @@ mod tests {
     fn hand_built_ranges_the_parsers_refuse_are_refused() {
         let backwards = Span { lo: 5, hi: 1 };
         let huge = Span {
-            lo: 0,
+            lo: 1,
             hi: usize::MAX,
         };
         let size = |width, height| SizeSpan {

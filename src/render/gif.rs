@@ -97,9 +97,9 @@ pub enum GifError {
         /// The cell size asked for, in pixels.
         cell: u16,
     },
-    /// The path breaks a rule of the game.
-    #[error("the path breaks the rules")]
-    Illegal(#[source] Violation),
+    /// The path breaks a rule of the game (the first rule it breaks).
+    #[error("the path is not legal: {0}")]
+    Illegal(Violation),
     /// An image beyond GIF's 65535 × 65535 pixels.
     #[error("the image would be {width}x{height} pixels, more than a GIF allows (65535)")]
     TooLarge {
@@ -971,6 +971,31 @@ mod tests {
         for (i, a) in PALETTE.iter().enumerate() {
             assert!(!PALETTE[..i].contains(a), "colour {i} repeats");
         }
+    }
+
+    /// An illegal path is refused with the rule it breaks in the message
+    /// (it said only "the path breaks the rules"), and nothing is written.
+    #[test]
+    fn an_illegal_path_names_its_violation() {
+        let instance = crate::instance::json::from_json(
+            r#"{"width": 3, "height": 1, "snake": [[0, 0]], "apples": [[2, 0]]}"#,
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        let e = write_gif(
+            &instance,
+            &[(0, 0), (2, 0)],
+            &GifOptions::default(),
+            &mut out,
+        )
+        .unwrap_err();
+        let violation = crate::sim::simulate(&instance, &[(0, 0), (2, 0)]).unwrap_err();
+        assert!(
+            matches!(&e, GifError::Illegal(v) if *v == violation),
+            "{e:?}"
+        );
+        assert_eq!(e.to_string(), format!("the path is not legal: {violation}"));
+        assert!(out.is_empty());
     }
 
     #[test]

@@ -228,7 +228,9 @@ pub enum NameError {
 }
 
 /// The encoding called `name`: `direct`, `direct,key=value,...` (or just
-/// `key=value,...`), or one of the notebook's.
+/// `key=value,...`), or one of the notebook's. Empty items and the spaces
+/// around items are skipped, so `""` and `" , "` name `direct` with its
+/// defaults ([`direct::DirectOptions::parse`]).
 pub fn by_name(name: &str) -> Result<Box<dyn Encoding>, NameError> {
     if let Some(nb) = notebook::Notebook::by_name(name) {
         return Ok(Box::new(nb));
@@ -241,6 +243,19 @@ pub fn by_name(name: &str) -> Result<Box<dyn Encoding>, NameError> {
 mod tests {
     use super::*;
     use crate::instance::refused_examples;
+
+    /// Empty items and spaces are skipped, as documented: an empty name is
+    /// `direct` with its defaults.
+    #[test]
+    fn empty_items_name_the_defaults() {
+        for name in ["", " , ", "direct, ,", " direct "] {
+            assert_eq!(by_name(name).unwrap().name(), "direct", "{name:?}");
+        }
+        assert_eq!(
+            by_name(" amo=pairwise, ").unwrap().name(),
+            by_name("direct,amo=pairwise").unwrap().name()
+        );
+    }
 
     /// An exact encoding's UNSAT always refutes; an approximate one's only
     /// below the proven lower bound.

@@ -141,7 +141,9 @@ impl Default for DirectOptions {
 }
 
 impl DirectOptions {
-    /// Parses `direct`, `direct,key=value,...` or `key=value,...`.
+    /// Parses `direct`, `direct,key=value,...` or `key=value,...`; empty
+    /// items and the spaces around items are skipped (`""` gives the
+    /// defaults).
     pub fn parse(name: &str) -> Result<DirectOptions, NameError> {
         let mut options = DirectOptions::default();
         let mut given: Vec<&str> = Vec::new();

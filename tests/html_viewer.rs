@@ -312,3 +312,37 @@ fn the_viewer_shows_markup_in_its_strings_as_text() {
     );
     assert!(!dom.contains("<i id=\"titled\""), "{dom}");
 }
+
+/// A free start's snake has its full length from step 0 (as the GIF's
+/// counter says), while only the cells its head has been on are drawn.
+#[test]
+fn the_viewer_counts_a_free_starts_length() {
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let dir = temp_dir("viewer-free");
+    let instance = dir.join("free.json");
+    std::fs::write(
+        &instance,
+        r#"{"width": 5, "height": 1, "length": 3, "apples": [[4, 0]], "horizon": 4}"#,
+    )
+    .unwrap();
+    let (solved, page) = solve_and_render(&dir, &instance);
+    assert_eq!(solved["path"].as_array().unwrap().len(), 5);
+    for (step, length, drawn) in [(0, 3, 1), (1, 3, 2), (3, 3, 3), (4, 4, 4)] {
+        let url = format!("file://{}#step={step}", page.display());
+        let dom =
+            String::from_utf8_lossy(&browse(browser, &url, &["--dump-dom"]).stdout).into_owned();
+        assert!(
+            dom.contains(&format!(
+                "step {step}/4 · apples {}/1 · length {length}",
+                step / 4
+            )),
+            "step {step}: {dom}"
+        );
+        let start = dom.find("<g id=\"dynamic\">").expect("the drawing");
+        let drawing = &dom[start..start + dom[start..].find("</g>").expect("its end")];
+        let joints = drawing.matches("stroke-linecap=\"round\"").count();
+        assert_eq!(joints, drawn - 1, "step {step}: {drawing}");
+    }
+}

@@ -30,7 +30,8 @@ struct ViewerData<'a> {
     cells: Vec<Pos>,
     /// How many of `cells` come before the path.
     before: usize,
-    /// Visible body length at every time point `0..=T`.
+    /// The snake's length at every time point `0..=T` (a free start's
+    /// snake is drawn on the cells its head has been on so far).
     lengths: Vec<usize>,
     apples: Vec<AppleView>,
     /// Per apple, how the plan reached it (full games), else empty.
@@ -80,8 +81,7 @@ pub fn viewer(
     let lengths = (0..=moves)
         .map(|t| {
             eaten += eaten_by[t];
-            let length = if instance.grow { base + eaten } else { base };
-            length.min(before + t + 1)
+            if instance.grow { base + eaten } else { base }
         })
         .collect();
     let visible = instance.visible_at_start();
@@ -228,7 +228,7 @@ function draw(t) {
   const end = D.before + t;
   const len = D.lengths[t];
   const body = [];
-  for (let k = end; k > end - len; k--) body.push(D.cells[k]);
+  for (let k = end; k > end - Math.min(len, end + 1); k--) body.push(D.cells[k]);
   const n = body.length;
   for (let k = n - 1; k >= 1; k--) {
     const f = (k - 0.5) / Math.max(1, n - 1);
@@ -334,6 +334,26 @@ mod tests {
         assert_eq!(data(&page)["title"], "{{DATA}} </script>");
         // The browser inserts the methods as text (`esc`), not as markup.
         assert!(page.contains("${esc(D.methods[k] ?? \"\")}"));
+    }
+
+    #[test]
+    fn a_free_starts_counter_shows_the_snakes_length() {
+        // Length 3 from the start (drawn on the one cell its head has been
+        // on), 4 once it eats at t = 2: as the GIF's counter says.
+        let free = Instance {
+            width: 5,
+            height: 1,
+            walls: vec![],
+            start: Start::Free { length: 3 },
+            apples: vec![(2, 0)],
+            ..instance()
+        };
+        let page = viewer(&free, &[(0, 0), (1, 0), (2, 0), (3, 0)], "free", &[]).unwrap();
+        let d = data(&page);
+        assert_eq!(d["before"], 0);
+        assert_eq!(d["lengths"], serde_json::json!([3, 3, 4, 4]));
+        // The page draws no more cells than the head has been on.
+        assert!(page.contains("k > end - Math.min(len, end + 1)"));
     }
 
     #[test]

@@ -385,6 +385,21 @@ fn bench_folders_still_parse_beside_the_subcommand() {
 }
 
 #[test]
+fn bench_exits_1_when_every_problem_is_answered_and_some_unsat() {
+    // A cluster task that answers succeeds (exit 0 or 1), as for `solve`;
+    // only a problem without an answer fails it (3). tiny-3x2 needs 2 moves.
+    let dir = temp_dir("bench-unsat");
+    std::fs::copy("tests/data/tiny-3x2.pddl", dir.join("a.pddl")).unwrap();
+    let folder = dir.to_string_lossy().to_string();
+    let code = |horizon: &str| snakesat(&["bench", &folder, "--max-horizon", horizon, "-q"]).code;
+    assert_eq!(code("2"), 0);
+    assert_eq!(code("1"), 1);
+    std::fs::write(dir.join("b.pddl"), "(define (problem broken)").unwrap();
+    assert_eq!(code("2"), 3);
+    assert_eq!(code("1"), 3);
+}
+
+#[test]
 fn a_lost_game_exits_1_and_a_one_cell_board_is_won_at_once() {
     // 5x5 is odd: no Hamiltonian cycle, and some games stop short of a full
     // board (seed 62 at 23/25; 5x5 seed 4, lost at 24/25 before the last

@@ -210,6 +210,22 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     } else {
         print_report(&ipc::summary_table(&rows, args.proof.is_some()).to_markdown());
     }
-    let all_ok = rows.iter().all(|r| r.status == "sat");
-    Ok(if all_ok { 0 } else { 3 })
+    Ok(exit_code(&rows))
+}
+
+/// 0 when every problem got a checked plan, 1 when every one was answered
+/// but some proven to have none (within `--max-horizon`), 3 when some got no
+/// answer: an answer either way is a success for a sweep's task, as for
+/// `solve`.
+fn exit_code(rows: &[ipc::Row]) -> u8 {
+    if rows.iter().all(|r| r.status == "sat") {
+        0
+    } else if rows
+        .iter()
+        .all(|r| r.status == "sat" || r.status == "unsat")
+    {
+        1
+    } else {
+        3
+    }
 }

@@ -100,10 +100,11 @@ formula beyond the encoding's limits, or an output that cannot be written)."
     /// Solve every IPC-2018 problem file of folders and tabulate the results
     /// (`bench game`: full games instead).
     #[command(
-        after_help = "Exit codes: 0 every problem got a checked plan; 2 bad input (a flag every child \
-                      would refuse too, before any problem runs); 3 some problem did not (its row says unsat, \
-                      unknown, timeout, invalid or error; why an error, invalid or timeout row failed is \
-                      printed on stderr and is the `error` column of --json, --json-out and --csv-out)."
+        after_help = "Exit codes: 0 every problem got a checked plan; 1 every problem was answered, some \
+                      proven to have no plan of at most --max-horizon moves (rows `unsat`); 2 bad input (a flag \
+                      every child would refuse too, before any problem runs); 3 some problem got no answer (its \
+                      row says unknown, timeout, invalid or error; why an error, invalid or timeout row failed \
+                      is printed on stderr and is the `error` column of --json, --json-out and --csv-out)."
     )]
     Bench(bench::BenchArgs),
     /// Read a solver's model for an exported CNF, rebuild the plan and check it.

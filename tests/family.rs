@@ -1094,6 +1094,16 @@ fn bad_parameters_are_one_line_errors() {
         (&["--encoding", "notebook-mvp1"], "approximate"),
         (&["--format", "pddl", "--tail", "follow"], "IPC-2018"),
         (&["--all", "--size", "3..4"], "single value for --size"),
+        // Beyond the encoding's limits: no timeout, whatever --timeout says.
+        (
+            &["--size", "1000", "--count", "1", "--apples", "2"],
+            "a 1000x1000 instance does not fit: encoding direct",
+        ),
+        // --all enumerates every class: a count would be ignored.
+        (
+            &["--all", "--count", "5", "--size", "3", "--apples", "1"],
+            "'--all' cannot be used with '--count <COUNT>'",
+        ),
     ];
     for (args, needle) in cases {
         let mut all = vec!["generate", "-o", out];

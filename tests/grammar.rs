@@ -384,3 +384,33 @@ fn counts_of_one_are_singular() {
         family.stderr
     );
 }
+
+/// `-` is standard output, so an output that is a folder (a family, the
+/// plans, the certificates) refuses it: it made a folder named `-`.
+#[test]
+fn a_folder_output_refuses_the_dash() {
+    let dir = temp_dir("dash-folder");
+    let shard = dir.join("shard");
+    let made = snakesat_with(
+        &dir,
+        b"",
+        &["generate", "--count", "1", "--shard", "1/1", "-o", "shard"],
+    );
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let shard = shard.to_str().unwrap();
+    let problems = dir.join("problems");
+    std::fs::create_dir(&problems).unwrap();
+    std::fs::copy(TINY, problems.join("tiny.pddl")).unwrap();
+    let problems = problems.to_str().unwrap();
+    for args in [
+        vec!["generate", "-o", "-"],
+        vec!["merge", "-o", "-", shard],
+        vec!["solve", "--proof", "-"],
+        vec!["bench", problems, "--plans", "-"],
+        vec!["bench", problems, "--proof", "-"],
+    ] {
+        let run = snakesat_with(&dir, b"", &args);
+        assert_bad_input(&run, "- is standard output, where no folder can go");
+        assert!(!dir.join("-").exists(), "{args:?} made a folder named -");
+    }
+}

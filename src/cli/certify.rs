@@ -23,6 +23,7 @@ pub fn check(dir: &Path, encoding: &dyn Encoding) -> Result<(), Failure> {
             encoding.name()
         )));
     }
+    super::generate::refuse_non_folder(dir)?;
     refuse_earlier(dir)?;
     proof::create_dir(dir).map_err(|e| bad_input(format!("{:#}", anyhow::Error::from(e))))
 }

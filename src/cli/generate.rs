@@ -19,7 +19,7 @@ use snakesat::encode::{self, Encoding};
 use snakesat::family::{self, AppleCount, FamilySpec, SizeSpan, Span};
 use snakesat::instance::{Instance, Start, json};
 use snakesat::pddl::write::to_pddl;
-use snakesat::planner::{Planner, Verdict};
+use snakesat::planner::{Planner, Undecided, Verdict};
 use snakesat::render::chart::{self, BarChart, ChartFormat};
 use snakesat::sim;
 use snakesat::solve::Status;
@@ -80,7 +80,7 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Every instance of the setting (each parameter one value) once up to symmetry, instead of --count draws; every apple, hidden ones too, on a cell that is neither a wall nor the starting body (as --count draws them).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "count")]
     pub all: bool,
     /// Encodings of the CNF files, comma-separated; an encoding's options
     /// follow it (`direct,amo=pairwise,direct` is two encodings; an item that
@@ -246,7 +246,7 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
             args.max_horizon
         )));
     }
-    if args.count == 0 && !args.all {
+    if args.count == 0 {
         return Err(bad_input(
             "--count 0 draws no instance: a family needs at least one",
         ));
@@ -429,6 +429,14 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
     };
     let t_star = match &outcome.verdict {
         Verdict::Plan(p) if p.optimal => p.horizon,
+        // A formula the encoding cannot build is no timeout: the setting is
+        // too large for it, whatever the time given.
+        Verdict::Unknown(Undecided::FormulaLimit { error, .. }) => {
+            return Err(bad_input(format!(
+                "a {}x{} instance does not fit: {error}; lower the ranges",
+                instance.width, instance.height,
+            )));
+        }
         Verdict::Plan(_) | Verdict::Unknown(_) => return Ok(Fate::Unknown),
         Verdict::NoPlan { .. } => return Ok(Fate::Unsolvable),
         Verdict::IllegalModel { horizon, .. } => {
@@ -566,6 +574,11 @@ pub fn check_empty(dir: &Path, name: &str) -> Result<(), Failure> {
 /// Refuses an output folder `dir` that exists as something else (a file,
 /// a device): checked before any work, and again by [`create_folder`].
 pub fn refuse_non_folder(dir: &Path) -> Result<(), Failure> {
+    if dir == Path::new("-") {
+        return Err(bad_input(
+            "- is standard output, where no folder can go: name a folder (./- for one called -)",
+        ));
+    }
     if dir.exists() && !dir.is_dir() {
         return Err(bad_input(format!(
             "cannot create {}: it exists and is not a folder",
@@ -594,6 +607,7 @@ pub fn create_folder(dir: &Path) -> Result<PathBuf, Failure> {
 /// same command (shards share a folder), but no whole family and no shard of
 /// another command or another shard count.
 fn check_folder(dir: &Path, shard: Option<Shard>, command: &str) -> Result<(), Failure> {
+    refuse_non_folder(dir)?;
     let Some(shard) = shard else {
         return check_empty(dir, "generate");
     };

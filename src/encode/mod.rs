@@ -140,7 +140,8 @@ pub enum EncodeError {
     /// Some part of the formula would be larger than the encoding allows.
     #[error(
         "encoding {encoding} would need {count} {what}, beyond its limit of {limit} \
-         (at a horizon of {moves} moves)"
+         (at a horizon of {})",
+        crate::counted(*.moves, "move")
     )]
     TooBig {
         /// The encoding's name.

@@ -1503,3 +1503,53 @@ fn a_family_of_no_instance_is_refused() {
     assert!(!out.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The README's sample of the index ("Benchmark families") is what its
+/// command writes: every row shown, column for column (the SHA-256 cut
+/// short, the solve times left out: they vary).
+#[test]
+fn the_readmes_index_sample_is_what_the_command_writes() {
+    let dir = temp_dir("readme-family");
+    let out = dir.join("fam");
+    generate(
+        &out,
+        &[
+            "--size", "4..6", "--apples", "2..5", "--count", "200", "--seed", "9",
+        ],
+    );
+    let index = std::fs::read_to_string(out.join("index.csv")).unwrap();
+    let mut lines = index.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let table: Vec<Vec<&str>> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("| id | file | kind |"))
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .collect();
+    assert!(table.len() > 3, "the README has the sample");
+    let columns = &table[0];
+    for (shown, line) in table[2..].iter().zip(lines) {
+        // (No field before `command` holds a comma.)
+        let fields: Vec<&str> = line.split(',').collect();
+        for (name, value) in columns.iter().zip(shown) {
+            let at = header.iter().position(|h| h == name).unwrap();
+            match *name {
+                "solve_seconds" => {}
+                "sha256" => assert!(
+                    fields[at].starts_with(value.trim_end_matches('…')),
+                    "{line}"
+                ),
+                _ => assert_eq!(fields[at], *value, "{name} of {line}"),
+            }
+        }
+    }
+    let summary = summary(&out, "summary.json");
+    let shown = format!(
+        "\"draws\": {}, \"duplicates\": {}, \"invalid\": {}, \"instances\":\n{}, ",
+        summary.draws, summary.duplicates, summary.invalid, summary.instances
+    );
+    assert!(readme.contains(&shown), "the README's summary: {shown}");
+    assert!(readme.contains(&format!("\"files\": {}}}", summary.files)));
+}

@@ -571,8 +571,9 @@ pub fn check_empty(dir: &Path, name: &str) -> Result<(), Failure> {
     }
 }
 
-/// Refuses an output folder `dir` that exists as something else (a file,
-/// a device): checked before any work, and again by [`create_folder`].
+/// Refuses an output folder `dir` that is `-` (standard output in the
+/// command line's grammar) or exists as something else (a file, a device):
+/// checked before any work, and again by [`create_folder`].
 pub fn refuse_non_folder(dir: &Path) -> Result<(), Failure> {
     if dir == Path::new("-") {
         return Err(bad_input(

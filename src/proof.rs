@@ -420,7 +420,8 @@ const UNREACHABLE_NOTE: &str = "every horizon is excluded because some apple can
 (walls cut it off from the start, or it lies in a dead end or a pocket behind one cell that the \
 snake, once too long, could not leave while another apple follows; src/encode/prune.rs; or the \
 apples fill the board and its free cells' two colours differ by more than one, so the final body, \
-a path along which colours alternate, cannot cover them; src/encode/full.rs), or because the snake's \
+a path along which colours alternate, cannot cover them, or the snake would grow longer than the free \
+cells; src/encode/full.rs), or because the snake's \
 reachable states, few enough to list, include none with every apple eaten (src/reachable.rs), an \
 argument, not a proof";
 

@@ -16,6 +16,7 @@ use rand::{RngExt, SeedableRng};
 use snakesat::encode::by_name;
 use snakesat::encode::full::colours_forbid;
 use snakesat::encode::full::ends_full;
+use snakesat::encode::full::overfills;
 use snakesat::encode::prune::{distances_from, lower_bound};
 use snakesat::instance::json::to_json;
 use snakesat::instance::{Instance, Pos, Start, TailRule};
@@ -342,6 +343,60 @@ fn colour_bounds_agree_with_bfs() {
                 "colour rule on a solvable instance: {}",
                 to_json(&inst)
             );
+        }
+    }
+}
+
+/// The over-full rule (a snake that starts from a placed body and grows at
+/// every apple cannot eat more apples than its free cells can then hold):
+/// wherever it answers "no plan", the brute force finds none either, under
+/// both tail rules; one apple fewer (a board that fills up) and a free start
+/// are left to the search.
+#[test]
+fn overfull_bounds_agree_with_bfs() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x0f11_2026);
+    let mut checked = 0;
+    while checked < 40 {
+        let Some(full) = random_full_board(&mut rng) else {
+            continue;
+        };
+        if full.validate().is_err() {
+            continue;
+        }
+        let mut apples = full.apples.clone();
+        for _ in 0..rng.random_range(1..=2) {
+            apples.push(apples[rng.random_range(0..apples.len())]);
+        }
+        let over = Instance {
+            apples,
+            visible: 1,
+            ..full.clone()
+        };
+        if over.validate().is_err() {
+            continue;
+        }
+        checked += 1;
+        assert!(!overfills(&full), "{}", to_json(&full));
+        let follow = Instance {
+            tail: TailRule::Follow,
+            ..over.clone()
+        };
+        for inst in [over, follow] {
+            assert!(overfills(&inst), "{}", to_json(&inst));
+            assert_eq!(lower_bound(&inst), None, "{}", to_json(&inst));
+            assert_eq!(
+                bfs::least_moves(&inst, 2 * MAX_MOVES),
+                None,
+                "over-full rule on a solvable instance: {}",
+                to_json(&inst)
+            );
+            let free = Instance {
+                start: Start::Free {
+                    length: inst.initial_length(),
+                },
+                ..inst.clone()
+            };
+            assert!(!overfills(&free), "{}", to_json(&free));
         }
     }
 }

@@ -193,7 +193,7 @@ pub fn no_plan_at_any_horizon(instance: &Instance) -> String {
         "some apple can never be eaten (walls cut it off, or it lies in a dead end or a pocket \
          behind one cell that the snake, once too long, could not leave before the last apple, or \
          the apples fill the board and its free cells' two colours differ by more than one, so no \
-         body can cover them)"
+         body can cover them, or the snake would grow longer than the free cells)"
     } else {
         "the snake's reachable states, few enough to list, include none with every apple eaten"
     };

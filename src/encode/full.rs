@@ -59,6 +59,20 @@ pub fn fills_board(instance: &Instance) -> bool {
         && instance.initial_length() + instance.apples.len() == free
 }
 
+/// True when the snake, starting from an explicit body and growing at every
+/// apple, would grow longer than the free cells: at its last eat its body
+/// covers its initial length plus one cell per apple, all distinct under
+/// either tail rule (the tail stays where it is when the snake eats), so no
+/// plan exists at any horizon (the formulas would refute each horizon by a
+/// pigeonhole count, up to the largest one). A free start is left out, as
+/// in [`colours_forbid`]: its body before `t = 0` is not on the board.
+pub fn overfills(instance: &Instance) -> bool {
+    let free = instance.cells() - instance.walls.len();
+    matches!(instance.start, Start::Body(_))
+        && instance.grow
+        && instance.initial_length() + instance.apples.len() > free
+}
+
 /// True when the instance fills the board ([`fills_board`]) from an
 /// explicit body and its free cells cannot hold the final body: at the last
 /// eat that body is the last `L` heads (the initial body's cells counting as

@@ -185,7 +185,8 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
 /// (0 only without apples, whose goal holds at once; `None` when some apple
 /// can never be eaten: unreachable, or in a dead end or a pocket, see [`strands`], or the last
 /// apple of a full board whose free cells' colours cannot hold the final body, see
-/// [`colours_forbid`](crate::encode::full::colours_forbid)). Its work is bounded
+/// [`colours_forbid`](crate::encode::full::colours_forbid), or more apples than
+/// the free cells can hold, see [`overfills`](crate::encode::full::overfills)). Its work is bounded
 /// (distance tables of at most 8,000,000 entries, a spanning tree of at most
 /// 2,000 apple cells, a schedule of at most 4,000,000 states).
 ///
@@ -212,11 +213,15 @@ pub fn lower_bound(instance: &Instance) -> Option<usize> {
                 .unwrap_or(&0),
         )
         .max(if strands(instance) { usize::MAX } else { 0 })
-        .max(if crate::encode::full::colours_forbid(instance) {
-            usize::MAX
-        } else {
-            0
-        });
+        .max(
+            if crate::encode::full::colours_forbid(instance)
+                || crate::encode::full::overfills(instance)
+            {
+                usize::MAX
+            } else {
+                0
+            },
+        );
     (bound != usize::MAX).then_some(bound)
 }
 

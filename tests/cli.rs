@@ -242,6 +242,11 @@ fn bad_instances_are_refused_with_one_line() {
             r#"{"width":5,"height":5,"apples":[[1,1]],"visible":0}"#,
             "visible must be at least 1",
         ),
+        // A PDDL problem saved under another name is read as JSON, with a hint.
+        (
+            "(define (problem snake-1) (:domain snake))",
+            "(it starts like a PDDL problem: name the file *.pddl)",
+        ),
     ];
     for (i, (text, needle)) in cases.iter().enumerate() {
         let f = write(&dir, &format!("bad{i}.json"), text);

@@ -177,7 +177,14 @@ pub fn load_problem_file(path: &Path) -> Result<(Problem, bool), Failure> {
                 objects: Objects::canonical(&instance),
                 instance,
             })
-            .map_err(|e| e.to_string())
+            .map_err(|e| {
+                // (A file is read as PDDL by its name, `-` by its text.)
+                if looks_like_pddl(&text) {
+                    format!("{e} (it starts like a PDDL problem: name the file *.pddl)")
+                } else {
+                    e.to_string()
+                }
+            })
     };
     parsed
         .map(|problem| (problem, pddl_text))

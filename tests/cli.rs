@@ -1602,3 +1602,40 @@ fn no_apples_is_a_plan_of_no_move() {
         }
     }
 }
+
+/// `--satisficing` and `--search incremental` refuse an encoding they do not
+/// take by its name (one that is not direct read as if it were).
+#[test]
+fn searches_name_the_encoding_they_refuse() {
+    let dir = temp_dir("refused-encoding");
+    std::fs::copy("tests/data/tiny-3x2.pddl", dir.join("tiny.pddl")).unwrap();
+    let folder = dir.to_str().unwrap();
+    for (args, needle) in [
+        (
+            vec!["solve", "--satisficing", "--encoding", "notebook-ordered"],
+            "--satisficing needs a direct encoding without body=block, not notebook-ordered",
+        ),
+        (
+            vec![
+                "bench",
+                folder,
+                "--satisficing",
+                "--encoding",
+                "notebook-ordered",
+            ],
+            "--satisficing needs a direct encoding without body=block, not notebook-ordered",
+        ),
+        (
+            vec![
+                "solve",
+                "--search",
+                "incremental",
+                "--encoding",
+                "direct,body=block",
+            ],
+            "--search incremental needs a direct encoding without body=block, not direct,body=block",
+        ),
+    ] {
+        assert_bad_input(&snakesat(&args), needle);
+    }
+}

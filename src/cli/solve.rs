@@ -89,8 +89,8 @@ pub struct SolveArgs {
 /// The planner's refusal as the command line words it.
 pub fn plan_failure(e: PlanError) -> Failure {
     match e {
-        PlanError::NotIncremental { search, .. } => bad_input(format!(
-            "{} needs a direct encoding without body=block",
+        PlanError::NotIncremental { search, encoding } => bad_input(format!(
+            "{} needs a direct encoding without body=block, not {encoding}",
             if search == "satisficing" {
                 "--satisficing"
             } else {

@@ -458,6 +458,13 @@ fn an_object_in_no_fact_does_not_stretch_the_board() {
         "grid 18446744073709551616x2 is too large: pos18446744073709551615-0 is beyond its limit \
          of 1000 cells a side"
     );
+    // Beyond usize it is still a cell name, as far off as the largest.
+    let beyond = huge.replace("18446744073709551615", "99999999999999999999999");
+    assert_eq!(
+        err(&beyond),
+        "grid 18446744073709551616x2 is too large: pos99999999999999999999999-0 is beyond its limit \
+         of 1000 cells a side"
+    );
 }
 
 /// Semantic errors named no line, and names lowercased (`posX` as

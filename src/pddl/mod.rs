@@ -131,7 +131,10 @@ fn parse_object(name: &str) -> Option<Pos> {
     if !digits(x) || !digits(y) {
         return None;
     }
-    Some((x.parse().ok()?, y.parse().ok()?))
+    // Digits only, so parsing fails only beyond `usize`: such a cell is as
+    // far off as the largest, and refused as the grid too large.
+    let number = |s: &str| s.parse().unwrap_or(usize::MAX);
+    Some((number(x), number(y)))
 }
 
 /// The objects that name a problem's cells. PDDL names are case-insensitive:

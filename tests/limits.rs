@@ -130,26 +130,37 @@ fn absurd_encodings_are_refused_before_any_allocation() {
 #[test]
 fn many_ordered_apples_are_bounded_fast_and_too_many_refused() {
     let dir = temp_dir("apples");
-    let apples = |n: usize| -> String {
+    // Without growth: a growing snake could not hold so many apples on 25
+    // cells, which the lower bound says at once (the last case below).
+    let apples = |n: usize, grow: bool| -> String {
         let cells: Vec<String> = (0..n)
             .map(|i| format!("[{},{}]", (i * 7) % 5, (i * 3 + 1) % 5))
             .collect();
         format!(
-            "{{\"width\":5,\"height\":5,\"snake\":[[0,0]],\"visible\":1,\"apples\":[{}]}}",
+            "{{\"width\":5,\"height\":5,\"snake\":[[0,0]],\"visible\":1,\"grow\":{grow},\"apples\":[{}]}}",
             cells.join(",")
         )
     };
-    let ok = write(&dir, "100k.json", &apples(100_000));
+    let ok = write(&dir, "100k.json", &apples(100_000, false));
     let started = Instant::now();
     let run = snakesat(&["solve", &ok, "--timeout", "5"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     let said = format!("{}{}", run.stdout, run.stderr);
     assert!(said.contains("at least 479996 moves"), "{said}");
     assert!(started.elapsed() < Duration::from_secs(30), "gross hang");
-    let too_many = write(&dir, "too-many.json", &apples(100_001));
+    let too_many = write(&dir, "too-many.json", &apples(100_001, false));
     assert_bad_input(
         &snakesat(&["solve", &too_many]),
         "beyond the limit of 100000",
+    );
+    let growing = write(&dir, "growing.json", &apples(100_000, true));
+    let run = snakesat(&["solve", &growing, "--timeout", "5"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("the snake would grow longer than the free cells"),
+        "{}",
+        run.stderr
     );
 }
 

@@ -385,9 +385,6 @@ pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
     Ok(out)
 }
 
-/// Refuses a spec whose ranges allow a value no instance may have, with the
-/// error [`Instance::validate`] gives it: a snake length of 0, or 0 apples
-/// visible when an instance may have apples.
 /// Refuses the ranges [`Span::parse`] and [`SizeSpan::parse`] refuse (the
 /// fields are public, so a spec may hold them): a range whose least value is
 /// above its greatest, a side outside `1..=MAX_SIDE`.
@@ -409,6 +406,9 @@ fn check_spans(spec: &FamilySpec) -> Result<(), FamilyError> {
     }
 }
 
+/// Refuses a spec whose ranges allow a value no instance may have, with the
+/// error [`Instance::validate`] gives it: a snake length of 0, or 0 apples
+/// visible when an instance may have apples.
 fn check_rules(spec: &FamilySpec) -> Result<(), InstanceError> {
     if spec.length.lo == 0 {
         return Err(InstanceError::ZeroLength);

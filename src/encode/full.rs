@@ -53,10 +53,9 @@ pub fn ends_full(instance: &Instance) -> bool {
 /// board (under `follow` it can still move, into the cell its tail leaves,
 /// so [`ends_full`] does not hold; its SAT refutations are as slow).
 pub fn fills_board(instance: &Instance) -> bool {
-    let free = instance.cells() - instance.walls.len();
     instance.grow
         && !instance.apples.is_empty()
-        && instance.initial_length() + instance.apples.len() == free
+        && instance.initial_length() + instance.apples.len() == instance.free_cells()
 }
 
 /// True when the snake, starting from an explicit body and growing at every
@@ -67,10 +66,9 @@ pub fn fills_board(instance: &Instance) -> bool {
 /// pigeonhole count, up to the largest one). A free start is left out, as
 /// in [`colours_forbid`]: its body before `t = 0` is not on the board.
 pub fn overfills(instance: &Instance) -> bool {
-    let free = instance.cells() - instance.walls.len();
     matches!(instance.start, Start::Body(_))
         && instance.grow
-        && instance.initial_length() + instance.apples.len() > free
+        && instance.initial_length() + instance.apples.len() > instance.free_cells()
 }
 
 /// True when the instance fills the board ([`fills_board`]) from an

@@ -196,6 +196,12 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
 /// [`Instance::validate_game`] (the planner and the searches validate
 /// first); [`try_lower_bound`] checks it.
 pub fn lower_bound(instance: &Instance) -> Option<usize> {
+    if strands(instance)
+        || crate::encode::full::colours_forbid(instance)
+        || crate::encode::full::overfills(instance)
+    {
+        return None;
+    }
     let walls = instance.wall_map();
     let dist = Distances::new(instance, &walls);
     let earliest = earliest_times(instance, &walls, &dist);
@@ -211,16 +217,6 @@ pub fn lower_bound(instance: &Instance) -> Option<usize> {
             *crate::encode::schedule::earliest_eats(instance)
                 .last()
                 .unwrap_or(&0),
-        )
-        .max(if strands(instance) { usize::MAX } else { 0 })
-        .max(
-            if crate::encode::full::colours_forbid(instance)
-                || crate::encode::full::overfills(instance)
-            {
-                usize::MAX
-            } else {
-                0
-            },
         );
     (bound != usize::MAX).then_some(bound)
 }

@@ -217,6 +217,12 @@ impl Instance {
         self.grid().cells()
     }
 
+    /// Number of cells that are not walls (on an instance that passes
+    /// [`Instance::validate`], whose walls are distinct cells of the board).
+    pub fn free_cells(&self) -> usize {
+        self.cells() - self.walls.len()
+    }
+
     /// Index of a cell in row-major order (`y * width + x`), as [`Grid::index`].
     pub fn index(&self, p: Pos) -> usize {
         self.grid().index(p)

@@ -79,8 +79,9 @@ struct Search<'a> {
 /// growth, and an odd number of free cells that the final snake fills (an
 /// odd full board).
 pub(super) fn needs_pair(instance: &Instance) -> bool {
-    let free = instance.cells() - instance.walls.len();
-    instance.tail == TailRule::Strict && !free.is_multiple_of(2) && fills_board(instance)
+    instance.tail == TailRule::Strict
+        && !instance.free_cells().is_multiple_of(2)
+        && fills_board(instance)
 }
 
 impl State {

@@ -719,8 +719,7 @@ pub(crate) fn satisficing(
     let odd_full = needs_pair(concrete_instance);
     if head_cells(instance, lower_bound + EXACT_MARGIN, &stop).is_some_and(|c| c <= SMALL_CLAUSES) {
         let now = Instant::now();
-        let small_odd_full =
-            odd_full && instance.cells() - instance.walls.len() <= EXACT_ODD_FULL_CELLS;
+        let small_odd_full = odd_full && instance.free_cells() <= EXACT_ODD_FULL_CELLS;
         let exact = Budget {
             deadline: match deadline {
                 Some(d) if no_body => Some(d),

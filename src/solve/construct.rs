@@ -744,12 +744,14 @@ impl Tour {
         }
     }
 
-    /// Cells from the tail to the head along the cycle, minus the body:
-    /// the free cells the body spans (0 when it lies along the cycle).
-    fn holes(&self, instance: &Instance, state: &State) -> usize {
+    /// Whether the body spans exactly its own length along the cycle, from
+    /// the tail to the head: no free cell between its ends, so it lies along
+    /// the cycle. A body laid along another cycle may span fewer cells than
+    /// it has (its ends close together on this one): it does not lie along it.
+    fn lies_along(&self, instance: &Instance, state: &State) -> bool {
         let head = instance.index(state.body[0]);
         let tail = instance.index(*state.body.back().expect("a body"));
-        self.ahead(tail, head) + 1 - state.body.len()
+        self.ahead(tail, head) + 1 == state.body.len()
     }
 }
 
@@ -776,7 +778,7 @@ impl Follow<'_> {
     fn safe(&self, tour: &Tour, state: &State) -> bool {
         let mut s = state.clone();
         for _ in 0..4 * self.free_cells {
-            if self.done(&s) || tour.holes(self.instance, &s) == 0 {
+            if self.done(&s) || tour.lies_along(self.instance, &s) {
                 return true;
             }
             let next = tour.next[self.instance.index(s.body[0])];
@@ -1378,6 +1380,29 @@ mod tests {
             tail: TailRule::Strict,
             horizon: None,
         }
+    }
+
+    #[test]
+    fn a_body_lies_along_a_cycle_only_when_it_spans_its_length() {
+        // 4x2: the cycle (0,0) (1,0) (2,0) (3,0) (3,1) (2,1) (1,1) (0,1).
+        let inst = instance(4, 2, vec![(1, 0), (0, 0)], vec![(3, 1)], 1);
+        let order = [(0, 0), (1, 0), (2, 0), (3, 0), (3, 1), (2, 1), (1, 1), (0, 1)];
+        let cells: Vec<usize> = order.iter().map(|&p| inst.index(p)).collect();
+        let tour = Tour::along(&cells, 8);
+        let state = |body: &[Pos]| State {
+            body: body.iter().copied().collect(),
+            taken: vec![false],
+            revealed: 1,
+        };
+        // Head (1,0), tail (0,0): along the cycle.
+        assert!(tour.lies_along(&inst, &state(&[(1, 0), (0, 0)])));
+        // Head (2,0), tail (0,0) with (1,0) skipped: a free cell between the ends.
+        assert!(!tour.lies_along(&inst, &state(&[(2, 0), (1, 1), (0, 1), (0, 0)])));
+        // Head (1,0) just after its tail (0,0) on the cycle, the body going
+        // round through (1,1) and (0,1): its ends span two cells of the cycle
+        // but it has four (in a debug build the span minus the length used
+        // to overflow).
+        assert!(!tour.lies_along(&inst, &state(&[(1, 0), (1, 1), (0, 1), (0, 0)])));
     }
 
     #[test]

@@ -1462,6 +1462,45 @@ fn streamed_outputs_survive_a_closed_stdout() {
     }
 }
 
+/// A closed standard error (`snakesat play --size 0 2>&1 | true`) does not
+/// change the exit code: a usage error is still 2 and a game still 0, with
+/// progress lines and notes lost (`eprintln!` panicked on the broken pipe:
+/// exit 101).
+#[test]
+fn a_closed_stderr_keeps_the_exit_code() {
+    for (args, code) in [
+        (&["play", "--size", "0"][..], 2),
+        (&["play", "--size", "4", "--bogus"], 2),
+        (&["play", "--size", "6", "--seed", "3", "--threads", "1"], 0),
+        (
+            &[
+                "bench",
+                "game",
+                "--sizes",
+                "6",
+                "--games",
+                "2",
+                "--threads",
+                "1",
+            ],
+            0,
+        ),
+        (&["solve", "--size", "5", "--apples", "2"], 0),
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+            .args(args)
+            // Progress lines as often as they come, so that some are written.
+            .env("SNAKESAT_PROGRESS", "0.001")
+            .stdout(std::process::Stdio::null())
+            .stderr(writer)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+    }
+}
+
 /// Every command that answers says what its exit codes mean in its own
 /// `--help` (solve, export and sizes had only the top level's line).
 #[test]

@@ -174,7 +174,7 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
     bar.finish_and_clear();
     for row in &rows {
         if let Some(error) = &row.error {
-            eprintln!(
+            stderr_line!(
                 "{}: {}: {}",
                 row.instance,
                 row.status,

@@ -76,7 +76,7 @@ pub fn run(args: CheckArgs) -> Result<u8, Failure> {
             snakesat::counted(verdict.moves.unwrap_or(0), "move")
         ));
     } else {
-        eprintln!(
+        stderr_line!(
             "invalid: {}",
             super::one_line(verdict.violation.as_deref().unwrap_or(""))
         );

@@ -783,11 +783,11 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
             });
         }
         if progress {
-            eprint!("\r{}", counted(summary.instances, "instance"));
+            stderr_text!("\r{}", counted(summary.instances, "instance"));
         }
     }
     if progress {
-        eprintln!();
+        stderr_line!();
     }
     summary.files = rows.len();
     write_index(&args.output, plan.shard, &summary, &rows)?;

@@ -12,11 +12,29 @@
 //! once); `--timeout SECONDS` limits the unit of work the command repeats;
 //! `--plot-WHAT FILE` draws charts; `--quiet` silences notes and progress.
 
+/// Writes a line on stderr. Unlike `eprintln!`, which panics when stderr is
+/// a closed pipe (`snakesat … 2>&1 | head -1`), it ignores a failed write:
+/// the command goes on and its exit code stands.
+macro_rules! stderr_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// [`stderr_line!`] without the line break (a progress counter redrawn in place).
+macro_rules! stderr_text {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 /// Prints a note on stderr (a file written, a horizon found) unless `--quiet`.
 macro_rules! note {
     ($($arg:tt)*) => {
         if !$crate::cli::quiet() {
-            eprintln!($($arg)*);
+            stderr_line!($($arg)*);
         }
     };
 }
@@ -288,7 +306,7 @@ pub fn main() -> ExitCode {
         .skip(1)
         .find(|(_, a)| a.to_string_lossy().chars().any(char::is_control))
     {
-        eprintln!(
+        stderr_line!(
             "error: argument {i} (\"{}\") holds a control character",
             one_line(&arg.to_string_lossy())
         );
@@ -297,7 +315,7 @@ pub fn main() -> ExitCode {
     let cli = match parse_args() {
         Ok(cli) => cli,
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            eprintln!("error: no command given (see `snakesat --help`)");
+            stderr_line!("error: no command given (see `snakesat --help`)");
             return ExitCode::from(2);
         }
         // `--help` and `--version`: on stdout, whose failures count as elsewhere.
@@ -305,7 +323,7 @@ pub fn main() -> ExitCode {
             note_stdout(e.print().and_then(|()| std::io::stdout().lock().flush()));
             return match STDOUT_FAILURE.get() {
                 Some(e) => {
-                    eprintln!("error: cannot write standard output: {e}");
+                    stderr_line!("error: cannot write standard output: {e}");
                     ExitCode::from(2)
                 }
                 None => ExitCode::SUCCESS,
@@ -319,7 +337,7 @@ pub fn main() -> ExitCode {
                 .take_while(|l| !l.trim().is_empty())
                 .map(str::trim)
                 .collect();
-            eprintln!("{}{}", message.join(" "), old_spelling_hint());
+            stderr_line!("{}{}", message.join(" "), old_spelling_hint());
             return ExitCode::from(2);
         }
     };
@@ -340,7 +358,7 @@ pub fn main() -> ExitCode {
     if std::env::var_os("SNAKESAT_REPORT_MEMORY").is_some()
         && let Some(kb) = crate::cli::measure::ipc::peak_memory_kb()
     {
-        eprintln!("{}{kb}", crate::cli::measure::ipc::MEMORY_LINE);
+        stderr_line!("{}{kb}", crate::cli::measure::ipc::MEMORY_LINE);
     }
     let result = result.and_then(|code| {
         note_stdout(std::io::stdout().lock().flush());
@@ -358,7 +376,7 @@ pub fn main() -> ExitCode {
             // Exit 1 is an answer (proven: no plan), worded as `solve`
             // words it, not an error.
             let label = if f.code == 1 { "" } else { "error: " };
-            eprintln!("{label}{}", one_line(&f.message));
+            stderr_line!("{label}{}", one_line(&f.message));
             ExitCode::from(f.code)
         }
     }

@@ -270,7 +270,7 @@ apples / steps on a shortest path {} / {}, on a longer certified path {} / {}, f
     text.push('\n');
     // With a picture on standard output, the summary goes to stderr.
     if output::stdout_taken() {
-        eprint!("{text}");
+        stderr_text!("{text}");
         return;
     }
     print_report(&text);

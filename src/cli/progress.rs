@@ -118,7 +118,7 @@ impl TermLike for LogLines {
         let since = now - state.last.unwrap_or(state.started);
         if !line.is_empty() && since >= self.every {
             state.last = Some(now);
-            eprintln!("{line}");
+            stderr_line!("{line}");
         }
         Ok(())
     }

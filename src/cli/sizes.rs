@@ -78,7 +78,7 @@ fn horizon(
 ) -> Result<(usize, bool), Failure> {
     let found = horizon_for(instance, timeout, max_horizon, |a| {
         if verbose {
-            eprintln!(
+            stderr_line!(
                 "searching the least horizon: T={} {}",
                 a.horizon,
                 a.status.name()
@@ -141,7 +141,7 @@ fn measure_all(
                     (Some(s), Some(t)) => format!(", {s:?} in {t:.2} s"),
                     _ => String::new(),
                 };
-                eprintln!("{tag}{}: {what}{solved}", m.encoding);
+                stderr_line!("{tag}{}: {what}{solved}", m.encoding);
             }
             m
         })
@@ -272,7 +272,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
                     Ok((moves, searched)) => (instance, moves, searched),
                     Err(why) => {
                         if verbose {
-                            eprintln!("size {v}: {why}");
+                            stderr_line!("size {v}: {why}");
                         }
                         points.push((v, None, Vec::new()));
                         continue;
@@ -287,7 +287,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
             }
         };
         if verbose && searched {
-            eprintln!("size {v}: least horizon T={moves}");
+            stderr_line!("size {v}: least horizon T={moves}");
         }
         let tag = format!("{}={v} T={moves}: ", param.name());
         let measures = measure_all(&instance, &encodings, moves, solve_timeout, verbose, &tag);

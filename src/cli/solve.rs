@@ -195,7 +195,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
                 a.stats.build_seconds + a.stats.solve_seconds
             );
             if lines {
-                eprintln!("{line}");
+                stderr_line!("{line}");
             }
             bar.set_message(line);
         })

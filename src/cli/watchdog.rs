@@ -83,7 +83,7 @@ pub fn arm(deadline: Option<Instant>, timeout: Option<Duration>, json: bool) -> 
                 let _ = std::io::Write::write_all(&mut std::io::stdout(), line.as_bytes());
             }
             let what = *what.lock().unwrap_or_else(PoisonError::into_inner);
-            eprintln!(
+            stderr_line!(
                 "error: --timeout {} s reached while {what}",
                 timeout.as_secs_f64()
             );

@@ -1386,7 +1386,16 @@ mod tests {
     fn a_body_lies_along_a_cycle_only_when_it_spans_its_length() {
         // 4x2: the cycle (0,0) (1,0) (2,0) (3,0) (3,1) (2,1) (1,1) (0,1).
         let inst = instance(4, 2, vec![(1, 0), (0, 0)], vec![(3, 1)], 1);
-        let order = [(0, 0), (1, 0), (2, 0), (3, 0), (3, 1), (2, 1), (1, 1), (0, 1)];
+        let order = [
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (3, 1),
+            (2, 1),
+            (1, 1),
+            (0, 1),
+        ];
         let cells: Vec<usize> = order.iter().map(|&p| inst.index(p)).collect();
         let tour = Tour::along(&cells, 8);
         let state = |body: &[Pos]| State {

@@ -369,3 +369,67 @@ fn the_readme_shows_the_library_example() {
         "README's ```rust block differs from examples/library.rs"
     );
 }
+
+/// Every file or folder of the repository that the README, the docs and the
+/// sources name (`docs/…`, `src/…`, `tests/…`, `benchmarks/…`, `scripts/…`,
+/// `examples/…`, `fuzz/…`) exists, and none names the source documents'
+/// folder outside the repository (`seeds/…`, `../shared`): the README and a
+/// module doc once sent readers to "seeds/001" for the vector representation,
+/// which a clone does not have. A name with a capital placeholder
+/// (`instance-K.pddl`) stands for a family of files and is not checked.
+#[test]
+fn the_docs_name_only_files_of_the_repository() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut texts = vec![root.join("README.md")];
+    let mut folders = vec![root.join("docs"), root.join("src")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                // (docs/sources holds the source documents themselves.)
+                if !path.ends_with("docs/sources") {
+                    folders.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "md" || e == "rs") {
+                texts.push(path);
+            }
+        }
+    }
+    let path_char = |c: char| c.is_ascii_alphanumeric() || "_./-".contains(c);
+    let mut missing = Vec::new();
+    for file in &texts {
+        let text = std::fs::read_to_string(file).unwrap();
+        let name = file.strip_prefix(root).unwrap().display();
+        for outside in ["../shared", "seeds/"] {
+            for (at, _) in text.match_indices(outside) {
+                if !text[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '/') {
+                    missing.push(format!("{name}: names {outside}"));
+                }
+            }
+        }
+        for top in [
+            "docs/",
+            "src/",
+            "tests/",
+            "benchmarks/",
+            "scripts/",
+            "examples/",
+            "fuzz/",
+        ] {
+            for (at, _) in text.match_indices(top) {
+                if text[..at].ends_with(path_char) {
+                    continue;
+                }
+                let named: String = text[at..].chars().take_while(|&c| path_char(c)).collect();
+                let named = named.trim_end_matches(['.', '-']);
+                if named.chars().any(|c| c.is_ascii_uppercase()) && named.contains('-') {
+                    continue;
+                }
+                if !root.join(named).exists() {
+                    missing.push(format!("{name}: {named}"));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{missing:#?}");
+}

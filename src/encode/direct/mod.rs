@@ -88,7 +88,8 @@ pub enum Position {
     /// One variable per column and one per row (`head-x x t`, `head-y y t`):
     /// `width + height` variables per time instead of `width * height`; the
     /// head is on `(x, y)` when both are true (the vector representation of
-    /// seeds/001). Constraints on a cell use the two literals together.
+    /// `docs/sources/spinpossible-vector-encoding.txt`). Constraints on a cell
+    /// use the two literals together.
     Axis,
 }
 

@@ -37,9 +37,10 @@ pub struct PlayArgs {
     pub reuse: Reuse,
     /// Solver time per apple in seconds; past it the snake follows its last
     /// certified cycle (always safe, maybe longer; on a board with an odd
-    /// number of cells that cycle skips a cell, and an apple there is lost,
-    /// as is the game when the time runs out before the first cycle: such a
-    /// game depends on the machine's speed, not only on the seed).
+    /// number of cells that cycle skips a cell, and a game whose apple falls
+    /// there and finds no plan in time is lost: such a game depends on the
+    /// machine's speed, not only on the seed). The game's first cycle is
+    /// found without this limit.
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds,
           alias = "timeout-per-apple")]
     pub timeout: Duration,

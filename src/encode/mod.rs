@@ -96,9 +96,8 @@ pub trait Encoding: Send + Sync {
     /// (as by [`Encoding::encode`]) for an invalid instance.
     fn encode_open(&self, instance: &Instance, max: usize) -> Result<OpenFormula, EncodeError> {
         let _ = (instance, max);
-        Err(EncodeError::Unsupported {
+        Err(EncodeError::NoOpenFormula {
             encoding: self.name(),
-            reason: "it has no open formula for the incremental search".to_string(),
         })
     }
 }
@@ -126,6 +125,14 @@ pub enum EncodeError {
         encoding: String,
         /// Why, in words.
         reason: String,
+    },
+    /// [`Encoding::encode_open`] of an encoding that has no open formula
+    /// (not [`Capabilities::incremental`], or `direct,body=block`): a limit
+    /// of the encoding, not of the instance.
+    #[error("encoding {encoding} has no open formula (the incremental search needs one)")]
+    NoOpenFormula {
+        /// The encoding's name.
+        encoding: String,
     },
     /// The formula would have more clauses than the encoding allows.
     #[error("encoding {encoding} would need {clauses} clauses, beyond its limit of {limit}")]
@@ -244,6 +251,35 @@ pub fn by_name(name: &str) -> Result<Box<dyn Encoding>, NameError> {
 mod tests {
     use super::*;
     use crate::instance::refused_examples;
+
+    /// An encoding without an open formula says so as a limit of its own,
+    /// named, not as a refusal of the instance ("does not accept this
+    /// instance: it has no open formula", as it read).
+    #[test]
+    fn encodings_without_an_open_formula_say_so() {
+        let instance =
+            crate::instance::random::generate(&crate::instance::random::RandomSpec::default())
+                .unwrap();
+        for name in ["notebook-mvp1", "notebook-counter", "direct,body=block"] {
+            let encoding = by_name(name).unwrap();
+            assert!(!encoding.capabilities().incremental, "{name}");
+            let error = encoding.encode_open(&instance, 10).err().expect(name);
+            assert!(
+                matches!(&error, EncodeError::NoOpenFormula { encoding } if encoding == name),
+                "{name}: {error:?}"
+            );
+            assert_eq!(
+                error.to_string(),
+                format!("encoding {name} has no open formula (the incremental search needs one)")
+            );
+        }
+        assert!(
+            by_name("direct")
+                .unwrap()
+                .encode_open(&instance, 10)
+                .is_ok()
+        );
+    }
 
     /// Empty items and spaces are skipped, as documented: an empty name is
     /// `direct` with its defaults.

@@ -391,9 +391,8 @@ fn encode_open(
     let mut options = options.clone();
     options.body = match options.body {
         Body::Block => {
-            return Err(EncodeError::Unsupported {
+            return Err(EncodeError::NoOpenFormula {
                 encoding: options.name(),
-                reason: "the incremental search cannot use body=block".to_string(),
             });
         }
         Body::Auto => options.body.resolve_open(instance, options.position),

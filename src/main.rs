@@ -10,7 +10,7 @@ fn main() -> std::process::ExitCode {
     if let Err(e) = snakesat::output::clean_up_on_signals() {
         // (Not `eprintln!`, which panics when stderr is a closed pipe.)
         let _ = writeln!(std::io::stderr(), "error: cannot watch for signals: {e}");
-        return std::process::ExitCode::from(2);
+        return cli::Exit::BadInput.into();
     }
     cli::main()
 }

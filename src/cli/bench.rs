@@ -4,6 +4,7 @@
 //! with `--json` the rows as JSON) on stdout, optionally JSON and CSV files. `snakesat bench game` (full games) lives in
 //! [`super::bench_game`].
 
+use crate::cli::Exit;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -82,7 +83,7 @@ pub enum BenchCommand {
     Game(BenchGameArgs),
 }
 
-pub fn run(args: BenchArgs) -> Result<u8, Failure> {
+pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
     if let Some(BenchCommand::Game(game)) = args.command {
         return bench_game::run(game);
     }
@@ -217,15 +218,15 @@ pub fn run(args: BenchArgs) -> Result<u8, Failure> {
 /// but some proven to have none (within `--max-horizon`), 3 when some got no
 /// answer: an answer either way is a success for a sweep's task, as for
 /// `solve`.
-fn exit_code(rows: &[ipc::Row]) -> u8 {
+fn exit_code(rows: &[ipc::Row]) -> Exit {
     if rows.iter().all(|r| r.status == "sat") {
-        0
+        Exit::Done
     } else if rows
         .iter()
         .all(|r| r.status == "sat" || r.status == "unsat")
     {
-        1
+        Exit::NoPlan
     } else {
-        3
+        Exit::Unknown
     }
 }

@@ -4,6 +4,7 @@
 //! Markdown table of aggregates per (size, strategy) on stdout, per-game CSV
 //! and JSON files, and charts of the mean steps and seconds per apple.
 
+use crate::cli::Exit;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -226,7 +227,7 @@ fn per_apple_chart(
     write_line_chart(&line, file)
 }
 
-pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
+pub fn run(args: BenchGameArgs) -> Result<Exit, Failure> {
     let sweep = settings(&args)?;
     for (flag, file) in [("--json-out", &args.json_out), ("--csv-out", &args.csv_out)] {
         super::check_json_beside(args.json, flag, file.as_deref())?;
@@ -303,8 +304,8 @@ pub fn run(args: BenchGameArgs) -> Result<u8, Failure> {
         );
     }
     Ok(if games.iter().all(|g| g.stats.won) {
-        0
+        Exit::Done
     } else {
-        1
+        Exit::NoPlan
     })
 }

@@ -1,6 +1,7 @@
 //! `--proof DIR` of `solve`: checks the folder and the encoding before the
 //! search, then writes the certificates of its answer ([`snakesat::proof`]).
 
+use crate::cli::Exit;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -72,8 +73,8 @@ pub fn write(
             code: match &e {
                 proof::ProofError::Encode(
                     EncodeError::TooLarge { .. } | EncodeError::TooBig { .. },
-                ) => 2,
-                _ => 3,
+                ) => Exit::BadInput,
+                _ => Exit::Unknown,
             },
             message: format!("certificates: {:#}", anyhow::Error::from(e)),
         })?;

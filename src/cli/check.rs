@@ -3,6 +3,7 @@
 //! action by action against the domain's preconditions, then replayed by the
 //! simulator; the JSON of `solve --json` is replayed by the simulator.
 
+use crate::cli::Exit;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -38,7 +39,7 @@ struct Verdict {
     violation: Option<String>,
 }
 
-pub fn run(args: CheckArgs) -> Result<u8, Failure> {
+pub fn run(args: CheckArgs) -> Result<Exit, Failure> {
     let (problem, pddl) = load_problem_file(&args.problem)?;
     let verdict = match checked_path(
         &args.problem,
@@ -81,5 +82,9 @@ pub fn run(args: CheckArgs) -> Result<u8, Failure> {
             super::one_line(verdict.violation.as_deref().unwrap_or(""))
         );
     }
-    Ok(if verdict.valid { 0 } else { 1 })
+    Ok(if verdict.valid {
+        Exit::Done
+    } else {
+        Exit::NoPlan
+    })
 }

@@ -2,6 +2,7 @@
 //! plan ([`snakesat::decode::read_formula`], then [`snakesat::decode::Formula::answer`],
 //! the two halves of `model_to_plan`); the flags, the files and the printing.
 
+use crate::cli::Exit;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -34,7 +35,7 @@ pub struct DecodeArgs {
     pub look: GifLook,
 }
 
-pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
+pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
     if args.cnf.as_os_str() == "-" && args.model.as_os_str() == "-" {
         return Err(bad_input(
             "the CNF and the model cannot both be `-`: standard input can be read once",
@@ -52,7 +53,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
             args.cnf.display()
         )),
         e @ (ModelError::NotAPath { .. } | ModelError::IllegalPlan { .. }) => Failure {
-            code: 3,
+            code: Exit::Unknown,
             message: e.to_string(),
         },
         e => bad_input(format!("{}: {e}", args.cnf.display())),
@@ -65,7 +66,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
         Ok(answer) => answer,
         Err(e) => {
             let failure = failure(e);
-            if failure.code == 3 && args.json {
+            if failure.code == Exit::Unknown && args.json {
                 report.illegal_model = Some(failure.message.clone());
                 print_plan(
                     &formula.header.instance,
@@ -93,7 +94,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
         } => {
             note_not_written(&[("GIF", args.gif.as_ref())], Status::Unknown);
             print_plan(&instance, &report, None, Refuted::Nothing, args.json);
-            return Ok(3);
+            return Ok(Exit::Unknown);
         }
         Answer::Unsat {
             proves_no_plan: true,
@@ -101,13 +102,13 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
             report.status = Status::Unsat;
             note_not_written(&[("GIF", args.gif.as_ref())], Status::Unsat);
             print_plan(&instance, &report, None, refuted, args.json);
-            return Ok(1);
+            return Ok(Exit::NoPlan);
         }
         // The solver's `s UNKNOWN`.
         _ => {
             note_not_written(&[("GIF", args.gif.as_ref())], Status::Unknown);
             print_plan(&instance, &report, None, refuted, args.json);
-            return Ok(3);
+            return Ok(Exit::Unknown);
         }
     };
     let note = match &mut gif {
@@ -123,7 +124,7 @@ pub fn run(args: DecodeArgs) -> Result<u8, Failure> {
     report.path = path;
     report.eaten = replay.eaten.clone();
     print_plan(&instance, &report, Some(&replay), refuted, args.json);
-    Ok(0)
+    Ok(Exit::Done)
 }
 
 /// The JSON answer for a formula before its model is looked at: `unknown`,

@@ -1,5 +1,6 @@
 //! `snakesat export`: self-describing DIMACS of an instance at a horizon.
 
+use crate::cli::Exit;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -21,7 +22,7 @@ pub struct ExportArgs {
     pub output: PathBuf,
 }
 
-pub fn run(args: ExportArgs) -> Result<u8, Failure> {
+pub fn run(args: ExportArgs) -> Result<Exit, Failure> {
     let mut out = output::claim_one(&args.output)?;
     let instance = load_instance(&args.instance)?;
     let encoding = load_encoding(&args.encoding.encoding)?;
@@ -44,5 +45,5 @@ pub fn run(args: ExportArgs) -> Result<u8, Failure> {
         size.literals,
         encoding.name()
     );
-    Ok(0)
+    Ok(Exit::Done)
 }

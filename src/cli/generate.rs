@@ -5,6 +5,7 @@
 //! with `summary.json` and a hardness histogram (`hardness.svg`).
 //! The library side is [`snakesat::family`].
 
+use crate::cli::Exit;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -441,7 +442,7 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
         Verdict::NoPlan { .. } => return Ok(Fate::Unsolvable),
         Verdict::IllegalModel { horizon, .. } => {
             return Err(Failure {
-                code: 3,
+                code: Exit::Unknown,
                 message: format!("the direct encoding's model at T={horizon} is not a legal plan"),
             });
         }
@@ -482,7 +483,7 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
                 status != Status::Sat || path.is_some_and(|p| sim::simulate(instance, &p).is_ok());
             if expected.is_some_and(|e| e != status) || !legal {
                 return Err(Failure {
-                    code: 3,
+                    code: Exit::Unknown,
                     message: format!(
                         "encoding {} at T={h} answers {status:?}, but T* = {t_star}",
                         encoding.name()
@@ -643,7 +644,7 @@ fn check_folder(dir: &Path, shard: Option<Shard>, command: &str) -> Result<(), F
     Ok(())
 }
 
-pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
+pub fn run(args: GenerateArgs) -> Result<Exit, Failure> {
     let plan = settings(&args)?;
     check_folder(&args.output, plan.shard, &plan.command)?;
     let sample = if args.all {
@@ -762,7 +763,7 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
                 .map_err(|e| bad_input(format!("{name} does not read back: {e}")))?;
             if snakesat::symmetry::normal_form(&back) != *instance {
                 return Err(Failure {
-                    code: 3,
+                    code: Exit::Unknown,
                     message: format!("{name} reads back to another instance"),
                 });
             }
@@ -812,7 +813,11 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
             summary.skipped_cnfs
         );
     }
-    Ok(if summary.unknown > 0 { 3 } else { 0 })
+    Ok(if summary.unknown > 0 {
+        Exit::Unknown
+    } else {
+        Exit::Done
+    })
 }
 
 /// Writes the index, the summary and (for a whole family) the hardness

@@ -11,6 +11,7 @@
 //! `settings` and `shard`, the same settings in every table), given in
 //! shard order 1/K..K/K, give one table. Any other file is refused.
 
+use crate::cli::Exit;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -47,7 +48,7 @@ pub struct MergeArgs {
     pub output: PathBuf,
 }
 
-pub fn run(args: MergeArgs) -> Result<u8, Failure> {
+pub fn run(args: MergeArgs) -> Result<Exit, Failure> {
     if let Some(missing) = args.inputs.iter().find(|p| !p.exists()) {
         return Err(bad_input(format!(
             "cannot read {}: no such file or folder",
@@ -66,7 +67,7 @@ pub fn run(args: MergeArgs) -> Result<u8, Failure> {
     }
 }
 
-fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
+fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<Exit, Failure> {
     let tables = inputs
         .iter()
         .map(|p| read_file(p, Input::Index))
@@ -111,7 +112,7 @@ fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
         counted(merged.lines().count().saturating_sub(1), "row"),
         counted(inputs.len(), "shard")
     );
-    Ok(0)
+    Ok(Exit::Done)
 }
 
 /// The shard outputs of a folder: `(shard, folder)` per `summary-I-of-K.json`.
@@ -130,7 +131,7 @@ fn shards_in(dir: &Path) -> Result<Vec<(Shard, PathBuf)>, Failure> {
     Ok(out)
 }
 
-fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
+fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<Exit, Failure> {
     let mut found = Vec::new();
     let mut seen_dirs = Vec::new();
     for dir in inputs {
@@ -197,7 +198,7 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<u8, Failure> {
         counted(summary.files, "file"),
         counted(found.len(), "shard")
     );
-    Ok(0)
+    Ok(Exit::Done)
 }
 
 /// Refuses a shard whose index (`index`, its rows `rows`) does not list the

@@ -1,10 +1,11 @@
 //! The `snakesat` command line: clap definitions, one file per command, and
 //! the helpers they share (errors with exit codes, loading, printing).
 //!
-//! Exit codes: 0 a plan, 1 proven no plan (of at most the largest horizon
-//! searched; at a fixed horizon, of exactly that many moves), 2 bad input or
-//! usage, 3 a limit reached or an approximate encoding's answer that proves
-//! nothing (an illegal plan, or no model).
+//! Exit codes come from one enum, [`Exit`]: 0 a plan (or what was asked), 1
+//! proven no plan (of at most the largest horizon searched; at a fixed
+//! horizon, of exactly that many moves), 2 bad input or usage, 3 a limit
+//! reached or an approximate encoding's answer that proves nothing (an
+//! illegal plan, or no model).
 //!
 //! One grammar across commands: `--json` prints JSON on standard output;
 //! `--json-out FILE`, `--csv-out FILE` and every other file flag write files,
@@ -260,15 +261,47 @@ pub fn max_horizon(text: &str) -> Result<usize, String> {
     }
 }
 
+/// What a command's exit code says (every command's `--help` lists the
+/// codes it uses): the one place the numbers are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: the command did what was asked (a plan, a file written, every
+    /// problem solved).
+    Done = 0,
+    /// 1: an answer, and not the one hoped for: no plan, proven (at a fixed
+    /// horizon, of exactly that many moves; in a sweep, every problem
+    /// answered and some have none), a plan that is not valid (`check`), a
+    /// game lost (`play`).
+    NoPlan = 1,
+    /// 2: bad input or usage.
+    BadInput = 2,
+    /// 3: a limit reached before an answer, or an answer that proves
+    /// nothing (an approximate encoding's illegal plan).
+    Unknown = 3,
+}
+
+impl Exit {
+    /// The process's exit status.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> ExitCode {
+        ExitCode::from(exit.code())
+    }
+}
+
 /// An error with the exit code it maps to.
 pub struct Failure {
-    pub code: u8,
+    pub code: Exit,
     pub message: String,
 }
 
 pub fn bad_input(message: impl std::fmt::Display) -> Failure {
     Failure {
-        code: 2,
+        code: Exit::BadInput,
         message: message.to_string(),
     }
 }
@@ -310,13 +343,13 @@ pub fn main() -> ExitCode {
             "error: argument {i} (\"{}\") holds a control character",
             one_line(&arg.to_string_lossy())
         );
-        return ExitCode::from(2);
+        return ExitCode::from(Exit::BadInput);
     }
     let cli = match parse_args() {
         Ok(cli) => cli,
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             stderr_line!("error: no command given (see `snakesat --help`)");
-            return ExitCode::from(2);
+            return ExitCode::from(Exit::BadInput);
         }
         // `--help` and `--version`: on stdout, whose failures count as elsewhere.
         Err(e) if !e.use_stderr() => {
@@ -324,7 +357,7 @@ pub fn main() -> ExitCode {
             return match STDOUT_FAILURE.get() {
                 Some(e) => {
                     stderr_line!("error: cannot write standard output: {e}");
-                    ExitCode::from(2)
+                    ExitCode::from(Exit::BadInput)
                 }
                 None => ExitCode::SUCCESS,
             };
@@ -338,7 +371,7 @@ pub fn main() -> ExitCode {
                 .map(str::trim)
                 .collect();
             stderr_line!("{}{}", message.join(" "), old_spelling_hint());
-            return ExitCode::from(2);
+            return ExitCode::from(Exit::BadInput);
         }
     };
     QUIET.store(cli.quiet, Ordering::Relaxed);
@@ -375,7 +408,11 @@ pub fn main() -> ExitCode {
             snakesat::output::discard_unfinished();
             // Exit 1 is an answer (proven: no plan), worded as `solve`
             // words it, not an error.
-            let label = if f.code == 1 { "" } else { "error: " };
+            let label = if f.code == Exit::NoPlan {
+                ""
+            } else {
+                "error: "
+            };
             stderr_line!("{label}{}", one_line(&f.message));
             ExitCode::from(f.code)
         }
@@ -401,13 +438,13 @@ pub fn one_line(message: &str) -> String {
 /// Prints the completion script for `shell` on stdout, through the writer of
 /// every output `-`: a reader that stops early (`| head`) is not an error;
 /// another failure to write is.
-fn completions(shell: clap_complete::Shell) -> Result<u8, Failure> {
+fn completions(shell: clap_complete::Shell) -> Result<Exit, Failure> {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "snakesat", &mut script);
     let mut out = Output::stdout();
     out.write_with(|w| w.write_all(&script))?;
     snakesat::output::commit([Some(out)])?;
-    Ok(0)
+    Ok(Exit::Done)
 }
 
 /// Notes the items of the encoding list `flag` dropped because they spell

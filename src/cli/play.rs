@@ -1,5 +1,6 @@
 //! `snakesat play`: full games, one apple at a time, until the board is full.
 
+use crate::cli::Exit;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -151,7 +152,7 @@ fn play_one(config: &GameConfig, bar: &ProgressBar) -> Result<GameRecord, Failur
 pub fn game_failure(e: game::GameError) -> Failure {
     match e {
         game::GameError::Rejected { .. } => Failure {
-            code: 3,
+            code: Exit::Unknown,
             message: e.to_string(),
         },
         // The size, the board or a setting (`BadSize`, `NoCycle`, `BadSetting`).
@@ -159,7 +160,7 @@ pub fn game_failure(e: game::GameError) -> Failure {
     }
 }
 
-pub fn run(args: PlayArgs) -> Result<u8, Failure> {
+pub fn run(args: PlayArgs) -> Result<Exit, Failure> {
     super::check_seeds(args.seed, args.games)?;
     super::check_json_beside(args.json, "--gif", args.gif.as_deref())?;
     super::check_json_beside(args.json, "--html", args.html.as_deref())?;
@@ -207,7 +208,7 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
     for note in notes {
         note!("{note}");
     }
-    Ok(if all_won { 0 } else { 1 })
+    Ok(if all_won { Exit::Done } else { Exit::NoPlan })
 }
 
 /// Writes the HTML viewer of a played game into `out`, with each eaten

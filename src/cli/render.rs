@@ -2,6 +2,7 @@
 //! plan file of any planner for a `.pddl` problem — checked on its instance
 //! and drawn as a GIF animation and/or a self-contained HTML viewer.
 
+use crate::cli::Exit;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -237,7 +238,7 @@ fn json_path(
     Ok((path, parsed.eaten))
 }
 
-pub fn run(args: RenderArgs) -> Result<u8, Failure> {
+pub fn run(args: RenderArgs) -> Result<Exit, Failure> {
     let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
     let (problem, pddl) = load_problem_file(&args.instance)?;
     let instance = problem.instance;
@@ -275,5 +276,5 @@ pub fn run(args: RenderArgs) -> Result<u8, Failure> {
     for line in notes {
         note!("{line}");
     }
-    Ok(0)
+    Ok(Exit::Done)
 }

@@ -3,6 +3,7 @@
 //! horizon, per clause family, optionally solved; or how the sizes grow over
 //! a sweep of grid sizes or horizons; optionally charted).
 
+use crate::cli::Exit;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -88,7 +89,7 @@ fn horizon(
     found.map_err(|e| match e {
         // Proven: no plan at any horizon (exit 1, as `solve` says).
         sizes::HorizonError::NeverEaten => Failure {
-            code: 1,
+            code: Exit::NoPlan,
             message: super::no_plan_at_any_horizon(instance),
         },
         // Proven: no plan within --max-horizon (exit 1, as `solve` says).
@@ -97,11 +98,11 @@ fn horizon(
             ..
         }
         | sizes::HorizonError::BelowBound { .. } => Failure {
-            code: 1,
+            code: Exit::NoPlan,
             message: e.to_string(),
         },
         sizes::HorizonError::NotFound { .. } => Failure {
-            code: 3,
+            code: Exit::Unknown,
             message: e.to_string(),
         },
         other => bad_input(other),
@@ -156,7 +157,7 @@ fn finish(
     dropped: &[(String, String)],
     text: &[u8],
     draw: impl FnOnce(ChartFormat, &mut dyn Write) -> Result<(), chart::ChartError>,
-) -> Result<u8, Failure> {
+) -> Result<Exit, Failure> {
     if let Some(mut plot) = plot {
         let format = ChartFormat::of(plot.path()).map_err(bad_input)?;
         plot.write_with(|w| draw(format, w))?;
@@ -168,10 +169,10 @@ fn finish(
     }
     super::note_dropped_encodings("--encodings", dropped);
     print_report(&String::from_utf8_lossy(text));
-    Ok(0)
+    Ok(Exit::Done)
 }
 
-pub fn run(args: SizesArgs) -> Result<u8, Failure> {
+pub fn run(args: SizesArgs) -> Result<Exit, Failure> {
     if let Some(p) = &args.plot_clauses {
         ChartFormat::of(p).map_err(bad_input)?;
     }
@@ -265,7 +266,7 @@ pub fn run(args: SizesArgs) -> Result<u8, Failure> {
                 // that says so, and on.
                 let found = match horizon(&instance, timeout, args.max_horizon, verbose) {
                     Ok(found) => Ok(found),
-                    Err(f) if f.code == 1 => Err(f.message),
+                    Err(f) if f.code == Exit::NoPlan => Err(f.message),
                     Err(f) => return Err(f),
                 };
                 match found {

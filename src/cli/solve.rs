@@ -1,6 +1,7 @@
 //! `snakesat solve`: a checked plan at a horizon, or at the least horizon; the
 //! flags become [`Planner`] options, and the outcome is printed.
 
+use crate::cli::Exit;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -102,7 +103,7 @@ pub fn plan_failure(e: PlanError) -> Failure {
     }
 }
 
-pub fn run(args: SolveArgs) -> Result<u8, Failure> {
+pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
     // The time limit covers reading the problem too (a 1000x1000 board's
     // PDDL takes seconds): the watchdog starts first, the search gets what is left.
     let timeout = args.timeout;
@@ -264,7 +265,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
                 print_plan(&instance, &report, None, Refuted::Nothing, true);
             }
             Err(Failure {
-                code: 3,
+                code: Exit::Unknown,
                 message: report.illegal_model.unwrap_or_default(),
             })
         }
@@ -318,7 +319,7 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
             report.path = path;
             report.eaten = replay.eaten.clone();
             print_plan(&instance, &report, Some(&replay), refuted, args.json);
-            Ok(0)
+            Ok(Exit::Done)
         }
         Verdict::NoPlan { .. } => {
             note_not_written(&not_written(&args), Status::Unsat);
@@ -331,12 +332,12 @@ pub fn run(args: SolveArgs) -> Result<u8, Failure> {
                 );
             }
             print_plan(&instance, &report, None, refuted, args.json);
-            Ok(1)
+            Ok(Exit::NoPlan)
         }
         Verdict::Unknown(_) => {
             note_not_written(&not_written(&args), Status::Unknown);
             print_plan(&instance, &report, None, refuted, args.json);
-            Ok(3)
+            Ok(Exit::Unknown)
         }
     }
 }

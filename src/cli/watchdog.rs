@@ -11,6 +11,7 @@
 //! dropped: while the proof of `--proof` (which has a limit of its own) is
 //! checked, and once the files are in place.
 
+use crate::cli::Exit;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -87,7 +88,7 @@ pub fn arm(deadline: Option<Instant>, timeout: Option<Duration>, json: bool) -> 
                 "error: --timeout {} s reached while {what}",
                 timeout.as_secs_f64()
             );
-            snakesat::output::abandon_and_exit(3)
+            snakesat::output::abandon_and_exit(Exit::Unknown.code().into())
         });
     // Without a thread the library's own checks still bound the search.
     drop(spawned);

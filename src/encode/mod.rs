@@ -263,7 +263,7 @@ mod tests {
         for name in ["notebook-mvp1", "notebook-counter", "direct,body=block"] {
             let encoding = by_name(name).unwrap();
             assert!(!encoding.capabilities().incremental, "{name}");
-            let error = encoding.encode_open(&instance, 10).err().expect(name);
+            let error = encoding.encode_open(&instance, 10).expect_err(name);
             assert!(
                 matches!(&error, EncodeError::NoOpenFormula { encoding } if encoding == name),
                 "{name}: {error:?}"

@@ -487,6 +487,28 @@ fn the_apple_that_fills_an_odd_board_is_eaten_without_a_certificate() {
     );
 }
 
+/// An apple on the cell an odd board's cycle skips, walled in by the body
+/// (9x9 seed 1004, apple 51 in the corner (0, 0), its two neighbours near
+/// the head of a 51-cell body): the joint search from the head ran for the
+/// whole minute per apple and the game was lost at 51/81. Asked again from
+/// each cell of a lap along the cycle (with the solver's limits), it is
+/// reached once the tail has freed a neighbour, and the game is won (about
+/// 2 s here).
+#[test]
+fn an_apple_off_an_odd_boards_cycle_is_asked_again_along_it() {
+    let cfg = GameConfig {
+        timeout_per_apple: Some(Duration::from_secs(30)),
+        threads: 1,
+        ..GameConfig::new(9, 9, 1004)
+    };
+    let record = game::play(&cfg, |_| {}).unwrap();
+    check_legal(&record);
+    assert!(record.stats.won, "{:?}", record.stats.loss);
+    let corner = &record.apples[50];
+    assert_eq!((corner.cell, corner.length), ((0, 0), 51));
+    assert!(corner.steps > corner.lower_bound, "{corner:?}");
+}
+
 /// The GIF and the viewer of a lost game show the apple it was lost on
 /// (revealed at the last step) and say it was lost; a won game's pictures
 /// have no such apple.

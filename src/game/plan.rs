@@ -3,7 +3,9 @@
 //! certified by repairing the edited cycle near it, the joint "path of `k`
 //! moves + cycle" search on small boards, and the walk along the edited cycle
 //! with detours searched from its cells (on several threads, the next cells
-//! at once).
+//! at once). On a board with an odd number of cells an apple on the cell the
+//! cycle skips is for the joint search only, asked again from the cells of a
+//! lap along the cycle when it fails from the head.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -139,7 +141,9 @@ pub(super) fn plan_apple(
         }
     }
     let least = refuted && k >= upper;
-    on_cycle?;
+    if on_cycle.is_none() {
+        return around_the_cycle(solver, snake, apple, &cycle, lower, deadline);
+    }
     // 3. Along the cycle (safe at every step), edited at every step, trying
     // from each cell a path from there while that saves moves.
     let mut moves = Vec::new();
@@ -225,6 +229,52 @@ pub(super) fn plan_apple(
             None => left = along(&mut cycle, cell, body.len())?,
         }
     }
+}
+
+/// An apple on the cell the cycle skips (a board with an odd number of
+/// cells) that the joint search did not reach from the head within the
+/// solver's limits: the snake follows the cycle, safe at every step, and the
+/// joint search asks again from each cell, for the two least lengths, up to
+/// one lap or the deadline. The body moves and the tail frees cells, so a
+/// state the solver answers quickly often comes (9x9 seed 1004, an apple in
+/// a corner walled in by the body: a plan after 52 moves, where the query
+/// from the head ran for the whole minute per apple and the game was lost).
+/// `None` when the solver has no limits (the query from the head had all the
+/// time there was) or no step gives a plan.
+fn around_the_cycle(
+    solver: &mut CycleSolver,
+    snake: &[usize],
+    apple: usize,
+    cycle: &[u32],
+    lower: usize,
+    deadline: Option<Instant>,
+) -> Option<Plan> {
+    if solver.conflict_limit.is_none() && solver.round_limit == u32::MAX {
+        return None;
+    }
+    let grid = solver.grid();
+    let mut body: VecDeque<usize> = snake.iter().copied().collect();
+    let mut moves = Vec::new();
+    while moves.len() < grid.cells() && deadline.is_none_or(|d| Instant::now() < d) {
+        // (The apple is off the cycle: the step never eats it.)
+        moves.push(step_along(&mut body, cycle, apple)?);
+        let here = body.make_contiguous();
+        let Some(bound) = route::shortest(&grid, here, apple, true).map(|m| m.len()) else {
+            continue;
+        };
+        for k in [bound, bound + 2] {
+            if let Outcome::Found(f) = solver.plan(here, apple, k, deadline) {
+                moves.extend(f.moves);
+                return Some(Plan {
+                    method: AppleMethod::at_bound(moves.len(), Some(lower), AppleMethod::Route),
+                    moves,
+                    cycle: Some(f.cycle),
+                    least: false,
+                });
+            }
+        }
+    }
+    None
 }
 
 /// Walks `steps` steps along `cycle` (edited by `along` at every step, as

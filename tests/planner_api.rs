@@ -271,3 +271,29 @@ fn a_fixed_horizon_beyond_the_limits_is_refused_by_its_own_number() {
         "{error}"
     );
 }
+
+/// The satisficing search on a 20x20 free start of length 10 with twelve
+/// ordered apples far apart: its construction follows tours from bodies laid
+/// along other tours, whose ends can be closer on the tour followed than the
+/// body is long. That span minus the length overflowed (a panic in a build
+/// with overflow checks, swallowed by the tour's thread: CI runs this test
+/// with them, `.ci/run`). The plan it returns replays in the simulator.
+#[test]
+fn the_satisficing_construction_on_a_free_start_gives_a_checked_plan() {
+    let instance = from_json(
+        r#"{"width": 20, "height": 20, "length": 10, "visible": 1, "apples": [[19, 19], [0, 0],
+            [19, 0], [0, 19], [10, 10], [5, 15], [15, 5], [2, 2], [17, 17], [3, 16], [16, 3], [9, 9]]}"#,
+    )
+    .unwrap();
+    let direct = encode::by_name("direct").unwrap();
+    let outcome = Planner::new(&*direct)
+        .search(Search::Satisficing)
+        .timeout(Some(Duration::from_secs(2)))
+        .plan(&instance)
+        .unwrap();
+    let Verdict::Plan(plan) = outcome.verdict else {
+        panic!("no plan: {:?}", outcome.verdict);
+    };
+    let replay = snakesat::sim::simulate(&instance, &plan.path).expect("a legal plan");
+    assert_eq!(replay.eaten.len(), 12);
+}

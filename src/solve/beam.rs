@@ -136,7 +136,8 @@ fn both_weights(
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().ok().flatten())
+            // A panic is a bug: passed on, not taken for "no plan".
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     })
 }

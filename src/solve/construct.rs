@@ -484,7 +484,8 @@ fn search_apples(
             .spawn_scoped(scope, || search.solve(&state, 0))
             .ok()?
             .join()
-            .ok()?
+            // A panic is a bug: passed on, not taken for "no plan".
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
     })?;
     Some(std::iter::once(body[0]).chain(rest).collect())
 }
@@ -1098,7 +1099,9 @@ fn tour_plan_on(
             .spawn_scoped(scope, run)
             .ok()?
             .join()
-            .ok()?
+            // A panic is a bug: passed on, not taken for "no plan" (an
+            // overflow in a build with overflow checks went unseen so).
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
     })
 }
 

@@ -595,7 +595,15 @@ fn create(given: &Path, r: Resolved) -> Result<Output, OutputError> {
                 .mode(0o666)
                 .open(path)
         })
-        .map_err(fail)?
+        // (The file is written beside its target, then renamed: a folder
+        // that takes no new file, such as /proc, fails here, with an error
+        // about the temporary's name, not the target's.)
+        .map_err(|e| {
+            OutputError::new(
+                given,
+                format!("cannot create a file in {}: {e}", dir.display()),
+            )
+        })?
         .into_parts();
     if let Some(keep) = r.keep {
         file.set_permissions(keep).map_err(fail)?;

@@ -152,6 +152,22 @@ fn a_refused_output_leaves_every_other_output_unwritten() {
     refused(&run, "a directory", &dir);
 }
 
+/// A file in a folder that takes no new file (`/proc/version`: outputs are
+/// written beside their target, then renamed) is refused naming that folder;
+/// the error read "No such file or directory" for a file that exists.
+#[test]
+fn a_folder_that_takes_no_new_file_is_named() {
+    if !Path::new("/proc/version").exists() {
+        eprintln!("skipped: no /proc/version");
+        return;
+    }
+    let run = snakesat(&["play", "--size", "4", "--gif", "/proc/version"]);
+    assert_bad_input(
+        &run,
+        "cannot write /proc/version: cannot create a file in /proc: ",
+    );
+}
+
 #[test]
 fn export_never_writes_through_a_fifo() {
     let dir = temp_dir("fifo");

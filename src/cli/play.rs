@@ -76,7 +76,9 @@ pub struct PlayerArgs {
     /// Unlike the timeout, it keeps games reproducible. The game's first
     /// cycle, on the empty board, is found without this limit and --rounds,
     /// and a search that finds nothing is tried once more without them before
-    /// the game is called lost.
+    /// the game is called lost (an apple on the cell an odd board's cycle
+    /// skips is first asked again, within them, from each cell of a lap along
+    /// the cycle).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_CONFLICTS.unsigned_abs())]
     pub conflicts: u32,
     /// Solver calls per query (each model that is not one cycle gets subtour

@@ -595,9 +595,10 @@ fn create(given: &Path, r: Resolved) -> Result<Output, OutputError> {
                 .mode(0o666)
                 .open(path)
         })
-        // (The file is written beside its target, then renamed: a folder
-        // that takes no new file, such as /proc, fails here, with an error
-        // about the temporary's name, not the target's.)
+        // (The file is written beside its target, then renamed, so a folder
+        // that takes no new file, such as /proc, fails here. The error names
+        // that folder: the system's reason, "No such file or directory" in
+        // /proc, is about the temporary, not the target.)
         .map_err(|e| {
             OutputError::new(
                 given,

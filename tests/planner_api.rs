@@ -275,9 +275,10 @@ fn a_fixed_horizon_beyond_the_limits_is_refused_by_its_own_number() {
 /// The satisficing search on a 20x20 free start of length 10 with twelve
 /// ordered apples far apart: its construction follows tours from bodies laid
 /// along other tours, whose ends can be closer on the tour followed than the
-/// body is long. That span minus the length overflowed (a panic in a build
-/// with overflow checks, swallowed by the tour's thread: CI runs this test
-/// with them, `.ci/run`). The plan it returns replays in the simulator.
+/// body is long. That span minus the length overflowed: a panic in a build
+/// with overflow checks, which the tour's thread swallowed then and passes
+/// on now (CI runs this test with them, `.ci/run`). The plan it returns
+/// replays in the simulator.
 #[test]
 fn the_satisficing_construction_on_a_free_start_gives_a_checked_plan() {
     let instance = from_json(

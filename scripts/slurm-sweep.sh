@@ -12,8 +12,13 @@
 #   generate   -> OUT/family/ holds the family (index.csv, index.jsonl, summary.json, ...)
 #   bench ...  -> OUT/results.csv
 # A task's answer (exit 0, or 1: a proven "no plan" or a lost game) is a
-# success; bad input (2) or a limit or internal error (3) fails the task and
-# the sweep. The binary is $SNAKESAT (default: `snakesat` on the PATH).
+# success, and so is a limit reached (3: an instance left unknown at its time
+# limit) when the task wrote its whole table; bad input (2), or 3 without a
+# table, fails the task and the sweep. When every task finished but some hit
+# a limit, the shards are merged (their unknown rows included) and the sweep
+# exits 3. OUT must not hold shards of an earlier sweep (checked before
+# anything is submitted). The binary is $SNAKESAT (default: `snakesat` on
+# the PATH).
 set -euo pipefail
 
 k=""
@@ -45,8 +50,21 @@ case "$1" in
   *) echo "error: the sweep runs generate or bench, not $1" >&2; exit 2 ;;
 esac
 
+# An earlier sweep's shards would be refused by merge only after the whole
+# array had run.
+for old in "$out/shards" "$out/family"; do
+  if [ -d "$old" ] && [ -n "$(ls -A "$old")" ]; then
+    echo "error: $old is not empty (an earlier sweep?): give the sweep a new OUT" >&2
+    exit 2
+  fi
+done
+if [ -e "$out/results.csv" ]; then
+  echo "error: $out/results.csv exists (an earlier sweep?): give the sweep a new OUT" >&2
+  exit 2
+fi
 mkdir -p "$out/shards" "$out/logs"
 out="$(cd "$out" && pwd)"
+rm -f "$out"/logs/limit-*
 job="$out/logs/job.sh"
 {
   echo '#!/usr/bin/env bash'
@@ -55,15 +73,21 @@ job="$out/logs/job.sh"
   printf 'cmd=(%q' "$snakesat"
   printf ' %q' "$@"
   echo ')'
+  echo "task=\"\$((SLURM_ARRAY_TASK_ID + 1))\""
   if [ "$kind" = generate ]; then
     printf 'cmd+=(--shard "$shard" -o %q)\n' "$out/shards"
+    printf 'table=%q/summary-"$task"-of-%q.json\n' "$out/shards" "$k"
   else
-    printf 'cmd+=(--shard "$shard" --csv-out %q/shard-"$((SLURM_ARRAY_TASK_ID + 1))".csv)\n' "$out/shards"
+    printf 'table=%q/shard-"$task".csv\n' "$out/shards"
+    echo 'cmd+=(--shard "$shard" --csv-out "$table")'
   fi
   echo '"${cmd[@]}"'
   echo 'code=$?'
-  echo '# An answer, SAT or UNSAT (won or lost), is a successful task.'
-  echo 'if [ "$code" -le 1 ]; then exit 0; else exit "$code"; fi'
+  echo '# An answer, SAT or UNSAT (won or lost), is a successful task; so is a'
+  echo '# limit reached (3) once the whole table is written (noted for the merge).'
+  echo 'if [ "$code" -le 1 ]; then exit 0; fi'
+  printf 'if [ "$code" -eq 3 ] && [ -s "$table" ]; then touch %q/limit-"$task"; exit 0; fi\n' "$out/logs"
+  echo 'exit "$code"'
 } >"$job"
 chmod +x "$job"
 
@@ -80,4 +104,9 @@ else
   shards=()
   for i in $(seq 1 "$k"); do shards+=("$out/shards/shard-$i.csv"); done
   "$snakesat" merge -o "$out/results.csv" "${shards[@]}"
+fi
+limits=("$out"/logs/limit-*)
+if [ -e "${limits[0]}" ]; then
+  echo "note: ${#limits[@]} of $k tasks reached a limit (exit 3): their unknown rows are in the merged result" >&2
+  exit 3
 fi

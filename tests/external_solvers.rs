@@ -66,6 +66,32 @@ fn check_decode(cnf: &Path, model: &Path, sat: bool, moves: usize, what: &str) {
     }
 }
 
+/// MiniSat's result file `minisat_out` rewritten as the result JSON of
+/// Mallob's job interface (its "Executing Mallob" page): result code
+/// 10 or 20, and for SAT the solution `[0, ±1, ±2, …, ±n]`.
+fn mallob_result(minisat_out: &Path) -> String {
+    let text = std::fs::read_to_string(minisat_out).unwrap();
+    let mut words = text.split_whitespace();
+    let sat = words.next() == Some("SAT");
+    let mut solution: Vec<i64> = words
+        .map(|w| w.parse().unwrap())
+        .filter(|&l: &i64| l != 0)
+        .collect();
+    solution.sort_by_key(|l| l.abs());
+    solution.insert(0, 0);
+    serde_json::json!({
+        "application": "SAT",
+        "user": "admin",
+        "name": "snakesat",
+        "result": {
+            "resultcode": if sat { 10 } else { 20 },
+            "resultstring": if sat { "SAT" } else { "UNSAT" },
+            "solution": if sat { solution } else { Vec::new() },
+        },
+    })
+    .to_string()
+}
+
 #[test]
 fn minisat_and_cadical_agree_with_snakesat_and_brute_force() {
     if !available("minisat") || !available("cadical") {
@@ -126,6 +152,18 @@ fn minisat_and_cadical_agree_with_snakesat_and_brute_force() {
             expected,
             moves,
             &format!("minisat {what}"),
+        );
+
+        // The same answer as Mallob's job interface writes it (its result
+        // JSON: a code, and the model as `[0, ±1, ±2, …]`).
+        let mallob_out = dir.join(format!("{k}.mallob.json"));
+        std::fs::write(&mallob_out, mallob_result(&minisat_out)).unwrap();
+        check_decode(
+            &cnf,
+            &mallob_out,
+            expected,
+            moves,
+            &format!("mallob-shaped {what}"),
         );
 
         let (code, stdout) = run(Command::new("cadical").arg("-q").arg(&cnf));

@@ -308,6 +308,148 @@ fn a_family_is_labelled_checked_and_reproducible() {
     agree_with_minisat(&dir, &index);
 }
 
+/// The command recorded in the index and the summary, run as it is
+/// written (split at spaces), writes the same family: it left out the seed
+/// of `--all` (the rows said 5, the rerun wrote 1) and kept the spaces of a
+/// value (`--solve-seconds "0 ..10"` became two arguments, exit 2).
+#[test]
+fn the_recorded_command_regenerates_the_family() {
+    let dir = temp_dir("recorded");
+    let settings: [&[&str]; 2] = [
+        &[
+            "--all", "--size", "3", "--apples", "1", "--length", "2", "--seed", "5",
+        ],
+        &[
+            "--size",
+            "4",
+            "--apples",
+            "2",
+            "--count",
+            "3",
+            "--seed",
+            "7",
+            "--solve-seconds",
+            "0 ..10",
+            "--timeout",
+            " 30",
+        ],
+    ];
+    for (n, args) in settings.iter().enumerate() {
+        let first = dir.join(format!("first-{n}"));
+        generate(&first, args);
+        let s = summary(&first, "summary.json");
+        let recorded: Vec<&str> = s.command.split(' ').collect();
+        assert_eq!(&recorded[..2], ["snakesat", "generate"], "{}", s.command);
+        let again = dir.join(format!("again-{n}"));
+        generate(&again, &recorded[2..]);
+        assert_eq!(
+            without_timing(&rows(&again, "index.jsonl")),
+            without_timing(&rows(&first, "index.jsonl")),
+            "{}",
+            s.command
+        );
+        assert_eq!(summary(&again, "summary.json"), s, "{}", s.command);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `scripts/slurm-sweep.sh` with a stand-in `sbatch` that runs the array's
+/// tasks here, one after the other (the real cluster is `tests/slurm/run.sh`,
+/// CI only). A task that reached a limit (exit 3, `unknown` rows) but wrote
+/// its table no longer fails the sweep: the shards are merged, the unknown
+/// rows kept, and the script exits 3 (it exited 3 with nothing merged). An
+/// `OUT` holding an earlier sweep is refused before any task runs (it was
+/// refused by `merge` after the whole array).
+#[test]
+fn the_sweep_script_merges_limits_and_refuses_an_earlier_sweep() {
+    let dir = temp_dir("sweep-script");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let sbatch = bin.join("sbatch");
+    std::fs::write(
+        &sbatch,
+        r#"#!/usr/bin/env bash
+array=""; log=""
+while [ $# -gt 1 ]; do
+  case "$1" in
+    --array=*) array="${1#--array=}"; shift ;;
+    -o) log="$2"; shift 2 ;;
+    *) shift ;;
+  esac
+done
+echo "$array" >> "$(dirname "$0")/submitted"
+failed=0
+for t in $(seq "${array%-*}" "${array#*-}"); do
+  SLURM_ARRAY_TASK_ID=$t bash "$1" > "${log//%a/$t}" 2>&1 || failed=1
+done
+exit $failed
+"#,
+    )
+    .unwrap();
+    let status = Command::new("chmod")
+        .arg("+x")
+        .arg(&sbatch)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let problems = dir.join("problems");
+    std::fs::create_dir_all(&problems).unwrap();
+    let ipc = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/ipc2018-snake/optimal");
+    // Problem 1 is proven at once; 19 is left unknown within a second.
+    for n in [1, 19] {
+        let name = format!("instance-{n}.pddl");
+        std::fs::copy(ipc.join(&name), problems.join(&name)).unwrap();
+    }
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let sweep = |out: &Path, command: &[&str]| {
+        let done = Command::new("bash")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/slurm-sweep.sh"))
+            .args(["-k", "2", "-o", out.to_str().unwrap(), "--"])
+            .args(command)
+            .env("PATH", &path)
+            .env("SNAKESAT", env!("CARGO_BIN_EXE_snakesat"))
+            .output()
+            .unwrap();
+        (
+            done.status.code().unwrap(),
+            String::from_utf8_lossy(&done.stderr).into_owned(),
+        )
+    };
+    let submitted = || {
+        std::fs::read_to_string(bin.join("submitted"))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let out = dir.join("bench");
+    let bench = ["bench", problems.to_str().unwrap(), "--timeout", "1"];
+    let (code, stderr) = sweep(&out, &bench);
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("reached a limit"), "{stderr}");
+    let table = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let statuses: Vec<&str> = table
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').nth(3).unwrap())
+        .collect();
+    assert_eq!(statuses, ["sat", "unknown"], "{table}");
+    assert_eq!(submitted(), 1);
+    let (code, stderr) = sweep(&out, &bench);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("an earlier sweep"), "{stderr}");
+    assert_eq!(submitted(), 1, "refused before submitting");
+
+    let family = dir.join("family");
+    let generate = ["generate", "--size", "4", "--apples", "2", "--count", "4"];
+    let (code, stderr) = sweep(&family, &generate);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(summary(&family.join("family"), "summary.json").instances, 4);
+    let (code, stderr) = sweep(&family, &generate);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(submitted(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Every CNF label against an independent solver (CI installs minisat).
 fn agree_with_minisat(dir: &Path, index: &[IndexRow]) {
     if Command::new("minisat").arg("--help").output().is_err() {
@@ -407,6 +549,87 @@ fn an_earlier_family_is_not_mixed_with_a_new_one() {
         "a whole family",
     );
     assert_eq!(listing(&first), before, "nothing written");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two runs into one new folder: the check that the folder is empty comes
+/// before the work, so both passed it and both wrote, and the folder held
+/// one run's index beside the other's files (both exited 0). Now the folder
+/// is claimed by a lock file created exclusively: exactly one run writes,
+/// the other fails with exit 2, and the folder holds exactly the files its
+/// index lists. A folder holding a lock (a run in progress, or one killed
+/// outright) is refused by `generate`, a shard and `merge`, naming it.
+#[test]
+fn two_runs_into_one_folder_do_not_mix() {
+    let dir = temp_dir("two-runs");
+    for round in 0..3 {
+        let out = dir.join(format!("family-{round}"));
+        let start = |seed: &str| {
+            Command::new(env!("CARGO_BIN_EXE_snakesat"))
+                .args(["generate", "-q", "-o", out.to_str().unwrap()])
+                .args(["--size", "5..7", "--apples", "3..6", "--count", "60"])
+                .args(["--seed", seed])
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let runs = [start("1"), start("2")];
+        let mut codes: Vec<(i32, String)> = runs
+            .into_iter()
+            .map(|child| {
+                let done = child.wait_with_output().unwrap();
+                (
+                    done.status.code().unwrap(),
+                    String::from_utf8_lossy(&done.stderr).into_owned(),
+                )
+            })
+            .collect();
+        codes.sort();
+        assert_eq!(codes[0].0, 0, "{codes:?}");
+        assert_eq!(codes[1].0, 2, "{codes:?}");
+        assert!(
+            codes[1].1.contains("being written by another") || codes[1].1.contains("is not empty"),
+            "{codes:?}"
+        );
+        let index = rows(&out, "index.jsonl");
+        let mut listed: Vec<String> = index.iter().map(|r| r.file.clone()).collect();
+        listed.extend(["index.csv", "index.jsonl", "summary.json"].map(String::from));
+        if names_in(&out).contains(&"hardness.svg".to_string()) {
+            listed.push("hardness.svg".into());
+        }
+        listed.sort();
+        assert_eq!(names_in(&out), listed, "round {round}");
+        for row in &index {
+            let bytes = std::fs::read(out.join(&row.file)).unwrap();
+            assert_eq!(sha256_hex(&bytes), row.sha256, "{}", row.file);
+        }
+    }
+    // A lock left in a folder (a run in progress, or killed outright).
+    let locked = dir.join("locked");
+    std::fs::create_dir(&locked).unwrap();
+    std::fs::write(locked.join(".snakesat-generate.lock"), "").unwrap();
+    let small = ["--size", "4", "--apples", "2", "--count", "2"];
+    for extra in [&[][..], &["--shard", "1/2"]] {
+        let mut args = vec!["generate", "-o", locked.to_str().unwrap()];
+        args.extend(small);
+        args.extend(extra);
+        assert_bad_input(&snakesat(&args), ".snakesat-generate.lock");
+    }
+    let shards = dir.join("shards");
+    two_shards(&shards);
+    assert!(
+        !names_in(&shards).iter().any(|n| n.ends_with(".lock")),
+        "{:?}",
+        names_in(&shards)
+    );
+    let merged = snakesat(&[
+        "merge",
+        shards.to_str().unwrap(),
+        "-o",
+        locked.to_str().unwrap(),
+    ]);
+    assert_bad_input(&merged, "being written by another");
+    assert_eq!(names_in(&locked), [".snakesat-generate.lock"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1030,6 +1253,17 @@ fn bad_parameters_are_one_line_errors() {
             "--length 18446744073709551615 do not fit",
         ),
         (&["--walls", MAX, "--fill", "50"], "--fill 50 and"),
+        // Walls beside a full board: no draw could fit (it was 100,000
+        // rejected draws and "try --all", which refuses --fill).
+        (
+            &["--size", "5", "--walls", "2", "--fill", "100"],
+            "--walls 2, --fill 100 and --length 3 do not fit on 5x5",
+        ),
+        // The fill is what the grown snake covers.
+        (&["--fill", "50", "--no-grow"], "it needs growth"),
+        // A family with no CNF file at all (it was written, exit 0).
+        (&["--encoding", ""], "names no encoding"),
+        (&["--encoding", " , "], "names no encoding"),
         // So is the top of a range (it was 100,000 rejected draws, then
         // "try --all", which ranges refuse).
         (

@@ -22,8 +22,8 @@ use super::{
 pub struct DecodeArgs {
     /// A CNF written by `snakesat export` (`-`: stdin).
     pub cnf: PathBuf,
-    /// The solver's output: SAT-competition form (`s`/`v` lines) or MiniSat's
-    /// result file (`-`: stdin, e.g. `cadical f.cnf | snakesat decode f.cnf -`).
+    /// The solver's output: SAT-competition form (`s`/`v` lines), MiniSat's
+    /// result file, or Mallob's result JSON (`-`: stdin, e.g. `cadical f.cnf | snakesat decode f.cnf -`).
     pub model: PathBuf,
     /// Print the plan as JSON.
     #[arg(long)]

@@ -74,7 +74,8 @@ pub struct GenerateArgs {
     /// The snake does not grow when it eats.
     #[arg(long)]
     pub no_grow: bool,
-    /// Instances to draw (at least 1), no two related by a rotation or reflection.
+    /// Instances to draw (at least 1), no two related by a symmetry of their board (a WxH board and
+    /// its HxW transpose count as different boards).
     #[arg(long, default_value_t = 10)]
     pub count: usize,
     /// Seed of the ChaCha8 generator.
@@ -199,6 +200,11 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
             if span.hi > 100 {
                 return Err(bad_input("--fill is a percentage, at most 100"));
             }
+            if args.no_grow {
+                return Err(bad_input(
+                    "--fill is the share of the board the grown snake covers: it needs growth (drop --no-grow, or give --apples)",
+                ));
+            }
             AppleCount::Fill(span)
         }
         (Some(a), None) => AppleCount::Count(parse_span("--apples", a)?),
@@ -261,6 +267,12 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
         return Err(bad_input(format!(
             "--encoding: {} is approximate; a family's labels need exact encodings",
             e.name()
+        )));
+    }
+    if listed.encodings.is_empty() {
+        return Err(bad_input(format!(
+            "--encoding {:?} names no encoding: a family's CNF files need at least one (e.g. direct)",
+            args.encoding
         )));
     }
     let (encodings, dropped) = (listed.encodings, listed.dropped);
@@ -360,8 +372,9 @@ fn command_line(args: &GenerateArgs, spec: &FamilySpec, encodings: &[Box<dyn Enc
     if !spec.grow {
         c += " --no-grow";
     }
+    // (The seed is in every row of an `--all` family too.)
     if args.all {
-        c += " --all";
+        c += &format!(" --all --seed {}", spec.seed);
     } else {
         c += &format!(" --count {} --seed {}", spec.count, spec.seed);
     }
@@ -372,12 +385,14 @@ fn command_line(args: &GenerateArgs, spec: &FamilySpec, encodings: &[Box<dyn Enc
         args.horizons.replace(' ', ""),
         args.format
     );
+    // (Spaces would split a value into two arguments.)
     if let Some(band) = &args.solve_seconds {
-        c += &format!(" --solve-seconds {band}");
+        c += &format!(" --solve-seconds {}", band.replace(' ', ""));
     }
     c += &format!(
         " --timeout {} --max-horizon {}",
-        args.timeout, args.max_horizon
+        args.timeout.replace(' ', ""),
+        args.max_horizon
     );
     c
 }
@@ -559,10 +574,11 @@ fn folder_names(dir: &Path) -> Option<Vec<String>> {
 /// `merge`) that holds anything: a file of an earlier run would stay beside
 /// the new family.
 pub fn check_empty(dir: &Path, name: &str) -> Result<(), Failure> {
-    match folder_names(dir)
-        .as_ref()
-        .and_then(|names| names.iter().min())
-    {
+    let names = folder_names(dir).unwrap_or_default();
+    if let Some(lock) = names.iter().find(|n| is_lock(n)) {
+        return Err(busy(dir, lock));
+    }
+    match names.iter().min() {
         Some(first) => Err(bad_input(format!(
             "{} is not empty (it holds {first}): {name} writes a family into a new or empty \
              folder, so that no file of an earlier run stays beside it",
@@ -570,6 +586,56 @@ pub fn check_empty(dir: &Path, name: &str) -> Result<(), Failure> {
         ))),
         None => Ok(()),
     }
+}
+
+/// The name of the lock file of a run of `command` (`generate`, `merge`)
+/// writing into a folder; a shard's is its own (`generate-shard-I-of-K`).
+fn lock_name(command: &str) -> String {
+    format!(".snakesat-{command}.lock")
+}
+
+/// Whether `name` is a lock file of [`lock_name`].
+fn is_lock(name: &str) -> bool {
+    name.starts_with(".snakesat-") && name.ends_with(".lock")
+}
+
+/// The error of a folder that another run is writing into (it holds `lock`).
+fn busy(dir: &Path, lock: &str) -> Failure {
+    bad_input(format!(
+        "{} is being written by another snakesat run (it holds {lock}; remove it if no such run is left)",
+        dir.display()
+    ))
+}
+
+/// Claims the folder `dir` (created by [`create_folder`]) for this run of
+/// `command`: its lock file ([`lock_name`]) is created exclusively, so of
+/// two runs that both found the folder new or empty (the check before the
+/// work cannot see a run that starts at the same time) only one goes on,
+/// and the other fails before writing anything. The lock is unfinished like
+/// the family's files (an error or a signal removes it); [`release_folder`]
+/// removes it once the family is complete. A run killed outright leaves it,
+/// and the folder is then refused until someone removes it.
+pub fn claim_folder(dir: &Path, command: &str) -> Result<PathBuf, Failure> {
+    let name = lock_name(command);
+    let lock = dir.join(&name);
+    let created = output::create_unfinished(&lock, || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&lock)
+    });
+    match created {
+        Ok(_) => Ok(lock),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(busy(dir, &name)),
+        Err(e) => Err(bad_input(format!("cannot create {}: {e}", lock.display()))),
+    }
+}
+
+/// Removes the lock of [`claim_folder`]: the family in the folder is
+/// complete.
+pub fn release_folder(lock: &Path) -> Result<(), Failure> {
+    output::remove_unfinished(lock)
+        .map_err(|e| bad_input(format!("cannot remove {}: {e}", lock.display())))
 }
 
 /// Refuses an output folder `dir` that is `-` (standard output in the
@@ -614,6 +680,11 @@ fn check_folder(dir: &Path, shard: Option<Shard>, command: &str) -> Result<(), F
         return check_empty(dir, "generate");
     };
     let names = folder_names(dir).unwrap_or_default();
+    // A whole family being written. (Other shards' locks are welcome: shards
+    // share the folder; the same shard twice meets its own lock.)
+    if let Some(lock) = names.iter().find(|n| is_lock(n) && !n.contains("-shard-")) {
+        return Err(busy(dir, lock));
+    }
     let shown = dir.display();
     let refuse = |name: &str, what: &str| {
         bad_input(format!(
@@ -644,6 +715,12 @@ fn check_folder(dir: &Path, shard: Option<Shard>, command: &str) -> Result<(), F
     Ok(())
 }
 
+/// The command of a shard's lock ([`claim_folder`]): shards of one command
+/// share a folder, each with a lock of its own.
+fn shard_lock(shard: Shard) -> String {
+    format!("generate-shard-{}-of-{}", shard.index, shard.count)
+}
+
 pub fn run(args: GenerateArgs) -> Result<Exit, Failure> {
     let plan = settings(&args)?;
     check_folder(&args.output, plan.shard, &plan.command)?;
@@ -656,6 +733,10 @@ pub fn run(args: GenerateArgs) -> Result<Exit, Failure> {
     // Until the index is written, a signal or an error removes every file
     // of the family written so far (and the folder, if it was created).
     let top = create_folder(&args.output)?;
+    let lock = claim_folder(
+        &args.output,
+        &plan.shard.map_or("generate".to_string(), shard_lock),
+    )?;
     let generator = format!("snakesat {}", env!("CARGO_PKG_VERSION"));
     let digits = sample
         .instances
@@ -792,6 +873,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit, Failure> {
     }
     summary.files = rows.len();
     write_index(&args.output, plan.shard, &summary, &rows)?;
+    release_folder(&lock)?;
     output::settle(&top);
     note!(
         "wrote {}: {} ({}) of {}; rejected {} duplicate and {} invalid draws; dropped {} without a plan of at most {} (--max-horizon), {} at the time limit, {} out of the band",

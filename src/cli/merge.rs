@@ -24,7 +24,9 @@ use crate::cli::measure::ipc;
 
 use snakesat::{counted, output};
 
-use super::generate::{check_empty, create_folder, refuse_non_folder, write_index};
+use super::generate::{
+    check_empty, claim_folder, create_folder, refuse_non_folder, release_folder, write_index,
+};
 use super::{Failure, Input, bad_input, read_file, read_path_bounded};
 
 #[derive(Args)]
@@ -182,10 +184,12 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<Exit, Failure> {
         checked_bytes(source, sha)?;
     }
     let top = create_folder(output)?;
+    let lock = claim_folder(output, "merge")?;
     let written = sources
         .iter()
         .try_for_each(|(name, source, sha)| copy(&checked_bytes(source, sha)?, &output.join(name)))
-        .and_then(|()| write_index(output, None, &summary, &rows));
+        .and_then(|()| write_index(output, None, &summary, &rows))
+        .and_then(|()| release_folder(&lock));
     if let Err(e) = written {
         output::discard_unfinished();
         return Err(e);

@@ -209,6 +209,9 @@ pub enum DimacsError {
     /// A model has no status line at all.
     #[error("model is empty or has no status line")]
     NoStatus,
+    /// A Mallob result JSON that does not hold a model.
+    #[error("Mallob result: {0}")]
+    Mallob(String),
     /// A model has a second status line: one answer per model.
     #[error(
         "line {line}: a second status line {status:?} (the first is on line {first}): a model has one answer"
@@ -447,12 +450,17 @@ pub enum ModelFile {
     Unknown,
 }
 
-/// Reads a model in SAT-competition form (`s SATISFIABLE`, `v ... 0`) or in
-/// MiniSat's result-file form (`SAT` then a line of literals). A model has
+/// Reads a model in SAT-competition form (`s SATISFIABLE`, `v ... 0`), in
+/// MiniSat's result-file form (`SAT` then a line of literals), or as the
+/// result JSON of [Mallob](https://github.com/domschrei/mallob)'s job
+/// interface (a text starting with `{`: see [`mallob_model`]). A model has
 /// exactly one status line, before its values, and no values after an
 /// unsatisfiable one, values that end in `0` and nothing after it;
 /// literals must fit `num_vars`; a variable given both signs is an error.
 pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError> {
+    if text.trim_start().starts_with('{') {
+        return mallob_model(text, num_vars);
+    }
     let mut status: Option<bool> = None;
     let mut lits: Vec<Lit> = Vec::new();
     // The line of the status, once read.
@@ -534,6 +542,49 @@ pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError
             }
             Ok(ModelFile::Sat(values))
         }
+    }
+}
+
+/// A model from Mallob's result JSON (`.api/jobs.0/out/USER.NAME.json`):
+/// `result.resultcode` 10 (SAT), 20 (UNSAT) or 0 (unknown), and for SAT
+/// `result.solution`, a `0` and then one literal per variable (`solution[v]`
+/// is `v` or `-v`). Read as the competition form would be: the values
+/// checked against `num_vars`, and a variable without a value is false.
+fn mallob_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError> {
+    let bad = |what: &str| DimacsError::Mallob(what.to_string());
+    let json: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| bad(&format!("not JSON ({e})")))?;
+    let result = &json["result"];
+    match result["resultcode"].as_i64() {
+        Some(20) => Ok(ModelFile::Unsat),
+        Some(0) => Ok(ModelFile::Unknown),
+        Some(10) => {
+            let solution = result["solution"].as_array().ok_or_else(|| {
+                bad("result.solution is missing (a model passed by -pls through a pipe cannot be read from the file)")
+            })?;
+            let mut values = vec![false; num_vars];
+            for (index, value) in solution.iter().enumerate().skip(1) {
+                let literal = value
+                    .as_i64()
+                    .filter(|l| l.unsigned_abs() == index as u64)
+                    .ok_or_else(|| {
+                        bad(&format!(
+                            "result.solution[{index}] is {value}, not {index} or -{index}"
+                        ))
+                    })?;
+                if index > num_vars {
+                    return Err(DimacsError::ModelOutOfRange {
+                        literal: Lit::try_from(literal).unwrap_or(Lit::MAX),
+                        declared: num_vars,
+                    });
+                }
+                values[index - 1] = literal > 0;
+            }
+            Ok(ModelFile::Sat(values))
+        }
+        _ => Err(bad(
+            "no result.resultcode of 10 (SAT), 20 (UNSAT) or 0 (unknown)",
+        )),
     }
 }
 
@@ -650,6 +701,41 @@ mod tests {
             parse(text).unwrap_err().to_string(),
             "line 1: head variable with 2 coordinates instead of 3"
         );
+    }
+
+    /// Mallob's result JSON (the shape its "Executing Mallob" page gives): it was
+    /// refused ("model has no status line"), so its models could not be
+    /// decoded as the README said.
+    #[test]
+    fn mallob_results_are_read() {
+        let result = |code: i64, solution: &str| {
+            format!(
+                r#"{{"application": "SAT", "name": "i0001", "user": "admin",
+                "result": {{"resultcode": {code}, "resultstring": "?", "solution": {solution}}}}}"#
+            )
+        };
+        assert_eq!(
+            parse_model(&result(10, "[0, 1, -2, 3]"), 3).unwrap(),
+            ModelFile::Sat(vec![true, false, true])
+        );
+        assert_eq!(parse_model(&result(20, "[]"), 3).unwrap(), ModelFile::Unsat);
+        assert_eq!(
+            parse_model(&result(0, "[]"), 3).unwrap(),
+            ModelFile::Unknown
+        );
+        for (text, needle) in [
+            (
+                result(10, "[0, 1, 3]"),
+                "result.solution[2] is 3, not 2 or -2",
+            ),
+            (result(10, "[0, 1, -2, 3, 4]"), "does not fit"),
+            (result(7, "[]"), "no result.resultcode"),
+            (result(10, "null"), "result.solution is missing"),
+            ("{ not json".to_string(), "Mallob result: not JSON"),
+        ] {
+            let error = parse_model(&text, 3).unwrap_err().to_string();
+            assert!(error.contains(needle), "{error}");
+        }
     }
 
     #[test]

@@ -431,12 +431,15 @@ fn fits_somewhere(spec: &FamilySpec, sizes: &[(usize, usize)]) -> Result<(), Fam
     let (width, height) = largest(sizes);
     let cells = width * height;
     // Cells the apples and the snake cover at least: with --fill, the
-    // largest fill must leave room for an apple beyond the snake.
+    // largest fill must leave room for an apple beyond the snake, and the
+    // least fill (with at least one apple) room for the walls.
     let covered = match spec.apples {
         AppleCount::Count(span) => span.lo.checked_add(spec.length.lo),
         AppleCount::Fill(percent) => covered_cells(percent.hi, cells)
             .filter(|&c| c > spec.length.lo)
-            .and_then(|_| spec.length.lo.checked_add(1)),
+            .and_then(|_| covered_cells(percent.lo, cells))
+            .zip(spec.length.lo.checked_add(1))
+            .map(|(least, one_apple)| least.max(one_apple)),
     };
     match covered.and_then(|c| c.checked_add(spec.walls.lo)) {
         Some(needed) if needed <= cells => {}

@@ -28,6 +28,48 @@ fn solve_json(args: &[&str]) -> serde_json::Value {
     plan
 }
 
+/// The text answer names why it is `unknown` (it said "limit reached"
+/// while the JSON said `"reason":"timeout"`), and with a file on standard
+/// output (`--plan -`) the answer's line goes to stderr instead of nowhere
+/// (as `play` does with its summary): "proven least" was lost.
+#[test]
+fn the_answer_says_why_and_survives_a_file_on_stdout() {
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "12",
+        "--apples",
+        "40",
+        "--seed",
+        "2",
+        "--timeout",
+        "0.01",
+    ]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("unknown: the time limit (--timeout) came first, at T="),
+        "{}",
+        run.stdout
+    );
+    let problem = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benchmarks/ipc2018-snake/optimal/instance-1.pddl"
+    );
+    let run = snakesat(&["solve", problem, "--plan", "-"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("(move "),
+        "the IPC plan: {}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("proven least"), "{}", run.stdout);
+    assert_eq!(
+        run.stderr.trim(),
+        "plan: 24 moves (proven least), 15 apples, encoding direct"
+    );
+}
+
 #[test]
 fn notebook_settings_solve_with_the_direct_encoding() {
     // MVP1: 5x5, length 3, no apples, fixed length; the notebook's T=10 points = 9 moves.
@@ -386,7 +428,7 @@ fn bad_flags_are_refused_with_one_line() {
             "--size",
             "1000",
             "--apples",
-            "1",
+            "0",
             "--horizon",
             "100000",
         ]),
@@ -1458,7 +1500,13 @@ fn streamed_outputs_survive_a_closed_stdout() {
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
-        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+        // (With the GIF on stdout, solve's answer goes to stderr.)
+        let answer = if args[0] == "solve" {
+            "plan: 45 moves (proven least), 9 apples, encoding direct\n"
+        } else {
+            ""
+        };
+        assert_eq!(stderr, answer, "{args:?}");
     }
 }
 

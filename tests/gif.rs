@@ -228,6 +228,40 @@ fn frames_show_the_plan() {
     assert_eq!(at(4, (4, 4)), PALETTE[0]);
 }
 
+/// An apple revealed on the cell the head has just eaten one on (a spawn
+/// chain may do that): it was drawn over the head, which vanished but for
+/// a rim. The head covers it until it moves on; then it shows.
+#[test]
+fn an_apple_revealed_under_the_head_does_not_hide_it() {
+    let instance = Instance {
+        width: 3,
+        height: 3,
+        walls: vec![],
+        start: Start::Body(vec![(1, 1), (0, 1)]),
+        apples: vec![(2, 1), (2, 1)],
+        visible: 1,
+        grow: true,
+        tail: TailRule::Follow,
+        horizon: None,
+    };
+    let path = vec![(1, 1), (2, 1), (2, 0), (1, 0), (1, 1), (2, 1)];
+    let (bytes, summary) = render(&instance, &path, &GifOptions::default());
+    let d = decode(&bytes);
+    let at = |frame, p| d.rgb(frame, cell_centre(summary.cell, p));
+    assert_eq!(at(0, (2, 1)), APPLE_RGB);
+    assert_eq!(
+        at(1, (2, 1)),
+        HEAD_RGB,
+        "the head, on the apple it revealed"
+    );
+    assert_eq!(
+        at(2, (2, 1)),
+        APPLE_RGB,
+        "the apple, once the head moved on"
+    );
+    assert_eq!(at(5, (2, 1)), HEAD_RGB);
+}
+
 #[test]
 fn pause_frames_repeat_the_last_picture() {
     let (instance, path) = small();

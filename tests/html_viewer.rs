@@ -276,6 +276,35 @@ fn the_viewer_draws_an_apple_under_the_body_over_it() {
     assert!(last_body < apple, "the apple is drawn over the body");
 }
 
+/// An apple revealed on the head's own cell (the second apple of this
+/// instance spawns where the first is eaten) was drawn over the head, which
+/// vanished but for a rim. It is drawn under the head, before it.
+#[test]
+fn the_viewer_keeps_the_head_over_an_apple_revealed_under_it() {
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let dir = temp_dir("viewer-same-cell");
+    let instance = dir.join("same.json");
+    std::fs::write(
+        &instance,
+        r#"{"width": 3, "height": 3, "snake": [[1, 1], [0, 1]],
+            "apples": [[2, 1], [2, 1]], "visible": 1}"#,
+    )
+    .unwrap();
+    let (plan, page) = solve_and_render(&dir, &instance);
+    assert_eq!(plan["path"][1], serde_json::json!([2, 1]));
+    let url = format!("file://{}#step=1", page.display());
+    let dom = String::from_utf8_lossy(&browse(browser, &url, &["--dump-dom"]).stdout).into_owned();
+    assert_eq!(attribute(&dom, "step"), "1");
+    assert_eq!(attribute(&dom, "head"), "2,1");
+    let start = dom.find("<g id=\"dynamic\">").expect("the drawing");
+    let drawing = &dom[start..start + dom[start..].find("</g>").expect("its end")];
+    let apple = drawing.find("fill=\"#d62f2f\"").expect("apple 2 is drawn");
+    let head = drawing.find("id=\"head\"").expect("the head is drawn");
+    assert!(apple < head, "the apple is drawn under the head");
+}
+
 /// A page's title and the methods beside its apples are text: markup in
 /// them (a library caller's strings) is shown, never run or inserted.
 #[test]

@@ -15,9 +15,9 @@ use super::render::{PlanProblem, checked_path};
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// The problem (.json instance, or an IPC-2018 .pddl problem).
+    /// The problem (.json instance, or an IPC-2018 .pddl problem; `-`: stdin).
     pub problem: PathBuf,
-    /// The plan: an IPC plan file for a .pddl problem, or the JSON of `solve --json`.
+    /// The plan: an IPC plan file for a .pddl problem, or the JSON of `solve --json` (`-`: stdin, e.g. `snakesat solve p.pddl --plan - | snakesat check p.pddl -`).
     pub plan: PathBuf,
     /// Print the verdict as JSON on stdout.
     #[arg(long)]

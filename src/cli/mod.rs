@@ -630,9 +630,6 @@ pub fn print_plan(
     refuted: Refuted,
     as_json: bool,
 ) {
-    if snakesat::output::stdout_taken() {
-        return;
-    }
     if as_json {
         print_report(&(serde_json::to_string(report).expect("report serialises") + "\n"));
         return;
@@ -685,10 +682,23 @@ pub fn print_plan(
                 report.horizon, report.encoding
             );
         }
+        // (In words, the `reason` of the JSON.)
         _ => {
+            let why = match report.reason {
+                Some("timeout") => "the time limit (--timeout) came first".to_string(),
+                Some("formula_limit") => format!(
+                    "the formula of {} is beyond the encoding's limits",
+                    snakesat::counted(report.horizon, "move")
+                ),
+                Some("formulas_exhausted") => format!(
+                    "no plan was constructed, and the whole-plan formulas up to {} have none",
+                    snakesat::counted(report.horizon, "move")
+                ),
+                other => format!("limit reached ({})", other.unwrap_or("no reason")),
+            };
             let _ = writeln!(
                 out,
-                "unknown: limit reached at T={} (encoding {})",
+                "unknown: {why}, at T={} (encoding {})",
                 report.horizon, report.encoding
             );
         }
@@ -699,6 +709,12 @@ pub fn print_plan(
         "cnf: {} variables, {} clauses, {} literals; build {:.3} s, solve {:.3} s",
         s.variables, s.clauses, s.literals, s.build_seconds, s.solve_seconds
     );
+    // With a file on standard output (`--plan -`, `--gif -`), the answer's
+    // line goes to stderr, as `play` does with its summary.
+    if snakesat::output::stdout_taken() {
+        stderr_line!("{}", out.lines().next().unwrap_or_default());
+        return;
+    }
     print_report(&out);
 }
 

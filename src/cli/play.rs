@@ -170,7 +170,13 @@ pub fn run(args: PlayArgs) -> Result<Exit, Failure> {
     args.look.check_board(args.gif.as_deref(), w, h)?;
     let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
     let mut notes = Vec::new();
-    let bar = progress_bar(0, "{elapsed:>4} [{bar:30}] {pos}/{len} apples {msg}");
+    // (Its length and message set before any line can be drawn; each game
+    // sets its own.)
+    let bar = progress_bar(
+        (w * h - 1) as u64,
+        "{elapsed:>4} [{bar:30}] {pos}/{len} apples {msg}",
+    );
+    bar.set_message(format!("seed {}", args.seed));
     let mut all_won = true;
     for i in 0..args.games {
         let config = GameConfig {

@@ -14,6 +14,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 /// The seconds between two log lines unless `SNAKESAT_PROGRESS` gives them.
 const LOG_EVERY: Duration = Duration::from_secs(10);
 
+/// How often a bar on a terminal is redrawn while nothing advances.
+const TERMINAL_TICK: Duration = Duration::from_secs(1);
+
 /// How often a bar in a log is redrawn (and a line written if one is due).
 const LOG_TICK: Duration = Duration::from_millis(100);
 
@@ -42,7 +45,11 @@ pub fn progress_bar(len: u64, template: &str) -> ProgressBar {
         .expect("a valid template")
         .progress_chars("=> ");
     let Some(every) = log_interval() else {
-        return ProgressBar::new(len).with_style(style);
+        let bar = ProgressBar::new(len).with_style(style);
+        // (Redrawn while nothing advances, so that the elapsed time of a
+        // long step, a problem up to its timeout, does not stand still.)
+        bar.enable_steady_tick(TERMINAL_TICK);
+        return bar;
     };
     let log = LogLines {
         every,

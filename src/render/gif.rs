@@ -17,7 +17,9 @@
 //! apple of the ordered list not yet revealed (a pale ring around a dot), the
 //! body, the head, and the revealed apples not yet eaten (red discs with a
 //! highlight; drawn last so that an apple waiting under the body stays
-//! visible — the head itself is never on one, since entering it eats it).
+//! visible). An apple revealed on the head's own cell (a spawn chain may
+//! put the next apple where the last one was eaten) is drawn before the
+//! snake instead, so the head covers it until it moves on.
 //!
 //! The body is one band: a disc of `band_half_width` around the centre of
 //! each body cell, and between two cells consecutive in the body a bar along
@@ -748,14 +750,15 @@ impl Layout {
                     || d <= dot * dot + dot
             });
         }
+        // An apple under the head, then the snake, then the other apples.
+        let head = state.body.first().copied();
+        let apples = || state.apples_on_board.iter().map(|&(_, p)| p);
+        for p in apples().filter(|&p| Some(p) == head) {
+            self.draw_apple(canvas, p, apple_r);
+        }
         self.draw_snake(canvas, &state.body, heading);
-        for &(_, p) in &state.apples_on_board {
-            let (x, y) = self.centre(p);
-            self.disc(canvas, (x, y), apple_r, APPLE);
-            if c >= 16 {
-                let off = apple_r / 3;
-                self.disc(canvas, (x - off, y - off), apple_r / 5, SHINE);
-            }
+        for p in apples().filter(|&p| Some(p) != head) {
+            self.draw_apple(canvas, p, apple_r);
         }
         // Counter strip.
         self.fill(
@@ -777,6 +780,17 @@ impl Layout {
             text += LOST_NOTE;
         }
         self.draw_text(canvas, &text);
+    }
+
+    /// A revealed apple on `p`: a red disc of radius `r`, with a highlight
+    /// on cells of 16 pixels and more.
+    fn draw_apple(&self, canvas: &mut [u8], p: Pos, r: i64) {
+        let (x, y) = self.centre(p);
+        self.disc(canvas, (x, y), r, APPLE);
+        if self.cell >= 16 {
+            let off = r / 3;
+            self.disc(canvas, (x - off, y - off), r / 5, SHINE);
+        }
     }
 
     /// The body as one tapered band with a gradient, then the head with eyes.

@@ -204,7 +204,10 @@ function draw(t) {
   t = Math.max(0, Math.min(T, t | 0));
   slider.value = t;
   // Apples to come lie under the snake; apples on the board over it, so that
-  // one waiting under the body (revealed there) keeps its number in view.
+  // one waiting under the body (revealed there) keeps its number in view;
+  // but one revealed under the head itself (a spawn where the last apple was
+  // eaten) lies under it, shown once the head moves on.
+  const [hcx, hcy] = D.cells[D.before + t];
   let out = "";
   let over = "";
   let eaten = 0;
@@ -218,8 +221,9 @@ function draw(t) {
     taken.add(cell);
     const [cx, cy] = centre(a.cell);
     if (a.reveal <= t) {
-      over += `<circle cx="${cx}" cy="${cy}" r="${C * 0.36}" fill="#d62f2f"/>` +
+      const disc = `<circle cx="${cx}" cy="${cy}" r="${C * 0.36}" fill="#d62f2f"/>` +
         `<text x="${cx}" y="${cy + C * 0.13}" font-size="${C * 0.36}" text-anchor="middle" fill="#fff">${i + 1}</text>`;
+      if (a.cell[0] === hcx && a.cell[1] === hcy) out += disc; else over += disc;
     } else {
       out += `<circle cx="${cx}" cy="${cy}" r="${C * 0.3}" fill="none" stroke="#e3a0a0" stroke-dasharray="3 2"/>` +
         `<text x="${cx}" y="${cy + C * 0.12}" font-size="${C * 0.3}" text-anchor="middle" fill="#d9a0a0">${i + 1}</text>`;

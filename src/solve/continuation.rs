@@ -27,9 +27,11 @@ impl Choices {
 }
 
 /// A legal walk of `moves` moves for a snake whose body is `body` (head
-/// first, at its full length: it no longer grows) on `instance`'s board
-/// with no apples: the head's cells, `moves + 1` of them starting at the
-/// head. `None` when `nodes` search nodes (one per move tried; a walk takes
+/// first) on `instance`'s board with no apples: the head's cells, `moves +
+/// 1` of them starting at the head. The body still grows by `pending` cells
+/// (a free start's body not yet unrolled, or an apple eaten on the last
+/// move): its tail stays put for that many moves, as if the tail cell were
+/// in the body `pending` more times, and the snake no longer grows after. `None` when `nodes` search nodes (one per move tried; a walk takes
 /// at least `moves`) found none (there may still be one). Each move enters a free cell or, under the `follow` tail rule, the
 /// cell the tail leaves; moves into cells with more open neighbours are
 /// tried first.
@@ -37,15 +39,22 @@ pub(crate) fn walk(
     instance: &Instance,
     body: &[Pos],
     moves: usize,
+    pending: usize,
     nodes: usize,
 ) -> Option<Vec<Pos>> {
     let head = *body.first()?;
-    let mut occupied = instance.wall_map();
-    for &p in body {
-        occupied[instance.index(p)] = true;
+    let tail = *body.last()?;
+    // The body, head first, the tail cell repeated for the growth to come.
+    let mut snake: VecDeque<Pos> = body
+        .iter()
+        .copied()
+        .chain(std::iter::repeat_n(tail, pending))
+        .collect();
+    // How many of the snake's entries lie on each cell (a wall counts as one).
+    let mut occupied: Vec<usize> = instance.wall_map().into_iter().map(usize::from).collect();
+    for &p in &snake {
+        occupied[instance.index(p)] += 1;
     }
-    // The body, head first.
-    let mut snake: VecDeque<Pos> = body.iter().copied().collect();
     let follow = instance.tail == TailRule::Follow;
     let mut path = vec![head];
     // Per depth: the moves not yet tried, best last (at most four: no
@@ -54,9 +63,11 @@ pub(crate) fn walk(
     let mut spent = 0;
     // The tail cells vacated by each move, to undo it.
     let mut vacated: Vec<Pos> = Vec::with_capacity(moves);
-    let options = |snake: &VecDeque<Pos>, occupied: &[bool]| {
+    let options = |snake: &VecDeque<Pos>, occupied: &[usize]| {
         let tail = *snake.back().expect("a body has a cell");
-        let open = |p: Pos| !occupied[instance.index(p)] || (follow && p == tail);
+        // (The tail's cell is free next only if it is its last entry.)
+        let count = |p: Pos| occupied[instance.index(p)];
+        let open = |p: Pos| count(p) == 0 || (follow && p == tail && count(p) == 1);
         let mut ranked = [(0, (0, 0)); 4];
         let mut len = 0;
         for p in instance.neighbours(snake[0]).filter(|&p| open(p)) {
@@ -76,9 +87,9 @@ pub(crate) fn walk(
             let tail = vacated.pop()?;
             path.pop();
             let head = snake.pop_front().expect("a moved snake has a head");
-            occupied[instance.index(head)] = false;
+            occupied[instance.index(head)] -= 1;
             snake.push_back(tail);
-            occupied[instance.index(tail)] = true;
+            occupied[instance.index(tail)] += 1;
             continue;
         };
         spent += 1;
@@ -86,9 +97,9 @@ pub(crate) fn walk(
             return None;
         }
         let tail = snake.pop_back().expect("a body has a cell");
-        occupied[instance.index(tail)] = false;
+        occupied[instance.index(tail)] -= 1;
         snake.push_front(next);
-        occupied[instance.index(next)] = true;
+        occupied[instance.index(next)] += 1;
         vacated.push(tail);
         path.push(next);
         if path.len() <= moves {
@@ -124,7 +135,7 @@ mod tests {
             let body = vec![(1, 1), (1, 0), (0, 0), (0, 1), (0, 2)];
             let instance = board(4, 4, body.clone(), tail);
             for moves in [0, 1, 7, 40, 200] {
-                let path = walk(&instance, &body, moves, 100_000).expect("open board");
+                let path = walk(&instance, &body, moves, 0, 100_000).expect("open board");
                 assert_eq!(path.len(), moves + 1);
                 let at = Instance {
                     horizon: Some(moves),
@@ -141,9 +152,9 @@ mod tests {
     fn a_strict_tail_can_block_every_walk() {
         let body = vec![(0, 0), (1, 0), (1, 1), (0, 1)];
         let follow = board(2, 2, body.clone(), TailRule::Follow);
-        assert_eq!(walk(&follow, &body, 9, 1000).map(|p| p.len()), Some(10));
+        assert_eq!(walk(&follow, &body, 9, 0, 1000).map(|p| p.len()), Some(10));
         let strict = board(2, 2, body.clone(), TailRule::Strict);
-        assert_eq!(walk(&strict, &body, 9, 1000), None);
-        assert_eq!(walk(&strict, &body, 0, 1000), Some(vec![(0, 0)]));
+        assert_eq!(walk(&strict, &body, 9, 0, 1000), None);
+        assert_eq!(walk(&strict, &body, 0, 0, 1000), Some(vec![(0, 0)]));
     }
 }

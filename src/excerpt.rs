@@ -19,6 +19,19 @@ fn cut(text: &str, max: usize) -> String {
     }
 }
 
+/// The longest message [`excerpt_words`] keeps, in characters: a message
+/// that lists names (every apple cell missing from a goal) ends there.
+pub const MAX_MESSAGE: usize = 16 * MAX_ECHO;
+
+/// A message built from input names (a PDDL reader's, which names objects
+/// as spelt): every word cut to four times [`MAX_ECHO`] characters (file
+/// paths in it stay whole, a megabyte-long name does not), and the whole
+/// to [`MAX_MESSAGE`] characters.
+pub fn excerpt_words(message: &str) -> String {
+    let words: Vec<String> = message.split(' ').map(|w| cut(w, 4 * MAX_ECHO)).collect();
+    cut(&words.join(" "), MAX_MESSAGE)
+}
+
 /// A message that quotes its input (serde's, for one): every backtick-quoted
 /// part cut to an [`excerpt`], and the whole to four times [`MAX_ECHO`]
 /// (serde also quotes input between double quotes, which may be escaped

@@ -756,9 +756,20 @@ impl<'a> Planner<'a> {
                     encoding: self.encoding.name(),
                 });
             }
+            // T = 0 from a fresh formula: the open formula's clause "the
+            // head at time 0 has a successor" is not switched off at 0, so
+            // a start with no open neighbour read as no plan of 0 moves.
+            if first == 0 {
+                let attempt = solve::solve_at(instance, self.encoding, 0, &budget)?;
+                answer(0, attempt.status, attempt.path);
+                if last == 0 {
+                    return Ok(());
+                }
+            }
+            let first = first.max(1);
             let mut session =
                 solve::incremental::Session::new(instance, self.encoding, first, last, &budget)?;
-            for t in horizons {
+            for t in first..=last {
                 let (status, path) = session.ask(instance, t);
                 answer(t, status, path);
             }

@@ -415,6 +415,13 @@ spanning tree over the start and the apples, src/encode/prune.rs, and the least 
 eating orders, src/encode/schedule.rs), an argument, not a proof; the claim with reason below-bound \
 certifies the horizon just below it";
 
+/// What excludes the horizons below the lower bound when the formula just
+/// below it is beyond the encoding's limits (no below-bound claim then).
+const BOUND_TOO_BIG_NOTE: &str = "excluded by the lower bound (distances through the apples, a \
+minimum spanning tree over the start and the apples, src/encode/prune.rs, and the least time of the \
+apples' eating orders, src/encode/schedule.rs), an argument, not a proof; the horizon just below it \
+has no certificate: its formula is beyond the encoding's limits";
+
 /// What excludes every horizon when the apples can never all be eaten.
 const UNREACHABLE_NOTE: &str = "every horizon is excluded because some apple can never be eaten \
 (walls cut it off from the start, or it lies in a dead end or a pocket behind one cell that the \
@@ -481,19 +488,31 @@ pub fn certify(
         .filter(|claim| written(claim).is_none())
         .copied()
         .collect();
-    let mut solved = certify_claims(instance, encoding, &missing, dir, deadline)?.into_iter();
-    let certificates = claims
-        .iter()
-        .map(|claim| match written(claim) {
-            Some(certificate) => certificate.clone(),
-            None => solved.next().expect("one certificate per missing claim"),
-        })
-        .collect();
+    let mut solved = certify_claims(instance, encoding, &missing, dir, deadline).into_iter();
+    let mut certificates = Vec::with_capacity(claims.len());
+    // The below-bound claim is extra (the answer rests on the bound, an
+    // argument): a formula beyond the encoding's limits there is noted, not
+    // an error that would take the answer with it.
+    let mut below_too_big = false;
+    for claim in &claims {
+        match written(claim) {
+            Some(certificate) => certificates.push(certificate.clone()),
+            None => match solved.next().expect("one result per missing claim") {
+                Ok(certificate) => certificates.push(certificate),
+                Err(ProofError::Encode(
+                    EncodeError::TooLarge { .. } | EncodeError::TooBig { .. },
+                )) if claim.1 == Reason::BelowBound => below_too_big = true,
+                Err(e) => return Err(e),
+            },
+        }
+    }
     let manifest = Manifest {
         encoding: encoding.name(),
         lower_bound,
         below_lower_bound: if unreachable {
             Some(UNREACHABLE_NOTE)
+        } else if below_too_big {
+            Some(BOUND_TOO_BIG_NOTE)
         } else {
             // A bound of 0 or 1 leaves nothing below it to exclude (no
             // horizon, or only 0 moves, where no apple is eaten).
@@ -516,15 +535,15 @@ pub fn certify(
 /// hard ones start early and a deadline does not leave easy ones unproven
 /// behind them (with every thread hardest first, `--timeout 2` left
 /// horizons of 0.01 s unproven while higher ones were proven). The
-/// certificates come back in the order of `claims`, and the first error in
-/// that order wins.
+/// results (a certificate or why none was written) come back in the order
+/// of `claims`.
 fn certify_claims(
     instance: &Instance,
     encoding: &dyn Encoding,
     claims: &[(usize, Reason)],
     dir: &Path,
     deadline: Option<Instant>,
-) -> Result<Vec<Certificate>, ProofError> {
+) -> Vec<Result<Certificate, ProofError>> {
     let mut order: Vec<usize> = (0..claims.len()).collect();
     order.sort_by_key(|&i| claims[i].0);
     let left = Mutex::new(VecDeque::from(order));

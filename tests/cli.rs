@@ -406,7 +406,7 @@ fn bad_flags_are_refused_with_one_line() {
     );
     assert_bad_input(
         &snakesat(&["solve", "--timeout", "0"]),
-        "positive number of seconds",
+        "must be a number of seconds from 0.000001",
     );
     // Without a command, clap's answer was the first line of the help.
     assert_bad_input(&snakesat(&[]), "no command given");

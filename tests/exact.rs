@@ -136,13 +136,15 @@ fn every_option_is_exact_at_every_horizon() {
         for j in 0..PER_INSTANCE {
             check_fresh(inst, pick(k * PER_INSTANCE + j), expected, false);
         }
-        // The fixed-horizon route and the incremental solver, from 1, 2 or
-        // the lower bound (where the search starts). The solver is not asked
-        // T = 0, which the search never asks: there a clause "the head at 0
-        // has a successor" whose successors are all walls looks like a clause
-        // of time 0, and it is not switched off.
+        // The fixed-horizon route and the incremental solver, from 0, 1, 2
+        // or the lower bound (where the search starts). At T = 0 the open
+        // formula's clause "the head at 0 has a successor" is not switched
+        // off, so `each_horizon` asks 0 of a fresh formula: the incremental
+        // route answered "no plan" for a start without an open neighbour
+        // (found at 1,500 cases and more, when T = 0 was asked only through
+        // a lower bound of 0).
         check_fresh(inst, pick(k), expected, true);
-        let first = [1, 2, lower_bound(inst).unwrap_or(usize::MAX)][k % 3].min(last);
+        let first = [0, 1, 2, lower_bound(inst).unwrap_or(usize::MAX)][k % 4].min(last);
         check_incremental(inst, pick(k), expected, first);
         let yes = expected.iter().filter(|&&p| p).count();
         sat += yes;

@@ -298,8 +298,14 @@ fn play_refuses_bad_input() {
             vec!["--gif", "game.svg"],
             "a GIF's file name ends in .gif, not .svg",
         ),
-        (vec!["--timeout", "0"], "positive number of seconds"),
-        (vec!["--timeout", "nan"], "positive number of seconds"),
+        (
+            vec!["--timeout", "0"],
+            "must be a number of seconds from 0.000001",
+        ),
+        (
+            vec!["--timeout", "nan"],
+            "must be a number of seconds from 0.000001",
+        ),
         (vec!["--games", "0"], "--games"),
         // Unbounded games ran until killed; bench game's cap applies.
         (vec!["--games", "1000001"], "1000001 is not in 1..=1000000"),

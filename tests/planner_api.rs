@@ -298,3 +298,33 @@ fn the_satisficing_construction_on_a_free_start_gives_a_checked_plan() {
     let replay = snakesat::sim::simulate(&instance, &plan.path).expect("a legal plan");
     assert_eq!(replay.eaten.len(), 12);
 }
+
+/// `each_horizon` answers T = 0 as the fresh formula does, whichever the
+/// method: the incremental session said "no plan" for a snake with no open
+/// neighbour and no apple, whose plan of 0 moves exists (its open formula's
+/// clause "the head at time 0 has a successor" is not switched off at 0).
+#[test]
+fn every_method_answers_zero_moves_alike() {
+    let enclosed =
+        from_json(r#"{"width":1,"height":3,"walls":[[0,0],[0,2]],"snake":[[0,1]],"apples":[]}"#)
+            .unwrap();
+    let open = from_json(r#"{"width":3,"height":1,"snake":[[1,0]],"apples":[]}"#).unwrap();
+    let direct = encode::by_name("direct").unwrap();
+    for (instance, head, wanted) in [
+        (&enclosed, (0, 1), [true, false, false]),
+        (&open, (1, 0), [true, true, true]),
+    ] {
+        for method in [Method::Fresh, Method::Incremental] {
+            let mut answers = Vec::new();
+            Planner::new(&*direct)
+                .method(method)
+                .each_horizon(instance, 0..=2, |t, status, path| {
+                    answers.push((t, status == snakesat::solve::Status::Sat, path));
+                })
+                .unwrap();
+            let sat: Vec<bool> = answers.iter().map(|a| a.1).collect();
+            assert_eq!(sat, wanted, "{method:?}");
+            assert_eq!(answers[0].2, Some(vec![head]), "{method:?}");
+        }
+    }
+}

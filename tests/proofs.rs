@@ -610,7 +610,7 @@ fn certificates_cut_by_the_time_limit_are_not_certified() {
         "--horizon",
         "20",
         "--timeout",
-        "1e-9",
+        "0.000001",
         "--json",
         "--proof",
         o,
@@ -1038,6 +1038,51 @@ fn small_lower_bounds_have_no_below_bound_note() {
         assert_eq!(m["lower_bound"], bound, "{name}");
         assert!(m.get("below_lower_bound").is_none(), "{name}: {m}");
         assert!(horizons(&m["claims"], "below-bound").is_empty(), "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An answer that rests on the lower bound alone keeps its exit code when
+/// the formula just below the bound is beyond the encoding's limits: the
+/// below-bound certificate, which is extra, is left out and the manifest
+/// says why. It was an error (exit 2, the answer not printed): `solve
+/// --size 100 --apples 30 --proof` (no plan within 300 moves, bound 1,731)
+/// and a 1,000x1,000 plan proven least by its bound of 1,998.
+#[test]
+fn a_below_bound_formula_beyond_the_limits_does_not_take_the_answer() {
+    let dir = temp_dir("below-bound-too-big");
+    let big = dir.join("big.json");
+    std::fs::write(
+        &big,
+        r#"{"width":1000,"height":1000,"apples":[[999,999]],"snake":[[0,0]]}"#,
+    )
+    .unwrap();
+    let cases: [(Vec<&str>, i32, u64); 2] = [
+        (vec!["--size", "100", "--apples", "30"], 1, 1731),
+        (
+            vec![
+                big.to_str().unwrap(),
+                "--satisficing",
+                "--max-horizon",
+                "5000",
+            ],
+            0,
+            1998,
+        ),
+    ];
+    for (n, (args, code, bound)) in cases.into_iter().enumerate() {
+        let proof = dir.join(format!("proof-{n}"));
+        let mut all = vec!["solve", "--json", "--proof", proof.to_str().unwrap()];
+        all.extend(args);
+        let run = snakesat(&all);
+        assert_eq!(run.code, code, "{}", run.stderr);
+        let answer = json_of(&run);
+        assert_eq!(answer["lower_bound"], bound);
+        assert_eq!(answer["certified"], true);
+        let manifest = manifest(&proof);
+        assert_eq!(manifest["claims"], serde_json::json!([]));
+        let note = manifest["below_lower_bound"].as_str().unwrap();
+        assert!(note.contains("beyond the encoding's limits"), "{note}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -56,11 +56,13 @@ pub fn run(args: CheckArgs) -> Result<Exit, Failure> {
             violation: None,
         },
         Err(PlanProblem::Unreadable(failure)) => return Err(failure),
+        // (Its names cut as a reader's errors are: a megabyte-long object
+        // name would be a megabyte-long line.)
         Err(PlanProblem::Illegal(message)) => Verdict {
             valid: false,
             moves: None,
             eaten: None,
-            violation: Some(message),
+            violation: Some(snakesat::excerpt::excerpt_words(&message)),
         },
     };
     if args.json {

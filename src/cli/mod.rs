@@ -222,17 +222,23 @@ pub fn no_plan_at_any_horizon(instance: &Instance) -> String {
 /// The longest time limit a flag accepts, in seconds (about 11.6 days).
 pub const MAX_TIMEOUT_SECONDS: f64 = 1e6;
 
+/// The shortest time limit a flag accepts, in seconds. (A limit below a
+/// nanosecond was a zero `Duration`, which `bench` passed on to its children
+/// as `--timeout 0`, refused by every one of them.)
+pub const MIN_TIMEOUT_SECONDS: f64 = 1e-6;
+
 /// The one parser of every time-limit flag (`--timeout`, also spelt
 /// `--timeout-per-instance` / `--timeout-per-apple`): a finite number of
-/// seconds above zero and at most [`MAX_TIMEOUT_SECONDS`]. Negative, zero,
-/// NaN, infinite and larger values are refused (exit 2), never saturated.
+/// seconds from [`MIN_TIMEOUT_SECONDS`] to [`MAX_TIMEOUT_SECONDS`].
+/// Negative, zero, NaN, infinite, smaller and larger values are refused
+/// (exit 2), never saturated.
 pub fn seconds(text: &str) -> Result<Duration, String> {
     match text.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s <= MAX_TIMEOUT_SECONDS => {
+        Ok(s) if s.is_finite() && (MIN_TIMEOUT_SECONDS..=MAX_TIMEOUT_SECONDS).contains(&s) => {
             Ok(Duration::from_secs_f64(s))
         }
         _ => Err(format!(
-            "must be a positive number of seconds up to {MAX_TIMEOUT_SECONDS}"
+            "must be a number of seconds from {MIN_TIMEOUT_SECONDS} to {MAX_TIMEOUT_SECONDS}"
         )),
     }
 }

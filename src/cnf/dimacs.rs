@@ -157,6 +157,25 @@ pub enum DimacsError {
         /// The line, shortened to an excerpt.
         header: String,
     },
+    /// A second `p` line (a file has one header).
+    #[error("line {line}: a second `p cnf` header (the first is on line {first})")]
+    TwoHeaders {
+        /// Line of the second header, from 1.
+        line: usize,
+        /// Line of the first.
+        first: usize,
+    },
+    /// A header comment that snakesat reads (`c instance`, `c encoding`,
+    /// `c horizon`, `c approximate`, `c status`) given twice.
+    #[error("line {line}: a second `c {key}` line (the first is on line {first})")]
+    RepeatedComment {
+        /// Line of the second comment, from 1.
+        line: usize,
+        /// Its key.
+        key: &'static str,
+        /// Line of the first.
+        first: usize,
+    },
     #[error("line {line}: clause before the `p cnf` header")]
     /// A clause line comes before the `p cnf` line.
     ClauseBeforeHeader {
@@ -300,12 +319,18 @@ fn bad(line: usize, what: &'static str, token: &str) -> DimacsError {
     }
 }
 
+/// The `c KEY VALUE` comments of the header that snakesat reads
+/// ([`super::header`]): each at most once in a file.
+const HEADER_KEYS: [&str; 5] = ["instance", "encoding", "horizon", "approximate", "status"];
+
 /// Parses a DIMACS file, keeping snakesat's comments.
 pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
     let mut parsed = ParsedCnf::default();
     let mut header: Option<(usize, usize)> = None;
     // The line of the `c var` comment that names the highest variable.
     let mut highest_named_on = 0;
+    // The header comments read so far, with their lines.
+    let mut seen: Vec<(&'static str, usize)> = Vec::new();
     // No table may outgrow the file: see [`MAX_VARIABLES`].
     let check = |line: usize, what: &'static str, count: usize| {
         if count > MAX_VARIABLES {
@@ -373,6 +398,16 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
                 }
                 parsed.names[id - 1] = Some(name);
             } else if let Some((k, v)) = rest.split_once(' ') {
+                if let Some(&key) = HEADER_KEYS.iter().find(|&&key| key == k) {
+                    if let Some(&(_, first)) = seen.iter().find(|&&(seen, _)| seen == key) {
+                        return Err(DimacsError::RepeatedComment {
+                            line: lineno,
+                            key,
+                            first,
+                        });
+                    }
+                    seen.push((key, lineno));
+                }
                 parsed
                     .meta
                     .entry(k.to_string())
@@ -381,6 +416,12 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
             continue;
         }
         if let Some(rest) = line.strip_prefix("p ") {
+            if header.is_some() {
+                return Err(DimacsError::TwoHeaders {
+                    line: lineno,
+                    first: parsed.header_line,
+                });
+            }
             let f: Vec<&str> = rest.split_whitespace().collect();
             if f.len() != 3 || f[0] != "cnf" {
                 return Err(DimacsError::BadHeader {
@@ -453,8 +494,9 @@ pub enum ModelFile {
 /// Reads a model in SAT-competition form (`s SATISFIABLE`, `v ... 0`), in
 /// MiniSat's result-file form (`SAT` then a line of literals), or as the
 /// result JSON of [Mallob](https://github.com/domschrei/mallob)'s job
-/// interface (a text starting with `{`: see [`mallob_model`]). A model has
-/// exactly one status line, before its values, and no values after an
+/// interface (a text starting with `{`: `result.resultcode` 10, 20 or 0,
+/// and for 10 `result.solution`, a `0` then one literal per variable). A
+/// model in the other forms has exactly one status line, before its values, and no values after an
 /// unsatisfiable one, values that end in `0` and nothing after it;
 /// literals must fit `num_vars`; a variable given both signs is an error.
 pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError> {
@@ -736,6 +778,27 @@ mod tests {
             let error = parse_model(&text, 3).unwrap_err().to_string();
             assert!(error.contains(needle), "{error}");
         }
+    }
+
+    /// One `p cnf` header and one of each comment the header reads: a
+    /// second one was read as if it were the only one (the last `p cnf`,
+    /// the first `c instance`), so a file with two instances decoded as
+    /// one of them, and cadical refuses such a file.
+    #[test]
+    fn a_header_line_given_twice_is_refused() {
+        assert_eq!(
+            parse("p cnf 1 1\np cnf 2 1\n1 0\n")
+                .unwrap_err()
+                .to_string(),
+            "line 2: a second `p cnf` header (the first is on line 1)"
+        );
+        let twice = "c horizon 3\nc x\nc horizon 4\np cnf 1 1\n1 0\n";
+        assert_eq!(
+            parse(twice).unwrap_err().to_string(),
+            "line 3: a second `c horizon` line (the first is on line 1)"
+        );
+        // Other comments may repeat.
+        assert!(parse("c solver says hi\nc solver says hi\np cnf 1 1\n1 0\n").is_ok());
     }
 
     #[test]

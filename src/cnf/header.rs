@@ -51,6 +51,18 @@ pub enum HeaderError {
     /// The `c horizon` line is not a number.
     #[error("bad `c horizon` line")]
     BadHorizon,
+    /// The `c approximate` line says otherwise than its encoding.
+    #[error(
+        "`c approximate {header}` disagrees with encoding {encoding} (approximate: {approximate})"
+    )]
+    ApproximateDisagrees {
+        /// The `c approximate` value, shortened to an excerpt.
+        header: String,
+        /// Whether the encoding is approximate.
+        approximate: bool,
+        /// The encoding's name.
+        encoding: String,
+    },
     /// The horizon is out of range.
     #[error(transparent)]
     Horizon(#[from] DecodeError),
@@ -120,6 +132,16 @@ impl Header {
             .parse()
             .map_err(|_| HeaderError::BadHorizon)?;
         check_horizon(horizon)?;
+        // (Optional: older files lack it.)
+        if let Some(approximate) = parsed.meta.get("approximate")
+            && approximate.parse::<bool>().ok() != Some(encoding.approximate())
+        {
+            return Err(HeaderError::ApproximateDisagrees {
+                header: crate::excerpt::excerpt(approximate),
+                approximate: encoding.approximate(),
+                encoding: encoding.name(),
+            });
+        }
         if let Some(h) = instance.horizon
             && h != horizon
         {
@@ -222,6 +244,18 @@ mod tests {
                 instance: 4
             })
         ));
+        // `c approximate` must say what the encoding is (it was not read).
+        let approximate = text.replace("c approximate false", "c approximate true");
+        assert_ne!(approximate, text);
+        assert_eq!(
+            Header::read(&dimacs::parse(&approximate).unwrap())
+                .err()
+                .map(|e| e.to_string()),
+            Some(
+                "`c approximate true` disagrees with encoding direct (approximate: false)"
+                    .to_string()
+            )
+        );
         let unnamed = text.replace("c var 2 ", "c comment ");
         assert!(matches!(
             Header::read(&dimacs::parse(&unnamed).unwrap()),

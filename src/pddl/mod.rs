@@ -36,7 +36,7 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use crate::excerpt::excerpt;
+use crate::excerpt::{excerpt, excerpt_words};
 use crate::geometry::Direction;
 use crate::instance::{Instance, InstanceError, Pos, Start, TailRule};
 
@@ -87,7 +87,7 @@ macro_rules! fail {
 fn unsupported(message: String) -> PddlError {
     PddlError::Problem {
         line: None,
-        message,
+        message: excerpt_words(&message),
     }
 }
 
@@ -97,7 +97,7 @@ fn unsupported(message: String) -> PddlError {
 fn at_line(line: usize, message: String) -> PddlError {
     PddlError::Problem {
         line: Some(line),
-        message,
+        message: excerpt_words(&message),
     }
 }
 
@@ -309,7 +309,10 @@ impl std::fmt::Display for Sx<'_> {
 /// lowercased (so at the same byte offsets), where the atoms' names are.
 fn parse_sexprs<'t>(text: &'t str, lower: &'t str) -> Result<Vec<Sx<'t>>, PddlError> {
     debug_assert_eq!(text.len(), lower.len());
-    let syntax = |line: usize, message: String| PddlError::Syntax { line, message };
+    let syntax = |line: usize, message: String| PddlError::Syntax {
+        line,
+        message: excerpt_words(&message),
+    };
     let mut stack: Vec<(Vec<Sx>, usize)> = Vec::new();
     let mut top = Vec::new();
     let mut line = 1;
@@ -1087,6 +1090,39 @@ mod tests {
     /// tests/data/tiny-3x2.pddl: snake pos1-0 -> pos0-0, a point at pos2-0,
     /// then pos2-1 spawns.
     const TINY: &str = include_str!("../../tests/data/tiny-3x2.pddl");
+
+    /// Errors that name objects cut each name to an excerpt and the whole
+    /// message to [`crate::excerpt::MAX_MESSAGE`]: a 100,000-character name
+    /// was echoed whole (three times for an apple on a wall), as were
+    /// sections' names, however long.
+    #[test]
+    fn errors_echo_excerpts_of_long_names() {
+        let long = format!("pos{}2-1", "0".repeat(100_000));
+        let renamed = TINY.replace("pos2-1", &long);
+        let faults = [
+            // The goal misses an apple.
+            renamed.replace(&format!("(not (ispoint {long}))"), ""),
+            // The spawn chain loops.
+            renamed.replace(
+                &format!("(NEXTSPAWN {long} dummypoint)"),
+                &format!("(NEXTSPAWN {long} {long})"),
+            ),
+            // A section with a long name.
+            format!(
+                "(define (problem p)\n(:{} x\n(:init (foo))\n)",
+                "d".repeat(100_000)
+            ),
+        ];
+        for text in faults {
+            let message = from_pddl(&text).unwrap_err().to_string();
+            assert!(
+                message.chars().count() < crate::excerpt::MAX_MESSAGE + 20,
+                "{}",
+                message.len()
+            );
+            assert!(message.contains('…'), "{message}");
+        }
+    }
 
     #[test]
     fn cells_keep_the_names_the_problem_declares() {

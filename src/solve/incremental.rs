@@ -261,7 +261,11 @@ impl Session {
     }
 
     /// Asks "every apple eaten by `t`, legal moves up to `t`?" (`first <= t <= max`).
-    /// Returns the status and, if SAT, the head path `0..=t`.
+    /// Returns the status and, if SAT, the head path `0..=t`. Not for `t` =
+    /// 0: the clause "the head at time 0 has a successor" is not switched
+    /// off there, so a start without an open neighbour reads as unsatisfiable
+    /// ([`crate::planner::Planner::each_horizon`] asks 0 of a fresh formula;
+    /// the searches start at a lower bound of at least 1).
     pub fn ask(&mut self, instance: &Instance, t: usize) -> (Status, Option<Vec<Pos>>) {
         assert!(self.first <= t && t <= self.max);
         let started = Instant::now();

@@ -72,7 +72,8 @@ pub enum CadicalConfig {
     Plain,
     /// Tuned for satisfiable formulas.
     Sat,
-    /// Tuned for unsatisfiable formulas.
+    /// Tuned for unsatisfiable formulas; a fresh formula is also solved
+    /// with CaDiCaL's phases forced to false (`--forcephase=1 --phase=0`).
     Unsat,
 }
 

@@ -18,6 +18,9 @@
 //! (a second CaDiCaL build, as `cadical-sys` or `rustsat-cadical` would bring,
 //! would clash with it at link time), no new dependency, and the unsafe part is
 //! a dozen calls with one owner that always releases the solver and the file.
+//! The same C API sets the option the crate cannot: under the `unsat`
+//! configuration every fresh formula, with or without a proof, is solved
+//! with CaDiCaL's phases forced to false (`--forcephase=1 --phase=0`).
 
 use std::collections::VecDeque;
 use std::ffi::{CString, c_char, c_int, c_void};
@@ -136,9 +139,9 @@ unsafe extern "C" fn interrupted(state: *mut c_void) -> c_int {
 }
 
 /// A CaDiCaL instance from the C API, released on drop.
-struct Traced(*mut c_void);
+struct RawSolver(*mut c_void);
 
-impl Drop for Traced {
+impl Drop for RawSolver {
     fn drop(&mut self) {
         // SAFETY: the pointer came from `ccadical_init` and is released once.
         unsafe { ccadical_release(self.0) }
@@ -180,7 +183,7 @@ pub(crate) fn solve_traced(
     // which both require), the proof is closed before the file is, the file
     // outlives the solver's use of it, and `interrupt` outlives the solve.
     unsafe {
-        let solver = Traced(ccadical_init());
+        let solver = RawSolver(ccadical_init());
         if config != CadicalConfig::Default {
             ccadical_configure(solver.0, config_name.as_ptr());
         }
@@ -193,6 +196,7 @@ pub(crate) fn solve_traced(
             }
         })
         .map_err(|e| ProofError::write(proof, e))?;
+        force_false_phases(solver.0, config);
         ccadical_set_option(solver.0, c"binary".as_ptr(), 1);
         if ccadical_trace_proof(solver.0, file, path.as_ptr()) == 0 {
             fclose(file);
@@ -200,33 +204,101 @@ pub(crate) fn solve_traced(
                 path: proof.display().to_string(),
             });
         }
-        for &lit in cnf.flat() {
-            ccadical_add(solver.0, lit);
-        }
-        if interrupt.can_fire() {
-            ccadical_set_terminate(
-                solver.0,
-                &interrupt as *const Interrupt as *mut c_void,
-                Some(interrupted),
-            );
-        }
-        let result = ccadical_solve(solver.0);
-        let values = (result == 10).then(|| {
-            (1..=cnf.num_vars() as c_int)
-                .map(|v| ccadical_val(solver.0, v) > 0)
-                .collect()
-        });
+        let answer = load_and_solve(solver.0, cnf, &interrupt, false);
         ccadical_close_proof(solver.0);
         drop(solver);
         if fclose(file) != 0 {
             return Err(ProofError::write(proof, std::io::Error::last_os_error()));
         }
+        Ok(answer)
+    }
+}
+
+/// Solves `cnf` with CaDiCaL under `config` through its C API, without a
+/// proof: the fresh formulas' solve under the `unsat` configuration, whose
+/// phases the `cadical` crate cannot force ([`force_false_phases`]). Stops
+/// (`Unknown`) when `interrupt` fires, while loading too.
+pub(crate) fn solve_raw(
+    cnf: &Cnf,
+    config: CadicalConfig,
+    interrupt: &Interrupt,
+) -> (Status, Option<Vec<bool>>) {
+    let config_name = CString::new(config.name()).expect("configuration names have no NUL");
+    // SAFETY: every call gets the live solver of `solver`, configured before
+    // any clause, and `interrupt` outlives the solve.
+    unsafe {
+        let solver = RawSolver(ccadical_init());
+        if config != CadicalConfig::Default {
+            ccadical_configure(solver.0, config_name.as_ptr());
+        }
+        force_false_phases(solver.0, config);
+        load_and_solve(solver.0, cnf, interrupt, true)
+    }
+}
+
+/// Under the `unsat` configuration, CaDiCaL's phases forced to false
+/// (`--forcephase=1 --phase=0`): most variables of a plan's formula (a
+/// head, a body cell, an apple at a time) are false in any model. Measured
+/// on IPC-2018 optimal 19 (the slowest full board), one run each on a quiet
+/// machine: 57.7 s against 47.5 s (user time 114 s against 93 s); 8: 6.1
+/// against 5.6 s; 14: 22.8 against 22.6 s. With the `cadical` command line
+/// on its formulas: horizons 93, 95, 96 and 97 of 19 take 26–28 % less
+/// time, 90 a third more (2.0 against 2.7 s), 14's horizon 84 11 % more and
+/// 85 36 % less.
+///
+/// # Safety
+/// `solver` is a live solver of `ccadical_init`, still configuring.
+unsafe fn force_false_phases(solver: *mut c_void, config: CadicalConfig) {
+    if config == CadicalConfig::Unsat {
+        // SAFETY: as the caller promises.
+        unsafe {
+            ccadical_set_option(solver, c"forcephase".as_ptr(), 1);
+            ccadical_set_option(solver, c"phase".as_ptr(), 0);
+        }
+    }
+}
+
+/// Adds `cnf` to `solver`, solves it and reads the model. With
+/// `stop_loading`, loading stops (`Unknown`) when `interrupt` fires,
+/// checked every 2^16 literals, as the search's solves do; a certificate's
+/// re-solve loads the whole formula, so that one CaDiCaL refutes at its
+/// first check (by unit propagation) is `refuted` even past the deadline.
+///
+/// # Safety
+/// `solver` is a live solver of `ccadical_init`; `interrupt` outlives the call.
+unsafe fn load_and_solve(
+    solver: *mut c_void,
+    cnf: &Cnf,
+    interrupt: &Interrupt,
+    stop_loading: bool,
+) -> (Status, Option<Vec<bool>>) {
+    // SAFETY: as the caller promises.
+    unsafe {
+        for (i, &lit) in cnf.flat().iter().enumerate() {
+            if stop_loading && i % (1 << 16) == 0 && interrupt.fired() {
+                return (Status::Unknown, None);
+            }
+            ccadical_add(solver, lit);
+        }
+        if interrupt.can_fire() {
+            ccadical_set_terminate(
+                solver,
+                interrupt as *const Interrupt as *mut c_void,
+                Some(interrupted),
+            );
+        }
+        let result = ccadical_solve(solver);
+        let values = (result == 10).then(|| {
+            (1..=cnf.num_vars() as c_int)
+                .map(|v| ccadical_val(solver, v) > 0)
+                .collect()
+        });
         let status = match result {
             10 => Status::Sat,
             20 => Status::Unsat,
             _ => Status::Unknown,
         };
-        Ok((status, values))
+        (status, values)
     }
 }
 

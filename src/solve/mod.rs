@@ -212,11 +212,15 @@ fn run_cadical_until(
     budget: &Budget,
     stop: Option<&Arc<AtomicBool>>,
 ) -> (Status, Option<Vec<bool>>) {
-    let mut solver: cadical::Solver<Interrupt> = budget.config.solver();
-    solver.reserve(cnf.num_vars() as i32);
     // Loading tens of millions of clauses takes seconds: the deadline (and
     // the cancellation) is checked every 2^16 clauses.
     let interrupt = budget.interrupt(stop);
+    // (The `unsat` configuration forces phases, which the crate cannot set.)
+    if budget.config == CadicalConfig::Unsat {
+        return crate::proof::solve_raw(cnf, budget.config, &interrupt);
+    }
+    let mut solver: cadical::Solver<Interrupt> = budget.config.solver();
+    solver.reserve(cnf.num_vars() as i32);
     for (i, clause) in cnf.clauses().enumerate() {
         if i % (1 << 16) == 0 && interrupt.fired() {
             return (Status::Unknown, None);

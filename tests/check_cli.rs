@@ -589,3 +589,33 @@ fn a_plan_of_the_wrong_kind_names_the_kind_its_problem_takes() {
     assert_bad_input(&run, "faulty.plan: line 1: unknown action `jump`");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A violation names the problem's objects as spelt, cut to an excerpt for
+/// `check` and `render` alike: with a 100,000-character cell name, `check`
+/// printed it whole in its one line, and `render` in its error.
+#[test]
+fn a_violation_echoes_an_excerpt_of_a_long_name() {
+    let dir = temp_dir("long-name-violation");
+    let long = format!("pos{}2-1", "0".repeat(100_000));
+    let problem = dir.join("long.pddl");
+    let text = std::fs::read_to_string(PROBLEM).unwrap();
+    std::fs::write(&problem, text.replace("pos2-1", &long)).unwrap();
+    let plan = dir.join("long.plan");
+    let invalid = std::fs::read_to_string(INVALID).unwrap();
+    std::fs::write(&plan, invalid.replace("pos2-1", &long)).unwrap();
+    let gif = dir.join("long.gif");
+    let (problem, plan) = (problem.to_str().unwrap(), plan.to_str().unwrap());
+    let check = snakesat(&["check", problem, plan]);
+    assert_eq!(check.code, 1, "{}", check.stderr.len());
+    let render = snakesat(&["render", problem, plan, "--gif", gif.to_str().unwrap()]);
+    assert_eq!(render.code, 2, "{}", render.stderr.len());
+    for stderr in [&check.stderr, &render.stderr] {
+        assert_eq!(stderr.lines().count(), 1);
+        assert!(stderr.len() < 1_000, "{}", stderr.len());
+        assert!(
+            stderr.contains("does not hold") && stderr.contains('…'),
+            "{stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

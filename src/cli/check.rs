@@ -56,13 +56,11 @@ pub fn run(args: CheckArgs) -> Result<Exit, Failure> {
             violation: None,
         },
         Err(PlanProblem::Unreadable(failure)) => return Err(failure),
-        // (Its names cut as a reader's errors are: a megabyte-long object
-        // name would be a megabyte-long line.)
         Err(PlanProblem::Illegal(message)) => Verdict {
             valid: false,
             moves: None,
             eaten: None,
-            violation: Some(snakesat::excerpt::excerpt_words(&message)),
+            violation: Some(message),
         },
     };
     if args.json {

@@ -106,8 +106,14 @@ pub fn checked_path(
             PlanProblem::Unreadable(bad_input(format!("{name}{kind}: {e}")))
         })?;
         within_horizon_cap(plan, actions.len())?;
-        let path = validate::validate(instance, objects, &actions)
-            .map_err(|e| PlanProblem::Illegal(format!("{name}: {e}")))?;
+        // (The violation names the problem's objects as spelt: cut, so that a
+        // megabyte-long name is not a megabyte-long line, for `check` and `render` alike.)
+        let path = validate::validate(instance, objects, &actions).map_err(|e| {
+            PlanProblem::Illegal(format!(
+                "{name}: {}",
+                snakesat::excerpt::excerpt_words(&e.to_string())
+            ))
+        })?;
         (path, None)
     } else {
         json_path(problem, instance, &text, plan, verb)?

@@ -18,9 +18,10 @@
 //! (a second CaDiCaL build, as `cadical-sys` or `rustsat-cadical` would bring,
 //! would clash with it at link time), no new dependency, and the unsafe part is
 //! a dozen calls with one owner that always releases the solver and the file.
-//! The same C API sets the option the crate cannot: under the `unsat`
-//! configuration every fresh formula, with or without a proof, is solved
-//! with CaDiCaL's phases forced to false (`--forcephase=1 --phase=0`).
+//! Every fresh formula of the searches, with or without a proof, is solved
+//! through that C API, which also sets the option the crate cannot: under
+//! the `unsat` configuration CaDiCaL's phases are forced to false
+//! (`--forcephase=1 --phase=0`).
 
 use std::collections::VecDeque;
 use std::ffi::{CString, c_char, c_int, c_void};
@@ -141,6 +142,35 @@ unsafe extern "C" fn interrupted(state: *mut c_void) -> c_int {
 /// A CaDiCaL instance from the C API, released on drop.
 struct RawSolver(*mut c_void);
 
+impl RawSolver {
+    /// A new solver under `config`, still configuring (no clause yet). Under
+    /// the `unsat` configuration its phases are forced to false
+    /// (`--forcephase=1 --phase=0`): most variables of a plan's formula (a
+    /// head, a body cell, an apple at a time) are false in any model.
+    /// Measured on IPC-2018 optimal 19 (the slowest full board), one run each
+    /// on a quiet machine: 57.7 s against 47.5 s (user time 114 s against 93
+    /// s); 8: 6.1 against 5.6 s; 14: 22.8 against 22.6 s. With the `cadical`
+    /// command line on its formulas: horizons 93, 95, 96 and 97 of 19 take
+    /// 26–28 % less time, 90 a third more (2.0 against 2.7 s), 14's horizon
+    /// 84 11 % more and 85 36 % less.
+    fn configured(config: CadicalConfig) -> RawSolver {
+        let name = CString::new(config.name()).expect("configuration names have no NUL");
+        // SAFETY: the solver is new (CaDiCaL's CONFIGURING state, which the
+        // configuration and the options require) and owned by the result.
+        unsafe {
+            let solver = RawSolver(ccadical_init());
+            if config != CadicalConfig::Default {
+                ccadical_configure(solver.0, name.as_ptr());
+            }
+            if config == CadicalConfig::Unsat {
+                ccadical_set_option(solver.0, c"forcephase".as_ptr(), 1);
+                ccadical_set_option(solver.0, c"phase".as_ptr(), 0);
+            }
+            solver
+        }
+    }
+}
+
 impl Drop for RawSolver {
     fn drop(&mut self) {
         // SAFETY: the pointer came from `ccadical_init` and is released once.
@@ -177,16 +207,12 @@ pub(crate) fn solve_traced(
     let path = CString::new(proof.as_os_str().as_bytes()).map_err(|_| ProofError::NulPath {
         path: proof.display().to_string(),
     })?;
-    let config_name = CString::new(config.name()).expect("configuration names have no NUL");
-    // SAFETY: every call gets the live solver of `solver`; the configuration
-    // and the proof are set before any clause (CaDiCaL's CONFIGURING state,
-    // which both require), the proof is closed before the file is, the file
-    // outlives the solver's use of it, and `interrupt` outlives the solve.
+    let solver = RawSolver::configured(config);
+    // SAFETY: every call gets the live solver of `solver`; the proof is set
+    // before any clause (CaDiCaL's CONFIGURING state, which it requires), the
+    // proof is closed before the file is, the file outlives the solver's use
+    // of it, and `interrupt` outlives the solve.
     unsafe {
-        let solver = RawSolver(ccadical_init());
-        if config != CadicalConfig::Default {
-            ccadical_configure(solver.0, config_name.as_ptr());
-        }
         let file = crate::output::create_unfinished(proof, || {
             let file = fopen(path.as_ptr(), c"wb".as_ptr());
             if file.is_null() {
@@ -196,7 +222,6 @@ pub(crate) fn solve_traced(
             }
         })
         .map_err(|e| ProofError::write(proof, e))?;
-        force_false_phases(solver.0, config);
         ccadical_set_option(solver.0, c"binary".as_ptr(), 1);
         if ccadical_trace_proof(solver.0, file, path.as_ptr()) == 0 {
             fclose(file);
@@ -215,47 +240,18 @@ pub(crate) fn solve_traced(
 }
 
 /// Solves `cnf` with CaDiCaL under `config` through its C API, without a
-/// proof: the fresh formulas' solve under the `unsat` configuration, whose
-/// phases the `cadical` crate cannot force ([`force_false_phases`]). Stops
-/// (`Unknown`) when `interrupt` fires, while loading too.
+/// proof: every fresh formula's solve (under the `unsat` configuration its
+/// phases are forced, which the `cadical` crate cannot do,
+/// [`RawSolver::configured`]). Stops (`Unknown`) when `interrupt` fires,
+/// while loading too.
 pub(crate) fn solve_raw(
     cnf: &Cnf,
     config: CadicalConfig,
     interrupt: &Interrupt,
 ) -> (Status, Option<Vec<bool>>) {
-    let config_name = CString::new(config.name()).expect("configuration names have no NUL");
-    // SAFETY: every call gets the live solver of `solver`, configured before
-    // any clause, and `interrupt` outlives the solve.
-    unsafe {
-        let solver = RawSolver(ccadical_init());
-        if config != CadicalConfig::Default {
-            ccadical_configure(solver.0, config_name.as_ptr());
-        }
-        force_false_phases(solver.0, config);
-        load_and_solve(solver.0, cnf, interrupt, true)
-    }
-}
-
-/// Under the `unsat` configuration, CaDiCaL's phases forced to false
-/// (`--forcephase=1 --phase=0`): most variables of a plan's formula (a
-/// head, a body cell, an apple at a time) are false in any model. Measured
-/// on IPC-2018 optimal 19 (the slowest full board), one run each on a quiet
-/// machine: 57.7 s against 47.5 s (user time 114 s against 93 s); 8: 6.1
-/// against 5.6 s; 14: 22.8 against 22.6 s. With the `cadical` command line
-/// on its formulas: horizons 93, 95, 96 and 97 of 19 take 26–28 % less
-/// time, 90 a third more (2.0 against 2.7 s), 14's horizon 84 11 % more and
-/// 85 36 % less.
-///
-/// # Safety
-/// `solver` is a live solver of `ccadical_init`, still configuring.
-unsafe fn force_false_phases(solver: *mut c_void, config: CadicalConfig) {
-    if config == CadicalConfig::Unsat {
-        // SAFETY: as the caller promises.
-        unsafe {
-            ccadical_set_option(solver, c"forcephase".as_ptr(), 1);
-            ccadical_set_option(solver, c"phase".as_ptr(), 0);
-        }
-    }
+    let solver = RawSolver::configured(config);
+    // SAFETY: `solver` is live and `interrupt` outlives the solve.
+    unsafe { load_and_solve(solver.0, cnf, interrupt, true) }
 }
 
 /// Adds `cnf` to `solver`, solves it and reads the model. With

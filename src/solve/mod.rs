@@ -212,32 +212,11 @@ fn run_cadical_until(
     budget: &Budget,
     stop: Option<&Arc<AtomicBool>>,
 ) -> (Status, Option<Vec<bool>>) {
-    // Loading tens of millions of clauses takes seconds: the deadline (and
-    // the cancellation) is checked every 2^16 clauses.
-    let interrupt = budget.interrupt(stop);
-    // (The `unsat` configuration forces phases, which the crate cannot set.)
-    if budget.config == CadicalConfig::Unsat {
-        return crate::proof::solve_raw(cnf, budget.config, &interrupt);
-    }
-    let mut solver: cadical::Solver<Interrupt> = budget.config.solver();
-    solver.reserve(cnf.num_vars() as i32);
-    for (i, clause) in cnf.clauses().enumerate() {
-        if i % (1 << 16) == 0 && interrupt.fired() {
-            return (Status::Unknown, None);
-        }
-        solver.add_clause(clause.iter().copied());
-    }
-    solver.set_callbacks(Some(interrupt));
-    match solver.solve() {
-        Some(true) => {
-            let values = (1..=cnf.num_vars() as i32)
-                .map(|v| solver.value(v).unwrap_or(false))
-                .collect();
-            (Status::Sat, Some(values))
-        }
-        Some(false) => (Status::Unsat, None),
-        None => (Status::Unknown, None),
-    }
+    // Through CaDiCaL's C API, whatever the configuration: the `unsat` one
+    // forces phases, which the `cadical` crate cannot set, and one path
+    // serves every fresh formula. Loading tens of millions of clauses takes
+    // seconds: the deadline (and the cancellation) is checked while loading.
+    crate::proof::solve_raw(cnf, budget.config, &budget.interrupt(stop))
 }
 
 /// Head cells that an encoding may fix as constants instead of variables

@@ -329,8 +329,8 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
     let mut header: Option<(usize, usize)> = None;
     // The line of the `c var` comment that names the highest variable.
     let mut highest_named_on = 0;
-    // The header comments read so far, with their lines.
-    let mut seen: Vec<(&'static str, usize)> = Vec::new();
+    // The line of each header comment read so far, by its place in HEADER_KEYS.
+    let mut first_lines: [Option<usize>; HEADER_KEYS.len()] = [None; HEADER_KEYS.len()];
     // No table may outgrow the file: see [`MAX_VARIABLES`].
     let check = |line: usize, what: &'static str, count: usize| {
         if count > MAX_VARIABLES {
@@ -398,15 +398,15 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
                 }
                 parsed.names[id - 1] = Some(name);
             } else if let Some((k, v)) = rest.split_once(' ') {
-                if let Some(&key) = HEADER_KEYS.iter().find(|&&key| key == k) {
-                    if let Some(&(_, first)) = seen.iter().find(|&&(seen, _)| seen == key) {
+                if let Some(i) = HEADER_KEYS.iter().position(|&key| key == k) {
+                    if let Some(first) = first_lines[i] {
                         return Err(DimacsError::RepeatedComment {
                             line: lineno,
-                            key,
+                            key: HEADER_KEYS[i],
                             first,
                         });
                     }
-                    seen.push((key, lineno));
+                    first_lines[i] = Some(lineno);
                 }
                 parsed
                     .meta
@@ -496,9 +496,10 @@ pub enum ModelFile {
 /// result JSON of [Mallob](https://github.com/domschrei/mallob)'s job
 /// interface (a text starting with `{`: `result.resultcode` 10, 20 or 0,
 /// and for 10 `result.solution`, a `0` then one literal per variable). A
-/// model in the other forms has exactly one status line, before its values, and no values after an
-/// unsatisfiable one, values that end in `0` and nothing after it;
-/// literals must fit `num_vars`; a variable given both signs is an error.
+/// model in the other forms has exactly one status line, before its
+/// values, and no values after an unsatisfiable one, values that end in `0`
+/// and nothing after it; literals must fit `num_vars`; a variable given
+/// both signs is an error.
 pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError> {
     if text.trim_start().starts_with('{') {
         return mallob_model(text, num_vars);

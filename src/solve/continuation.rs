@@ -31,10 +31,11 @@ impl Choices {
 /// 1` of them starting at the head. The body still grows by `pending` cells
 /// (a free start's body not yet unrolled, or an apple eaten on the last
 /// move): its tail stays put for that many moves, as if the tail cell were
-/// in the body `pending` more times, and the snake no longer grows after. `None` when `nodes` search nodes (one per move tried; a walk takes
-/// at least `moves`) found none (there may still be one). Each move enters a free cell or, under the `follow` tail rule, the
-/// cell the tail leaves; moves into cells with more open neighbours are
-/// tried first.
+/// in the body `pending` more times, and the snake no longer grows after.
+/// `None` when `nodes` search nodes (one per move tried; a walk takes at
+/// least `moves`) found none (there may still be one). Each move enters a
+/// free cell or, under the `follow` tail rule, the cell the tail leaves;
+/// moves into cells with more open neighbours are tried first.
 pub(crate) fn walk(
     instance: &Instance,
     body: &[Pos],

@@ -757,9 +757,10 @@ impl<'a> Planner<'a> {
                     encoding: self.encoding.name(),
                 });
             }
-            // T = 0 from a fresh formula: the open formula's clause "the
-            // head at time 0 has a successor" is not switched off at 0, so
-            // a start with no open neighbour read as no plan of 0 moves.
+            // T = 0 from a fresh formula: when no cell can hold the head at
+            // time 1 (a start with no open neighbour), pruning leaves the
+            // open formula an empty clause, which has no time to be switched
+            // off by, so the session would answer no plan of 0 moves.
             if first == 0 {
                 let attempt = solve::solve_at(instance, self.encoding, 0, &budget)?;
                 answer(0, attempt.status, attempt.path);

@@ -301,8 +301,8 @@ fn the_satisficing_construction_on_a_free_start_gives_a_checked_plan() {
 
 /// `each_horizon` answers T = 0 as the fresh formula does, whichever the
 /// method: the incremental session said "no plan" for a snake with no open
-/// neighbour and no apple, whose plan of 0 moves exists (its open formula's
-/// clause "the head at time 0 has a successor" is not switched off at 0).
+/// neighbour and no apple, whose plan of 0 moves exists (pruning leaves its
+/// open formula an empty clause, which has no time to be switched off by).
 #[test]
 fn every_method_answers_zero_moves_alike() {
     let enclosed =

@@ -262,10 +262,12 @@ impl Session {
 
     /// Asks "every apple eaten by `t`, legal moves up to `t`?" (`first <= t <= max`).
     /// Returns the status and, if SAT, the head path `0..=t`. Not for `t` =
-    /// 0: the clause "the head at time 0 has a successor" is not switched
-    /// off there, so a start without an open neighbour reads as unsatisfiable
-    /// ([`crate::planner::Planner::each_horizon`] asks 0 of a fresh formula;
-    /// the searches start at a lower bound of at least 1).
+    /// 0: when no cell can hold the head at time 1 (a start without an open
+    /// neighbour), pruning leaves the formula an empty clause, whose literals
+    /// (and so its time) are gone, so it cannot be switched off at 0 and the
+    /// answer reads unsatisfiable ([`crate::planner::Planner::each_horizon`]
+    /// asks 0 of a fresh formula; the searches start at a lower bound of at
+    /// least 1).
     pub fn ask(&mut self, instance: &Instance, t: usize) -> (Status, Option<Vec<Pos>>) {
         assert!(self.first <= t && t <= self.max);
         let started = Instant::now();

@@ -222,10 +222,13 @@ impl Formula {
             },
             ModelFile::Unknown => Answer::Unknown,
             ModelFile::Sat(values) => {
-                check_model_horizon(horizon, parsed.num_vars).map_err(ModelError::Horizon)?;
+                // The model first: a formula refuted below the lower bound
+                // (empty clauses, no variables) is snakesat's own, and a
+                // "model" of it is what is wrong.
                 if let Some(clause) = dimacs::first_falsified(&parsed.flat, &values) {
                     return Err(ModelError::Falsified { clause });
                 }
+                check_model_horizon(horizon, parsed.num_vars).map_err(ModelError::Horizon)?;
                 let named = parsed
                     .names
                     .iter()

@@ -567,9 +567,11 @@ pub fn certify(
             Some(certificate) => certificates.push(certificate.clone()),
             None => match solved.next().expect("one result per missing claim") {
                 Ok(certificate) => certificates.push(certificate),
-                Err(ProofError::Encode(
-                    EncodeError::TooLarge { .. } | EncodeError::TooBig { .. },
-                )) if claim.1 == Reason::BelowBound => below_too_big = true,
+                Err(ProofError::Encode(EncodeError::TooBig { .. }))
+                    if claim.1 == Reason::BelowBound =>
+                {
+                    below_too_big = true
+                }
                 Err(e) => return Err(e),
             },
         }

@@ -171,7 +171,11 @@ fn panels_put_one_quantity_on_each_axis() {
         ],
     };
     let svg = svg_of(|out| panel_chart(&chart, ChartFormat::Svg, out).unwrap());
-    assert_eq!(y_descriptions(&svg), ["clauses (count)", "time (ms)"]);
+    // A log scale is named on its axis.
+    assert_eq!(
+        y_descriptions(&svg),
+        ["clauses (count)", "time (ms, log scale)"]
+    );
     // Three series, three colours, across the panels.
     let strokes: BTreeSet<&str> = elements(&svg, "polyline")
         .into_iter()

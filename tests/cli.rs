@@ -402,7 +402,22 @@ fn bad_flags_are_refused_with_one_line() {
     );
     assert_bad_input(
         &snakesat(&["solve", "--visible", "some"]),
-        "--visible must be a number or `all`",
+        "--visible must be a number of at least 1 or `all`",
+    );
+    // As the JSON's `"visible": 0` is, even without apples.
+    assert_bad_input(
+        &snakesat(&[
+            "export",
+            "--apples",
+            "0",
+            "--visible",
+            "0",
+            "--horizon",
+            "5",
+            "-o",
+            "-",
+        ]),
+        "--visible must be a number of at least 1 or `all`, not \"0\"",
     );
     assert_bad_input(
         &snakesat(&["solve", "--timeout", "0"]),
@@ -604,6 +619,28 @@ fn models_that_do_not_fit_are_refused() {
         &snakesat(&["decode", &cnf, &falsified]),
         "does not satisfy clause",
     );
+    // snakesat's own export below the lower bound (no variables, empty
+    // clauses): a "model" of it is what is wrong, not the formula.
+    let refuted = dir.join("refuted.cnf").to_str().unwrap().to_string();
+    let run = snakesat(&[
+        "export",
+        "--size",
+        "5",
+        "--apples",
+        "2",
+        "--horizon",
+        "1",
+        "-o",
+        &refuted,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        std::fs::read_to_string(&refuted)
+            .unwrap()
+            .contains("\np cnf 0 ")
+    );
+    let run = snakesat(&["decode", &refuted, &falsified]);
+    assert_bad_input(&run, "does not satisfy clause 1 of");
     let garbage = write(&dir, "garbage.out", "SAT\n1 x 0\n");
     assert_bad_input(&snakesat(&["decode", &cnf, &garbage]), "bad literal");
     let empty = write(&dir, "empty.out", "");

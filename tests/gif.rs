@@ -228,6 +228,31 @@ fn frames_show_the_plan() {
     assert_eq!(at(4, (4, 4)), PALETTE[0]);
 }
 
+/// Without `next_apple` (a full game's animation: its next apple is drawn
+/// at random once the last is eaten) no apple shows before it is revealed;
+/// the frames are otherwise the same.
+#[test]
+fn a_game_shows_no_apple_before_it_is_revealed() {
+    let (instance, path) = small();
+    let hidden = GifOptions {
+        next_apple: false,
+        ..GifOptions::default()
+    };
+    let (bytes, summary) = render(&instance, &path, &hidden);
+    let (d, shown) = (
+        decode(&bytes),
+        decode(&render(&instance, &path, &GifOptions::default()).0),
+    );
+    let at = |d: &Decoded, frame, p| d.rgb(frame, cell_centre(summary.cell, p));
+    // Apple 1 at (3, 2) is revealed by the eat at t = 2.
+    for frame in [0, 1] {
+        assert_eq!(at(&shown, frame, (3, 2)), NEXT_APPLE_RGB);
+        assert_eq!(at(&d, frame, (3, 2)), BACKGROUND_RGB, "t = {frame}");
+    }
+    assert_eq!(at(&d, 2, (3, 2)), APPLE_RGB);
+    assert_eq!(d.canvases[2..], shown.canvases[2..]);
+}
+
 /// An apple revealed on the cell the head has just eaten one on (a spawn
 /// chain may do that): it was drawn over the head, which vanished but for
 /// a rim. The head covers it until it moves on; then it shows.

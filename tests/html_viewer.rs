@@ -192,56 +192,68 @@ fn the_viewer_shows_the_head_in_the_planned_cell() {
     }
 }
 
-/// A full game's page rings each apple still to come, but one per cell: the
-/// next to come there (every later apple's number overprinted it).
+/// The rings (dashed) drawn at `step` of `page`.
+fn rings_at(browser: &str, page: &Path, step: usize) -> usize {
+    let url = format!("file://{}#step={step}", page.display());
+    let dom = String::from_utf8_lossy(&browse(browser, &url, &["--dump-dom"]).stdout).into_owned();
+    assert_eq!(attribute(&dom, "step"), step.to_string());
+    // (The page's script spells the attribute too, followed by `/>`.)
+    dom.matches("stroke-dasharray=\"3 2\">").count()
+}
+
+/// An ordered list's page rings each apple still to come, but one per cell:
+/// the next to come there (every later apple's number overprinted it).
 #[test]
 fn the_viewer_rings_one_apple_per_cell() {
     let Some(browser) = chromium_or_skip() else {
         return;
     };
     let dir = temp_dir("viewer-rings");
-    let page = dir.join("game.html");
-    let args = ["play", "--size", "6", "--seed", "1"];
-    let run = snakesat(&[&args[..], &["--html", page.to_str().unwrap(), "-q"]].concat());
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let run = snakesat(&[&args[..], &["--json"]].concat());
-    let game: serde_json::Value = serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap();
-    let cells: Vec<String> = game["apples"]
+    // Apples 2 and 4 come back to the cells of 0 and 1.
+    let instance = dir.join("twice.json");
+    std::fs::write(
+        &instance,
+        r#"{"width":6,"height":2,"visible":1,"snake":[[0,0]],"apples":[[2,0],[5,1],[2,0],[5,1],[0,1]]}"#,
+    )
+    .unwrap();
+    let (plan, page) = solve_and_render(&dir, &instance);
+    let eats: Vec<usize> = plan["eaten"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|a| a["cell"].to_string())
+        .map(|e| e[1].as_u64().unwrap() as usize)
         .collect();
-    for step in [0usize, 40] {
-        // The apples eaten by then (the game's steps per apple add up).
-        let mut t = 0;
-        let eaten = game["apples"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .take_while(|a| {
-                t += a["steps"].as_u64().unwrap() as usize;
-                t <= step
-            })
-            .count();
-        // The apple on the board, then one ring per other cell to come.
-        let mut distinct: Vec<&String> = Vec::new();
-        for c in &cells[eaten..] {
-            if !distinct.contains(&c) {
-                distinct.push(c);
-            }
-        }
-        let url = format!("file://{}#step={step}", page.display());
-        let dom =
-            String::from_utf8_lossy(&browse(browser, &url, &["--dump-dom"]).stdout).into_owned();
-        assert_eq!(attribute(&dom, "step"), step.to_string());
-        // (The page's script spells the attribute too, followed by `/>`.)
-        let rings = dom.matches("stroke-dasharray=\"3 2\">").count();
-        assert!(
-            cells.len() - eaten > distinct.len(),
-            "some cell holds two apples to come"
-        );
-        assert_eq!(rings, distinct.len() - 1, "step {step}");
+    // Step 0: apple 0 on the board; to come, the cells (5,1) and (0,1)
+    // (apple 2's cell holds apple 0, not a ring). Just after the first eat:
+    // apple 1 on the board, apple 2's cell (2,0) and (0,1) to come.
+    assert_eq!(rings_at(browser, &page, 0), 2);
+    assert_eq!(rings_at(browser, &page, eats[0]), 2);
+    // Once the last apple is revealed, nothing is left to come.
+    assert_eq!(rings_at(browser, &page, eats[3]), 0);
+}
+
+/// A full game's page rings no apple to come: its next apple is drawn at
+/// random once the last one is eaten, unknown to the player until then.
+#[test]
+fn a_games_viewer_shows_no_apple_before_it_is_drawn() {
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let dir = temp_dir("viewer-game");
+    let page = dir.join("game.html");
+    let run = snakesat(&[
+        "play",
+        "--size",
+        "6",
+        "--seed",
+        "1",
+        "--html",
+        page.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for step in [0, 40] {
+        assert_eq!(rings_at(browser, &page, step), 0, "step {step}");
     }
 }
 
@@ -323,6 +335,7 @@ fn the_viewer_shows_markup_in_its_strings_as_text() {
         &[(0, 0), (1, 0), (2, 0)],
         "{{DATA}} <i id=\"titled\">",
         &[method.to_string()],
+        true,
     )
     .unwrap();
     let page = dir.join("text.html");

@@ -101,3 +101,30 @@ fn the_illegal_model_is_an_unknown_json_answer_that_says_why() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The README's instances where MVP2's two approximations admit an illegal
+/// plan (the model CaDiCaL finds re-enters the body): each `solve` names the
+/// violation and exits 3, as `notebook-ordered`'s does above.
+#[test]
+fn the_mvp2_approximations_admit_the_readmes_illegal_plans() {
+    for (args, step) in [
+        (
+            "--size 5 --length 1 --seed 474 --apples 5 --visible all --horizon 15 --encoding notebook-counter",
+            15,
+        ),
+        (
+            "--size 4 --length 6 --seed 778 --apples 2 --visible all --horizon 6 --encoding notebook-combinations",
+            6,
+        ),
+    ] {
+        let command: Vec<&str> = std::iter::once("solve").chain(args.split(' ')).collect();
+        let run = snakesat(&command);
+        assert_eq!(run.code, 3, "{args}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains(&format!("is not a legal plan: step {step},")),
+            "{args}: {}",
+            run.stderr
+        );
+    }
+}

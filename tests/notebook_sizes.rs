@@ -177,11 +177,13 @@ fn combinations_refuses_beyond_its_limit() {
     let expected = combinations_tail_clauses(10, 35, 3, 12);
     assert!(expected > COMBINATIONS_CLAUSE_LIMIT);
     match Notebook::Combinations.encode(&inst, 34) {
-        Err(EncodeError::TooLarge { clauses, limit, .. }) => {
-            assert_eq!(clauses, expected);
+        Err(e @ EncodeError::TooBig { count, limit, .. }) => {
+            assert_eq!(count, expected);
             assert_eq!(limit, COMBINATIONS_CLAUSE_LIMIT);
+            // The count is family 11.a's, and the message says so.
+            assert!(e.to_string().contains("clauses in family 11.a"), "{e}");
         }
-        other => panic!("expected TooLarge, got {other:?}"),
+        other => panic!("expected TooBig, got {other:?}"),
     }
     // Far beyond u128: saturates instead of overflowing.
     assert_eq!(combinations_tail_clauses(10, 2000, 3, 500), u128::MAX);

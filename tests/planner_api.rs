@@ -195,7 +195,7 @@ fn an_apple_never_eaten_has_no_lower_bound() {
 
 /// A least-horizon search that climbs to a formula beyond the encoding's
 /// limits stops there with an unknown answer that says so (it returned
-/// `Err(PlanError::Encode(TooLarge))`, the error of a request refused), in
+/// `Err(PlanError::Encode(TooBig))`, the error of a request refused), in
 /// both searches; a fixed horizon beyond the limits is still refused.
 #[test]
 fn a_formula_beyond_the_limits_is_an_unknown_answer() {

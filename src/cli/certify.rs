@@ -71,9 +71,7 @@ pub fn write(
             // A formula beyond the encoding's limits is a request that does
             // not fit (exit 2, as when the search itself would build it).
             code: match &e {
-                proof::ProofError::Encode(
-                    EncodeError::TooLarge { .. } | EncodeError::TooBig { .. },
-                ) => Exit::BadInput,
+                proof::ProofError::Encode(EncodeError::TooBig { .. }) => Exit::BadInput,
                 _ => Exit::Unknown,
             },
             message: format!("certificates: {:#}", anyhow::Error::from(e)),

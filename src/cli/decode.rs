@@ -28,7 +28,7 @@ pub struct DecodeArgs {
     /// Print the plan as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Write the animation of the checked plan as a GIF (nothing is written without a plan).
+    /// Write the animation of the checked plan as a GIF (nothing is written without a plan). FILE ends in .gif (any case) or has no extension; `-` is stdout.
     #[arg(long, value_parser = super::gif_path, value_name = "FILE", help_heading = "GIF")]
     pub gif: Option<PathBuf>,
     #[command(flatten)]
@@ -66,6 +66,14 @@ pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
         Ok(answer) => answer,
         Err(e) => {
             let failure = failure(e);
+            if failure.code == Exit::Unknown
+                && let Some(file) = &args.gif
+            {
+                note!(
+                    "no GIF written to {}: the model is no legal plan",
+                    file.display()
+                );
+            }
             if failure.code == Exit::Unknown && args.json {
                 report.illegal_model = Some(failure.message.clone());
                 print_plan(

@@ -123,9 +123,16 @@ pub fn load_problem(args: &InstanceArgs) -> Result<(Problem, bool), Failure> {
             let visible = match args.visible.as_deref() {
                 None => default.visible,
                 Some("all") => None,
-                Some(v) => Some(v.parse().map_err(|_| {
-                    bad_input(format!("--visible must be a number or `all`, not {v:?}"))
-                })?),
+                Some(v) => match v.parse::<usize>() {
+                    // (0 is refused as the JSON's `"visible": 0` is.)
+                    Ok(n) if n >= 1 => Some(n),
+                    _ => {
+                        return Err(bad_input(format!(
+                            "--visible must be a number of at least 1 or `all`, not {:?}",
+                            snakesat::excerpt::excerpt(v)
+                        )));
+                    }
+                },
             };
             let spec = RandomSpec {
                 width,

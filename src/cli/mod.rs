@@ -769,7 +769,7 @@ impl GifLook {
             pause_frames: 0,
             last_frame_delay_cs: self.pause,
             skip: self.skip.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
-            lost: false,
+            ..GifOptions::default()
         }
     }
 

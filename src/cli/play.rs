@@ -56,8 +56,8 @@ pub struct PlayArgs {
     /// Print each game as JSON (one object per line, with every apple).
     #[arg(long)]
     pub json: bool,
-    /// Write an animation of the (first) game (`-`: stdout); long games skip
-    /// time points to last at most about 45 s unless --skip is given.
+    /// Write an animation of the (first) game as a GIF; long games skip
+    /// time points to last at most about 45 s unless --skip is given. FILE ends in .gif (any case) or has no extension; `-` is stdout.
     #[arg(long, value_parser = super::gif_path, value_name = "FILE")]
     pub gif: Option<PathBuf>,
     /// Write a self-contained HTML viewer of the (first) game (`-`: stdout):
@@ -191,8 +191,11 @@ pub fn run(args: PlayArgs) -> Result<Exit, Failure> {
         if i == 0
             && let Some(out) = &mut gif
         {
+            // (The next apple is drawn at random once the last is eaten:
+            // the animation does not show it before.)
             let options = GifOptions {
                 lost: !record.stats.won,
+                next_apple: false,
                 ..args.look.options()
             };
             notes.push(write_gif_file(
@@ -236,8 +239,14 @@ fn write_viewer(record: &GameRecord, out: &mut Output) -> Result<String, Failure
         counted(record.path.len().saturating_sub(1), "move"),
         if record.stats.won { "" } else { ", lost" }
     );
-    let text = html::viewer(&record.picture_instance(), &record.path, &title, &methods)
-        .map_err(|v| bad_input(format!("the game's path breaks a rule: {v}")))?;
+    let text = html::viewer(
+        &record.picture_instance(),
+        &record.path,
+        &title,
+        &methods,
+        false,
+    )
+    .map_err(|v| bad_input(format!("the game's path breaks a rule: {v}")))?;
     out.write_with(|w| std::io::Write::write_all(w, text.as_bytes()))?;
     Ok(format!("wrote {}", out.name()))
 }

@@ -27,7 +27,7 @@ pub struct RenderArgs {
     /// The plan: the JSON of `snakesat solve --json`, or, for a .pddl problem,
     /// an IPC plan file (one action per line, from any planner); `-`: stdin.
     pub plan: PathBuf,
-    /// Write a GIF animation.
+    /// Write a GIF animation. FILE ends in .gif (any case) or has no extension; `-` is stdout.
     #[arg(
         value_parser = super::gif_path,
         long,
@@ -273,7 +273,7 @@ pub fn run(args: RenderArgs) -> Result<Exit, Failure> {
             },
             snakesat::counted(path.len() - 1, "move")
         );
-        let text = html::viewer(&instance, &path, &title, &[])
+        let text = html::viewer(&instance, &path, &title, &[], true)
             .map_err(|v| bad_input(format!("{}: illegal plan: {v}", args.plan.display())))?;
         page.write_with(|w| std::io::Write::write_all(w, text.as_bytes()))?;
         notes.push(format!("wrote {}", page.name()));

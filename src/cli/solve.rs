@@ -72,13 +72,13 @@ pub struct SolveArgs {
     /// interrupted run removes its own; see README, "Certified answers").
     #[arg(long, value_name = "DIR")]
     pub proof: Option<PathBuf>,
-    /// Write the animation of the checked plan as a GIF (nothing is written without a plan).
+    /// Write the animation of the checked plan as a GIF (nothing is written without a plan). FILE ends in .gif (any case) or has no extension; `-` is stdout.
     #[arg(long, value_parser = super::gif_path, value_name = "FILE", help_heading = "GIF")]
     pub gif: Option<PathBuf>,
     #[command(flatten)]
     pub look: GifLook,
-    /// Chart clauses and solve time against the horizon, from the lower bound to
-    /// 10 past the plan's (each horizon solved afresh, at most 10 s each; stopping
+    /// Chart clauses and solve time against the horizon, from the lower bound (at
+    /// least 1) to 10 past the plan's (each horizon solved afresh, at most 10 s each; stopping
     /// short, with a note, at the deadline or at a formula beyond the limits); .svg or .png.
     #[arg(long, value_name = "FILE", help_heading = "Charts")]
     pub plot_horizon: Option<PathBuf>,
@@ -311,10 +311,18 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
                     note!("{why}");
                 }
             }
+            let charts: Vec<String> = [&horizon_out, &timeline_out]
+                .into_iter()
+                .flatten()
+                .map(|out| out.name())
+                .collect();
             output::commit([plan_out, gif_out, horizon_out, timeline_out])?;
             drop(watchdog);
             if let Some(note) = gif_note {
                 note!("{note}");
+            }
+            for name in charts {
+                note!("wrote {name}");
             }
             report.path = path;
             report.eaten = replay.eaten.clone();

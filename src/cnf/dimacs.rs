@@ -487,7 +487,7 @@ pub enum ModelFile {
     Sat(Vec<bool>),
     /// The solver proved the formula unsatisfiable.
     Unsat,
-    /// The solver gave up (`s UNKNOWN`, `INDET`, `UNKNOWN`).
+    /// The solver gave up (`s UNKNOWN`, `s INDETERMINATE`, `INDET`, `UNKNOWN`).
     Unknown,
 }
 
@@ -519,7 +519,10 @@ pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError
         let answer = match line {
             "s SATISFIABLE" | "SAT" | "SATISFIABLE" => Some(Some(true)),
             "s UNSATISFIABLE" | "UNSAT" | "UNSATISFIABLE" => Some(Some(false)),
-            "s UNKNOWN" | "INDET" | "UNKNOWN" => Some(None),
+            "s UNKNOWN" | "s INDETERMINATE" | "INDET" | "UNKNOWN" => Some(None),
+            // (A status line this reader does not know is named as such,
+            // not taken for values before a status.)
+            _ if line.starts_with("s ") => return Err(bad(lineno, "status line", line)),
             _ => None,
         };
         if let Some(answer) = answer {
@@ -815,6 +818,14 @@ mod tests {
             ModelFile::Sat(vec![false, true, false])
         );
         assert_eq!(parse_model("UNSAT\n", 3).unwrap(), ModelFile::Unsat);
+        assert_eq!(
+            parse_model("s INDETERMINATE\n", 3).unwrap(),
+            ModelFile::Unknown
+        );
+        assert_eq!(
+            parse_model("s MAYBE\n", 3).unwrap_err().to_string(),
+            "line 1: bad status line \"s MAYBE\""
+        );
         assert!(
             parse_model("SAT\n1 4 0\n", 3)
                 .unwrap_err()

@@ -264,23 +264,23 @@ mod tests {
         // Coordinates off the board or past the horizon name the line.
         for (bad, why) in [
             (
-                "c var 2 head 0 3 1",
-                "`c var 2 head 0 3 1`: row 3 is off the 3x3 board",
+                "c var 1 head 0 3 1",
+                "`c var 1 head 0 3 1`: row 3 is off the 3x3 board",
             ),
             (
-                "c var 2 head 0 1 5",
-                "`c var 2 head 0 1 5`: time 5 is past 4",
+                "c var 1 head 0 1 5",
+                "`c var 1 head 0 1 5`: time 5 is past 4",
             ),
             (
-                "c var 2 eaten 1 1",
-                "`c var 2 eaten 1 1`: apple 1 is not below 1",
+                "c var 1 eaten 1 1",
+                "`c var 1 eaten 1 1`: apple 1 is not below 1",
             ),
             (
-                "c var 2 same-row 1 1",
-                "`c var 2 same-row 1 1`: earlier time 1 is not before 1",
+                "c var 1 same-row 1 1",
+                "`c var 1 same-row 1 1`: earlier time 1 is not before 1",
             ),
         ] {
-            let off = dimacs::parse(&text.replace("c var 2 head 0 1 1", bad)).unwrap();
+            let off = dimacs::parse(&text.replace("c var 1 head 0 1 1", bad)).unwrap();
             let e = Header::read(&off).expect_err("refused");
             assert!(matches!(e, HeaderError::OutOfRange { .. }), "{e}");
             assert_eq!(e.to_string(), why);

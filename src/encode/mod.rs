@@ -134,16 +134,6 @@ pub enum EncodeError {
         /// The encoding's name.
         encoding: String,
     },
-    /// The formula would have more clauses than the encoding allows.
-    #[error("encoding {encoding} would need {clauses} clauses, beyond its limit of {limit}")]
-    TooLarge {
-        /// The encoding's name.
-        encoding: String,
-        /// Clauses the formula would need.
-        clauses: u128,
-        /// The most clauses allowed.
-        limit: u128,
-    },
     /// Some part of the formula would be larger than the encoding allows.
     #[error(
         "encoding {encoding} would need {count} {what}, beyond its limit of {limit} \
@@ -291,6 +281,11 @@ mod tests {
         assert_eq!(
             by_name(" amo=pairwise, ").unwrap().name(),
             by_name("direct,amo=pairwise").unwrap().name()
+        );
+        // Around `=` too (`body ` was an unknown option).
+        assert_eq!(
+            by_name(" direct , body = tail ").unwrap().name(),
+            by_name("direct,body=tail").unwrap().name()
         );
     }
 

@@ -279,9 +279,11 @@ impl Encoding for Notebook {
         if *self == Notebook::Combinations {
             let clauses = combinations_tail_clauses(s.n, s.t, s.l0, s.pommes.len());
             if clauses > COMBINATIONS_CLAUSE_LIMIT {
-                return Err(EncodeError::TooLarge {
+                return Err(EncodeError::TooBig {
                     encoding: self.as_str().to_string(),
-                    clauses,
+                    moves,
+                    what: "clauses in family 11.a (one per subset of apples, cell and time)",
+                    count: clauses,
                     limit: COMBINATIONS_CLAUSE_LIMIT,
                 });
             }

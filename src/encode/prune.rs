@@ -2,7 +2,10 @@
 //! head cells the snake cannot be on at time `t`, and apple eating times that
 //! are too early (or, with ordered apples, too late).
 //!
-//! The bounds ignore the body, so they only remove what no legal plan uses.
+//! Of the body they know only the start's: a cell under an explicit start
+//! body is closed to the head until its tail can have left it
+//! ([`Bounds::compute`]); the body laid later is ignored. So they only
+//! remove what no legal plan uses.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -644,13 +647,43 @@ fn tree_bound(instance: &Instance, walls: &[bool], dist: &Distances) -> usize {
     total
 }
 
+/// The earliest time the head may enter each cell, given the start: 0 but
+/// under an explicit start body, where the cell `k` steps behind the head of
+/// a body of length `L` opens at `L − k` (follow) or `L − k + 1` (strict).
+/// The head may not enter a cell it left `l` steps before while
+/// `l < len` (follow) or `l ≤ len` (strict), DESIGN's tail rule, and the
+/// length never falls below `L`: growth only keeps cells closed longer.
+fn opening_times(instance: &Instance) -> Vec<usize> {
+    let mut opens = vec![0; instance.cells()];
+    if let Start::Body(body) = &instance.start {
+        let strict = usize::from(instance.tail == TailRule::Strict);
+        for (k, &cell) in body.iter().enumerate() {
+            opens[instance.index(cell)] = body.len() - k + strict;
+        }
+    }
+    opens
+}
+
 impl Bounds {
-    /// Computes the bounds for `moves` moves. `instance` must pass
-    /// [`Instance::validate_game`] (or [`Instance::validate`]); it panics
-    /// otherwise. The table holds `(moves + 1) × cells` booleans: callers
-    /// check that against their head-slot cap first.
+    /// Computes the bounds of the formula at exactly `moves` moves, the
+    /// start body's cells closed until they open ([`opening_times`]).
+    /// `instance` must pass [`Instance::validate_game`] (or
+    /// [`Instance::validate`]); it panics otherwise. The table holds
+    /// `(moves + 1) × cells` booleans: callers check that against their
+    /// head-slot cap first.
     pub fn compute(instance: &Instance, moves: usize) -> Bounds {
-        Bounds::compute_until(instance, moves, || false).expect("nothing to stop it")
+        Bounds::compute_until(instance, moves, true, || false).expect("nothing to stop it")
+    }
+
+    /// [`Bounds::compute`] for a formula open at every horizon up to `moves`
+    /// (the incremental search's), which ignores the start body. Around it
+    /// the head can be cornered: a cell with no open neighbour at `t + 1`
+    /// would leave its clause "the head moves on from here" only the
+    /// literals of time `t`, so that clause would bind horizon `t` too,
+    /// where the plan may end on that cell. Without the body every cell the
+    /// head can reach at `t` has the one it came from open at `t + 1`.
+    pub fn compute_open(instance: &Instance, moves: usize) -> Bounds {
+        Bounds::compute_until(instance, moves, false, || false).expect("nothing to stop it")
     }
 
     /// [`Bounds::compute`] that gives up once `passed` says so (its
@@ -661,6 +694,7 @@ impl Bounds {
     pub(crate) fn compute_until(
         instance: &Instance,
         moves: usize,
+        around_start_body: bool,
         passed: impl Fn() -> bool,
     ) -> Option<Bounds> {
         let walls = instance.wall_map();
@@ -678,6 +712,11 @@ impl Bounds {
         }
 
         // Forward reachability from the start cells.
+        let opens = if around_start_body {
+            opening_times(instance)
+        } else {
+            vec![0; cells]
+        };
         let mut head = vec![vec![false; cells]; moves + 1];
         for p in start_cells(instance, &walls) {
             head[0][instance.index(p)] = true;
@@ -693,7 +732,7 @@ impl Bounds {
                 if on {
                     for q in instance.neighbours(instance.pos(i)) {
                         let qi = instance.index(q);
-                        if !walls[qi] {
+                        if !walls[qi] && t >= opens[qi] {
                             next[qi] = true;
                         }
                     }
@@ -808,6 +847,42 @@ mod tests {
             let on: Vec<usize> = (0..5).filter(|&c| b.head[t][c]).collect();
             assert_eq!(on, vec![t], "t={t}");
         }
+    }
+
+    /// The start body's cells open to the head only once its tail can have
+    /// left them: `L − k` moves for the cell `k` behind the head (follow),
+    /// one more (strict); the open formula's bounds ignore the body.
+    #[test]
+    fn the_start_body_closes_its_cells_until_the_tail_leaves() {
+        // 5x2, a body of 4 bent round (1, 0): head (0, 1).
+        let mut inst = Instance {
+            width: 5,
+            height: 2,
+            walls: vec![],
+            start: Start::Body(vec![(0, 1), (1, 1), (1, 0), (2, 0)]),
+            apples: vec![],
+            visible: 0,
+            grow: true,
+            tail: TailRule::Follow,
+            horizon: None,
+        };
+        // (Cell `c` of the 5x2 board is (c % 5, c / 5).)
+        let cells = |b: &Bounds, t: usize| -> Vec<Pos> {
+            (0..10)
+                .filter(|&c| b.head[t][c])
+                .map(|c| (c % 5, c / 5))
+                .collect()
+        };
+        let b = Bounds::compute(&inst, 4);
+        assert_eq!(cells(&b, 1), vec![(0, 0)]);
+        assert_eq!(cells(&b, 2), vec![(1, 0)]);
+        assert_eq!(cells(&b, 3), vec![(0, 0), (2, 0), (1, 1)]);
+        let open = Bounds::compute_open(&inst, 4);
+        assert_eq!(cells(&open, 1), vec![(0, 0), (1, 1)]);
+        inst.tail = TailRule::Strict;
+        let b = Bounds::compute(&inst, 4);
+        assert_eq!(cells(&b, 1), vec![(0, 0)]);
+        assert!(cells(&b, 2).is_empty(), "cornered: (1, 0) opens at 3");
     }
 
     /// An apple off the grid made `lower_bound` panic (index out of bounds).

@@ -199,15 +199,14 @@ pub fn from_json(text: &str) -> Result<Instance, JsonError> {
     if text.trim().is_empty() {
         return Err(JsonError::Empty);
     }
-    let raw: RawInstance = match serde_json::from_str(text) {
-        Ok(raw) => raw,
-        // JSON of another shape (an array, a number, …) is not an instance;
-        // anything else keeps the parser's message and position.
-        Err(_) if serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| !v.is_object()) => {
-            return Err(JsonError::NotObject);
-        }
-        Err(e) => return Err(JsonError::syntax(text, &e)),
-    };
+    // Text of another shape (an array, a number, …, whole or cut short) is
+    // not an instance (serde would read an array as the struct's fields and
+    // blame its first value); an object keeps the parser's message and
+    // position.
+    if !text.trim_start().starts_with('{') {
+        return Err(JsonError::NotObject);
+    }
+    let raw: RawInstance = serde_json::from_str(text).map_err(|e| JsonError::syntax(text, &e))?;
     let start = match (raw.snake, raw.length) {
         (Some(_), Some(_)) => return Err(JsonError::SnakeAndLength),
         (Some(body), None) => Start::Body(body),
@@ -349,7 +348,7 @@ mod tests {
     /// Visible").
     #[test]
     fn shape_errors_name_what_is_expected() {
-        for text in ["[]", "42", " null ", "\"x\""] {
+        for text in ["[]", "42", " null ", "\"x\"", "[[[", "[3, 3]"] {
             assert!(
                 matches!(from_json(text), Err(JsonError::NotObject)),
                 "{text}"

@@ -312,8 +312,16 @@ fn bounds(lo: f64, hi: f64, log: bool) -> (f64, f64) {
             10f64.powf((hi * 1.5).log10().ceil()),
         )
     } else {
-        let span = (hi - lo).abs().max(hi.abs() * 0.1).max(1.0);
-        ((lo - span * 0.05).min(0.0), hi + span * 0.08)
+        // The axis starts at 0 when every value is at least 0 (counts,
+        // seconds: never below 0), else a little below the least value; its
+        // room comes from the values' own scale, so seconds of 1e-5 are not
+        // drawn flat on an axis a whole unit high.
+        let span = (hi - lo).abs().max(hi.abs().max(lo.abs()) * 0.1);
+        let span = if span > 0.0 { span } else { 1.0 };
+        let bottom = if lo >= 0.0 { 0.0 } else { lo - span * 0.05 };
+        // (One value alone sits below the top by its whole room.)
+        let room = if hi > lo { span * 0.08 } else { span };
+        (bottom, hi + room)
     }
 }
 
@@ -322,8 +330,10 @@ fn short_number(v: f64) -> String {
     let a = v.abs();
     if (1e-12..0.01).contains(&a) {
         // Two decimals would print 0 (log axes of seconds go this low; below
-        // 1e-12 is a linear axis's zero with rounding error).
-        return format!("{v:.0e}");
+        // 1e-12 is a linear axis's zero with rounding error). Two digits,
+        // so that neighbouring ticks of a linear axis (1.5e-5, 2e-5) differ.
+        let text = format!("{v:.1e}");
+        return text.replacen(".0e", "e", 1);
     }
     let (scaled, unit) = if a >= 1e9 {
         (v / 1e9, "G")
@@ -437,12 +447,21 @@ fn draw_panels<DB: DrawingBackend>(
             points().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
         let log = wants_log(y_lo, y_hi, panel.log_y);
         let (lo, hi) = bounds(y_lo, y_hi, log);
+        // A scale the data chose is named on the axis (a label that names
+        // its scale already is left as it is).
+        let y_desc = match panel.y_label.strip_suffix(')') {
+            _ if !log || panel.y_label.contains("log") => panel.y_label.clone(),
+            Some(open) => format!("{open}, log scale)"),
+            None => format!("{} (log scale)", panel.y_label),
+        };
         let look = Look {
             whole,
             panel,
             first,
             x_desc,
+            y_desc: &y_desc,
             integral_x,
+            integral_y: !log && points().all(|p| p.1.fract() == 0.0),
         };
         if log {
             draw_panel(area, &look, x_range.clone(), (lo..hi).log_scale())?;
@@ -452,9 +471,12 @@ fn draw_panels<DB: DrawingBackend>(
         first += panel.series.len();
     }
     let (lx, ly) = legend.get_base_pixel();
-    for (i, series) in all.iter().enumerate() {
+    // A series without points draws nothing and gets no legend entry; the
+    // others keep their numbers, so their colours match their lines.
+    let shown = all.iter().enumerate().filter(|(_, s)| !s.points.is_empty());
+    for (row, (i, series)) in shown.enumerate() {
         let c = colour(i);
-        let y = 30 + 24 * i as i32;
+        let y = 30 + 24 * row as i32;
         legend
             .draw(&PathElement::new(vec![(8, y), (36, y)], c.stroke_width(2)))
             .map_err(|e| err(&e))?;
@@ -479,8 +501,13 @@ struct Look<'a, DB: DrawingBackend> {
     first: usize,
     /// The x axis description ("" above the last panel).
     x_desc: &'a str,
+    /// The y axis description.
+    y_desc: &'a str,
     /// Whether every x is an integer (no fractional tick labels then).
     integral_x: bool,
+    /// Whether every y is an integer on a linear axis (no fractional tick
+    /// labels then: counts).
+    integral_y: bool,
 }
 
 fn draw_panel<DB, Y>(
@@ -495,14 +522,17 @@ where
     Y::CoordDescType: ValueFormatter<f64>,
 {
     let err = |e: &dyn std::fmt::Display| e.to_string();
-    let integral_x = look.integral_x;
-    let x_format = |x: &f64| {
-        if integral_x && x.fract().abs() > 1e-9 {
-            String::new()
-        } else {
-            short_number(*x)
+    // Integral values get no fractional ticks (a count of 1.5 apples).
+    let format = |integral: bool| {
+        move |v: &f64| {
+            if integral && v.fract().abs() > 1e-9 {
+                String::new()
+            } else {
+                short_number(*v)
+            }
         }
     };
+    let (x_format, y_format) = (format(look.integral_x), format(look.integral_y));
     let mut ctx = ChartBuilder::on(area)
         .margin(18)
         .x_label_area_size(55)
@@ -511,11 +541,11 @@ where
         .map_err(|e| err(&e))?;
     ctx.configure_mesh()
         .x_desc(look.x_desc)
-        .y_desc(&look.panel.y_label)
+        .y_desc(look.y_desc)
         .axis_desc_style((FAMILY, 18))
         .label_style((FAMILY, 15))
         .x_label_formatter(&x_format)
-        .y_label_formatter(&|y| short_number(*y))
+        .y_label_formatter(&y_format)
         .light_line_style(RGBColor(235, 235, 235))
         .draw()
         .map_err(|e| err(&e))?;
@@ -808,6 +838,23 @@ mod tests {
         assert_eq!(short_number(0.0005), "5e-4");
         assert_eq!(short_number(0.05), "0.05");
         assert_eq!(short_number(1e-17), "0");
+        assert_eq!(short_number(1.5e-5), "1.5e-5");
+        assert_eq!(short_number(2e-5), "2e-5");
+    }
+
+    /// A linear axis fits its values' own scale and never goes below 0 for
+    /// values that are not (seconds of 1e-5 were drawn flat on an axis
+    /// from -0.04 to 0.08).
+    #[test]
+    fn linear_axes_fit_small_values() {
+        let (lo, hi) = bounds(2.5e-6, 1.16e-5, false);
+        assert_eq!(lo, 0.0);
+        assert!(hi > 1.16e-5 && hi < 2e-5, "{hi}");
+        let (lo, hi) = bounds(3.0, 3.0, false);
+        assert!(lo == 0.0 && hi > 3.0 && hi < 4.0, "{lo} {hi}");
+        assert_eq!(bounds(0.0, 0.0, false), (0.0, 1.0));
+        let (lo, hi) = bounds(-2.0, 5.0, false);
+        assert!(lo < -2.0 && hi > 5.0);
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //! the grid only when the counter would not fit otherwise.
 //!
 //! Each frame draws, in this order: background, grid lines, walls, the next
-//! apple of the ordered list not yet revealed (a pale ring around a dot), the
+//! apple of the ordered list not yet revealed (a pale ring around a dot;
+//! not in a full game's animation, whose next apple is not known yet), the
 //! body, the head, and the revealed apples not yet eaten (red discs with a
 //! highlight; drawn last so that an apple waiting under the body stays
 //! visible). An apple revealed on the head's own cell (a spawn chain may
@@ -283,6 +284,10 @@ pub struct GifOptions {
     /// The path is a game lost at its end (`play`): the last time point's
     /// counter ends in " · lost". Default false.
     pub lost: bool,
+    /// Draw the next apple of the ordered list before it is revealed (a
+    /// pale ring). Default true; `play` turns it off, since a game's next
+    /// apple is drawn at random only once the last one is eaten.
+    pub next_apple: bool,
 }
 
 impl Default for GifOptions {
@@ -294,6 +299,7 @@ impl Default for GifOptions {
             last_frame_delay_cs: 150,
             skip: None,
             lost: false,
+            next_apple: true,
         }
     }
 }
@@ -427,7 +433,8 @@ pub fn write_gif(
     }
     replay_partial(instance, path).map_err(GifError::Illegal)?;
     let moves = path.len() - 1;
-    let layout = Layout::new(instance, cell, moves, options.lost)?;
+    let mut layout = Layout::new(instance, cell, moves, options.lost)?;
+    layout.next_apple = options.next_apple;
     let skip = match options.skip {
         Some(skip) => skip.max(1),
         None => auto_skip(moves, options.delay_cs).max(least_skip_within_budget(
@@ -575,6 +582,8 @@ struct Layout {
     moves: usize,
     /// The last time point's counter ends in `LOST_NOTE`.
     lost: bool,
+    /// The next apple not yet revealed is drawn ([`GifOptions::next_apple`]).
+    next_apple: bool,
     /// The counter's font, its size in pixels and the strip's padding.
     font: FontRef<'static>,
     px: f32,
@@ -620,6 +629,7 @@ impl Layout {
             strip_top: grid_h,
             moves,
             lost,
+            next_apple: true,
             font,
             px,
             pad: pad(px),
@@ -740,7 +750,7 @@ impl Layout {
         // The next apple not yet revealed (every revealed apple is either
         // eaten or still on the board): a ring around a dot.
         let next = state.eaten + state.apples_on_board.len();
-        if let Some(&p) = instance.apples.get(next) {
+        if let Some(&p) = instance.apples.get(next).filter(|_| self.next_apple) {
             let thick = (ci / 12).max(1);
             let inner = apple_r - thick;
             let dot = ci / 12;

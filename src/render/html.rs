@@ -36,6 +36,8 @@ struct ViewerData<'a> {
     apples: Vec<AppleView>,
     /// Per apple, how the plan reached it (full games), else empty.
     methods: &'a [String],
+    /// Apples not yet revealed are drawn (dashed).
+    to_come: bool,
 }
 
 /// When an apple is on the board.
@@ -53,13 +55,16 @@ struct AppleView {
 /// [`crate::instance::Instance::validate_game`] refuses); apples left
 /// uneaten at the end are shown, not refused. `methods` names,
 /// per apple in eating order, how it was reached (empty when there is
-/// nothing to say). The title and the methods are shown as text: markup in
-/// them is escaped, not run.
+/// nothing to say). `apples_to_come` draws the apples not yet revealed
+/// (dashed, numbered): an ordered list's, known in advance; not a full
+/// game's, drawn at random as the last one is eaten. The title and the
+/// methods are shown as text: markup in them is escaped, not run.
 pub fn viewer(
     instance: &Instance,
     path: &[Pos],
     title: &str,
     methods: &[String],
+    apples_to_come: bool,
 ) -> Result<String, Violation> {
     let replay = replay_partial(instance, path)?;
     let moves = path.len().saturating_sub(1);
@@ -110,6 +115,7 @@ pub fn viewer(
         lengths,
         apples,
         methods,
+        to_come: apples_to_come,
     };
     // (`<` only occurs inside JSON strings, where `\u003c` means the same:
     // no `</script>` or `<!--` can end or confuse the data's script element.)
@@ -216,6 +222,7 @@ function draw(t) {
   for (let i = 0; i < D.apples.length; i++) {
     const a = D.apples[i];
     if (a.eat <= t) { eaten++; continue; }
+    if (a.reveal > t && !D.to_come) continue;
     const cell = `${a.cell[0]},${a.cell[1]}`;
     if (taken.has(cell)) continue;
     taken.add(cell);
@@ -326,7 +333,7 @@ mod tests {
     fn titles_and_methods_stay_text() {
         let path = [(1, 0), (2, 0), (3, 0)];
         let methods = ["<img src=x onerror=alert(1)></script><!--{{TITLE}}".to_string()];
-        let page = viewer(&instance(), &path, "{{DATA}} </script>", &methods).unwrap();
+        let page = viewer(&instance(), &path, "{{DATA}} </script>", &methods, true).unwrap();
         assert!(page.contains("<title>{{DATA}} &lt;/script&gt;</title>"));
         assert!(page.contains("<h1>{{DATA}} &lt;/script&gt;</h1>"));
         assert!(
@@ -353,7 +360,7 @@ mod tests {
             apples: vec![(2, 0)],
             ..instance()
         };
-        let page = viewer(&free, &[(0, 0), (1, 0), (2, 0), (3, 0)], "free", &[]).unwrap();
+        let page = viewer(&free, &[(0, 0), (1, 0), (2, 0), (3, 0)], "free", &[], true).unwrap();
         let d = data(&page);
         assert_eq!(d["before"], 0);
         assert_eq!(d["lengths"], serde_json::json!([3, 3, 4, 4]));
@@ -362,7 +369,7 @@ mod tests {
     #[test]
     fn page_embeds_the_simulators_view() {
         let path = [(1, 0), (2, 0), (3, 0), (3, 1), (2, 1), (1, 1)];
-        let page = viewer(&instance(), &path, "a <test>", &[]).unwrap();
+        let page = viewer(&instance(), &path, "a <test>", &[], true).unwrap();
         assert!(page.contains("<title>a &lt;test&gt;</title>"));
         for remote in ["src=\"http", "href=\"http", "<link", "@import", "fetch("] {
             assert!(!page.contains(remote), "no network resource: {remote}");
@@ -387,7 +394,7 @@ mod tests {
     fn an_apple_never_eaten_stays_on_the_board_to_the_end() {
         // Only the first apple is eaten (t = 2), which reveals the second.
         let path = [(1, 0), (2, 0), (3, 0)];
-        let d = data(&viewer(&instance(), &path, "x", &[]).unwrap());
+        let d = data(&viewer(&instance(), &path, "x", &[], true).unwrap());
         assert_eq!(d["apples"][1]["reveal"], 2);
         assert_eq!(d["apples"][1]["eat"], 3);
     }
@@ -396,14 +403,14 @@ mod tests {
     fn an_illegal_path_is_refused() {
         // A jump over a cell (a plan that only leaves apples is shown).
         let path = [(1, 0), (3, 0)];
-        let v = viewer(&instance(), &path, "x", &[]).unwrap_err();
+        let v = viewer(&instance(), &path, "x", &[], true).unwrap_err();
         assert_eq!(v.rule, crate::sim::Rule::NotAdjacent);
     }
 
     #[test]
     fn an_invalid_instance_is_refused_not_a_panic() {
         for i in crate::instance::refused_examples() {
-            let v = viewer(&i, &[(0, 0), (1, 0)], "x", &[]).unwrap_err();
+            let v = viewer(&i, &[(0, 0), (1, 0)], "x", &[], true).unwrap_err();
             let reason = i.validate_game().unwrap_err();
             assert_eq!(v.rule, crate::sim::Rule::InvalidInstance(reason));
         }

@@ -402,7 +402,7 @@ pub(crate) fn least_horizon_incremental(
                 match Session::new(instance, encoding, t, max, budget) {
                     // Open too far for the encoding's limits (a large board):
                     // half the margin, down to the horizon `t` alone.
-                    Err(EncodeError::TooLarge { .. } | EncodeError::TooBig { .. }) if max > t => {
+                    Err(EncodeError::TooBig { .. }) if max > t => {
                         max = t + (max - t) / 2;
                     }
                     opened => break opened,
@@ -410,7 +410,7 @@ pub(crate) fn least_horizon_incremental(
             };
             session = Some(match opened {
                 // Beyond the limits at `t` alone: the climb stops there.
-                Err(error @ (EncodeError::TooLarge { .. } | EncodeError::TooBig { .. })) => {
+                Err(error @ EncodeError::TooBig { .. }) => {
                     return Ok(SearchResult {
                         status: Status::Unknown,
                         attempts,

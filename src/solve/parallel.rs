@@ -127,9 +127,7 @@ pub(crate) fn least_horizon_parallel(
             _ if t > least_sat => {}
             // A formula beyond the encoding's limits: the climb stops there
             // (the horizons above it, larger still, say nothing).
-            ProofError::Encode(
-                error @ (EncodeError::TooLarge { .. } | EncodeError::TooBig { .. }),
-            ) => {
+            ProofError::Encode(error @ EncodeError::TooBig { .. }) => {
                 undecided = Some(Undecided::FormulaLimit { horizon: t, error });
                 last_counted = t - 1;
             }

@@ -70,7 +70,7 @@ fn head_cells(instance: &Instance, top: usize, stop: &Interrupt) -> Option<u64> 
     if instance.cells() as u128 * (top as u128 + 1) > MAX_HEAD_SLOTS {
         return Some(u64::MAX);
     }
-    let bounds = Bounds::compute_until(instance, top, || stop.fired())?;
+    let bounds = Bounds::compute_until(instance, top, true, || stop.fired())?;
     Some(
         bounds
             .head
@@ -970,7 +970,7 @@ pub(crate) fn satisficing(
                 Ok(session) => session,
                 // A formula beyond the encoding's limits is a limit reached
                 // (no plan known), not bad input.
-                Err(error @ (EncodeError::TooLarge { .. } | EncodeError::TooBig { .. })) => {
+                Err(error @ EncodeError::TooBig { .. }) => {
                     return Ok(SearchResult {
                         status: Status::Unknown,
                         attempts,

@@ -143,8 +143,8 @@ impl Default for DirectOptions {
 
 impl DirectOptions {
     /// Parses `direct`, `direct,key=value,...` or `key=value,...`; empty
-    /// items and the spaces around items are skipped (`""` gives the
-    /// defaults).
+    /// items and the spaces around items, keys and values are skipped
+    /// (`""` gives the defaults; `body = tail` is `body=tail`).
     pub fn parse(name: &str) -> Result<DirectOptions, NameError> {
         let mut options = DirectOptions::default();
         let mut given: Vec<&str> = Vec::new();
@@ -155,6 +155,7 @@ impl DirectOptions {
             let Some((key, value)) = part.split_once('=') else {
                 return Err(NameError::Unknown(name.to_string()));
             };
+            let (key, value) = (key.trim(), value.trim());
             if given.contains(&key) {
                 return Err(NameError::Repeated {
                     key: key.to_string(),
@@ -498,7 +499,12 @@ impl<'a> Builder<'a> {
     }
 
     fn build_keeping_eaten(mut self) -> (Cnf, Vec<Lit>) {
-        let bounds = Bounds::compute(self.inst, self.moves);
+        // (An open formula's clauses must keep their times: see compute_open.)
+        let bounds = if self.goal {
+            Bounds::compute(self.inst, self.moves)
+        } else {
+            Bounds::compute_open(self.inst, self.moves)
+        };
         let body = self.options.body.resolve(self.inst, self.options.position);
         match self.options.position {
             Position::OneHot | Position::Projected => {

@@ -64,7 +64,7 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use signal_hook::consts::{SIGALRM, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2};
 use signal_hook::iterator::Signals;
@@ -367,7 +367,15 @@ pub fn clean_up_on_signals() -> io::Result<()> {
     std::thread::Builder::new()
         .name("output-cleanup".into())
         .spawn(move || {
-            if let Some(signal) = signals.forever().next() {
+            for signal in signals.forever() {
+                // A search that asked for it is stopped by the first SIGINT
+                // instead, and answers with what it has.
+                if signal == SIGINT
+                    && let Some(flag) = stopper().take()
+                {
+                    flag.store(true, Ordering::SeqCst);
+                    continue;
+                }
                 // Held until the process ends: no temporary is created
                 // or renamed after this.
                 let _held = remove_live(signal);
@@ -377,6 +385,23 @@ pub fn clean_up_on_signals() -> io::Result<()> {
         })?;
     CLEANING_UP.store(true, Ordering::SeqCst);
     Ok(())
+}
+
+/// The flag the next SIGINT raises instead of ending the process
+/// ([`interrupt_raises`]).
+static STOPPER: Mutex<Option<Arc<AtomicBool>>> = Mutex::new(None);
+
+fn stopper() -> MutexGuard<'static, Option<Arc<AtomicBool>>> {
+    STOPPER.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// In a process that cleans up on signals ([`clean_up_on_signals`]), makes
+/// the next SIGINT raise `flag` (a search's cancel flag, so that it stops and
+/// answers with the best it has) instead of ending the process; a SIGINT
+/// after that ends it as usual. `None` takes a flag not yet raised back, so
+/// that a SIGINT ends the process again (while the answer is being written).
+pub fn interrupt_raises(flag: Option<Arc<AtomicBool>>) {
+    *stopper() = flag;
 }
 
 /// Ends the process with exit code `code` after stopping every watched child

@@ -1763,3 +1763,54 @@ fn searches_name_the_encoding_they_refuse() {
         assert_bad_input(&snakesat(&args), needle);
     }
 }
+
+/// `--satisficing` without `--timeout` runs until its plan is proven least;
+/// the first Ctrl-C (SIGINT) stops it with the best plan found so far, which
+/// is printed (it was lost with the process).
+#[test]
+fn an_interrupted_satisficing_search_answers_with_its_best_plan() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let problem = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benchmarks/ipc2018-snake/satisficing/instance-8.pddl"
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(["solve", problem, "--satisficing", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    // Its first plan comes within a second or two; proving the least takes
+    // a minute.
+    let start = std::time::Instant::now();
+    let status = support::interrupt_when(
+        &mut child,
+        || start.elapsed() > std::time::Duration::from_secs(6),
+        "six seconds",
+        std::time::Duration::from_secs(60),
+        "-INT",
+    );
+    let (mut stdout, mut stderr) = (String::new(), String::new());
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("interrupted: the answer is the best plan found so far"),
+        "{stderr}"
+    );
+    let answer: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(answer["status"], "sat");
+    assert_eq!(answer["optimal"], false);
+    assert!(answer["horizon"].as_u64().unwrap() > 0);
+}

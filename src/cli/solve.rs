@@ -4,6 +4,8 @@
 use crate::cli::Exit;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
@@ -58,7 +60,7 @@ pub struct SolveArgs {
     /// Least-horizon search [default: fresh on full boards, else incremental when the encoding allows it, else fresh].
     #[arg(long, value_enum)]
     pub search: Option<SearchMode>,
-    /// A plan fast (any length up to --max-horizon, or up to the instance's `horizon` when it has one), then shorter ones while time remains; `optimal` only if proven.
+    /// A plan fast (any length up to --max-horizon, or up to the instance's `horizon` when it has one), then shorter ones while time remains; `optimal` only if proven. Ctrl-C (SIGINT) stops it with the best plan found so far (a second one ends the process).
     #[arg(long)]
     pub satisficing: bool,
     /// CaDiCaL configuration of every solver (`default`, `plain`, `sat`, `unsat`) [default: `unsat` for the least-horizon search when incremental or on a full board, `default` for every other]
@@ -175,8 +177,15 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
     if let Some(config) = config {
         planner = planner.cadical_config(config);
     }
-    if args.satisficing {
-        planner = planner.search(Search::Satisficing);
+    // A satisficing search runs until its plan is proven least or the
+    // timeout: the first Ctrl-C stops it with the best plan found so far (a
+    // second one ends the process).
+    let stop = args.satisficing.then(|| Arc::new(AtomicBool::new(false)));
+    if let Some(stop) = &stop {
+        planner = planner
+            .search(Search::Satisficing)
+            .cancel_flag(stop.clone());
+        snakesat::output::interrupt_raises(Some(stop.clone()));
     }
     // Else the instance's: a fixed horizon when it has one, else the least.
     let search = planner.search_for(&instance);
@@ -201,8 +210,12 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
             bar.set_message(line);
         })
         .plan(&instance);
+    snakesat::output::interrupt_raises(None);
     drop(watchdog);
     bar.finish_and_clear();
+    if stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+        note!("interrupted: the answer is the best plan found so far");
+    }
     let outcome: Outcome = outcome.map_err(plan_failure)?;
     // Proven without solving: say why.
     if let Verdict::NoPlan { within } = outcome.verdict

@@ -261,7 +261,11 @@ pub fn run(args: SizesArgs) -> Result<Exit, Failure> {
             Param::Size => {
                 let mut flags = args.instance.clone();
                 flags.size = Some(v.to_string());
-                let instance = load_instance(&flags)?;
+                // (The error names the sweep's value: the flags alone hold.)
+                let instance = load_instance(&flags).map_err(|f| Failure {
+                    message: format!("--sweep size={v}: {}", f.message),
+                    ..f
+                })?;
                 // No plan at this size (proven, exit 1 on its own): a row
                 // that says so, and on.
                 let found = match horizon(&instance, timeout, args.max_horizon, verbose) {

@@ -80,6 +80,15 @@ fn evens(lo: usize, hi: usize) -> usize {
 
 /// The lengths `l` that are always forbidden (`1..base`), and the largest
 /// one that growth can make forbidden.
+/// The even lengths `lo..=hi` a time point of a formula of `moves` moves
+/// compares with earlier ones, on average over its times `1..=moves` (time
+/// `s` reaches back at most `s` steps).
+fn pairs_per_time(lo: usize, hi: usize, moves: usize) -> f64 {
+    let full = moves.saturating_sub(hi);
+    let ramp: usize = (1..=moves.min(hi)).map(|s| evens(lo, s)).sum();
+    (ramp + full * evens(lo, hi)) as f64 / moves.max(1) as f64
+}
+
 fn ranges(inst: &Instance) -> (usize, usize) {
     let l0 = inst.initial_length();
     let n = if inst.grow { inst.apples.len() } else { 0 };
@@ -130,7 +139,13 @@ impl Body {
     /// height + 3)` times `compare`'s clauses; measured on boards up to 6×7
     /// (a factor up to 2.6), the rule stops at a factor of 3 (7×7), beyond
     /// which the size rule decides.
-    pub fn resolve(self, inst: &Instance, position: Position) -> Body {
+    ///
+    /// The size rule counts the pairs of times a formula of `moves` moves
+    /// compares, per time point: the windows' reach is the snake's length,
+    /// but a time `s` has only `s` earlier ones, so on a horizon shorter
+    /// than the snake the windows are fewer than the length says (a length
+    /// of 80 at 51 moves took `block`, 1.4 times `compare`'s clauses).
+    pub fn resolve(self, inst: &Instance, position: Position, moves: usize) -> Body {
         if self != Body::Auto {
             return self;
         }
@@ -141,17 +156,15 @@ impl Body {
             return Body::Window;
         }
         let (base, max_l) = ranges(inst);
+        let pairs = |lo: usize| pairs_per_time(lo, max_l, moves);
         let (window, windows) = if position == Position::Projected {
             // One comparison of columns and rows per time pair instead of one clause per cell.
             let per_pair = (inst.width + inst.height + 3) as f64 / inst.cells() as f64;
-            (
-                (evens(2, max_l) as f64 * per_pair).ceil() as usize,
-                Body::Compare,
-            )
+            ((pairs(2) * per_pair).ceil() as usize, Body::Compare)
         } else {
-            (evens(2, max_l), Body::Window)
+            (pairs(2).ceil() as usize, Body::Window)
         };
-        let block = BLOCK_COST + evens(base, max_l);
+        let block = BLOCK_COST + pairs(base).ceil() as usize;
         if window <= block.min(TAIL_COST) {
             windows
         } else if block <= TAIL_COST {
@@ -188,13 +201,14 @@ impl Body {
     }
 
     /// Like [`Body::resolve`] among `window` and `tail` only (for the
-    /// incremental search, whose formula must be local in time).
-    pub fn resolve_open(self, inst: &Instance, position: Position) -> Body {
-        match self.resolve(inst, position) {
+    /// incremental search, whose formula, open up to `moves`, must be local
+    /// in time).
+    pub fn resolve_open(self, inst: &Instance, position: Position, moves: usize) -> Body {
+        match self.resolve(inst, position, moves) {
             // Block chains link times across the horizon: the cheaper of windows and tail instead.
             Body::Block => {
                 let (_, max_l) = ranges(inst);
-                if evens(2, max_l) <= TAIL_COST {
+                if pairs_per_time(2, max_l, moves) <= TAIL_COST as f64 {
                     if position == Position::Projected {
                         Body::Compare
                     } else {
@@ -777,27 +791,60 @@ mod tests {
         }
     }
 
+    /// The windows' size rule counts the pairs of times the horizon has: a
+    /// snake longer than the horizon compares fewer pairs than its length
+    /// (`block` was taken at 51 moves, 1.4 times `compare`'s clauses); on a
+    /// long horizon `block` wins.
+    #[test]
+    fn auto_counts_the_pairs_the_horizon_has() {
+        let long = Instance {
+            width: 11,
+            height: 11,
+            walls: vec![],
+            start: Start::Free { length: 80 },
+            apples: vec![(1, 1), (5, 5), (9, 9)],
+            visible: 3,
+            grow: true,
+            tail: TailRule::Strict,
+            horizon: None,
+        };
+        assert_eq!(
+            Body::Auto.resolve(&long, Position::Projected, 51),
+            Body::Compare
+        );
+        assert_eq!(
+            Body::Auto.resolve(&long, Position::Projected, 1000),
+            Body::Block
+        );
+        // Times 1..=4 compare 0, 1, 1 and 2 even lengths; from 5 on, 2.
+        assert_eq!(pairs_per_time(2, 11, 4), 4.0 / 4.0);
+        assert_eq!(pairs_per_time(2, 5, 10), (4.0 + 2.0 * 6.0) / 10.0);
+    }
+
     #[test]
     fn auto_takes_windows_on_small_full_boards_only() {
         let full = apples_everywhere(6, TailRule::Strict);
         assert!(crate::encode::full::ends_full(&full));
-        assert_eq!(Body::Auto.resolve(&full, Position::Projected), Body::Window);
+        assert_eq!(
+            Body::Auto.resolve(&full, Position::Projected, 100),
+            Body::Window
+        );
         // The same board under `follow` does not end full: the size rule.
         let follow = apples_everywhere(6, TailRule::Follow);
         assert_eq!(
-            Body::Auto.resolve(&follow, Position::Projected),
+            Body::Auto.resolve(&follow, Position::Projected, 100),
             Body::Compare
         );
         // 8x8: windows would cost more than three times `compare`'s clauses.
         let large = apples_everywhere(8, TailRule::Strict);
         assert!(crate::encode::full::ends_full(&large));
         assert_ne!(
-            Body::Auto.resolve(&large, Position::Projected),
+            Body::Auto.resolve(&large, Position::Projected, 100),
             Body::Window
         );
         // An explicit choice stands.
         assert_eq!(
-            Body::Compare.resolve(&full, Position::Projected),
+            Body::Compare.resolve(&full, Position::Projected, 100),
             Body::Compare
         );
     }

@@ -287,7 +287,7 @@ fn estimated_literals(instance: &Instance, moves: usize, options: &DirectOptions
     let slots = instance.cells() as u128 * (moves as u128 + 1);
     let body = options
         .body
-        .resolve(instance, options.position)
+        .resolve(instance, options.position, moves)
         .literals_per_slot(instance, options.position);
     // Literals per cell of an AMO over all cells; there are two per time
     // point (head, and the tail with body=tail).
@@ -396,7 +396,7 @@ fn encode_open(
                 encoding: options.name(),
             });
         }
-        Body::Auto => options.body.resolve_open(instance, options.position),
+        Body::Auto => options.body.resolve_open(instance, options.position, moves),
         b => b,
     };
     check_size(instance, moves, &options)?;
@@ -505,7 +505,10 @@ impl<'a> Builder<'a> {
         } else {
             Bounds::compute_open(self.inst, self.moves)
         };
-        let body = self.options.body.resolve(self.inst, self.options.position);
+        let body = self
+            .options
+            .body
+            .resolve(self.inst, self.options.position, self.moves);
         match self.options.position {
             Position::OneHot | Position::Projected => {
                 self.head_vars(&bounds);

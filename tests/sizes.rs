@@ -578,5 +578,9 @@ fn an_apple_that_can_never_be_eaten_is_no_plan_and_a_sweep_goes_on() {
 fn a_sweep_value_that_cannot_hold_the_instance_is_named() {
     let run = snakesat(&["sizes", "--sweep", "size=3..6"]);
     assert_bad_input(&run, "--sweep size=3: ");
-    assert!(run.stderr.contains("do not fit on a 3x3 grid"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("do not fit on a 3x3 grid"),
+        "{}",
+        run.stderr
+    );
 }

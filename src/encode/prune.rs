@@ -666,7 +666,9 @@ fn opening_times(instance: &Instance) -> Vec<usize> {
 
 impl Bounds {
     /// Computes the bounds of the formula at exactly `moves` moves, the
-    /// start body's cells closed until they open ([`opening_times`]).
+    /// start body's cells closed until they open (the cell `k` behind the
+    /// head of a body of length `L` after `L − k` moves under the follow
+    /// rule, `L − k + 1` under the strict one).
     /// `instance` must pass [`Instance::validate_game`] (or
     /// [`Instance::validate`]); it panics otherwise. The table holds
     /// `(moves + 1) × cells` booleans: callers check that against their

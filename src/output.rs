@@ -27,7 +27,8 @@
 //! does, first thing; nothing in the library does, so a program using it
 //! keeps its own handling of signals), SIGINT, SIGTERM, SIGHUP and the
 //! other [`CLEANUP_SIGNALS`] remove the live temporaries and the process
-//! dies of the signal as it would have without them.
+//! dies of the signal as it would have without them (but for a SIGINT that
+//! [`interrupt_raises`] gave to a search, which stops it instead).
 //!
 //! Files that cannot go through a temporary (the certificates of `solve
 //! --proof`, which CaDiCaL writes by their path, and their folder; the

@@ -117,7 +117,13 @@ fn the_mvp2_approximations_admit_the_readmes_illegal_plans() {
             6,
         ),
     ] {
-        let command: Vec<&str> = std::iter::once("solve").chain(args.split(' ')).collect();
+        // The GIF asked for is not written, and stderr says why.
+        let gif = temp_dir("mvp2-illegal").join("plan.gif");
+        let gif = gif.to_str().unwrap();
+        let command: Vec<&str> = std::iter::once("solve")
+            .chain(args.split(' '))
+            .chain(["--gif", gif])
+            .collect();
         let run = snakesat(&command);
         assert_eq!(run.code, 3, "{args}: {}", run.stderr);
         assert!(
@@ -126,5 +132,13 @@ fn the_mvp2_approximations_admit_the_readmes_illegal_plans() {
             "{args}: {}",
             run.stderr
         );
+        assert!(
+            run.stderr.contains(&format!(
+                "no GIF written to {gif}: the model is no legal plan"
+            )),
+            "{args}: {}",
+            run.stderr
+        );
+        assert!(!std::path::Path::new(gif).exists());
     }
 }

@@ -14,8 +14,8 @@ use snakesat::report::PlanReport;
 use snakesat::solve::{Stats, Status};
 
 use super::{
-    Failure, GifLook, Input, Refuted, bad_input, note_not_written, print_plan, read_file,
-    write_gif_file,
+    Failure, GifLook, ILLEGAL_MODEL, Input, Refuted, bad_input, no_plan, note_not_written,
+    print_plan, read_file, write_gif_file,
 };
 
 #[derive(Args)]
@@ -66,13 +66,8 @@ pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
         Ok(answer) => answer,
         Err(e) => {
             let failure = failure(e);
-            if failure.code == Exit::Unknown
-                && let Some(file) = &args.gif
-            {
-                note!(
-                    "no GIF written to {}: the model is no legal plan",
-                    file.display()
-                );
+            if failure.code == Exit::Unknown {
+                note_not_written(&[("GIF", args.gif.as_ref())], ILLEGAL_MODEL);
             }
             if failure.code == Exit::Unknown && args.json {
                 report.illegal_model = Some(failure.message.clone());
@@ -100,7 +95,7 @@ pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
         Answer::Unsat {
             proves_no_plan: false,
         } => {
-            note_not_written(&[("GIF", args.gif.as_ref())], Status::Unknown);
+            note_not_written(&[("GIF", args.gif.as_ref())], &no_plan(Status::Unknown));
             print_plan(&instance, &report, None, Refuted::Nothing, args.json);
             return Ok(Exit::Unknown);
         }
@@ -108,13 +103,13 @@ pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
             proves_no_plan: true,
         } => {
             report.status = Status::Unsat;
-            note_not_written(&[("GIF", args.gif.as_ref())], Status::Unsat);
+            note_not_written(&[("GIF", args.gif.as_ref())], &no_plan(Status::Unsat));
             print_plan(&instance, &report, None, refuted, args.json);
             return Ok(Exit::NoPlan);
         }
         // The solver's `s UNKNOWN`.
         _ => {
-            note_not_written(&[("GIF", args.gif.as_ref())], Status::Unknown);
+            note_not_written(&[("GIF", args.gif.as_ref())], &no_plan(Status::Unknown));
             print_plan(&instance, &report, None, refuted, args.json);
             return Ok(Exit::Unknown);
         }

@@ -884,15 +884,21 @@ pub fn write_gif_file(
 }
 
 /// Says on stderr, for each output asked for (what it is and its path),
-/// that it is not written because the run has no plan.
-pub fn note_not_written(outputs: &[(&str, Option<&PathBuf>)], status: Status) {
-    let status = status.name();
+/// that it is not written because the run has no plan: `why`, as
+/// [`no_plan`] or [`ILLEGAL_MODEL`] words it.
+pub fn note_not_written(outputs: &[(&str, Option<&PathBuf>)], why: &str) {
     for (what, file) in outputs {
         if let Some(file) = file {
-            note!(
-                "no {what} written to {}: no plan (status {status})",
-                file.display()
-            );
+            note!("no {what} written to {}: {why}", file.display());
         }
     }
 }
+
+/// Why [`note_not_written`]: an answer without a plan.
+pub fn no_plan(status: Status) -> String {
+    format!("no plan (status {})", status.name())
+}
+
+/// Why [`note_not_written`]: an approximate encoding's model that the
+/// simulator rejects.
+pub const ILLEGAL_MODEL: &str = "the model is no legal plan";

@@ -22,8 +22,8 @@ use snakesat::solve::{self, Status};
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_problem};
 use super::watchdog;
 use super::{
-    Failure, GifLook, Refuted, bad_input, encode_failure, note_not_written, print_plan,
-    progress_bar, seconds, write_gif_file,
+    Failure, GifLook, ILLEGAL_MODEL, Refuted, bad_input, encode_failure, no_plan, note_not_written,
+    print_plan, progress_bar, seconds, write_gif_file,
 };
 use super::{certify, charts};
 
@@ -274,6 +274,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
     }
     match outcome.verdict {
         Verdict::IllegalModel { .. } => {
+            note_not_written(&not_written(&args), ILLEGAL_MODEL);
             if args.json {
                 print_plan(&instance, &report, None, Refuted::Nothing, true);
             }
@@ -343,7 +344,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
             Ok(Exit::Done)
         }
         Verdict::NoPlan { .. } => {
-            note_not_written(&not_written(&args), Status::Unsat);
+            note_not_written(&not_written(&args), &no_plan(Status::Unsat));
             if refuted == Refuted::Exactly {
                 note!(
                     "a plan of another length may exist: a fixed horizon asks for exactly \
@@ -356,7 +357,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
             Ok(Exit::NoPlan)
         }
         Verdict::Unknown(_) => {
-            note_not_written(&not_written(&args), Status::Unknown);
+            note_not_written(&not_written(&args), &no_plan(Status::Unknown));
             print_plan(&instance, &report, None, refuted, args.json);
             Ok(Exit::Unknown)
         }

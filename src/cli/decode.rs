@@ -68,16 +68,16 @@ pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
             let failure = failure(e);
             if failure.code == Exit::Unknown {
                 note_not_written(&[("GIF", args.gif.as_ref())], ILLEGAL_MODEL);
-            }
-            if failure.code == Exit::Unknown && args.json {
-                report.illegal_model = Some(failure.message.clone());
-                print_plan(
-                    &formula.header.instance,
-                    &report,
-                    None,
-                    Refuted::Nothing,
-                    true,
-                );
+                if args.json {
+                    report.illegal_model = Some(failure.message.clone());
+                    print_plan(
+                        &formula.header.instance,
+                        &report,
+                        None,
+                        Refuted::Nothing,
+                        true,
+                    );
+                }
             }
             return Err(failure);
         }

@@ -433,8 +433,7 @@ pub fn write_gif(
     }
     replay_partial(instance, path).map_err(GifError::Illegal)?;
     let moves = path.len() - 1;
-    let mut layout = Layout::new(instance, cell, moves, options.lost)?;
-    layout.next_apple = options.next_apple;
+    let layout = Layout::new(instance, cell, moves, options)?;
     let skip = match options.skip {
         Some(skip) => skip.max(1),
         None => auto_skip(moves, options.delay_cs).max(least_skip_within_budget(
@@ -591,7 +590,15 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(instance: &Instance, cell: u16, moves: usize, lost: bool) -> Result<Layout, GifError> {
+    /// The layout of `instance` at `cell` pixels per cell for `moves`
+    /// moves, with `options`' counter (`lost`) and next apple.
+    fn new(
+        instance: &Instance,
+        cell: u16,
+        moves: usize,
+        options: &GifOptions,
+    ) -> Result<Layout, GifError> {
+        let lost = options.lost;
         let c = usize::from(cell);
         let grid_w = instance.width * c + 1;
         let grid_h = instance.height * c + 1;
@@ -629,7 +636,7 @@ impl Layout {
             strip_top: grid_h,
             moves,
             lost,
-            next_apple: true,
+            next_apple: options.next_apple,
             font,
             px,
             pad: pad(px),

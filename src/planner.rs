@@ -473,7 +473,11 @@ impl<'a> Planner<'a> {
 
     /// Gives up after `timeout` from the start of [`Planner::plan`] (verdict
     /// `Unknown`); with [`Search::Satisficing`], the best plan found by then (every phase, the
-    /// first plan included, stops at it).
+    /// first plan included, stops at it). [`Search::Optimal`] with an
+    /// incremental, exact encoding and a timeout of at least 1 s keeps the
+    /// last tenth of it (at most 5 s) for the satisficing search: when the
+    /// climb has found no plan by then, that search's best plan is the
+    /// answer, proven least only if every horizon below it was refuted.
     ///
     /// The searches look at the clock between solver calls and CaDiCaL
     /// inside its search, but building a formula and loading it into the
@@ -638,6 +642,19 @@ impl<'a> Planner<'a> {
                 p(a)
             }
         };
+        // A least-horizon search under a deadline leaves the end of its time
+        // to a satisficing plan, the answer (not proven least) when the
+        // deadline stops the climb with no plan (see [`with_fallback`]).
+        let reserve = (search == Search::Optimal && incremental && !encoding.approximate())
+            .then(|| budget.deadline.and_then(fallback_reserve))
+            .flatten();
+        let climb = match (budget.deadline, reserve) {
+            (Some(deadline), Some(reserve)) => Budget {
+                deadline: Some(deadline - reserve),
+                ..budget.clone()
+            },
+            _ => budget.clone(),
+        };
         let result = match search {
             Search::Satisficing => {
                 let formula_moves = upper.min(SATISFICING_FORMULA_MOVES);
@@ -693,13 +710,13 @@ impl<'a> Planner<'a> {
                 // incremental search (their refutations are most of the
                 // work; README, "Full boards: windows and the `unsat`
                 // configuration").
-                let budget = if ends_full(instance) {
+                let climb = if ends_full(instance) {
                     Budget {
                         config: self.config.unwrap_or(CadicalConfig::Unsat),
-                        ..budget
+                        ..climb
                     }
                 } else {
-                    budget
+                    climb
                 };
                 solve::parallel::least_horizon_parallel(
                     instance,
@@ -707,21 +724,33 @@ impl<'a> Planner<'a> {
                     lower,
                     upper,
                     proven,
-                    &budget,
-                    budget.threads(),
+                    &climb,
+                    climb.threads(),
                     self.proof_dir,
-                    progress,
+                    &mut progress,
                 )?
             }
             Search::Optimal => {
-                let budget = Budget {
+                let climb = Budget {
                     config: self.config.unwrap_or(CadicalConfig::Unsat),
-                    ..budget
+                    ..climb
                 };
                 solve::incremental::least_horizon_incremental(
-                    instance, encoding, lower, upper, proven, 0, &budget, progress,
+                    instance,
+                    encoding,
+                    lower,
+                    upper,
+                    proven,
+                    0,
+                    &climb,
+                    &mut progress,
                 )?
             }
+        };
+        let result = if reserve.is_some() {
+            with_fallback(instance, encoding, result, upper, &budget, &mut progress)?
+        } else {
+            result
         };
         Ok(conclude(instance, search, result, upper, encoding))
     }
@@ -828,6 +857,87 @@ fn check_horizon(t: usize) -> Result<(), PlanError> {
 /// at the deadline, and the search doubles its horizon while no plan is
 /// known, so the horizon is capped apart from the longest plan returned.
 const SATISFICING_FORMULA_MOVES: usize = 300;
+
+/// The share of the time left that a least-horizon search under a deadline
+/// keeps for its fallback plan ([`with_fallback`]), at most
+/// [`FALLBACK_MAX_SECONDS`]; none with less than [`FALLBACK_MIN_SECONDS`] left.
+const FALLBACK_SHARE: f64 = 0.1;
+
+/// See [`FALLBACK_SHARE`]. (IPC-2018's full boards get a first satisficing
+/// plan within about 0.1–0.2 s, 12x12 boards with 40 apples within 0.02 s.)
+const FALLBACK_MAX_SECONDS: f64 = 5.0;
+
+/// See [`FALLBACK_SHARE`]: below it a tenth is too short to be worth taking.
+const FALLBACK_MIN_SECONDS: f64 = 1.0;
+
+/// The end of the time left before `deadline` that [`with_fallback`] keeps.
+fn fallback_reserve(deadline: Instant) -> Option<Duration> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    (left.as_secs_f64() >= FALLBACK_MIN_SECONDS).then(|| {
+        left.mul_f64(FALLBACK_SHARE)
+            .min(Duration::from_secs_f64(FALLBACK_MAX_SECONDS))
+    })
+}
+
+/// A least-horizon search that its deadline stopped with no plan gets the
+/// satisficing search's best plan within the time kept for it (until the
+/// planner's deadline). The horizons the climb refuted stay in the answer,
+/// so the plan is proven least when it is one move (two, by parity) above
+/// the last of them. A cancelled search, one stopped by a formula limit, and
+/// one that found a plan or refuted every horizon are left as they are.
+fn with_fallback(
+    instance: &Instance,
+    encoding: &dyn Encoding,
+    climb: SearchResult,
+    upper: usize,
+    budget: &Budget,
+    progress: &mut impl FnMut(&Attempt),
+) -> Result<SearchResult, PlanError> {
+    if climb.status != Status::Unknown
+        || !matches!(climb.undecided, None | Some(Undecided::Interrupted))
+        || budget.cancelled()
+    {
+        return Ok(climb);
+    }
+    let formula_moves = upper.min(SATISFICING_FORMULA_MOVES);
+    let found = within(
+        solve::satisficing::satisficing(
+            instance,
+            encoding,
+            climb.lower_bound,
+            formula_moves,
+            budget,
+            progress,
+        )?,
+        upper,
+    );
+    Ok(joined(climb, found))
+}
+
+/// The climb's answer with the fallback's plan, if it has one: the attempts
+/// below the plan, one per horizon (a refutation if either search has one),
+/// then the plan, so that [`SearchResult::optimal`] sees both searches'
+/// refutations.
+fn joined(climb: SearchResult, found: SearchResult) -> SearchResult {
+    let Some(plan) = found.plan().cloned() else {
+        return climb;
+    };
+    let mut attempts: Vec<Attempt> = climb
+        .attempts
+        .into_iter()
+        .chain(found.attempts)
+        .filter(|a| a.horizon < plan.horizon)
+        .collect();
+    attempts.sort_by_key(|a| (a.horizon, a.status != Status::Unsat));
+    attempts.dedup_by_key(|a| a.horizon);
+    attempts.push(plan);
+    SearchResult {
+        status: Status::Sat,
+        attempts,
+        lower_bound: climb.lower_bound,
+        undecided: None,
+    }
+}
 
 /// A satisficing result held to the largest horizon allowed: its first
 /// plans come from constructions that know no horizon, so a plan longer than
@@ -951,6 +1061,64 @@ mod tests {
     /// Lower bound 4, least plan 6 moves.
     const SMALL: &str = r#"{"width": 3, "height": 3, "snake": [[0, 0], [1, 0], [2, 0]],
         "apples": [[1, 1], [0, 0]], "visible": 1, "tail": "strict"}"#;
+
+    /// An attempt at `horizon` with `status` (a one-cell path when SAT).
+    fn attempt(horizon: usize, status: Status) -> Attempt {
+        Attempt {
+            horizon,
+            status,
+            stats: Stats::default(),
+            path: (status == Status::Sat).then(|| vec![(0, 0)]),
+            config: CadicalConfig::Default,
+            certificate: None,
+        }
+    }
+
+    fn result(status: Status, attempts: Vec<Attempt>) -> SearchResult {
+        SearchResult {
+            status,
+            attempts,
+            lower_bound: 4,
+            undecided: None,
+        }
+    }
+
+    #[test]
+    fn a_fallback_plan_is_least_only_when_every_horizon_below_it_is_refuted() {
+        use Status::{Sat, Unknown, Unsat};
+        // The climb refuted 4 and 5 and was stopped at 6.
+        let climb = || {
+            result(
+                Unknown,
+                vec![attempt(4, Unsat), attempt(5, Unsat), attempt(6, Unknown)],
+            )
+        };
+        // A plan of 6 moves (the satisficing search's best after one of 9):
+        // least, since the climb refuted 4 and 5.
+        let found = result(Sat, vec![attempt(9, Sat), attempt(6, Sat)]);
+        let both = joined(climb(), found);
+        assert_eq!(both.status, Sat);
+        assert_eq!(both.plan().map(|a| a.horizon), Some(6));
+        assert!(both.optimal());
+        // A plan of 7 moves whose search refuted 6: least, by both searches.
+        let found = result(Sat, vec![attempt(6, Unsat), attempt(7, Sat)]);
+        let both = joined(climb(), found);
+        let horizons: Vec<_> = both
+            .attempts
+            .iter()
+            .map(|a| (a.horizon, a.status))
+            .collect();
+        assert_eq!(horizons, [(4, Unsat), (5, Unsat), (6, Unsat), (7, Sat)]);
+        assert!(both.optimal());
+        // A plan of 9 moves: 7 and 8 were never asked.
+        let found = result(Sat, vec![attempt(9, Sat)]);
+        assert!(!joined(climb(), found).optimal());
+        // No plan: the climb's answer as it was.
+        let found = result(Unknown, vec![attempt(8, Unknown)]);
+        let kept = joined(climb(), found);
+        assert_eq!(kept.status, Unknown);
+        assert_eq!(kept.attempts.len(), 3);
+    }
 
     #[test]
     fn configuration_names_parse_in_one_place() {

@@ -182,6 +182,40 @@ fn timeout_gives_unknown_and_exit_3() {
     assert_eq!(json_of(&run)["reason"], "timeout");
 }
 
+/// A least-horizon search stopped by `--timeout` answers with the plan the
+/// satisficing search found in the last tenth of the time (it answered
+/// `unknown`, exit 3, though such a plan takes 0.02 s here): exit 0, the plan
+/// not called least, and a note that says why.
+#[test]
+fn a_least_horizon_search_at_its_timeout_prints_a_plan_not_proven_least() {
+    let args = [
+        "solve",
+        "--size",
+        "12",
+        "--apples",
+        "40",
+        "--seed",
+        "1",
+        "--max-horizon",
+        "1000",
+        "--timeout",
+        "2",
+    ];
+    let run = snakesat(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("plan: "), "{}", run.stdout);
+    assert!(!run.stdout.contains("proven least"), "{}", run.stdout);
+    assert!(
+        run.stderr
+            .contains("not proven least: the time limit came first; no plan has fewer than "),
+        "{}",
+        run.stderr
+    );
+    let report = solve_json(&args[1..]);
+    assert_eq!(report["status"], "sat");
+    assert_eq!(report["optimal"], false);
+}
+
 #[test]
 fn instance_files_are_read() {
     let dir = temp_dir("files");

@@ -105,6 +105,54 @@ fn a_plan_cancelled_from_another_thread_ends_as_at_a_timeout() {
     }
 }
 
+/// A least-horizon search stopped by its timeout answers with the
+/// satisficing search's plan (checked, not proven least), found in the last
+/// tenth of the time; every horizon below the lower bound it reports, and
+/// those the climb refuted, stay excluded. An encoding without an
+/// incremental formula has no such fallback: unknown, as before.
+#[test]
+fn a_least_horizon_search_at_its_timeout_answers_with_a_plan() {
+    let instance = hard();
+    let direct = encode::by_name("direct").unwrap();
+    for method in [Method::Incremental, Method::Fresh] {
+        let started = Instant::now();
+        let outcome = Planner::new(&*direct)
+            .method(method)
+            .max_horizon(1000)
+            .timeout(Some(Duration::from_secs(4)))
+            .plan(&instance)
+            .unwrap();
+        let took = started.elapsed();
+        let Verdict::Plan(plan) = &outcome.verdict else {
+            panic!("{method:?}: {:?}", outcome.verdict);
+        };
+        assert!(!plan.optimal, "{method:?}");
+        let replay = snakesat::sim::simulate(&instance, &plan.path).expect("a legal plan");
+        assert_eq!(replay.eaten.len(), 40);
+        assert!(plan.horizon >= outcome.lower_bound.unwrap());
+        // The refuted horizons are below the plan; the plan is the last attempt.
+        let last = outcome.attempts.last().unwrap();
+        assert_eq!(last.horizon, plan.horizon);
+        assert!(
+            outcome.attempts[..outcome.attempts.len() - 1]
+                .iter()
+                .all(|a| a.horizon < plan.horizon)
+        );
+        assert!(took < Duration::from_secs(8), "{method:?}: {took:?}");
+    }
+    let block = encode::by_name("direct,body=block").unwrap();
+    let outcome = Planner::new(&*block)
+        .max_horizon(1000)
+        .timeout(Some(Duration::from_secs(1)))
+        .plan(&instance)
+        .unwrap();
+    assert!(
+        matches!(outcome.verdict, Verdict::Unknown(Undecided::Interrupted)),
+        "{:?}",
+        outcome.verdict
+    );
+}
+
 /// A flag raised before the plan stops it before its first formula.
 #[test]
 fn a_plan_cancelled_before_it_starts_solves_nothing() {

@@ -49,6 +49,9 @@ pub struct SolveArgs {
     pub max_horizon: Option<usize>,
     /// Give up after this many seconds (status `unknown`, exit 3); with
     /// `--satisficing`, the best plan found by then (the first plan included).
+    /// The least-horizon search keeps the last tenth of a limit of at least 1 s
+    /// (at most 5 s) for a satisficing plan, the answer (not proven least, exit 0)
+    /// when the climb has none.
     /// Reading the problem and writing the plan's files (--gif, --plot-horizon) count too: past the
     /// limit by 1 s + 5 %, the run ends `unknown` without them. With --proof, the certificates'
     /// re-solves get up to as long again after the answer [default: no limit].
@@ -262,6 +265,16 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
         Search::FixedHorizon(t) => Refuted::at_fixed_horizon(t, outcome.lower_bound),
         Search::Optimal | Search::Satisficing => Refuted::AtMost,
     };
+    if search == Search::Optimal
+        && !encoding.approximate()
+        && let Verdict::Plan(plan) = &outcome.verdict
+        && !plan.optimal
+    {
+        note!(
+            "not proven least: the time limit came first; no plan has fewer than {}",
+            snakesat::counted(first_unrefuted(&outcome), "move")
+        );
+    }
     let mut report = PlanReport::new(&outcome, &*encoding);
     report.cadical_config = config.map(|c| c.name());
     // A model the simulator rejected is an error, not an answer: nothing to certify.
@@ -388,4 +401,18 @@ fn not_written(args: &SolveArgs) -> Vec<(&'static str, Option<&PathBuf>)> {
         .into_iter()
         .map(|(_, what, file)| (what, file))
         .collect()
+}
+
+/// The least horizon a least-horizon search has not refuted: from the lower
+/// bound up, every horizon below it refuted.
+fn first_unrefuted(outcome: &Outcome) -> usize {
+    let refuted = |t: usize| {
+        outcome
+            .attempts
+            .iter()
+            .any(|a| a.horizon == t && a.status == Status::Unsat)
+    };
+    (outcome.lower_bound.unwrap_or(0)..)
+        .find(|&t| !refuted(t))
+        .expect("a search refutes finitely many horizons")
 }

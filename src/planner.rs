@@ -390,6 +390,7 @@ pub struct Planner<'a> {
     max_horizon: usize,
     config: Option<CadicalConfig>,
     shortcut: bool,
+    fallback_plan: bool,
     proof_dir: Option<&'a Path>,
     progress: Option<Progress<'a>>,
     cancel: Option<Arc<AtomicBool>>,
@@ -407,6 +408,7 @@ impl std::fmt::Debug for Planner<'_> {
             .field("max_horizon", &self.max_horizon)
             .field("config", &self.config)
             .field("shortcut", &self.shortcut)
+            .field("fallback_plan", &self.fallback_plan)
             .field("proof_dir", &self.proof_dir)
             .field("on_attempt", &self.progress.is_some())
             .field("cancel_flag", &self.cancel)
@@ -438,6 +440,7 @@ impl<'a> Planner<'a> {
             max_horizon: DEFAULT_MAX_HORIZON,
             config: None,
             shortcut: true,
+            fallback_plan: true,
             proof_dir: None,
             progress: None,
             cancel: None,
@@ -477,7 +480,8 @@ impl<'a> Planner<'a> {
     /// incremental, exact encoding and a timeout of at least 1 s keeps the
     /// last tenth of it (at most 5 s) for the satisficing search: when the
     /// climb has found no plan by then, that search's best plan is the
-    /// answer, proven least only if every horizon below it was refuted.
+    /// answer, proven least only if every horizon below it was refuted
+    /// ([`Planner::fallback_plan`] turns this off).
     ///
     /// The searches look at the clock between solver calls and CaDiCaL
     /// inside its search, but building a formula and loading it into the
@@ -559,6 +563,17 @@ impl<'a> Planner<'a> {
     /// more small formula); failing that, the full formula.
     pub fn shortcut(mut self, shortcut: bool) -> Self {
         self.shortcut = shortcut;
+        self
+    }
+
+    /// With `false`, [`Search::Optimal`] under a timeout gets the whole time
+    /// and answers `Unknown` when it runs out. With `true` (the default) it
+    /// keeps the end of the time for the satisficing search's plan (see
+    /// [`Planner::timeout`]). A caller that wants the least horizon or
+    /// nothing, such as a benchmark generator labelling its formulas, turns
+    /// it off.
+    pub fn fallback_plan(mut self, fallback_plan: bool) -> Self {
+        self.fallback_plan = fallback_plan;
         self
     }
 
@@ -645,9 +660,12 @@ impl<'a> Planner<'a> {
         // A least-horizon search under a deadline leaves the end of its time
         // to a satisficing plan, the answer (not proven least) when the
         // deadline stops the climb with no plan (see [`with_fallback`]).
-        let reserve = (search == Search::Optimal && incremental && !encoding.approximate())
-            .then(|| budget.deadline.and_then(fallback_reserve))
-            .flatten();
+        let reserve = (self.fallback_plan
+            && search == Search::Optimal
+            && incremental
+            && !encoding.approximate())
+        .then(|| budget.deadline.and_then(fallback_reserve))
+        .flatten();
         let climb = match (budget.deadline, reserve) {
             (Some(deadline), Some(reserve)) => Budget {
                 deadline: Some(deadline - reserve),
@@ -900,11 +918,22 @@ fn with_fallback(
         return Ok(climb);
     }
     let formula_moves = upper.min(SATISFICING_FORMULA_MOVES);
+    // The climb's refutations raise the bound the satisficing search's
+    // descent goes down to.
+    let refuted = |t: &usize| {
+        climb
+            .attempts
+            .iter()
+            .any(|a| a.horizon == *t && a.status == Status::Unsat)
+    };
+    let bound = (climb.lower_bound..=formula_moves)
+        .find(|t| !refuted(t))
+        .unwrap_or(climb.lower_bound);
     let found = within(
         solve::satisficing::satisficing(
             instance,
             encoding,
-            climb.lower_bound,
+            bound,
             formula_moves,
             budget,
             progress,

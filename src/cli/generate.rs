@@ -435,6 +435,7 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
     let start = Instant::now();
     let outcome = Planner::new(&*direct)
         .timeout(Some(plan.timeout))
+        .fallback_plan(false)
         .max_horizon(max_horizon)
         .plan(instance)
         .map_err(bad_input)?;

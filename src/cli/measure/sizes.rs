@@ -455,15 +455,21 @@ pub fn horizon_for(
         .method(Method::Fresh)
         .max_horizon(max_horizon)
         .timeout(Some(timeout))
+        .fallback_plan(false)
         .on_attempt(on_attempt)
         .plan(instance)?;
     match outcome.plan() {
-        Some(plan) => Ok((plan.horizon, true)),
+        Some(plan) if plan.optimal => Ok((plan.horizon, true)),
         // (The planner listed the reachable states: none eats every apple.)
         None if outcome.lower_bound.is_none() => Err(HorizonError::NeverEaten),
-        None => Err(HorizonError::NotFound {
+        // A plan not proven least (the fresh search's, at a horizon above
+        // one still undecided at the timeout) leaves the least one unknown.
+        plan => Err(HorizonError::NotFound {
             encoding: direct.name(),
-            status: outcome.status(),
+            status: match plan {
+                Some(_) => Status::Unknown,
+                None => outcome.status(),
+            },
             attempts: outcome.attempts.len(),
             last: outcome.attempts.last().map_or(lower, |a| a.horizon),
         }),

@@ -900,8 +900,8 @@ fn fallback_reserve(deadline: Instant) -> Option<Duration> {
 /// A least-horizon search that its deadline stopped with no plan gets the
 /// satisficing search's best plan within the time kept for it (until the
 /// planner's deadline). The horizons the climb refuted stay in the answer,
-/// so the plan is proven least when it is one move (two, by parity) above
-/// the last of them. A cancelled search, one stopped by a formula limit, and
+/// so the plan is proven least when every horizon below it was refuted, by
+/// either search. A cancelled search, one stopped by a formula limit, and
 /// one that found a plan or refuted every horizon are left as they are.
 fn with_fallback(
     instance: &Instance,

@@ -347,6 +347,14 @@ impl Outcome {
         })
     }
 
+    /// The least number of moves a plan can have, as far as this answer
+    /// proves: the lower bound, raised past every horizon the search refuted
+    /// from it (`None` when no plan exists at any horizon).
+    pub fn no_plan_below(&self) -> Option<usize> {
+        self.lower_bound
+            .map(|bound| solve::first_unrefuted(&self.attempts, bound))
+    }
+
     /// The checked plan, if any.
     pub fn plan(&self) -> Option<&Plan> {
         match &self.verdict {
@@ -919,15 +927,9 @@ fn with_fallback(
     }
     let formula_moves = upper.min(SATISFICING_FORMULA_MOVES);
     // The climb's refutations raise the bound the satisficing search's
-    // descent goes down to.
-    let refuted = |t: &usize| {
-        climb
-            .attempts
-            .iter()
-            .any(|a| a.horizon == *t && a.status == Status::Unsat)
-    };
-    let bound = (climb.lower_bound..=formula_moves)
-        .find(|t| !refuted(t))
+    // descent goes down to (within the formulas it builds).
+    let bound = Some(solve::first_unrefuted(&climb.attempts, climb.lower_bound))
+        .filter(|&b| b <= formula_moves)
         .unwrap_or(climb.lower_bound);
     let found = within(
         solve::satisficing::satisficing(

@@ -130,7 +130,19 @@ fn a_least_horizon_search_at_its_timeout_answers_with_a_plan() {
         assert!(!plan.optimal, "{method:?}");
         let replay = snakesat::sim::simulate(&instance, &plan.path).expect("a legal plan");
         assert_eq!(replay.eaten.len(), 40);
-        assert!(plan.horizon >= outcome.lower_bound.unwrap());
+        // No plan has fewer moves than the first horizon the climb left
+        // unrefuted, at most the plan's.
+        let (lower, below) = (
+            outcome.lower_bound.unwrap(),
+            outcome.no_plan_below().unwrap(),
+        );
+        assert!(lower <= below && below <= plan.horizon, "{lower} {below}");
+        assert!((lower..below).all(|t| {
+            outcome
+                .attempts
+                .iter()
+                .any(|a| a.horizon == t && a.status == snakesat::solve::Status::Unsat)
+        }));
         // The refuted horizons are below the plan; the plan is the last attempt.
         let last = outcome.attempts.last().unwrap();
         assert_eq!(last.horizon, plan.horizon);

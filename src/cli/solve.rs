@@ -272,7 +272,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
     {
         note!(
             "not proven least: the time limit came first; no plan has fewer than {}",
-            snakesat::counted(first_unrefuted(&outcome), "move")
+            snakesat::counted(outcome.no_plan_below().unwrap_or(plan.horizon), "move")
         );
     }
     let mut report = PlanReport::new(&outcome, &*encoding);
@@ -401,18 +401,4 @@ fn not_written(args: &SolveArgs) -> Vec<(&'static str, Option<&PathBuf>)> {
         .into_iter()
         .map(|(_, what, file)| (what, file))
         .collect()
-}
-
-/// The least horizon a least-horizon search has not refuted: from the lower
-/// bound up, every horizon below it refuted.
-fn first_unrefuted(outcome: &Outcome) -> usize {
-    let refuted = |t: usize| {
-        outcome
-            .attempts
-            .iter()
-            .any(|a| a.horizon == t && a.status == Status::Unsat)
-    };
-    (outcome.lower_bound.unwrap_or(0)..)
-        .find(|&t| !refuted(t))
-        .expect("a search refutes finitely many horizons")
 }

@@ -490,15 +490,22 @@ impl SearchResult {
     /// from the lower bound up to just below it (UNSAT at `T` alone does not
     /// exclude a shorter plan that cannot go on legally to `T` moves).
     pub fn optimal(&self) -> bool {
-        match self.plan() {
-            Some(a) => (self.lower_bound..a.horizon).all(|t| {
-                self.attempts
-                    .iter()
-                    .any(|b| b.status == Status::Unsat && b.horizon == t)
-            }),
-            None => false,
-        }
+        self.plan()
+            .is_some_and(|a| first_unrefuted(&self.attempts, self.lower_bound) >= a.horizon)
     }
+}
+
+/// The least horizon from `from` up that no attempt refuted: every horizon
+/// from `from` to just below it has an `Unsat` attempt.
+pub(crate) fn first_unrefuted(attempts: &[Attempt], from: usize) -> usize {
+    let refuted = |t: &usize| {
+        attempts
+            .iter()
+            .any(|a| a.status == Status::Unsat && a.horizon == *t)
+    };
+    (from..)
+        .find(|t| !refuted(t))
+        .expect("finitely many attempts")
 }
 
 /// Tries `first, first + 1, ...` up to `max_moves`, stopping at the first

@@ -49,9 +49,10 @@ pub struct SolveArgs {
     pub max_horizon: Option<usize>,
     /// Give up after this many seconds (status `unknown`, exit 3); with
     /// `--satisficing`, the best plan found by then (the first plan included).
-    /// The least-horizon search keeps the last tenth of a limit of at least 1 s
-    /// (at most 5 s) for a satisficing plan, the answer (not proven least, exit 0)
-    /// when the climb has none.
+    /// The least-horizon search of an encoding with an incremental formula keeps
+    /// the last tenth of a limit of at least 1 s (at most 5 s) for a satisficing
+    /// plan, the answer (exit 0; proven least only if every horizon below it was
+    /// refuted) when the climb has none.
     /// Reading the problem and writing the plan's files (--gif, --plot-horizon) count too: past the
     /// limit by 1 s + 5 %, the run ends `unknown` without them. With --proof, the certificates'
     /// re-solves get up to as long again after the answer [default: no limit].

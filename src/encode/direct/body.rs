@@ -78,8 +78,6 @@ fn evens(lo: usize, hi: usize) -> usize {
     if first > hi { 0 } else { (hi - first) / 2 + 1 }
 }
 
-/// The lengths `l` that are always forbidden (`1..base`), and the largest
-/// one that growth can make forbidden.
 /// The even lengths `lo..=hi` a time point of a formula of `moves` moves
 /// compares with earlier ones, on average over its times `1..=moves` (time
 /// `s` reaches back at most `s` steps).
@@ -89,6 +87,8 @@ fn pairs_per_time(lo: usize, hi: usize, moves: usize) -> f64 {
     (ramp + full * evens(lo, hi)) as f64 / moves.max(1) as f64
 }
 
+/// The lengths `l` that are always forbidden (`1..base`), and the largest
+/// one that growth can make forbidden.
 fn ranges(inst: &Instance) -> (usize, usize) {
     let l0 = inst.initial_length();
     let n = if inst.grow { inst.apples.len() } else { 0 };

@@ -52,6 +52,7 @@ fn twenty_series_get_twenty_colours_and_several_markers() {
         .map(|i| Series {
             name: format!("series {i}"),
             points: (0..5).map(|x| (x as f64, (x * (i + 1)) as f64)).collect(),
+            steps: i % 2 == 1,
         })
         .collect();
     let chart = LineChart {
@@ -62,13 +63,19 @@ fn twenty_series_get_twenty_colours_and_several_markers() {
         log_y: Some(false),
     };
     let svg = svg_of(|out| line_chart(&chart, ChartFormat::Svg, out).unwrap());
-    // The data lines are the polylines of width 2 with more than two points.
+    // The data lines are the polylines through at least the five points (a
+    // step line has a corner before each rise too: nine).
     let strokes: BTreeSet<&str> = elements(&svg, "polyline")
         .into_iter()
-        .filter(|e| attr(e, "points").is_some_and(|p| p.split_whitespace().count() == 5))
+        .filter(|e| attr(e, "points").is_some_and(|p| p.split_whitespace().count() >= 5))
         .filter_map(|e| attr(e, "stroke"))
         .collect();
     assert_eq!(strokes.len(), 20, "{strokes:?}");
+    let stepped = elements(&svg, "polyline")
+        .into_iter()
+        .filter(|e| attr(e, "points").is_some_and(|p| p.split_whitespace().count() == 9))
+        .count();
+    assert_eq!(stepped, 10, "the ten step lines each have four corners");
     // Markers: circles, squares, and triangles and diamonds (polygons).
     assert!(elements(&svg, "circle").len() >= 15);
     let squares = elements(&svg, "rect")
@@ -153,6 +160,7 @@ fn panels_put_one_quantity_on_each_axis() {
     let series = |name: &str, scale: f64| Series {
         name: name.into(),
         points: (1..6).map(|x| (x as f64, x as f64 * scale)).collect(),
+        steps: false,
     };
     let chart = PanelChart {
         title: "two".into(),

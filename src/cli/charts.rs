@@ -104,6 +104,7 @@ pub fn plot_horizon(
             times.push(Series {
                 name: name.into(),
                 points,
+                steps: false,
             });
         }
     }
@@ -122,6 +123,7 @@ pub fn plot_horizon(
                 series: vec![Series {
                     name: "clauses".into(),
                     points: clauses,
+                    steps: false,
                 }],
                 log_y: None,
             },
@@ -157,10 +159,12 @@ pub fn plot_timeline(instance: &Instance, path: &[Pos], out: &mut Output) -> Res
             Series {
                 name: "apples eaten".into(),
                 points: eaten,
+                steps: true,
             },
             Series {
                 name: "snake length (cells)".into(),
                 points: length,
+                steps: true,
             },
         ],
         log_y: Some(false),

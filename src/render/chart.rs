@@ -78,6 +78,10 @@ pub struct Series {
     pub name: String,
     /// `(x, y)` points; drawn in x order.
     pub points: Vec<(f64, f64)>,
+    /// A count that holds its value until the next point: the line runs
+    /// level to each point's x and rises (or falls) there, instead of
+    /// joining the points with diagonals. The markers stay on the points.
+    pub steps: bool,
 }
 
 /// One panel of a [`PanelChart`]: one quantity on its y axis.
@@ -554,13 +558,34 @@ where
         let c = colour(i);
         let mut pts = series.points.clone();
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-        ctx.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
+        let line = if series.steps {
+            stepped(&pts)
+        } else {
+            pts.clone()
+        };
+        ctx.draw_series(LineSeries::new(line, c.stroke_width(2)))
             .map_err(|e| err(&e))?;
         for &p in &pts {
             draw_marker(look.whole, marker(i), ctx.backend_coord(&p), c)?;
         }
     }
     Ok(())
+}
+
+/// The corners of a step line through `points` (in x order): before each
+/// point whose y differs from the one before, a corner at its x and the
+/// earlier y.
+fn stepped(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut line = Vec::with_capacity(2 * points.len());
+    for &(x, y) in points {
+        if let Some(&(_, before)) = line.last()
+            && before != y
+        {
+            line.push((x, before));
+        }
+        line.push((x, y));
+    }
+    line
 }
 
 /// Writes a horizontal bar chart in `format` to `out`.
@@ -755,6 +780,26 @@ pub fn encoding_growth_chart(
 mod tests {
     use super::*;
 
+    /// A step line rises where the value changes, at the new point's x,
+    /// and has no corner where it does not.
+    #[test]
+    fn a_step_line_rises_vertically_where_the_value_changes() {
+        let points = [(0.0, 1.0), (1.0, 1.0), (2.0, 2.0), (3.0, 2.0), (4.0, 4.0)];
+        assert_eq!(
+            stepped(&points),
+            [
+                (0.0, 1.0),
+                (1.0, 1.0),
+                (2.0, 1.0),
+                (2.0, 2.0),
+                (3.0, 2.0),
+                (4.0, 2.0),
+                (4.0, 4.0)
+            ]
+        );
+        assert_eq!(stepped(&points[..2]), points[..2]);
+    }
+
     /// No two of the first 100 series share both colour and marker (the
     /// 21st looked like the 1st: a 25-series `bench game` chart showed two
     /// legend entries alike).
@@ -777,6 +822,7 @@ mod tests {
             series: vec![Series {
                 name: "s".into(),
                 points,
+                steps: false,
             }],
             log_y,
         };

@@ -542,6 +542,7 @@ pub fn per_apple_series(
             Series {
                 name: format!("{}, reuse={}", group[0].grid, group[0].stats.reuse.name()),
                 points,
+                steps: false,
             }
         })
         .collect();

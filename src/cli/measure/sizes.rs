@@ -647,6 +647,7 @@ pub fn sweep_series(encodings: &[Box<dyn Encoding>], points: &[Point]) -> Vec<Se
                 .iter()
                 .filter_map(|(v, _, ms)| ms.get(i)?.clauses.map(|c| (*v as f64, c as f64)))
                 .collect(),
+            steps: false,
         })
         .filter(|s| !s.points.is_empty())
         .collect()

@@ -1341,6 +1341,21 @@ fn bad_parameters_are_one_line_errors() {
             &["--size", "1000", "--count", "1", "--apples", "2"],
             "a 1000x1000 instance does not fit: encoding direct",
         ),
+        // More apples than an instance may have, by count or by fill (every
+        // draw was rejected, and sampling gave up after seconds, saying the
+        // setting may have too few classes).
+        (
+            &["--size", "400", "--count", "1", "--apples", "150000"],
+            "150000 apples is beyond the limit of 100000",
+        ),
+        (
+            &["--size", "400", "--count", "1", "--fill", "100"],
+            "159997 apples is beyond the limit of 100000",
+        ),
+        (
+            &["--size", "400", "--all", "--apples", "150000"],
+            "150000 apples is beyond the limit of 100000",
+        ),
         // --all enumerates every class: a count would be ignored.
         (
             &["--all", "--count", "5", "--size", "3", "--apples", "1"],

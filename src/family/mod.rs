@@ -19,7 +19,7 @@ use rand::{RngExt, SeedableRng};
 use thiserror::Error;
 
 use crate::geometry::{Direction, Grid};
-use crate::instance::{Instance, InstanceError, MAX_SIDE, Pos, Start, TailRule};
+use crate::instance::{Instance, InstanceError, MAX_APPLES, MAX_SIDE, Pos, Start, TailRule};
 use crate::symmetry::{self, EnumerateError, Setting};
 
 /// An inclusive range of whole numbers, written `A..B` (or `A` alone).
@@ -349,6 +349,7 @@ pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
     check_rules(spec)?;
     let sizes = spec.size.sizes();
     fits_somewhere(spec, &sizes)?;
+    check_apple_cap(spec, &sizes)?;
     check_family_size(spec, &sizes)?;
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let mut seen = HashSet::new();
@@ -420,6 +421,24 @@ fn check_rules(spec: &FamilySpec) -> Result<(), InstanceError> {
     };
     if apples && spec.visible.is_some_and(|v| v.lo == 0) {
         return Err(InstanceError::ZeroVisible);
+    }
+    Ok(())
+}
+
+/// Refuses a spec whose instances may have more apples than an instance may
+/// ([`MAX_APPLES`], the error [`Instance::validate`] gives): the top of
+/// `--apples`, or the apples of the largest board's top fill beside the
+/// least length. (Such draws were all rejected as invalid, and sampling
+/// gave up saying the setting may have too few classes.)
+fn check_apple_cap(spec: &FamilySpec, sizes: &[(usize, usize)]) -> Result<(), InstanceError> {
+    let (width, height) = largest(sizes);
+    let most = match spec.apples {
+        AppleCount::Count(span) => span.hi,
+        AppleCount::Fill(percent) => covered_cells(percent.hi, width * height)
+            .map_or(usize::MAX, |c| c.saturating_sub(spec.length.lo)),
+    };
+    if most > MAX_APPLES {
+        return Err(InstanceError::TooManyApples(most));
     }
     Ok(())
 }
@@ -693,6 +712,7 @@ pub fn enumerate(spec: &FamilySpec) -> Result<Sample, FamilyError> {
     if !fits(apples) || !fits(spec.length.lo) {
         return Err(too_crowded(spec, width, height));
     }
+    check_apple_cap(spec, &[(width, height)])?;
     let setting = Setting {
         rules: Instance {
             width,

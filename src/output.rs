@@ -272,6 +272,22 @@ pub fn create_dirs_unfinished(dir: &Path) -> Result<PathBuf, (PathBuf, io::Error
     Ok(missing.last().unwrap_or(&dir).to_path_buf())
 }
 
+/// Whether files can be created in the existing folder `dir`: a probe file
+/// is made there and removed at once. For an output folder that exists but
+/// is not writable (its permissions, a read-only file system), so that it is
+/// refused before the work rather than when the first output is written.
+pub fn check_writable(dir: &Path) -> io::Result<()> {
+    tempfile::Builder::new()
+        .prefix(".snakesat-probe-")
+        .tempfile_in(dir)
+        .map(drop)
+        // (Without the probe's name, which tempfile adds to the message.)
+        .map_err(|e| match e.raw_os_error() {
+            Some(code) => io::Error::from_raw_os_error(code),
+            None => io::Error::from(e.kind()),
+        })
+}
+
 /// Removes every file and folder of [`create_unfinished`] not yet
 /// [`settle`]d (the latest first; a folder only when empty) and forgets
 /// them: for a command that fails after creating outputs in place, so that

@@ -351,8 +351,8 @@ pub(crate) fn remove_files(dir: &Path, horizon: usize) -> Result<(), ProofError>
     Ok(())
 }
 
-/// Creates the proof folder `dir` if it is missing, with any missing parent;
-/// each folder created here is unfinished
+/// Creates the proof folder `dir` if it is missing, with any missing parent,
+/// or checks that an existing one takes files; each folder created here is unfinished
 /// ([`crate::output::create_unfinished`]) until its manifest is written, so
 /// in a process that cleans up on signals an error or a signal before then
 /// removes them (each once it is empty again).
@@ -368,7 +368,10 @@ pub fn create_dir(dir: &Path) -> Result<(), ProofError> {
     }
     // An existing `dir` is not ours to remove.
     if std::fs::symlink_metadata(dir).is_ok() {
-        return std::fs::create_dir_all(dir).map_err(|e| failed(dir, e));
+        std::fs::create_dir_all(dir).map_err(|e| failed(dir, e))?;
+        // (An existing folder may refuse files: found now, not after the
+        // search.)
+        return crate::output::check_writable(dir).map_err(|e| ProofError::write(dir, e));
     }
     crate::output::create_dirs_unfinished(dir)
         .map(drop)

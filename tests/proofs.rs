@@ -1092,3 +1092,36 @@ fn a_below_bound_formula_beyond_the_limits_does_not_take_the_answer() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An existing output folder that takes no files (here /sys, read-only in
+/// a container even for root) is refused with exit 2 before any search: the
+/// search ran to the end, then the first certificate failed with exit 3
+/// (and `bench` solved every problem, then failed every row).
+#[test]
+fn an_existing_folder_that_takes_no_files_is_refused_before_the_search() {
+    let folder = Path::new("/sys");
+    if !folder.is_dir() || std::fs::File::create(folder.join("snakesat-probe")).is_ok() {
+        let _ = std::fs::remove_file(folder.join("snakesat-probe"));
+        eprintln!("skipped: no existing folder that refuses files");
+        return;
+    }
+    let problems = temp_dir("unwritable");
+    std::fs::copy(ipc(8), problems.join("instance-8.pddl")).unwrap();
+    let problems = problems.to_str().unwrap();
+    for (args, needle) in [
+        (
+            &["solve", &ipc(8), "--proof", "/sys"][..],
+            "cannot write /sys: ",
+        ),
+        (
+            &["bench", problems, "--proof", "/sys"],
+            "cannot write /sys: ",
+        ),
+        (
+            &["bench", problems, "--plans", "/sys"],
+            "cannot write in /sys: ",
+        ),
+    ] {
+        assert_bad_input(&snakesat(args), needle);
+    }
+}

@@ -45,6 +45,10 @@
 //! - `notebook-ordered` (MVP3: 1, 2, 3, 5, 12, 13, 14, 9, 15, 16): at least
 //!   one apple, `visible == 1` (each apple eaten reveals the next),
 //!   `grow = true`.
+//! - Every encoding refuses, before building anything, a formula whose
+//!   estimated literals exceed the direct encoding's cap
+//!   ([`crate::encode::direct::MAX_LITERALS`]), and one whose family 1
+//!   would exceed 200,000,000 clauses.
 //!
 //! # The notebook's quirks, reproduced on purpose
 //!
@@ -65,6 +69,7 @@
 //! - 6 and 12 keep the head off the apples (resp. the first apple) at `t = 0`.
 
 use crate::cnf::{Cnf, Lit, VarKind};
+use crate::encode::direct::MAX_LITERALS;
 use crate::encode::{Capabilities, EncodeError, Encoding};
 use crate::instance::{Instance, Pos, Start, TailRule};
 
@@ -200,6 +205,33 @@ impl Notebook {
     }
 }
 
+impl Notebook {
+    /// An upper estimate of the literals of the formula on setting `s`,
+    /// family by family from the builder's loops below (the unit test
+    /// compares it with built formulas): the pairs of 1, a literal per cell
+    /// in 2, at most five per cell in 3, the windows of 4, 10.g, 11.a and 16,
+    /// and the apple families, at most `12·P² + 30·P + 10` literals per time
+    /// point (10.a, 10.d and 10.e are quadratic in the apples).
+    fn estimated_literals(self, s: &Setting) -> u128 {
+        let cells = (s.n * s.n) as u128;
+        let (t, l0, p) = (s.t as u128, s.l0 as u128, s.pommes.len() as u128);
+        let heads = cells.saturating_mul(t);
+        let grid = heads.saturating_mul(cells.saturating_sub(1) + 6);
+        let fixed_window = heads.saturating_mul(2 * l0);
+        let growing_window = heads.saturating_mul(3 * p);
+        let apples = (t + 1).saturating_mul(p.saturating_mul(12 * p + 30) + 10);
+        let windows = match self {
+            Notebook::Mvp1 => fixed_window,
+            Notebook::Counter | Notebook::Ordered => fixed_window.saturating_add(growing_window),
+            // 11.a: two head literals and at most one per apple.
+            Notebook::Combinations => {
+                combinations_tail_clauses(s.n, s.t, s.l0, s.pommes.len()).saturating_mul(2 + p)
+            }
+        };
+        grid.saturating_add(windows).saturating_add(apples)
+    }
+}
+
 /// The notebook's globals for one formula.
 struct Setting {
     /// Grid side `N`.
@@ -287,6 +319,17 @@ impl Encoding for Notebook {
                     limit: COMBINATIONS_CLAUSE_LIMIT,
                 });
             }
+        }
+        // (After the two families' own limits, which say more.)
+        let literals = self.estimated_literals(&s);
+        if literals > MAX_LITERALS {
+            return Err(EncodeError::TooBig {
+                encoding: self.as_str().to_string(),
+                moves,
+                what: "literals (estimated)",
+                count: literals,
+                limit: MAX_LITERALS,
+            });
         }
         let mut b = Builder::new(s, *self == Notebook::Counter);
         match self {
@@ -801,6 +844,70 @@ impl Builder {
                     self.growing_window(x, y, t, false);
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The estimate is above every built formula's literals, and not far
+    /// above (at most three times), on every encoding with and without
+    /// apples, short and long windows.
+    #[test]
+    fn the_estimate_bounds_the_literals_closely() {
+        for nb in Notebook::ALL {
+            for (side, length, count, moves) in
+                [(3, 2, 1, 4), (4, 3, 3, 12), (5, 4, 6, 30), (5, 2, 9, 60)]
+            {
+                let count = if nb == Notebook::Mvp1 { 0 } else { count };
+                let inst = Instance {
+                    width: side,
+                    height: side,
+                    walls: vec![],
+                    start: Start::Free { length },
+                    apples: (1..=count).map(|i| (i % side, i / side)).collect(),
+                    visible: if nb == Notebook::Ordered {
+                        1
+                    } else {
+                        count.max(1)
+                    },
+                    grow: true,
+                    tail: TailRule::Follow,
+                    horizon: None,
+                };
+                let built = nb.encode(&inst, moves).unwrap().size().literals as u128;
+                let estimate = nb.estimated_literals(&nb.setting(&inst, moves).unwrap());
+                assert!(
+                    built <= estimate && estimate <= 3 * built,
+                    "{} {side}x{side} L0={length} P={count} T={moves}: {built} built, {estimate} estimated",
+                    nb.as_str()
+                );
+            }
+        }
+    }
+
+    /// A formula beyond the literal cap is refused before anything is built
+    /// (5x5 at 100,000 moves: 160 million literals were written).
+    #[test]
+    fn a_formula_beyond_the_literal_cap_is_refused() {
+        let inst = Instance {
+            width: 5,
+            height: 5,
+            walls: vec![],
+            start: Start::Free { length: 3 },
+            apples: vec![(1, 1)],
+            visible: 1,
+            grow: true,
+            tail: TailRule::Follow,
+            horizon: None,
+        };
+        match Notebook::Ordered.encode(&inst, 100_000) {
+            Err(EncodeError::TooBig { what, limit, .. }) => {
+                assert_eq!((what, limit), ("literals (estimated)", MAX_LITERALS));
+            }
+            other => panic!("{:?}", other.map(|c| c.size())),
         }
     }
 }

@@ -369,9 +369,45 @@ fn plans_beyond_the_horizon_cap_are_refused() {
     );
     assert_bad_input(
         &snakesat(&["check", problem, &ipc]),
-        "beyond.plan: the plan has 100001 moves, beyond the horizon limit of 100000",
+        "beyond.plan: line 100001: more than 100000 actions, beyond the horizon limit of 100000 moves",
     );
     assert!(!std::path::Path::new(&gif).exists());
+}
+
+/// Lists of cells longer than anything they may hold are refused with their
+/// length, read without being held (40 million apples took 3 GB before the
+/// limit was checked): walls beyond a 1000x1000 board's cells, a plan's
+/// `eaten` beyond the apple limit.
+#[test]
+fn cell_lists_beyond_their_limits_are_refused_with_their_length() {
+    let dir = temp_dir("long-lists");
+    let cells = |n: usize| vec!["[0,0]"; n].join(",");
+    let walls = write(
+        &dir,
+        "walls.json",
+        &format!(
+            r#"{{"width":2,"height":1,"snake":[[0,0]],"apples":[[1,0]],"walls":[{}]}}"#,
+            cells(1_000_001)
+        ),
+    );
+    assert_bad_input(
+        &snakesat(&["solve", &walls]),
+        "1000001 cells: more than a board has (at most 1000x1000)",
+    );
+    let instance = write(
+        &dir,
+        "two.json",
+        r#"{"width":2,"height":1,"snake":[[0,0]],"apples":[[1,0]]}"#,
+    );
+    let plan = write(
+        &dir,
+        "plan.json",
+        &format!(r#"{{"path":[[0,0],[1,0]],"eaten":[{}]}}"#, cells(100_001)),
+    );
+    assert_bad_input(
+        &snakesat(&["check", &instance, &plan]),
+        "100001 `eaten` entries, beyond the limit of 100000 apples",
+    );
 }
 
 /// Review 10: writing the plan's files after the search (a GIF of every

@@ -9,8 +9,8 @@ use clap::Args;
 use serde::Deserialize;
 
 use snakesat::excerpt::{excerpt, json_message};
-use snakesat::instance::json::deserialize_pairs;
-use snakesat::instance::{Instance, MAX_HORIZON, Pos};
+use snakesat::instance::json::{PairList, PairsRead, deserialize_pairs};
+use snakesat::instance::{Instance, MAX_APPLES, MAX_HORIZON, Pos};
 use snakesat::output;
 use snakesat::pddl::{Objects, validate};
 use snakesat::render::html;
@@ -55,18 +55,42 @@ struct PlanFile {
     status: Option<String>,
     #[serde(default, deserialize_with = "snakesat::instance::json::present")]
     horizon: Option<usize>,
-    #[serde(
-        default,
-        deserialize_with = "snakesat::instance::json::deserialize_optional_cells"
-    )]
-    path: Option<Vec<Pos>>,
+    #[serde(default, deserialize_with = "deserialize_path")]
+    path: Option<PairsRead>,
     #[serde(default, deserialize_with = "deserialize_eaten")]
     eaten: Option<Eaten>,
 }
 
-/// Reads `eaten` (`[[apple, time], ...]`), naming an entry of another length.
+/// Reads `path` (`[[x, y], ...]`): the cells of the first time points up to
+/// one past the horizon cap, and how many the path has (a longer plan is
+/// refused by [`within_horizon_cap`] without being held).
+fn deserialize_path<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<PairsRead>, D::Error> {
+    const PATH: PairList = PairList {
+        item: "cell",
+        shape: "a cell is [x, y]",
+        max: MAX_HORIZON + 2,
+    };
+    deserialize_pairs(d, &PATH).map(Some)
+}
+
+/// Reads `eaten` (`[[apple, time], ...]`), naming an entry of another length
+/// and refusing more entries than an instance may have apples.
 fn deserialize_eaten<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Eaten>, D::Error> {
-    deserialize_pairs(d, "`eaten` entry", "an entry is [apple, time]").map(Some)
+    const EATEN: PairList = PairList {
+        item: "`eaten` entry",
+        shape: "an entry is [apple, time]",
+        max: MAX_APPLES,
+    };
+    let PairsRead {
+        pairs: eaten,
+        total,
+    } = deserialize_pairs(d, &EATEN)?;
+    if total > EATEN.max {
+        return Err(serde::de::Error::custom(format!(
+            "{total} `eaten` entries, beyond the limit of {MAX_APPLES} apples"
+        )));
+    }
+    Ok(Some(eaten))
 }
 
 /// Why a plan cannot be drawn or accepted.
@@ -105,7 +129,6 @@ pub fn checked_path(
             };
             PlanProblem::Unreadable(bad_input(format!("{name}{kind}: {e}")))
         })?;
-        within_horizon_cap(plan, actions.len())?;
         // (The violation names the problem's objects as spelt: cut, so that a
         // megabyte-long name is not a megabyte-long line, for `check` and `render` alike.)
         let path = validate::validate(instance, objects, &actions).map_err(|e| {
@@ -217,11 +240,11 @@ fn json_path(
             excerpt(status)
         )));
     }
-    let path = match parsed.path {
-        Some(path) if !path.is_empty() => path,
+    let (path, cells) = match parsed.path {
+        Some(PairsRead { pairs, total }) if total > 0 => (pairs, total),
         _ => return Err(unreadable(format!("{name}: no `path` to {verb}"))),
     };
-    let moves = path.len() - 1;
+    let moves = cells - 1;
     within_horizon_cap(plan, moves)?;
     if let Some(h) = parsed.horizon
         && h != moves

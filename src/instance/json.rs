@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::{Instance, InstanceError, Pos, Start, TailRule};
+use super::{Instance, InstanceError, MAX_APPLES, MAX_SIDE, Pos, Start, TailRule};
 use crate::excerpt::{excerpt, json_message};
 
 /// Why a JSON instance could not be read.
@@ -94,38 +94,158 @@ impl<'de> Deserialize<'de> for Visible {
 }
 
 /// Reads a list of cells `[[x, y], ...]` (a serde `deserialize_with`
-/// function), as [`deserialize_pairs`] does.
+/// function), as [`deserialize_pairs`] does: at most one per cell of the
+/// largest board.
 fn deserialize_cells<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Pos>, D::Error> {
-    deserialize_pairs(d, "cell", "a cell is [x, y]")
+    let PairsRead {
+        pairs: cells,
+        total,
+    } = deserialize_pairs(d, &CELLS)?;
+    if total > CELLS.max {
+        return Err(serde::de::Error::custom(format!(
+            "{total} cells: more than a board has (at most {MAX_SIDE}x{MAX_SIDE})"
+        )));
+    }
+    Ok(cells)
 }
 
-/// Reads a list of number pairs `[[a, b], ...]`: an item of another length
-/// is named with its index and length ("cell 1 has 3 numbers; a cell is
-/// [x, y]", with `item` "cell" and `shape` "a cell is [x, y]"), where a
-/// tuple's own error would only say "trailing characters" or "invalid
-/// length".
+/// Reads the apples `[[x, y], ...]`: at most [`MAX_APPLES`].
+fn deserialize_apples<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Pos>, D::Error> {
+    let PairsRead {
+        pairs: apples,
+        total,
+    } = deserialize_pairs(d, &APPLES)?;
+    if total > APPLES.max {
+        return Err(serde::de::Error::custom(InstanceError::TooManyApples(
+            total,
+        )));
+    }
+    Ok(apples)
+}
+
+/// What a list of number pairs holds, for [`deserialize_pairs`]: its items'
+/// name and shape for an item of another length ("cell 1 has 3 numbers; a
+/// cell is [x, y]", with `item` "cell" and `shape` "a cell is [x, y]"), and
+/// the most items kept.
+pub struct PairList {
+    /// An item's name.
+    pub item: &'static str,
+    /// What an item is.
+    pub shape: &'static str,
+    /// The most items kept; the others are counted only.
+    pub max: usize,
+}
+
+/// A list of pairs as [`deserialize_pairs`] reads it.
+pub struct PairsRead {
+    /// The first pairs, up to the list's most.
+    pub pairs: Vec<(usize, usize)>,
+    /// How many pairs the list has.
+    pub total: usize,
+}
+
+/// The cells of a board: walls, a snake.
+const CELLS: PairList = PairList {
+    item: "cell",
+    shape: "a cell is [x, y]",
+    max: MAX_SIDE * MAX_SIDE,
+};
+
+/// The apples of an instance.
+const APPLES: PairList = PairList {
+    item: "cell",
+    shape: "a cell is [x, y]",
+    max: MAX_APPLES,
+};
+
+/// Reads a list of number pairs `[[a, b], ...]` as `list` says, with the
+/// number of its items: an item of another length is named with its index
+/// and length, where a tuple's own error would only say "trailing
+/// characters" or "invalid length". Only the first `list.max` items are
+/// kept (the others are read and counted), so that a file of millions of
+/// pairs is not held in memory to be refused afterwards (40 million apples
+/// took 3 GB); the caller refuses a count beyond its limit.
 pub fn deserialize_pairs<'de, D: serde::Deserializer<'de>>(
     d: D,
-    item: &str,
-    shape: &str,
-) -> Result<Vec<(usize, usize)>, D::Error> {
-    let raw: Vec<Vec<usize>> = Deserialize::deserialize(d)?;
-    raw.into_iter()
-        .enumerate()
-        .map(|(i, pair)| match pair[..] {
-            [a, b] => Ok((a, b)),
-            _ => Err(serde::de::Error::custom(format!(
-                "{item} {i} has {}; {shape}",
-                crate::counted(pair.len(), "number")
-            ))),
-        })
-        .collect()
+    list: &PairList,
+) -> Result<PairsRead, D::Error> {
+    struct Pairs<'a>(&'a PairList);
+    impl<'de> serde::de::Visitor<'de> for Pairs<'_> {
+        type Value = PairsRead;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a sequence")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            let list = self.0;
+            let hint = seq.size_hint().unwrap_or(0);
+            let mut pairs = Vec::with_capacity(hint.min(list.max).min(1 << 16));
+            let mut total = 0;
+            while let Some(Numbers { first, count }) = seq.next_element()? {
+                let pair = match (first, count) {
+                    ([Some(a), Some(b)], 2) => (a, b),
+                    _ => {
+                        return Err(serde::de::Error::custom(format!(
+                            "{} {total} has {}; {}",
+                            list.item,
+                            crate::counted(count, "number"),
+                            list.shape
+                        )));
+                    }
+                };
+                if total < list.max {
+                    pairs.push(pair);
+                }
+                total += 1;
+            }
+            Ok(PairsRead { pairs, total })
+        }
+    }
+    d.deserialize_seq(Pairs(list))
+}
+
+/// A list of numbers read without keeping more than its first two: its
+/// length is counted (an item of a pair list may be a million numbers long).
+struct Numbers {
+    first: [Option<usize>; 2],
+    count: usize,
+}
+
+impl<'de> Deserialize<'de> for Numbers {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Counting;
+        impl<'de> serde::de::Visitor<'de> for Counting {
+            type Value = Numbers;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Numbers, A::Error> {
+                let mut numbers = Numbers {
+                    first: [None; 2],
+                    count: 0,
+                };
+                while let Some(n) = seq.next_element::<usize>()? {
+                    if let Some(slot) = numbers.first.get_mut(numbers.count) {
+                        *slot = Some(n);
+                    }
+                    numbers.count += 1;
+                }
+                Ok(numbers)
+            }
+        }
+        d.deserialize_seq(Counting)
+    }
 }
 
 /// Cells as pairs (`[[x, y], …]`) for an optional field: an absent key is `None`
 /// (with `#[serde(default)]`), a present one holds cells (`null` is
 /// refused, as for every key of an instance).
-pub fn deserialize_optional_cells<'de, D: serde::Deserializer<'de>>(
+fn deserialize_optional_cells<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<Vec<Pos>>, D::Error> {
     deserialize_cells(d).map(Some)
@@ -166,7 +286,7 @@ struct RawInstance {
         deserialize_with = "present"
     )]
     length: Option<usize>,
-    #[serde(deserialize_with = "deserialize_cells")]
+    #[serde(deserialize_with = "deserialize_apples")]
     apples: Vec<Pos>,
     #[serde(
         default,

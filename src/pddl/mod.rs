@@ -12,7 +12,8 @@
 //! file order, all visible) followed by the `spawn`/`NEXTSPAWN` chain up to
 //! `dummypoint`. The rules are `tail = strict`, `grow = true`.
 //!
-//! Lists may nest at most [`MAX_NESTING`] deep (the snake domain needs 4).
+//! Lists may nest at most [`MAX_NESTING`] deep (the snake domain needs 4), and
+//! a file may hold at most [`MAX_EXPRESSIONS`] lists and atoms.
 //!
 //! Only grids with walls are supported: an `ISADJACENT` graph that is not the
 //! 4-neighbour grid restricted to its cells is refused. So is an initial
@@ -42,6 +43,14 @@ use crate::instance::{Instance, InstanceError, Pos, Start, TailRule};
 
 /// The deepest nesting of parentheses a problem file may have.
 pub const MAX_NESTING: usize = 64;
+
+/// The most expressions (lists and atoms) a problem file may have: 32 per
+/// cell of the largest board. A 1000x1000 board's problem needs about 26
+/// million (its objects, four `ISADJACENT` facts of four expressions per
+/// cell, walls, snake and up to [`crate::instance::MAX_APPLES`] apples), so
+/// a file beyond the cap is not a problem, and reading stops there, before
+/// it holds more than the largest problem does (250 MB of `()` took 5 GB).
+pub const MAX_EXPRESSIONS: usize = 32 * crate::instance::MAX_SIDE * crate::instance::MAX_SIDE;
 
 /// Why a problem file could not be read.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -308,6 +317,11 @@ impl std::fmt::Display for Sx<'_> {
 /// most [`MAX_NESTING`] deep; `lower` is `text` with ASCII letters
 /// lowercased (so at the same byte offsets), where the atoms' names are.
 fn parse_sexprs<'t>(text: &'t str, lower: &'t str) -> Result<Vec<Sx<'t>>, PddlError> {
+    parse_at_most(text, lower, MAX_EXPRESSIONS)
+}
+
+/// [`parse_sexprs`] with at most `most` expressions.
+fn parse_at_most<'t>(text: &'t str, lower: &'t str, most: usize) -> Result<Vec<Sx<'t>>, PddlError> {
     debug_assert_eq!(text.len(), lower.len());
     let syntax = |line: usize, message: String| PddlError::Syntax {
         line,
@@ -316,8 +330,20 @@ fn parse_sexprs<'t>(text: &'t str, lower: &'t str) -> Result<Vec<Sx<'t>>, PddlEr
     let mut stack: Vec<(Vec<Sx>, usize)> = Vec::new();
     let mut top = Vec::new();
     let mut line = 1;
+    let mut expressions = 0;
     let mut chars = text.char_indices().peekable();
     while let Some((start, c)) = chars.next() {
+        if c == '(' || !(c.is_whitespace() || c == ')' || c == ';') {
+            expressions += 1;
+            if expressions > most {
+                return Err(syntax(
+                    line,
+                    format!(
+                        "more than {most} lists and atoms, beyond what a problem on the largest board needs"
+                    ),
+                ));
+            }
+        }
         match c {
             '\n' => line += 1,
             ';' => {
@@ -1040,6 +1066,25 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Reading stops at the expression beyond the cap, lists and atoms alike
+    /// (blanks, comments and closing parentheses are not counted).
+    #[test]
+    fn reading_stops_beyond_the_expression_cap() {
+        let text = "(a b) ; (c d e f)\n ( ) (g)";
+        let lower = text.to_ascii_lowercase();
+        assert_eq!(parse_at_most(text, &lower, 6).unwrap().len(), 3);
+        match parse_at_most(text, &lower, 5) {
+            Err(PddlError::Syntax { line, message }) => {
+                assert_eq!(line, 2);
+                assert!(
+                    message.starts_with("more than 5 lists and atoms"),
+                    "{message}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn object_names_round_trip() {

@@ -25,7 +25,7 @@ use thiserror::Error;
 
 use super::{DUMMY, Objects};
 use crate::geometry::Direction;
-use crate::instance::{Instance, Pos, Start};
+use crate::instance::{Instance, MAX_HORIZON, Pos, Start};
 
 /// The domain's actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -177,7 +177,9 @@ fn is_number(text: &str) -> bool {
 }
 
 /// Reads a plan file for the problem whose cells `objects` names: an object
-/// it does not name (other than `dummypoint`) is unknown.
+/// it does not name (other than `dummypoint`) is unknown. A plan of more
+/// actions than the horizon cap ([`MAX_HORIZON`]) is refused at the first
+/// action beyond it, before more are held (7 million took 1.3 GB).
 pub fn read_plan(text: &str, objects: &Objects) -> Result<Vec<Action>, PlanReadError> {
     let mut actions = Vec::new();
     for (index, raw) in text.lines().enumerate() {
@@ -187,6 +189,11 @@ pub fn read_plan(text: &str, objects: &Objects) -> Result<Vec<Action>, PlanReadE
             continue;
         }
         let err = |message: String| PlanReadError { line, message };
+        if actions.len() == MAX_HORIZON {
+            return Err(err(format!(
+                "more than {MAX_HORIZON} actions, beyond the horizon limit of {MAX_HORIZON} moves"
+            )));
+        }
         let open = body.find('(').ok_or_else(|| {
             err(format!(
                 "expected `(action ...)`, found `{}`",

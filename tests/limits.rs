@@ -599,6 +599,16 @@ fn endless_inputs_stop_at_the_size_limit() {
     let model = write(&dir, "m.out", "s SATISFIABLE\nv 0\n");
     let run = snakesat(&["decode", "/dev/zero", &model]);
     assert_bad_input(&run, "larger than 2048 MB, the most read of a formula");
+    // A model is read up to what one of the formula's variables can need
+    // (it was 2048 MB whatever the formula).
+    let cnf = dir.join("f.cnf");
+    let cnf = cnf.to_str().unwrap();
+    assert_eq!(snakesat(&["export", "--horizon", "45", "-o", cnf]).code, 0);
+    let run = snakesat(&["decode", cnf, "/dev/zero"]);
+    assert_bad_input(
+        &run,
+        "/dev/zero is larger than 64 MB, the most read of a model of the formula's variables",
+    );
 }
 
 #[test]

@@ -44,7 +44,6 @@ pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
     super::check_json_beside(args.json, "--gif", args.gif.as_deref())?;
     let [mut gif] = output::claim([args.gif.as_deref()])?;
     let cnf_text = read_file(&args.cnf, Input::Formula)?;
-    let model_text = read_file(&args.model, Input::Model)?;
     let failure = |e: ModelError| match e {
         ModelError::Model(e) => bad_input(format!("{}: {e}", args.model.display())),
         ModelError::Falsified { clause } => bad_input(format!(
@@ -61,6 +60,9 @@ pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
     // The formula first, so that its header and sizes answer for a model
     // that is no plan too.
     let formula = read_formula(&cnf_text).map_err(failure)?;
+    // (Then the model, read up to what a model of the formula can need.)
+    let variables = formula.size.variables as usize;
+    let model_text = read_file(&args.model, Input::Model { variables })?;
     let mut report = formula_report(&formula);
     let answer = match formula.answer(&model_text) {
         Ok(answer) => answer,

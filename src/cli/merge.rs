@@ -13,7 +13,9 @@
 
 use crate::cli::Exit;
 use std::collections::HashSet;
-use std::io::Write;
+use std::io::{Read, Write};
+
+use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -181,13 +183,13 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<Exit, Failure> {
     let (summary, rows) = index::merge(shards).map_err(bad_input)?;
     // Every file is checked before anything is written.
     for (_, source, sha) in &sources {
-        checked_bytes(source, sha)?;
+        stream_checked(source, sha, &mut std::io::sink())?;
     }
     let top = create_folder(output)?;
     let lock = claim_folder(output, "merge")?;
     let written = sources
         .iter()
-        .try_for_each(|(name, source, sha)| copy(&checked_bytes(source, sha)?, &output.join(name)))
+        .try_for_each(|(name, source, sha)| copy(source, sha, &output.join(name)))
         .and_then(|()| write_index(output, None, &summary, &rows))
         .and_then(|()| release_folder(&lock));
     if let Err(e) = written {
@@ -277,22 +279,46 @@ fn check_name(name: &str, names: &mut HashSet<String>, index: &Path) -> Result<(
     }
 }
 
-/// The bytes of `source`, refused unless their SHA-256 is `sha`.
-fn checked_bytes(source: &Path, sha: &str) -> Result<Vec<u8>, Failure> {
-    // A family's files are instances and formulas.
-    let bytes = read_path_bounded(source, Input::Formula)?;
-    if index::sha256_hex(&bytes) != sha {
+/// Passes the bytes of `source` to `sink` a block at a time (never the
+/// whole file in memory: a family's instances and formulas, at most the
+/// size of a formula), and refuses them unless their SHA-256 is `sha`.
+fn stream_checked(source: &Path, sha: &str, sink: &mut impl Write) -> Result<(), Failure> {
+    let name = source.display();
+    let cannot = |verb: &str, e: std::io::Error| bad_input(format!("cannot {verb} {name}: {e}"));
+    let mut file = std::fs::File::open(source).map_err(|e| cannot("read", e))?;
+    let limit = Input::Formula.max_bytes();
+    let mut hasher = Sha256::new();
+    let mut block = vec![0u8; 1 << 20];
+    let mut total: u64 = 0;
+    loop {
+        let n = match file.read(&mut block) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(cannot("read", e)),
+        };
+        total += n as u64;
+        if total > limit {
+            return Err(bad_input(format!(
+                "{name} is larger than {} MB, the most read of a family's file",
+                limit >> 20
+            )));
+        }
+        hasher.update(&block[..n]);
+        sink.write_all(&block[..n]).map_err(|e| cannot("copy", e))?;
+    }
+    if index::hex(&hasher.finalize()) != sha {
         return Err(bad_input(format!(
-            "{} does not match the SHA-256 of its index",
-            source.display()
+            "{name} does not match the SHA-256 of its index"
         )));
     }
-    Ok(bytes)
+    Ok(())
 }
 
-/// Writes `bytes` to the new file `target`, unfinished until the merge is complete.
-fn copy(bytes: &[u8], target: &Path) -> Result<(), Failure> {
-    output::create_unfinished(target, || std::fs::File::create_new(target))
-        .and_then(|mut file| file.write_all(bytes))
-        .map_err(|e| bad_input(format!("cannot write {}: {e}", target.display())))
+/// Copies `source` to the new file `target` (unfinished until the merge is
+/// complete), refused unless its SHA-256 is `sha`.
+fn copy(source: &Path, sha: &str, target: &Path) -> Result<(), Failure> {
+    let mut file = output::create_unfinished(target, || std::fs::File::create_new(target))
+        .map_err(|e| bad_input(format!("cannot write {}: {e}", target.display())))?;
+    stream_checked(source, sha, &mut file)
 }

@@ -487,8 +487,11 @@ pub enum Input {
     Plan,
     /// A DIMACS formula.
     Formula,
-    /// A solver's model.
-    Model,
+    /// A solver's model for a formula of this many variables.
+    Model {
+        /// The `p cnf` variable count of the formula.
+        variables: usize,
+    },
     /// A family's index or summary (`merge`).
     Index,
 }
@@ -499,7 +502,14 @@ impl Input {
         const MB: u64 = 1 << 20;
         match self {
             Input::Problem | Input::Plan => 256 * MB,
-            Input::Formula | Input::Model => 2048 * MB,
+            Input::Formula => 2048 * MB,
+            // Its values (at most 16 bytes each, with a sign and a blank)
+            // and up to 64 MB of the solver's comments and statistics.
+            Input::Model { variables } => {
+                let values = (variables as u64).saturating_mul(16);
+                let most = 64 * MB + values;
+                if most < 2048 * MB { most } else { 2048 * MB }
+            }
             Input::Index => 1024 * MB,
         }
     }
@@ -509,7 +519,7 @@ impl Input {
             Input::Problem => "a problem",
             Input::Plan => "a plan",
             Input::Formula => "a formula",
-            Input::Model => "a model",
+            Input::Model { .. } => "a model of the formula's variables",
             Input::Index => "a family's index",
         }
     }

@@ -298,7 +298,9 @@ pub enum DimacsError {
 pub struct ParsedCnf {
     /// The `c <key> <value>` comments; the first value of a key is kept.
     pub meta: HashMap<String, String>,
-    /// Index `v - 1` holds the name of variable `v`, if the file named it.
+    /// Index `v - 1` holds the name of variable `v`, if the file named it,
+    /// up to the highest variable named (a file that names none of its
+    /// millions of variables costs no table).
     pub names: Vec<Option<VarKind>>,
     /// Variable count of the `p cnf` header.
     pub num_vars: usize,
@@ -476,7 +478,6 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
         });
     }
     parsed.num_vars = v;
-    parsed.names.resize(v, None);
     Ok(parsed)
 }
 

@@ -150,7 +150,11 @@ impl Header {
                 instance: h,
             });
         }
-        if let Some(i) = parsed.names.iter().position(Option::is_none) {
+        // (The names stop at the highest variable named.)
+        let unnamed = parsed.names.iter().position(Option::is_none);
+        if let Some(i) =
+            unnamed.or((parsed.names.len() < parsed.num_vars).then_some(parsed.names.len()))
+        {
             return Err(HeaderError::Unnamed {
                 line: parsed.header_line,
                 var: i + 1,
@@ -261,6 +265,20 @@ mod tests {
             Header::read(&dimacs::parse(&unnamed).unwrap()),
             Err(HeaderError::Unnamed { var: 2, .. })
         ));
+        // Variables declared beyond the last one named (the names stop
+        // there: no table of the declared count is made).
+        let declared = dimacs::parse(&text).unwrap().num_vars;
+        let more = text.replace(
+            &format!("p cnf {declared} "),
+            &format!("p cnf {} ", declared + 1000),
+        );
+        assert_ne!(more, text);
+        let parsed = dimacs::parse(&more).unwrap();
+        assert_eq!(parsed.names.len(), declared);
+        match Header::read(&parsed) {
+            Err(HeaderError::Unnamed { var, .. }) => assert_eq!(var, declared + 1),
+            other => panic!("{other:?}"),
+        }
         // Coordinates off the board or past the horizon name the line.
         for (bad, why) in [
             (

@@ -515,6 +515,25 @@ fn bad_flags_are_refused_with_one_line() {
         &snakesat(&["solve", "--satisficing", "--horizon", "50"]),
         "cannot be combined with --horizon",
     );
+    // Nor does a fixed horizon search: --max-horizon would be ignored (it
+    // was, silently), whether the horizon is a flag or the instance's.
+    assert_bad_input(
+        &snakesat(&["solve", "--horizon", "50", "--max-horizon", "10"]),
+        "--max-horizon bounds a search over horizons; this instance's horizon is fixed at 50 moves",
+    );
+    let dir = temp_dir("fixed-horizon");
+    let fixed = dir.join("fixed.json");
+    std::fs::write(
+        &fixed,
+        r#"{"width":3,"height":3,"snake":[[0,0]],"apples":[[2,2]],"horizon":4}"#,
+    )
+    .unwrap();
+    let fixed = fixed.to_str().unwrap();
+    assert_bad_input(
+        &snakesat(&["solve", fixed, "--satisficing", "--max-horizon", "10"]),
+        "fixed at 4 moves",
+    );
+    assert_eq!(snakesat(&["solve", fixed]).code, 0);
     let clap_error = snakesat(&["solve", "--no-such-flag"]);
     assert_eq!(clap_error.code, 2);
 }

@@ -43,7 +43,8 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub encoding: EncodingArgs,
     /// Largest horizon tried when searching the least one, and the longest
-    /// plan `--satisficing` returns (at most 100000) [default: 300; with
+    /// plan `--satisficing` returns (at most 100000; refused at a fixed
+    /// horizon, --horizon's or the instance's) [default: 300; with
     /// --satisficing, 100000].
     #[arg(long, value_parser = super::max_horizon)]
     pub max_horizon: Option<usize>,
@@ -128,6 +129,13 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
         return Err(bad_input(
             "--satisficing looks for plans of any length up to --max-horizon; it cannot be combined with --horizon",
         ));
+    }
+    if args.max_horizon.is_some()
+        && let Some(h) = instance.horizon
+    {
+        return Err(bad_input(format!(
+            "--max-horizon bounds a search over horizons; this instance's horizon is fixed at {h} moves (by --horizon or its `horizon`)"
+        )));
     }
     if args.plan.is_some() && !read_as_pddl {
         return Err(bad_input(

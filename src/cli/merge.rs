@@ -14,11 +14,10 @@
 use crate::cli::Exit;
 use std::collections::HashSet;
 use std::io::{Read, Write};
-
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use sha2::{Digest, Sha256};
 
 use crate::cli::index::{self, Shard, Summary};
 use crate::cli::measure::game::games_table;

@@ -61,14 +61,14 @@ struct PlanFile {
     eaten: Option<Eaten>,
 }
 
-/// Reads `path` (`[[x, y], ...]`): the cells of the first time points up to
-/// one past the horizon cap, and how many the path has (a longer plan is
-/// refused by [`within_horizon_cap`] without being held).
+/// Reads `path` (`[[x, y], ...]`): its cells up to the horizon cap's last
+/// time point, and how many it has (a longer plan is refused by
+/// [`within_horizon_cap`] without being held).
 fn deserialize_path<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<PairsRead>, D::Error> {
     const PATH: PairList = PairList {
         item: "cell",
         shape: "a cell is [x, y]",
-        max: MAX_HORIZON + 2,
+        max: MAX_HORIZON + 1,
     };
     deserialize_pairs(d, &PATH).map(Some)
 }

@@ -124,6 +124,23 @@ pub enum MergeError {
         format!("{first} against {other}")
     })]
     DifferentCommands(String, String),
+    /// Shards of one command whose summaries differ on the sampling they
+    /// share (every shard's summary repeats it).
+    #[error(
+        "the summaries of shards {first} and {other} differ on `{field}`: {a} against {b} (a summary edited, or shards of different runs)"
+    )]
+    DifferentSampling {
+        /// The first shard given (`I/K`, or its place).
+        first: String,
+        /// The shard that differs.
+        other: String,
+        /// The summary field.
+        field: &'static str,
+        /// The first shard's value.
+        a: String,
+        /// The other's.
+        b: String,
+    },
     /// A shard missing or given twice.
     #[error("expected shards 1/{count}..{count}/{count} once each, got {got}")]
     WrongShards {
@@ -359,6 +376,32 @@ pub fn merge(
             ));
         }
         seen.push(s.shard.as_deref().map(Shard::parse).transpose()?);
+        // (What the merged summary takes from the first shard.)
+        let shared = |s: &Summary| {
+            [
+                ("generator", s.generator.clone()),
+                ("seed", s.seed.to_string()),
+                ("mode", s.mode.clone()),
+                ("distinct", s.distinct.to_string()),
+                ("draws", s.draws.to_string()),
+                ("duplicates", s.duplicates.to_string()),
+                ("invalid", s.invalid.to_string()),
+            ]
+        };
+        let name = |s: &Summary| s.shard.clone().unwrap_or_else(|| "unsharded".into());
+        if let Some(((field, a), (_, b))) = shared(&first)
+            .into_iter()
+            .zip(shared(s))
+            .find(|(a, b)| a != b)
+        {
+            return Err(MergeError::DifferentSampling {
+                first: name(&first),
+                other: name(s),
+                field,
+                a,
+                b,
+            });
+        }
     }
     // K: the shards' own when they agree, else the number given.
     let counts: Vec<usize> = seen.iter().flatten().map(|s| s.count).collect();
@@ -947,6 +990,22 @@ mod tests {
             merge(other),
             Err(MergeError::DifferentCommands(..))
         ));
+        // A summary that disagrees on the sampling (it was merged, the
+        // first shard's value kept).
+        let mut edited = shards.clone();
+        edited[1].0.distinct = 1_000_000_000;
+        let error = merge(edited).unwrap_err();
+        assert!(
+            matches!(
+                &error,
+                MergeError::DifferentSampling {
+                    field: "distinct",
+                    ..
+                }
+            ),
+            "{error}"
+        );
+        assert!(error.to_string().contains("1000000000"), "{error}");
     }
 
     /// The rows of shard `i/k` of the table `header` + `rows`, with its

@@ -609,6 +609,10 @@ fn mallob_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError> {
             let solution = result["solution"].as_array().ok_or_else(|| {
                 bad("result.solution is missing (a model passed by -pls through a pipe cannot be read from the file)")
             })?;
+            // (Mallob puts a 0 first, so that literal `v` is at index `v`.)
+            if let Some(first) = solution.first().filter(|v| v.as_i64() != Some(0)) {
+                return Err(bad(&format!("result.solution[0] is {first}, not 0")));
+            }
             let mut values = vec![false; num_vars];
             for (index, value) in solution.iter().enumerate().skip(1) {
                 let literal = value
@@ -776,6 +780,7 @@ mod tests {
                 "result.solution[2] is 3, not 2 or -2",
             ),
             (result(10, "[0, 1, -2, 3, 4]"), "does not fit"),
+            (result(10, "[1, -2, 3]"), "result.solution[0] is 1, not 0"),
             (result(7, "[]"), "no result.resultcode"),
             (result(10, "null"), "result.solution is missing"),
             ("{ not json".to_string(), "Mallob result: not JSON"),

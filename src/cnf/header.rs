@@ -8,8 +8,8 @@
 
 use thiserror::Error;
 
-use super::CoordRanges;
 use super::dimacs::{self, ParsedCnf};
+use super::{CoordRanges, VarKind};
 use crate::encode::decode::{DecodeError, check_horizon};
 use crate::encode::{self, Encoding};
 use crate::instance::{Instance, json};
@@ -161,24 +161,8 @@ impl Header {
                 declared: parsed.num_vars,
             });
         }
-        let ranges = CoordRanges {
-            width: instance.width,
-            height: instance.height,
-            apples: instance.apples.len(),
-            initial_length: instance.initial_length(),
-            horizon,
-        };
         // (Every variable is named: checked above.)
-        let named = parsed.names.iter().flatten().enumerate();
-        for (i, name) in named {
-            if let Some(why) = name.out_of_range(&ranges) {
-                let coords: Vec<String> = name.coords().iter().map(u32::to_string).collect();
-                return Err(HeaderError::OutOfRange {
-                    var: format!("c var {} {} {}", i + 1, name.name(), coords.join(" ")),
-                    why,
-                });
-            }
-        }
+        names_in_range(parsed.names.iter().flatten(), &instance, horizon)?;
         Ok(Header {
             instance,
             encoding,
@@ -187,9 +171,39 @@ impl Header {
     }
 }
 
-/// Writes `cnf` as DIMACS with the header of `instance` at `horizon`. A
-/// horizon that [`Header::read`] would refuse (0, or beyond the instance
-/// limit) is refused here (`InvalidInput`) before anything is written.
+/// Refuses the first of `names` (variables `1, 2, …`) whose coordinates lie
+/// outside `instance`'s board, apples or initial length, or past `horizon`.
+fn names_in_range<'a>(
+    names: impl Iterator<Item = &'a VarKind>,
+    instance: &Instance,
+    horizon: usize,
+) -> Result<(), HeaderError> {
+    let ranges = CoordRanges {
+        width: instance.width,
+        height: instance.height,
+        apples: instance.apples.len(),
+        initial_length: instance.initial_length(),
+        horizon,
+    };
+    for (i, name) in names.enumerate() {
+        if let Some(why) = name.out_of_range(&ranges) {
+            let coords: Vec<String> = name.coords().iter().map(u32::to_string).collect();
+            return Err(HeaderError::OutOfRange {
+                var: format!("c var {} {} {}", i + 1, name.name(), coords.join(" ")),
+                why,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Writes `cnf` as DIMACS with the header of `instance` at `horizon`. What
+/// [`Header::read`] would refuse of it is refused here (`InvalidInput`)
+/// before anything is written: a horizon of 0 or beyond the instance limit,
+/// an invalid instance, a variable whose coordinates lie off the instance
+/// or past the horizon (a formula encoded for a longer horizon or another
+/// board). The header cannot tell a formula encoded for a shorter horizon:
+/// encode at the `horizon` given.
 pub fn write(
     cnf: &super::Cnf,
     instance: &Instance,
@@ -198,12 +212,15 @@ pub fn write(
     status: Option<&str>,
     out: &mut impl std::io::Write,
 ) -> std::io::Result<()> {
-    check_horizon(horizon).map_err(|e| {
+    let refused = |e: &dyn std::fmt::Display| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             format!("cannot write the header: {e}"),
         )
-    })?;
+    };
+    check_horizon(horizon).map_err(|e| refused(&e))?;
+    instance.validate().map_err(|e| refused(&e))?;
+    names_in_range(cnf.names().iter(), instance, horizon).map_err(|e| refused(&e))?;
     dimacs::write(cnf, &Header::meta(instance, encoding, horizon, status), out)
 }
 
@@ -238,6 +255,20 @@ mod tests {
             zero.to_string(),
             "cannot write the header: horizon 0 is out of range (1..=100000)"
         );
+        assert!(nothing.is_empty());
+        // Nor is what the reader would refuse of the instance or the
+        // formula (both were written): an invalid instance, a formula of
+        // a longer horizon (its variables past the one given).
+        let mut on_wall = instance.clone();
+        on_wall.walls = vec![(0, 0)];
+        let invalid = write(&cnf, &on_wall, &*direct, 4, None, &mut nothing).unwrap_err();
+        assert_eq!(invalid.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(
+            invalid.to_string().starts_with("cannot write the header: "),
+            "{invalid}"
+        );
+        let longer = write(&cnf, &instance, &*direct, 3, None, &mut nothing).unwrap_err();
+        assert!(longer.to_string().ends_with("time 4 is past 3"), "{longer}");
         assert!(nothing.is_empty());
 
         let other = dimacs::parse(&text.replace("c horizon 4", "c horizon 5")).unwrap();

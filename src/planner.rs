@@ -27,7 +27,11 @@ use crate::instance::{Instance, InstanceError, MAX_HORIZON, Pos};
 use crate::proof::ProofError;
 use crate::reachable::{self, Reachable};
 use crate::sim::{self, Replay, Violation};
-use crate::solve::{self, Attempt, Budget, SearchResult, Stats, Status};
+use crate::solve::{self, Budget, SearchResult};
+/// The types the planner reports in ([`Outcome::attempts`],
+/// [`Planner::on_attempt`], [`Outcome::status`], [`Outcome::stats`]), here
+/// beside the planner that is the way in.
+pub use crate::solve::{Attempt, Stats, Status};
 
 /// Which question the planner asks: the one given to [`Planner::search`],
 /// else the instance's own ([`Planner::search_for`]).
@@ -205,7 +209,8 @@ pub enum Verdict {
     /// A checked plan.
     Plan(Plan),
     /// Proven: no plan of at most `within` moves (of exactly `within` moves
-    /// for [`Search::FixedHorizon`]).
+    /// for [`Search::FixedHorizon`]); with [`Outcome::lower_bound`] `None`,
+    /// none of any length.
     NoPlan {
         /// The largest horizon excluded.
         within: usize,

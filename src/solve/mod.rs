@@ -3,9 +3,9 @@
 //! per horizon here, on every core in `parallel`, one solver in
 //! `incremental`), or a plan fast and then
 //! shorter ones (`satisficing`, whose first plans include the move-level
-//! [`beam`] search); a wall-clock deadline turns into `unknown`. Only the
-//! types they report in and the beam (a plan without SAT, exact with an
-//! unbounded width) are public: the planner is the way in.
+//! beam search); a wall-clock deadline turns into `unknown`. Only the types
+//! they report in are public (also re-exported by [`crate::planner`]): the
+//! planner is the way in.
 
 // Public for its tests and benchmark (tests/beam.rs, benches/throughput.rs),
 // not for programs: they plan with `Planner`, whose satisficing search runs

@@ -203,9 +203,7 @@ impl Notebook {
             pommes: inst.apples.clone(),
         })
     }
-}
 
-impl Notebook {
     /// An upper estimate of the literals of the formula on setting `s`,
     /// family by family from the builder's loops below (the unit test
     /// compares it with built formulas): the pairs of 1, a literal per cell

@@ -147,12 +147,6 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
         .as_deref()
         .map(super::generate::create_folder)
         .transpose()?;
-    if let Some(dir) = &args.plans {
-        output::check_writable(dir).map_err(|e| {
-            output::discard_unfinished();
-            bad_input(format!("cannot write in {}: {e}", dir.display()))
-        })?;
-    }
     if let Some(dir) = &args.proof {
         certify::check(dir, &*encoding)?;
         for file in &files {

@@ -661,13 +661,19 @@ pub fn refuse_non_folder(dir: &Path) -> Result<(), Failure> {
 /// ([`output::create_unfinished`]) until the run (`generate` or `merge`
 /// writing a family, `bench` writing plans) is complete; returns the topmost
 /// folder created (`dir` itself when it exists). A folder that another process (a shard sharing it)
-/// creates meanwhile is used, and not removed.
+/// creates meanwhile is used, and not removed. A folder that takes no files is refused.
 pub fn create_folder(dir: &Path) -> Result<PathBuf, Failure> {
     refuse_non_folder(dir)?;
-    output::create_dirs_unfinished(dir).map_err(|(folder, e)| {
+    let top = output::create_dirs_unfinished(dir).map_err(|(folder, e)| {
         output::discard_unfinished();
         bad_input(format!("cannot create {}: {e}", folder.display()))
-    })
+    })?;
+    // (An existing folder may refuse files: found now, not after the work.)
+    output::check_writable(dir).map_err(|e| {
+        output::discard_unfinished();
+        bad_input(format!("cannot write in {}: {e}", dir.display()))
+    })?;
+    Ok(top)
 }
 
 /// Refuses an output folder that holds files of an earlier run, which would

@@ -367,6 +367,21 @@ pub fn merge(
     shards: Vec<(Summary, Vec<IndexRow>)>,
 ) -> Result<(Summary, Vec<IndexRow>), MergeError> {
     let first = shards.first().map(|s| s.0.clone()).unwrap_or_default();
+    // What the merged summary takes from the first shard: every shard's
+    // summary must repeat it.
+    let shared = |s: &Summary| {
+        [
+            ("generator", s.generator.clone()),
+            ("seed", s.seed.to_string()),
+            ("mode", s.mode.clone()),
+            ("distinct", s.distinct.to_string()),
+            ("draws", s.draws.to_string()),
+            ("duplicates", s.duplicates.to_string()),
+            ("invalid", s.invalid.to_string()),
+        ]
+    };
+    let name = |s: &Summary| s.shard.clone().unwrap_or_else(|| "unsharded".into());
+    let first_sampling = shared(&first);
     let mut seen = Vec::new();
     for (s, _) in &shards {
         if s.command != first.command {
@@ -376,21 +391,9 @@ pub fn merge(
             ));
         }
         seen.push(s.shard.as_deref().map(Shard::parse).transpose()?);
-        // (What the merged summary takes from the first shard.)
-        let shared = |s: &Summary| {
-            [
-                ("generator", s.generator.clone()),
-                ("seed", s.seed.to_string()),
-                ("mode", s.mode.clone()),
-                ("distinct", s.distinct.to_string()),
-                ("draws", s.draws.to_string()),
-                ("duplicates", s.duplicates.to_string()),
-                ("invalid", s.invalid.to_string()),
-            ]
-        };
-        let name = |s: &Summary| s.shard.clone().unwrap_or_else(|| "unsharded".into());
-        if let Some(((field, a), (_, b))) = shared(&first)
-            .into_iter()
+        if let Some(((field, a), (_, b))) = first_sampling
+            .iter()
+            .cloned()
             .zip(shared(s))
             .find(|(a, b)| a != b)
         {

@@ -559,11 +559,11 @@ where
         let mut pts = series.points.clone();
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
         let line = if series.steps {
-            stepped(&pts)
+            std::borrow::Cow::Owned(stepped(&pts))
         } else {
-            pts.clone()
+            std::borrow::Cow::Borrowed(&pts[..])
         };
-        ctx.draw_series(LineSeries::new(line, c.stroke_width(2)))
+        ctx.draw_series(LineSeries::new(line.iter().copied(), c.stroke_width(2)))
             .map_err(|e| err(&e))?;
         for &p in &pts {
             draw_marker(look.whole, marker(i), ctx.backend_coord(&p), c)?;

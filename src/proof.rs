@@ -450,8 +450,10 @@ pub struct Manifest {
     /// starts from it, a fixed horizon's does not rest on it.
     pub lower_bound: Option<usize>,
     /// How horizons below the lower bound are excluded, or, when some apple
-    /// can never be eaten, every horizon (absent for a fixed horizon, and for
-    /// a lower bound of 0 or 1: nothing below it to exclude).
+    /// can never be eaten, every horizon (absent for a lower bound of 0 or 1:
+    /// nothing below it to exclude). At a fixed horizon, present only when
+    /// that horizon lies below the bound (or the bound is `None`), to say that
+    /// a pruned formula's refutation rests on the bound argument.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub below_lower_bound: Option<&'static str>,
     /// Every claim, by horizon.
@@ -503,6 +505,13 @@ cells; src/encode/full.rs), or because the snake's \
 reachable states, few enough to list, include none with every apple eaten (src/reachable.rs), an \
 argument, not a proof";
 
+/// What a fixed horizon's refutation rests on when the horizon lies below
+/// the lower bound, or when no horizon has a plan (the bound is `None`).
+const FIXED_BELOW_BOUND_NOTE: &str = "the fixed horizon lies below the lower bound (or some apple can \
+never be eaten): a pruned formula (the direct encoding's default) holds that argument as clauses, \
+often empty ones, so its refutation rests on the argument, not on the game's rules; encode with \
+prune=off for a refutation from the rules alone";
+
 /// The horizons whose UNSAT the answer rests on (the UNSAT `attempts` of its search), ascending.
 fn refuted_horizons(attempts: &[Attempt]) -> Vec<usize> {
     let mut horizons: Vec<usize> = attempts
@@ -542,6 +551,10 @@ pub fn certify(
     create_dir(dir)?;
     let mut claims: Vec<(usize, Reason)> = refuted.iter().map(|&t| (t, Reason::Refuted)).collect();
     let rests_on_bound = !matches!(search, Search::FixedHorizon(_));
+    let fixed_below_bound = match search {
+        Search::FixedHorizon(t) => lower_bound.is_none_or(|bound| t < bound),
+        _ => false,
+    };
     let unreachable = rests_on_bound && lower_bound.is_none();
     let below_bound = lower_bound.filter(|_| rests_on_bound);
     if let Some(below) = below_bound.and_then(|b| b.checked_sub(1))
@@ -586,6 +599,8 @@ pub fn certify(
             Some(UNREACHABLE_NOTE)
         } else if below_too_big {
             Some(BOUND_TOO_BIG_NOTE)
+        } else if fixed_below_bound {
+            Some(FIXED_BELOW_BOUND_NOTE)
         } else {
             // A bound of 0 or 1 leaves nothing below it to exclude (no
             // horizon, or only 0 moves, where no apple is eaten).

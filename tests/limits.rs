@@ -612,6 +612,46 @@ fn endless_inputs_stop_at_the_size_limit() {
 }
 
 #[test]
+fn binary_input_is_refused_as_it_is_read_not_at_its_end() {
+    // Standard input that starts with bytes that are not UTF-8 and stays
+    // open: the reader refuses it at once (it read to the end, or the 2 GB
+    // limit, before looking).
+    use std::io::Write as _;
+    let dir = temp_dir("binary");
+    let model = write(&dir, "m.out", "s SATISFIABLE\nv 0\n");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(["decode", "-", &model])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"c snakesat\n\xff\xfe\x00binary").unwrap();
+    stdin.flush().unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() && started.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let hung = child.try_wait().unwrap().is_none();
+    if hung {
+        child.kill().unwrap();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        !hung,
+        "still reading an open input after its first bad byte"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot read standard input: it is not UTF-8 text"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn the_timeout_covers_reading_the_problem() {
     // Standard input that never ends nor closes: only the watchdog ends the run.
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"))

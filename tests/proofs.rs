@@ -372,6 +372,27 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
     }
     assert_exported(&fixed, &[file.to_str().unwrap()]);
 
+    // A fixed horizon below the bound: its pruned formula is refuted by the
+    // bound argument it holds as clauses, and the manifest says so (it said
+    // nothing, and the claim read as a refutation from the rules).
+    let below = dir.join("fixed-below");
+    let run = snakesat(&[
+        "solve",
+        file.to_str().unwrap(),
+        "--horizon",
+        "1",
+        "--proof",
+        below.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "stderr: {}", run.stderr);
+    let m = manifest(&below);
+    assert_eq!(horizons(&m["claims"], "refuted"), vec![1]);
+    let note = m["below_lower_bound"].as_str().unwrap();
+    assert!(
+        note.contains("fixed horizon lies below the lower bound"),
+        "{note}"
+    );
+
     // An apple behind walls: no claim to certify, and the manifest says
     // which argument excludes every horizon (it said nothing).
     let walled = dir.join("walled.json");
@@ -436,7 +457,9 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
         assert_eq!(horizons(&m["claims"], "refuted"), vec![10]);
         assert_eq!(m["claims"].as_array().unwrap().len(), 1);
         assert!(m["lower_bound"].is_null());
-        assert!(m.get("below_lower_bound").is_none());
+        // Its formula holds the argument as clauses: the note says so.
+        let note = m["below_lower_bound"].as_str().unwrap();
+        assert!(note.contains("prune=off"), "{note}");
         if have_checker() {
             check_all(&out);
         }

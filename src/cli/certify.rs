@@ -56,6 +56,25 @@ pub fn refuse_earlier(dir: &Path) -> Result<(), Failure> {
     )))
 }
 
+/// The exit code of a certificate that could not be written: a formula
+/// beyond the encoding's limits is a request that does not fit (exit 2, as
+/// when the search itself would build it), and a folder or file that cannot
+/// be written (no space left, say) a bad output path (exit 2, as for
+/// `export`, `generate` and `--search fresh`); anything else (CaDiCaL
+/// refusing to trace, a re-solve against the search) is exit 3.
+fn failure_code(error: &proof::ProofError) -> Exit {
+    use proof::ProofError as E;
+    match error {
+        E::Encode(EncodeError::TooBig { .. })
+        | E::NulPath { .. }
+        | E::Create { .. }
+        | E::NotAFolder { .. }
+        | E::Write { .. }
+        | E::Io(_) => Exit::BadInput,
+        _ => Exit::Unknown,
+    }
+}
+
 /// Writes the certificates of the search's `outcome` into `dir` (the re-solves get their own
 /// `timeout`, if any) and says on stderr what they cover.
 pub fn write(
@@ -68,12 +87,7 @@ pub fn write(
     let deadline = timeout.map(|d| Instant::now() + d);
     let manifest =
         proof::certify_search(instance, encoding, outcome, dir, deadline).map_err(|e| Failure {
-            // A formula beyond the encoding's limits is a request that does
-            // not fit (exit 2, as when the search itself would build it).
-            code: match &e {
-                proof::ProofError::Encode(EncodeError::TooBig { .. }) => Exit::BadInput,
-                _ => Exit::Unknown,
-            },
+            code: failure_code(&e),
             message: format!("certificates: {:#}", anyhow::Error::from(e)),
         })?;
     // An unknown answer claims nothing: it is not certified, whatever its
@@ -95,4 +109,20 @@ pub fn write(
         proof_dir: dir.display().to_string(),
         certificates: manifest.claims,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unwritable_certificate_is_a_bad_output_path() {
+        let full = proof::ProofError::Write {
+            path: "p/horizon-26.drat".into(),
+            source: std::io::Error::other("No space left on device"),
+        };
+        assert_eq!(failure_code(&full), Exit::BadInput);
+        let contradiction = proof::ProofError::Satisfiable { horizon: 3 };
+        assert_eq!(failure_code(&contradiction), Exit::Unknown);
+    }
 }

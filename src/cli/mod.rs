@@ -129,8 +129,9 @@ formula beyond the encoding's limits, or an output that cannot be written)."
     /// Read a solver's model for an exported CNF, rebuild the plan and check it.
     #[command(
         after_help = "Exit codes: 0 the model is a plan the simulator accepts; 1 the solver says UNSAT \
-(no plan of exactly the CNF's horizon); 2 bad input (an unreadable or malformed CNF or model, a CNF not \
-written by `snakesat export`, a model that does not fit the CNF or falsifies one of its clauses, or an \
+(no plan of exactly the CNF's horizon); 2 bad input (an unreadable or malformed CNF or model, a CNF \
+without the header `snakesat export` writes: its `c instance`, `c encoding` and `c horizon` lines and a \
+`c var` line for every variable, a model that does not fit the CNF or falsifies one of its clauses, or an \
 output that cannot be written); 3 the solver gave up (UNKNOWN), or the model is not a legal plan (an \
 approximate encoding's; the first violated rule is named), or the solver says UNSAT to an approximate \
 encoding's CNF (which may exclude legal plans: no answer) at a horizon the lower bound allows (below it: 1, \
@@ -525,14 +526,41 @@ impl Input {
     }
 }
 
-/// The bytes of `reader`, or an error naming `name` past `kind`'s limit.
-fn read_bounded(reader: impl Read, name: &str, kind: Input) -> Result<Vec<u8>, Failure> {
+/// The bytes of `reader`, or an error naming `name` past `kind`'s limit;
+/// with `text`, also at the first byte that is not UTF-8, found while
+/// reading (binary data given as a formula is refused at once, not after
+/// its 2 GB limit).
+fn read_bounded(
+    reader: impl Read,
+    name: &str,
+    kind: Input,
+    text: bool,
+) -> Result<Vec<u8>, Failure> {
     let limit = kind.max_bytes();
+    let mut reader = reader.take(limit + 1);
     let mut bytes = Vec::new();
-    reader
-        .take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| bad_input(format!("cannot read {name}: {e}")))?;
+    // Bytes known to be UTF-8 (a character cut at the end of a block waits
+    // for the next one).
+    let mut checked = 0;
+    let mut block = vec![0u8; 1 << 16];
+    loop {
+        // What has arrived (not a whole block: a pipe that stays open after
+        // a bad byte is refused then).
+        let read = match reader.read(&mut block) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(bad_input(format!("cannot read {name}: {e}"))),
+        };
+        bytes.extend_from_slice(&block[..read]);
+        if text {
+            match std::str::from_utf8(&bytes[checked..]) {
+                Ok(_) => checked = bytes.len(),
+                Err(e) if e.error_len().is_none() => checked += e.valid_up_to(),
+                Err(_) => return Err(not_utf8(name)),
+            }
+        }
+    }
     if bytes.len() as u64 > limit {
         return Err(bad_input(format!(
             "{name} is larger than {} MB, the most read of {}",
@@ -557,7 +585,10 @@ pub fn read_file(path: &Path, kind: Input) -> Result<String, Failure> {
             ));
         }
         let name = "standard input";
-        return utf8(read_bounded(std::io::stdin().lock(), name, kind)?, name);
+        return utf8(
+            read_bounded(std::io::stdin().lock(), name, kind, true)?,
+            name,
+        );
     }
     snakesat::output::note_input(path)?;
     read_text(path, kind)
@@ -566,22 +597,30 @@ pub fn read_file(path: &Path, kind: Input) -> Result<String, Failure> {
 /// The bytes of the file `path`, up to `kind`'s limit (not noted as an
 /// input of the command: see [`read_file`]).
 pub fn read_path_bounded(path: &Path, kind: Input) -> Result<Vec<u8>, Failure> {
+    read_path(path, kind, false)
+}
+
+/// The file `path` read as [`read_bounded`] does.
+fn read_path(path: &Path, kind: Input, text: bool) -> Result<Vec<u8>, Failure> {
     let name = path.display().to_string();
     let file =
         std::fs::File::open(path).map_err(|e| bad_input(format!("cannot read {name}: {e}")))?;
-    read_bounded(file, &name, kind)
+    read_bounded(file, &name, kind, text)
 }
 
 /// [`read_path_bounded`] as text.
 pub fn read_text(path: &Path, kind: Input) -> Result<String, Failure> {
-    utf8(read_path_bounded(path, kind)?, &path.display().to_string())
+    utf8(read_path(path, kind, true)?, &path.display().to_string())
+}
+
+fn not_utf8(name: &str) -> Failure {
+    bad_input(format!("cannot read {name}: it is not UTF-8 text"))
 }
 
 /// `bytes` as text without a leading UTF-8 byte-order mark (every command
 /// reads its text inputs through here, `bench`'s problems too).
 fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, Failure> {
-    let mut text = String::from_utf8(bytes)
-        .map_err(|_| bad_input(format!("cannot read {name}: it is not UTF-8 text")))?;
+    let mut text = String::from_utf8(bytes).map_err(|_| not_utf8(name))?;
     if text.starts_with('\u{feff}') {
         text.drain(..'\u{feff}'.len_utf8());
     }

@@ -33,7 +33,7 @@ fn csv_lines(file: &str) -> Vec<String> {
     let shard = header.ends_with(",settings,shard");
     assert_eq!(
         header.strip_suffix(",settings,shard").unwrap_or(header),
-        "size,reuse,seed,won,steps,eaten,seconds,build_seconds,solve_seconds,solver_calls,cuts,shortest_possible,least_safe"
+        "size,reuse,seed,won,steps,eaten,seconds,build_seconds,solve_seconds,solver_calls,cuts,shortest_possible,least_safe,timeouts"
     );
     lines
         .map(|l| match shard {
@@ -46,7 +46,7 @@ fn csv_lines(file: &str) -> Vec<String> {
 /// A CSV line without its time columns (seconds, build_seconds, solve_seconds).
 fn without_times(line: &str) -> String {
     let fields: Vec<&str> = line.split(',').collect();
-    assert_eq!(fields.len(), 13, "{line}");
+    assert_eq!(fields.len(), 14, "{line}");
     [&fields[..6], &fields[9..]].concat().join(",")
 }
 

@@ -806,3 +806,86 @@ fn pictures_are_refused_before_the_summary_and_a_picture_on_stdout_keeps_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game in which the time per apple stopped a search says so (it said
+/// nothing: a won game looked like any other, though another run may play
+/// another one), per apple and in all; a game that never reached it says 0.
+#[test]
+fn apples_that_reach_the_time_per_apple_are_counted() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let run = snakesat(args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap()
+    };
+    let rushed = json(&[
+        "play",
+        "--size",
+        "8",
+        "--seed",
+        "1",
+        "--timeout",
+        "0.000001",
+        "--json",
+    ]);
+    let timed_out = rushed["apples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["timed_out"] == true)
+        .count();
+    assert!(timed_out > 0, "{rushed}");
+    assert_eq!(rushed["timeouts"], timed_out);
+    let text = snakesat(&[
+        "play",
+        "--size",
+        "8",
+        "--seed",
+        "1",
+        "--timeout",
+        "0.000001",
+    ]);
+    assert!(
+        text.stdout
+            .contains("reached the time per apple (--timeout)"),
+        "{}",
+        text.stdout
+    );
+    let bench = snakesat(&[
+        "bench",
+        "game",
+        "--sizes",
+        "6",
+        "--games",
+        "2",
+        "--timeout",
+        "0.000001",
+        "--csv-out",
+        "-",
+    ]);
+    assert_eq!(bench.code, 0, "{}", bench.stderr);
+    assert!(
+        bench
+            .stderr
+            .contains("2 games reached the time per apple (--timeout)"),
+        "{}",
+        bench.stderr
+    );
+    // The Markdown table went to stderr, beside the CSV on stdout.
+    assert!(
+        bench.stderr.contains("| grid | reuse |"),
+        "{}",
+        bench.stderr
+    );
+    let mut rows = bench.stdout.lines();
+    assert!(rows.next().unwrap().ends_with(",timeouts"));
+    assert!(rows.all(|r| r.rsplit(',').next().unwrap().parse::<u64>().unwrap() > 0));
+    let calm = json(&["play", "--size", "8", "--seed", "1", "--json"]);
+    assert_eq!(calm["timeouts"], 0);
+    assert!(
+        calm["apples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["timed_out"] == false)
+    );
+}

@@ -772,10 +772,10 @@ fn errors_echo_long_input_cut_short() {
     )
     .unwrap();
     let shard = dir.join("s.csv");
-    let header = "size,reuse,seed,won,steps,eaten,seconds,build_seconds,solve_seconds,solver_calls,cuts,shortest_possible,least_safe,settings,shard";
+    let header = "size,reuse,seed,won,steps,eaten,seconds,build_seconds,solve_seconds,solver_calls,cuts,shortest_possible,least_safe,timeouts,settings,shard";
     std::fs::write(
         &shard,
-        format!("{header}\n4x4,clauses,1,true,47,15,0.1,0.1,0.1,9,0,12,15,games=1,{long}\n"),
+        format!("{header}\n4x4,clauses,1,true,47,15,0.1,0.1,0.1,9,0,12,15,0,games=1,{long}\n"),
     )
     .unwrap();
     let s = |p: &std::path::Path| p.to_str().unwrap().to_string();

@@ -289,8 +289,31 @@ pub fn run(args: BenchGameArgs) -> Result<Exit, Failure> {
     output::commit([json_out, csv_out, steps_out, time_out])?;
     if args.json {
         print_report(&(json + "\n"));
+    } else if output::stdout_taken() {
+        // A table on standard output (`--csv-out -`): the Markdown table goes
+        // to stderr, as `play`'s summary does beside a picture.
+        stderr_text!("{}", rows_table(&rows).to_markdown());
     } else {
         print_report(&rows_table(&rows).to_markdown());
+    }
+    let timed_out: Vec<String> = games
+        .iter()
+        .filter(|g| g.stats.timeouts > 0)
+        .map(|g| {
+            format!(
+                "{} seed {} ({})",
+                g.grid,
+                g.stats.seed,
+                g.stats.reuse.name()
+            )
+        })
+        .collect();
+    if !timed_out.is_empty() {
+        note!(
+            "{} reached the time per apple (--timeout) on some apple, so another run may play them otherwise: {}",
+            snakesat::counted(timed_out.len(), "game"),
+            timed_out.join(", ")
+        );
     }
     // Exit 1 names the games it is for (the table only counts them).
     for game in games.iter().filter(|g| !g.stats.won) {

@@ -258,7 +258,7 @@ fn print_game(record: &GameRecord, json: bool) {
     }
     let outcome = if record.stats.won { "won" } else { "lost" };
     let mut text = format!(
-        "{}x{} seed {} ({}): {outcome} with length {}/{}, {} in {} ({} by a shortest path, {} by a least safe plan; \
+        "{}x{} seed {} ({}): {outcome} with length {}/{}, {} in {} ({} by a least safe plan; \
 apples / steps on a shortest path {} / {}, on a longer certified path {} / {}, following the cycle {} / {}), \
 {:.3} s (build {:.3} s, solve {:.3} s, {}, {}); every move checked by the simulator",
         record.stats.width,
@@ -269,7 +269,6 @@ apples / steps on a shortest path {} / {}, on a longer certified path {} / {}, f
         record.stats.cells,
         counted(record.stats.eaten, "apple"),
         counted(record.stats.steps, "step"),
-        record.stats.shortest_possible,
         record.stats.least_safe,
         record.stats.breakdown.shortest_apples,
         record.stats.breakdown.shortest_steps,
@@ -283,6 +282,12 @@ apples / steps on a shortest path {} / {}, on a longer certified path {} / {}, f
         counted(record.stats.work.solver_calls, "solver call"),
         counted(record.stats.work.cuts, "cut"),
     );
+    if record.stats.timeouts > 0 {
+        text += &format!(
+            "\n  {} reached the time per apple (--timeout): another run may play another game",
+            counted(record.stats.timeouts, "apple")
+        );
+    }
     if let Some(loss) = &record.stats.loss {
         text += &format!("\n  lost: {loss}");
     }

@@ -328,6 +328,10 @@ pub struct AppleRecord {
     /// when `steps == lower_bound`). Safe means: a Hamiltonian cycle follows
     /// (see the module documentation); plans are simple paths.
     pub least: bool,
+    /// Planning it reached the time per apple (`--timeout`), which stopped a
+    /// search: another run, on a machine more or less loaded, may plan it
+    /// otherwise (and so play another game from here).
+    pub timed_out: bool,
     /// Time spent planning it.
     pub seconds: f64,
     /// Solver work spent on it.
@@ -364,6 +368,10 @@ pub struct GameStats {
     pub shortest_possible: usize,
     /// Apples eaten by a plan proven to be the least safe one.
     pub least_safe: usize,
+    /// Apples whose planning reached the time per apple
+    /// ([`AppleRecord::timed_out`]): 0 for a game that any machine replays
+    /// move for move.
+    pub timeouts: usize,
     /// Apples and moves by how each apple was reached.
     #[serde(flatten)]
     pub breakdown: Breakdown,
@@ -503,6 +511,7 @@ pub fn play(
             steps: 0,
             shortest_possible: 0,
             least_safe: 0,
+            timeouts: 0,
             breakdown: Breakdown::default(),
             seconds: 0.0,
             work: Work::default(),
@@ -556,6 +565,8 @@ pub fn play(
             solver.conflict_limit = config.conflicts;
             solver.round_limit = config.rounds;
         }
+        let timed_out = deadline.is_some_and(|d| Instant::now() >= d);
+        record.stats.timeouts += usize::from(timed_out);
         let Some(plan) = plan else {
             record.apples.push(AppleRecord {
                 index: record.stats.eaten,
@@ -565,12 +576,13 @@ pub fn play(
                 lower_bound: lower_bound.unwrap_or(0),
                 method: AppleMethod::Lost,
                 least: false,
+                timed_out,
                 seconds: apple_started.elapsed().as_secs_f64(),
                 work: difference(solver.work, work_before),
             });
             // Apples counted from 1 in words, as `solve` and the viewer do.
             // A search the time per apple stopped proves nothing: said so.
-            let why = if deadline.is_some_and(|d| Instant::now() >= d) {
+            let why = if timed_out {
                 "the time per apple ran out before a safe plan was found"
             } else {
                 "no safe plan"
@@ -608,6 +620,7 @@ pub fn play(
             lower_bound: lower_bound.unwrap_or(plan.moves.len()),
             method: plan.method,
             least: plan.least,
+            timed_out,
             seconds: apple_started.elapsed().as_secs_f64(),
             work: difference(solver.work, work_before),
         };

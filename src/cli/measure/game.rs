@@ -496,6 +496,7 @@ pub fn games_table(games: &[GameSummary]) -> Table {
         ("cuts", Align::Right),
         ("shortest_possible", Align::Right),
         ("least_safe", Align::Right),
+        ("timeouts", Align::Right),
     ]);
     for g in games {
         table.push(vec![
@@ -512,6 +513,7 @@ pub fn games_table(games: &[GameSummary]) -> Table {
             Cell::Int(g.stats.work.cuts),
             Cell::count(Some(g.stats.shortest_possible)),
             Cell::count(Some(g.stats.least_safe)),
+            Cell::count(Some(g.stats.timeouts)),
         ]);
     }
     table

@@ -1534,10 +1534,16 @@ fn bench_shards_merge_into_the_single_table() {
         std::fs::write(&file, edited).unwrap();
         let run = snakesat(&["merge", "-o", &merged, &file, &shards[1], &shards[2]]);
         assert_bad_input(&run, expected);
+        // The file and its line, not the row's place among the merged rows
+        // (which left the user to work out the shard).
         if value == "x/3" {
             assert!(run.stderr.contains("edited-1.csv"), "{}", run.stderr);
         } else {
-            assert!(run.stderr.contains("merged row 1:"), "{}", run.stderr);
+            assert!(
+                run.stderr.contains("edited-1.csv line 2: column"),
+                "{}",
+                run.stderr
+            );
         }
     }
     // A row cut short (only its key columns, or only the shard columns) or
@@ -1559,6 +1565,7 @@ fn bench_shards_merge_into_the_single_table() {
             "{short}: {}",
             run.stderr
         );
+        assert!(run.stderr.contains("short-1.csv line 2"), "{}", run.stderr);
     }
     // A table without rows names no shard and no settings: one from another
     // sweep (here an empty shard 3/3 of a one-game sweep) standing for a
@@ -1697,6 +1704,12 @@ fn bench_shards_merge_into_the_single_table() {
     assert_bad_input(
         &snakesat(&["merge", "-o", &merged, &one, &tail]),
         "encoding=direct;body=tail against encoding=direct",
+    );
+    // A table of `bench game` among them: named as another command's (it
+    // was "run with other settings").
+    assert_bad_input(
+        &snakesat(&["merge", "-o", &merged, &one, &shards[1]]),
+        "ipc-1.csv is a table of `bench` and",
     );
     assert_eq!(snakesat(&["merge", "-o", &merged, &one, &two]).code, 0);
     assert_eq!(read(&merged).lines().count(), 4);

@@ -645,6 +645,14 @@ pub fn merge_tables(tables: &[String]) -> Result<String, MergeError> {
     Ok(out)
 }
 
+/// Where row `row` (1-based, after the header) of the table that
+/// [`merge_tables`] built from `tables` tables came from: the table (0-based)
+/// and its line (1-based, the header being line 1).
+pub fn merged_row_source(row: usize, tables: usize) -> (usize, usize) {
+    let p = row - 1;
+    (p % tables, p / tables + 2)
+}
+
 /// Whether a cell holds what its column does.
 type CellTest = fn(&str) -> bool;
 

@@ -71,22 +71,50 @@ pub fn run(args: MergeArgs) -> Result<Exit, Failure> {
 }
 
 fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<Exit, Failure> {
-    let tables = inputs
-        .iter()
-        .map(|p| read_file(p, Input::Index))
-        .collect::<Result<Vec<_>, _>>()?;
     // The headers of `bench --shard` and `bench game --shard` tables.
     let known: Vec<String> = [ipc::rows_table(&[]), games_table(&[])]
         .iter()
         .map(|t| format!("{},{}", t.to_csv().trim_end(), index::SHARD_COLUMNS))
         .collect();
-    for (path, table) in inputs.iter().zip(&tables) {
-        if !known.iter().any(|h| table.lines().next() == Some(h)) {
-            return Err(bad_input(format!(
-                "{} is not a CSV file of `bench --shard` or `bench game --shard` (its first line is not their header)",
-                path.display()
-            )));
+    let not_a_table = |path: &Path| {
+        bad_input(format!(
+            "{} is not a CSV file of `bench --shard` or `bench game --shard` (its first line is not their header)",
+            path.display()
+        ))
+    };
+    // Each regular file's first line before any file is read whole (a large
+    // file that is no table was read into memory first); a pipe is read once,
+    // and checked after.
+    let longest = known.iter().map(String::len).max().unwrap_or_default();
+    let regular = |p: &&PathBuf| std::fs::metadata(p).is_ok_and(|m| m.is_file());
+    for path in inputs.iter().filter(regular) {
+        if !first_line_is(path, &known, longest)? {
+            return Err(not_a_table(path));
         }
+    }
+    let tables = inputs
+        .iter()
+        .map(|p| read_file(p, Input::Table))
+        .collect::<Result<Vec<_>, _>>()?;
+    let command = |table: &str| known.iter().position(|h| table.lines().next() == Some(h));
+    for (path, table) in inputs.iter().zip(&tables) {
+        if command(table).is_none() {
+            return Err(not_a_table(path));
+        }
+    }
+    // Tables of both commands: named as such, not as other settings.
+    if let Some(other) = tables
+        .iter()
+        .position(|t| command(t) != command(&tables[0]))
+    {
+        let name = |table: &str| ["`bench`", "`bench game`"][command(table).unwrap_or_default()];
+        return Err(bad_input(format!(
+            "{} is a table of {} and {} one of {}: shards of different commands",
+            inputs[0].display(),
+            name(&tables[0]),
+            inputs[other].display(),
+            name(&tables[other])
+        )));
     }
     let merged = index::merge_tables(&tables).map_err(|e| match e {
         index::MergeError::DifferentSettings { first, other } => {
@@ -103,6 +131,35 @@ fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<Exit, Failure> {
             inputs[table - 1].display(),
             snakesat::excerpt::excerpt(&text)
         )),
+        // A cell or a row names the file and line it came from, not only
+        // its place among the merged rows.
+        index::MergeError::BadCell {
+            row,
+            column,
+            value,
+            expected,
+        } => {
+            let (table, line) = index::merged_row_source(row, inputs.len());
+            bad_input(format!(
+                "{} line {line}: column {column} holds {:?}, not {expected}",
+                inputs[table].display(),
+                snakesat::excerpt::excerpt(&value)
+            ))
+        }
+        index::MergeError::BadRow { row } => {
+            let (table, line) = index::merged_row_source(row, inputs.len());
+            bad_input(format!(
+                "{} line {line} does not have the header's cells",
+                inputs[table].display()
+            ))
+        }
+        e @ index::MergeError::OutOfOrder { row, .. } => {
+            let (table, line) = index::merged_row_source(row, inputs.len());
+            bad_input(format!(
+                "{e} (the row of {} line {line})",
+                inputs[table].display()
+            ))
+        }
         e => bad_input(e),
     })?;
     let mut out = output::claim_one(output)?;
@@ -116,6 +173,23 @@ fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<Exit, Failure> {
         counted(inputs.len(), "shard")
     );
     Ok(Exit::Done)
+}
+
+/// Whether the first line of the file `path` is one of `headers` (reading at
+/// most `longest` bytes of it, a byte-order mark and its line end).
+fn first_line_is(path: &Path, headers: &[String], longest: usize) -> Result<bool, Failure> {
+    use std::io::Read as _;
+    const BOM: &[u8] = "\u{feff}".as_bytes();
+    let file = std::fs::File::open(path)
+        .map_err(|e| bad_input(format!("cannot read {}: {e}", path.display())))?;
+    let mut start = Vec::with_capacity(longest + BOM.len() + 2);
+    file.take((longest + BOM.len() + 2) as u64)
+        .read_to_end(&mut start)
+        .map_err(|e| bad_input(format!("cannot read {}: {e}", path.display())))?;
+    let text = start.strip_prefix(BOM).unwrap_or(&start);
+    let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    Ok(headers.iter().any(|h| h.as_bytes() == line))
 }
 
 /// The shard outputs of a folder: `(shard, folder)` per `summary-I-of-K.json`.

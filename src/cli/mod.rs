@@ -495,6 +495,8 @@ pub enum Input {
     },
     /// A family's index or summary (`merge`).
     Index,
+    /// A shard's CSV table of `bench` or `bench game` (`merge`).
+    Table,
 }
 
 impl Input {
@@ -511,7 +513,7 @@ impl Input {
                 let most = 64 * MB + values;
                 if most < 2048 * MB { most } else { 2048 * MB }
             }
-            Input::Index => 1024 * MB,
+            Input::Index | Input::Table => 1024 * MB,
         }
     }
 
@@ -522,6 +524,7 @@ impl Input {
             Input::Formula => "a formula",
             Input::Model { .. } => "a model of the formula's variables",
             Input::Index => "a family's index",
+            Input::Table => "a shard's table",
         }
     }
 }

@@ -619,3 +619,32 @@ fn a_violation_echoes_an_excerpt_of_a_long_name() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game's record (`play --json`) given as a plan is named as such, for
+/// `check` and `render` alike (the error was a bare "expected a sequence").
+#[test]
+fn a_game_record_is_not_taken_for_a_plan() {
+    let dir = temp_dir("game-record");
+    let record = dir.join("game.json");
+    let run = snakesat(&["play", "--size", "4", "--seed", "2", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    std::fs::write(&record, &run.stdout).unwrap();
+    let instance = dir.join("i.json");
+    std::fs::write(
+        &instance,
+        r#"{"width": 4, "height": 4, "snake": [[0, 0]], "apples": [[1, 1]]}"#,
+    )
+    .unwrap();
+    let (instance, record) = (instance.to_str().unwrap(), record.to_str().unwrap());
+    let gif = dir.join("g.gif");
+    for args in [
+        vec!["check", instance, record],
+        vec!["render", instance, record, "--gif", gif.to_str().unwrap()],
+    ] {
+        assert_bad_input(
+            &snakesat(&args),
+            "game.json: a game record of `play --json`, not a plan: it carries no moves",
+        );
+    }
+    assert!(!gif.exists());
+}

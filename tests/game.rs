@@ -293,6 +293,33 @@ fn play_refuses_bad_input() {
             "no Hamiltonian cycle",
         ),
         (vec!["--size", "axb"], "not a board side"),
+        // A whole number too large for a side is out of range, not "not a
+        // whole number"; an open-ended count's least value is said plainly
+        // (it was "0 is not in 1..18446744073709551615").
+        (
+            vec!["--size", "99999999999999999999"],
+            "board side 99999999999999999999 is out of range 1..=64",
+        ),
+        (
+            vec!["--rounds", "0"],
+            "--rounds <N>': it must be at least 1",
+        ),
+        (
+            vec!["--gif", "g.gif", "--skip", "0"],
+            "it must be at least 1",
+        ),
+        (
+            vec!["--rounds", "99999999999"],
+            "it is too large for a count",
+        ),
+        // An animation too large for any game of the board is refused before
+        // the game (a 64x64 game plays for minutes first).
+        (
+            vec![
+                "--size", "64", "--gif", "g.gif", "--skip", "1", "--cell", "20",
+            ],
+            "would draw at least 4096 frames of at least 1281x1281 pixels",
+        ),
         // A GIF under another format's name (it was written, exit 0).
         (
             vec!["--gif", "game.svg"],

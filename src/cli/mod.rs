@@ -809,7 +809,7 @@ pub struct GifLook {
     /// million pixels in all (frames × pixels of a frame), a limit that a
     /// given N, or --cell, must keep too]
     #[arg(long, value_name = "N",
-          value_parser = clap::value_parser!(u64).range(1..), help_heading = "GIF", requires = "gif")]
+          value_parser = at_least_one::<u64>, help_heading = "GIF", requires = "gif")]
     pub skip: Option<u64>,
 }
 
@@ -838,6 +838,22 @@ impl GifLook {
         snakesat::render::gif::check_board_size(width, height, self.cell)
             .map_err(|e| bad_input(format!("cannot write {}: {e}", gif.display())))
     }
+
+    /// [`GifLook::check_board`], and with a `--skip` given, refuses an
+    /// animation too large to draw for any path of at least `least_moves`
+    /// moves ([`snakesat::render::gif::check_least_animation`]).
+    pub fn check_least_path(
+        &self,
+        gif: Option<&Path>,
+        width: usize,
+        height: usize,
+        least_moves: usize,
+    ) -> Result<(), Failure> {
+        let Some(gif) = gif else { return Ok(()) };
+        let skip = self.options().skip;
+        snakesat::render::gif::check_least_animation(width, height, self.cell, least_moves, skip)
+            .map_err(|e| bad_input(format!("cannot write {}: {e}", gif.display())))
+    }
 }
 
 /// The most problems or games `bench` and `bench game` run at once (`--jobs`):
@@ -856,6 +872,22 @@ pub fn check_jobs(jobs: usize) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// Parses a count that has no upper limit but its type's: at least 1 (clap's
+/// own range said "0 is not in 1..18446744073709551615").
+pub fn at_least_one<T>(text: &str) -> Result<T, String>
+where
+    T: std::str::FromStr<Err = std::num::ParseIntError> + PartialOrd + From<u8> + std::fmt::Display,
+{
+    match text.trim().parse::<T>() {
+        Ok(n) if n >= T::from(1) => Ok(n),
+        Ok(_) => Err("it must be at least 1".to_string()),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
+            Err("it is too large for a count".to_string())
+        }
+        Err(_) => Err("it is not a whole number".to_string()),
+    }
 }
 
 /// Parses `--threads`: 1 to [`game::MAX_THREADS`].

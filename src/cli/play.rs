@@ -34,7 +34,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=super::measure::game::MAX_GAMES))]
     pub games: u64,
     /// How the solver is reused between apples.
-    #[arg(long, value_enum, default_value_t = Reuse::Clauses)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Reuse::Clauses)]
     pub reuse: Reuse,
     /// Solver time per apple in seconds; past it the snake follows its last
     /// certified cycle (always safe, maybe longer; on a board with an odd
@@ -84,12 +84,12 @@ pub struct PlayerArgs {
     /// Solver calls per query (each model that is not one cycle gets subtour
     /// cuts and another call) before the query counts as undecided.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_ROUNDS,
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = super::at_least_one::<u32>)]
     pub rounds: u32,
     /// Lengths left undecided per apple before the snake settles for its
     /// certified cycle (fewer: faster, more steps).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_UNDECIDED,
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = super::at_least_one::<u32>)]
     pub undecided_per_apple: u32,
     /// Lengths asked per apple in the joint "path of exactly k moves + cycle"
     /// search, after the shortest paths alone were not certified (0: skip it;
@@ -122,7 +122,14 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
         let n: usize = s
             .trim()
             .parse()
-            .map_err(|_| format!("'{s}' is not a board side (a whole number)"))?;
+            .map_err(|e: std::num::ParseIntError| match e.kind() {
+                std::num::IntErrorKind::PosOverflow => format!(
+                    "board side {} is out of range 1..={}",
+                    s.trim(),
+                    game::MAX_SIDE
+                ),
+                _ => format!("'{s}' is not a board side (a whole number)"),
+            })?;
         if (1..=game::MAX_SIDE).contains(&n) {
             Ok(n)
         } else {
@@ -167,7 +174,13 @@ pub fn run(args: PlayArgs) -> Result<Exit, Failure> {
     super::check_json_beside(args.json, "--gif", args.gif.as_deref())?;
     super::check_json_beside(args.json, "--html", args.html.as_deref())?;
     let (w, h) = args.size;
-    args.look.check_board(args.gif.as_deref(), w, h)?;
+    // A game on a board of an even number of cells is never lost, so it
+    // eats every apple, one move at least each: an animation too large for
+    // that many moves is refused before the game (it was after it).
+    let cells = w * h;
+    let least_moves = if cells % 2 == 0 { cells - 1 } else { 0 };
+    args.look
+        .check_least_path(args.gif.as_deref(), w, h, least_moves)?;
     let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
     let mut notes = Vec::new();
     // (Its length and message set before any line can be drawn; each game

@@ -195,6 +195,17 @@ fn eaten_difference(claimed: &[(usize, usize)], replayed: &[(usize, usize)]) -> 
     }
 }
 
+/// Whether `text` is the first record of `play --json` (one JSON object per
+/// line, with the keys only a game's record has).
+fn is_game_record(text: &str) -> bool {
+    let first = text.trim_start().lines().next().unwrap_or_default();
+    serde_json::from_str::<serde_json::Value>(first).is_ok_and(|v| {
+        ["won", "final_length", "cells", "apples"]
+            .iter()
+            .all(|key| v.get(key).is_some())
+    })
+}
+
 /// The path of a plan of `solve --json` and its `eaten` list if it has one,
 /// with the path's own consistency checks: a file that is not such a plan,
 /// one without a path, or one of more moves than the horizon cap is
@@ -216,6 +227,13 @@ fn json_path(
         )));
     }
     let parsed: PlanFile = serde_json::from_str(text).map_err(|e| {
+        // A game's record holds no moves: said so (a bare parse error named
+        // the `eaten` count).
+        if is_game_record(text) {
+            return unreadable(format!(
+                "{name}: a game record of `play --json`, not a plan: it carries no moves (`play --gif` and `--html` draw a game)"
+            ));
+        }
         // Text that is not even meant as JSON is only read here for a JSON
         // instance: perhaps an IPC plan, which needs the .pddl problem.
         let kind = if text.trim_start().starts_with('{') {

@@ -142,6 +142,24 @@ pub enum GifError {
         /// `frames × width × height`.
         total: u128,
     },
+    /// [`GifError::TooMuchToDraw`] known before the path exists, from the
+    /// least moves it can have and the board's grid alone.
+    #[error(
+        "the animation would draw at least {frames} frames of at least {width}x{height} pixels \
+         ({total} pixels), more than the {max} million pixels an animation may draw (choose a larger \
+         skip, --skip, or a smaller cell size, --cell)",
+        max = MAX_ANIMATION_PIXELS / 1_000_000
+    )]
+    TooMuchToDrawAtLeast {
+        /// The least frames.
+        frames: usize,
+        /// The grid's width, in pixels.
+        width: usize,
+        /// The grid's height, in pixels.
+        height: usize,
+        /// `frames × width × height`.
+        total: u128,
+    },
     /// The GIF encoder failed.
     #[error(transparent)]
     Encoding(#[from] gif::EncodingError),
@@ -397,6 +415,41 @@ pub fn check_board_size(width: usize, height: usize, cell: Option<u16>) -> Resul
         });
     }
     Ok(())
+}
+
+/// Refuses, before the path exists, an animation at a given `skip` that
+/// must draw too much: a path of at least `least_moves` moves on a `width` ×
+/// `height` board of `cell` pixels (or the default size) has at least its
+/// frames, each at least the board's grid ([`write_gif`] checks the real
+/// path again). Without a `skip` the skip grows to fit, so nothing is refused.
+pub fn check_least_animation(
+    width: usize,
+    height: usize,
+    cell: Option<u16>,
+    least_moves: usize,
+    skip: Option<usize>,
+) -> Result<(), GifError> {
+    check_board_size(width, height, cell)?;
+    let Some(skip) = skip else { return Ok(()) };
+    let c = usize::from(cell.unwrap_or_else(|| default_cell(width, height)));
+    let (grid_w, grid_h) = (width * c + 1, height * c + 1);
+    let frames = frame_count(least_moves, skip);
+    let total = frames as u128 * (grid_w * grid_h) as u128;
+    if total > MAX_ANIMATION_PIXELS as u128 {
+        return Err(GifError::TooMuchToDrawAtLeast {
+            frames,
+            width: grid_w,
+            height: grid_h,
+            total,
+        });
+    }
+    Ok(())
+}
+
+/// How many time points [`frame_times`] gives, without building the list.
+fn frame_count(moves: usize, skip: usize) -> usize {
+    let skip = skip.max(1);
+    moves / skip + 1 + usize::from(!moves.is_multiple_of(skip))
 }
 
 /// The time points drawn for a path of `moves` moves, one frame each (before
@@ -1037,6 +1090,11 @@ mod tests {
         assert_eq!(frame_times(5, 0), [0, 1, 2, 3, 4, 5]);
         assert_eq!(frame_times(0, 3), [0]);
         assert_eq!(frame_times(3, 10), [0, 3]);
+        for moves in 0..40 {
+            for skip in 0..12 {
+                assert_eq!(frame_count(moves, skip), frame_times(moves, skip).len());
+            }
+        }
     }
 
     #[test]

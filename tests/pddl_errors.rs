@@ -376,11 +376,57 @@ fn a_repeated_section_is_refused() {
             with("(:DOMAIN Snake)", "(:domain snake) (:domain snake)"),
         ),
     ] {
+        // The line of the second one (the error named none).
+        let second = text
+            .lines()
+            .enumerate()
+            .flat_map(|(i, l)| {
+                let n = l
+                    .to_ascii_lowercase()
+                    .matches(&format!("({section}"))
+                    .count();
+                std::iter::repeat_n(i + 1, n)
+            })
+            .nth(1)
+            .unwrap();
         let e = err(&text);
         assert_eq!(
             e,
-            format!("malformed PDDL: two ({section} ...) sections; a problem has one")
+            format!(
+                "line {second}: malformed PDDL: a second ({section} ...) section; a problem has one"
+            )
         );
+    }
+}
+
+/// A section the reader does not know may change the game (a constraint
+/// on the plan, a misspelt goal): it is refused, naming its line, not
+/// dropped; so is a metric that does not minimise. The requirements and a
+/// minimising metric are read as before.
+#[test]
+fn unknown_sections_and_metrics_are_refused() {
+    let end = "(not (ispoint pos0-1)))))";
+    for (section, needle) in [
+        (
+            "(:constraints (always (not (blocked pos0-0))))",
+            "line 16: unsupported section (:constraints",
+        ),
+        ("(:gaol (and))", "line 16: unsupported section (:gaol"),
+        (
+            "(:metric maximize (total-cost))",
+            "line 16: unsupported metric (:metric maximize (total-cost))",
+        ),
+    ] {
+        let text = with(end, &format!("(not (ispoint pos0-1))))\n  {section})"));
+        let e = err(&text);
+        assert!(e.starts_with(needle), "{e}");
+    }
+    for fine in [
+        "(:metric minimize (total-cost))",
+        "(:requirements :strips :negative-preconditions)",
+    ] {
+        let text = with(end, &format!("(not (ispoint pos0-1))))\n  {fine})"));
+        assert!(from_pddl(&text).is_ok(), "{fine}");
     }
 }
 

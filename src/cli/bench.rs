@@ -111,6 +111,12 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
             encoding: encoding.name(),
         }));
     }
+    if !encoding.capabilities().explicit_body {
+        return Err(bad_input(format!(
+            "--encoding {} models only a free start, and every IPC-2018 problem gives the snake's body",
+            encoding.name()
+        )));
+    }
     let listing = ipc::problems(&args.dirs).map_err(bad_input)?;
     for line in &listing.notes {
         note!("bench: {line}");
@@ -209,7 +215,7 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
     if args.json {
         print_report(&(ipc::rows_table(&rows).to_json() + "\n"));
     } else {
-        print_report(&ipc::summary_table(&rows, args.proof.is_some()).to_markdown());
+        super::print_table(&ipc::summary_table(&rows, args.proof.is_some()).to_markdown());
     }
     Ok(exit_code(&rows))
 }

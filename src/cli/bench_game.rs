@@ -289,12 +289,8 @@ pub fn run(args: BenchGameArgs) -> Result<Exit, Failure> {
     output::commit([json_out, csv_out, steps_out, time_out])?;
     if args.json {
         print_report(&(json + "\n"));
-    } else if output::stdout_taken() {
-        // A table on standard output (`--csv-out -`): the Markdown table goes
-        // to stderr, as `play`'s summary does beside a picture.
-        stderr_text!("{}", rows_table(&rows).to_markdown());
     } else {
-        print_report(&rows_table(&rows).to_markdown());
+        super::print_table(&rows_table(&rows).to_markdown());
     }
     let timed_out: Vec<String> = games
         .iter()

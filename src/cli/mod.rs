@@ -630,6 +630,16 @@ fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, Failure> {
     Ok(text)
 }
 
+/// Prints a bench's Markdown table on stdout, or on stderr when a file took
+/// stdout (`--csv-out -`), as `play`'s summary goes beside a picture.
+pub fn print_table(markdown: &str) {
+    if snakesat::output::stdout_taken() {
+        stderr_text!("{markdown}");
+    } else {
+        print_report(markdown);
+    }
+}
+
 /// Prints a command's report on stdout, unless an output file took stdout (`-`).
 /// A reader that went away (a closed pipe, as after `| head`) is not an error;
 /// any other failure to write (a full disk) is kept for [`main`] to report.

@@ -40,6 +40,9 @@ pub struct Capabilities {
     /// The encoding builds an open formula ([`Encoding::encode_open`]), so
     /// the incremental and satisficing searches can use it.
     pub incremental: bool,
+    /// The encoding models a start with an explicit body (`snake`), as
+    /// every IPC-2018 problem has; without it, only a free start (a length).
+    pub explicit_body: bool,
 }
 
 /// A formula open at every horizon up to its maximum: the clauses of every
@@ -245,6 +248,23 @@ mod tests {
     /// An encoding without an open formula says so as a limit of its own,
     /// named, not as a refusal of the instance ("does not accept this
     /// instance: it has no open formula", as it read).
+    #[test]
+    fn encodings_say_whether_they_model_an_explicit_body() {
+        // A body-start instance, as every IPC-2018 problem is.
+        let body = crate::instance::json::from_json(
+            r#"{"width": 4, "height": 4, "snake": [[1, 0], [0, 0]], "apples": [[3, 3]]}"#,
+        )
+        .unwrap();
+        for (name, _) in NAMES {
+            let encoding = by_name(name).unwrap();
+            assert_eq!(
+                encoding.capabilities().explicit_body,
+                encoding.accepts(&body).is_ok(),
+                "{name}"
+            );
+        }
+    }
+
     #[test]
     fn encodings_without_an_open_formula_say_so() {
         let instance =

@@ -283,6 +283,7 @@ impl Encoding for Notebook {
         Capabilities {
             approximate: true,
             incremental: false,
+            explicit_body: false,
         }
     }
 

@@ -506,7 +506,10 @@ fn problem_sections<'a>(forms: &'a [Sx<'a>]) -> Result<Sections<'a>, PddlError> 
             && ONCE.contains(&head)
         {
             if seen.contains(&head) {
-                fail!("malformed PDDL: two ({head} ...) sections; a problem has one");
+                return Err(at_line(
+                    section.line(),
+                    format!("malformed PDDL: a second ({head} ...) section; a problem has one"),
+                ));
             }
             seen.push(head);
         }
@@ -544,8 +547,31 @@ fn problem_sections<'a>(forms: &'a [Sx<'a>]) -> Result<Sections<'a>, PddlError> 
                 [_, goal] => problem.goal = Some(goal),
                 _ => fail!("malformed PDDL: (:goal ...) must hold one formula"),
             },
-            // :requirements, :metric and the like do not change the game.
-            _ => {}
+            // The requirements do not change the game.
+            Some(":requirements") => {}
+            // The least plan is the one of fewest moves: a metric that
+            // minimises is what snakesat answers (the domain has unit costs).
+            Some(":metric") => match items.get(1).and_then(Sx::atom) {
+                Some("minimize") => {}
+                _ => {
+                    return Err(at_line(
+                        section.line(),
+                        format!(
+                            "unsupported metric {section}: snakesat finds plans of the fewest moves, (:metric minimize ...)"
+                        ),
+                    ));
+                }
+            },
+            // Anything else (:constraints, a misspelt :goal) may change the
+            // game: refused rather than dropped.
+            _ => {
+                return Err(at_line(
+                    section.line(),
+                    format!(
+                        "unsupported section {section} in (define ...): a snake problem has (problem ...), (:domain ...), (:requirements ...), (:objects ...), (:init ...), (:goal ...) and (:metric minimize ...)"
+                    ),
+                ));
+            }
         }
     }
     if !is_problem {
@@ -1222,7 +1248,7 @@ mod tests {
         // The line is a field too, for programs.
         assert!(matches!(error, PddlError::Problem { line: Some(6), .. }));
         // A fault of no one line has none.
-        let no_goal = TINY.replacen("(:goal", "(:nogoal", 1);
+        let no_goal = TINY.replacen("(:goal", "(:requirements", 1);
         let error = from_pddl(&no_goal).unwrap_err();
         assert!(
             matches!(error, PddlError::Problem { line: None, .. }),

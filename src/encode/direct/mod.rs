@@ -251,6 +251,7 @@ impl Encoding for Direct {
         Capabilities {
             approximate: false,
             incremental: self.options.body != Body::Block,
+            explicit_body: true,
         }
     }
 

@@ -764,11 +764,17 @@ pub fn print_plan(
                 ),
                 other => format!("limit reached ({})", other.unwrap_or("no reason")),
             };
-            let _ = writeln!(
-                out,
-                "unknown: {why}, at T={} (encoding {})",
-                report.horizon, report.encoding
-            );
+            // No formula at all: the time went before the first one (the
+            // bound, the reachable states, building it), at T=horizon next.
+            let at = if report.stats.variables == 0 && report.stats.clauses == 0 {
+                format!(
+                    "before any horizon was answered (the search starts at T={})",
+                    report.horizon
+                )
+            } else {
+                format!("at T={}", report.horizon)
+            };
+            let _ = writeln!(out, "unknown: {why}, {at} (encoding {})", report.encoding);
         }
     }
     let s = &report.stats;

@@ -844,7 +844,7 @@ fn apples_that_reach_the_time_per_apple_are_counted() {
         assert_eq!(run.code, 0, "{}", run.stderr);
         serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap()
     };
-    let rushed = json(&[
+    let rushed_game = [
         "play",
         "--size",
         "8",
@@ -852,8 +852,8 @@ fn apples_that_reach_the_time_per_apple_are_counted() {
         "1",
         "--timeout",
         "0.000001",
-        "--json",
-    ]);
+    ];
+    let rushed = json(&[&rushed_game[..], &["--json"]].concat());
     let timed_out = rushed["apples"]
         .as_array()
         .unwrap()
@@ -862,15 +862,7 @@ fn apples_that_reach_the_time_per_apple_are_counted() {
         .count();
     assert!(timed_out > 0, "{rushed}");
     assert_eq!(rushed["timeouts"], timed_out);
-    let text = snakesat(&[
-        "play",
-        "--size",
-        "8",
-        "--seed",
-        "1",
-        "--timeout",
-        "0.000001",
-    ]);
+    let text = snakesat(&rushed_game);
     assert!(
         text.stdout
             .contains("reached the time per apple (--timeout)"),

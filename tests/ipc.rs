@@ -946,5 +946,19 @@ fn bench_lists_each_problem_once_and_skips_domain_files_and_subfolders() {
     for name in ["a-instance-4", "b-instance-4"] {
         assert!(proof.join(name).join("manifest.json").is_file(), "{name}");
     }
+    // Two folders named alike give two rows of one name: a note says which
+    // files they are (the rows could not be told apart).
+    let (x, y) = (root.join("x").join("a"), root.join("y").join("a"));
+    for dir in [&x, &y] {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::copy(instance_file("optimal", 4), dir.join("instance-4.pddl")).unwrap();
+    }
+    let run = cli(&["bench", x.to_str().unwrap(), y.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("are both named a/instance-4.pddl in the table"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -130,6 +130,13 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
         .filter(|(p, _)| shard.is_none_or(|s| s.owns(*p)))
         .map(|(_, f)| f)
         .collect();
+    if let Some((first, other, name)) = ipc::alike_labels(&files) {
+        note!(
+            "bench: {} and {} are both named {name} in the table (their rows are in the order of the folders given)",
+            first.display(),
+            other.display()
+        );
+    }
     if let Some(clash) = ipc::clashing_outputs(&files, args.plans.as_deref(), args.proof.as_deref())
     {
         return Err(bad_input(clash));

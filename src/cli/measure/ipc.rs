@@ -269,6 +269,20 @@ pub fn proof_folder(dir: &Path, file: &Path) -> PathBuf {
     dir.join(output_stem(file))
 }
 
+/// Two problems that the table would name alike (`FOLDER/FILE`: the same
+/// file name in two folders named alike), the first such pair; `None` when
+/// every row's name differs.
+pub fn alike_labels(files: &[PathBuf]) -> Option<(&Path, &Path, String)> {
+    let mut taken: HashMap<String, &Path> = HashMap::new();
+    for file in files {
+        let name = label(file);
+        if let Some(first) = taken.insert(name.clone(), file) {
+            return Some((first, file, name));
+        }
+    }
+    None
+}
+
 /// Two problems whose plans (with `plans`) or certificates (with `proof`)
 /// would go to the same place, e.g. `instance-1.pddl` of two folders named
 /// alike; `None` when all differ.

@@ -130,13 +130,6 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
         .filter(|(p, _)| shard.is_none_or(|s| s.owns(*p)))
         .map(|(_, f)| f)
         .collect();
-    if let Some((first, other, name)) = ipc::alike_labels(&files) {
-        note!(
-            "bench: {} and {} are both named {name} in the table (their rows are in the order of the folders given)",
-            first.display(),
-            other.display()
-        );
-    }
     if let Some(clash) = ipc::clashing_outputs(&files, args.plans.as_deref(), args.proof.as_deref())
     {
         return Err(bad_input(clash));
@@ -168,6 +161,14 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
     }
     let [mut json_out, mut csv_out] =
         output::claim([args.json_out.as_deref(), args.csv_out.as_deref()])?;
+    // (After the refusals: a refused run says only why.)
+    if let Some((first, other, name)) = ipc::alike_labels(&files) {
+        note!(
+            "bench: {} and {} are both named {name} in the table (their rows are in the order of the folders given)",
+            first.display(),
+            other.display()
+        );
+    }
     let bar = progress_bar(files.len() as u64, "{bar:30} {pos}/{len} {elapsed} {msg}");
     let settings = Settings {
         solver: std::env::current_exe().unwrap_or_else(|_| PathBuf::from("snakesat")),

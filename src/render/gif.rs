@@ -395,6 +395,12 @@ fn band_half_width(cell: u16) -> usize {
 /// a game or a search produces the path: a frame is at least that large.
 /// [`write_gif`] checks the whole frame and animation again.
 pub fn check_board_size(width: usize, height: usize, cell: Option<u16>) -> Result<(), GifError> {
+    board_grid(width, height, cell).map(|_| ())
+}
+
+/// The pixels across and down of the grid of a `width` × `height` board of
+/// `cell` pixels (or the default size), refused as [`check_board_size`] says.
+fn board_grid(width: usize, height: usize, cell: Option<u16>) -> Result<(usize, usize), GifError> {
     let cell = cell.unwrap_or_else(|| default_cell(width, height));
     if cell < 4 {
         return Err(GifError::CellTooSmall { cell });
@@ -414,7 +420,7 @@ pub fn check_board_size(width: usize, height: usize, cell: Option<u16>) -> Resul
             height: grid_h,
         });
     }
-    Ok(())
+    Ok((grid_w, grid_h))
 }
 
 /// Refuses, before the path exists, an animation at a given `skip` that
@@ -429,10 +435,8 @@ pub fn check_least_animation(
     least_moves: usize,
     skip: Option<usize>,
 ) -> Result<(), GifError> {
-    check_board_size(width, height, cell)?;
+    let (grid_w, grid_h) = board_grid(width, height, cell)?;
     let Some(skip) = skip else { return Ok(()) };
-    let c = usize::from(cell.unwrap_or_else(|| default_cell(width, height)));
-    let (grid_w, grid_h) = (width * c + 1, height * c + 1);
     let frames = frame_count(least_moves, skip);
     let total = frames as u128 * (grid_w * grid_h) as u128;
     if total > MAX_ANIMATION_PIXELS as u128 {

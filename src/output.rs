@@ -730,7 +730,19 @@ impl Drop for Output {
 /// none does. Only a rename failing midway (the folder changed meanwhile)
 /// can leave the earlier ones landed.
 pub fn commit(outputs: impl IntoIterator<Item = Option<Output>>) -> Result<(), OutputError> {
-    land(outputs, false)
+    land(outputs, false, || Ok(()))
+}
+
+/// [`commit`], with `before_landing` run once every output is flushed and
+/// checked, just before the renames: its error drops the outputs, so none
+/// lands. The `snakesat` binary prints its answer on standard output there,
+/// so that a file that cannot land is found before anything is printed, and
+/// a standard output that cannot be written (a full disk) leaves no file.
+pub fn commit_after<E: From<OutputError>>(
+    outputs: impl IntoIterator<Item = Option<Output>>,
+    before_landing: impl FnOnce() -> Result<(), E>,
+) -> Result<(), E> {
+    land(outputs, false, before_landing)
 }
 
 /// [`commit`], but each target that did not exist lands unfinished, as if
@@ -742,13 +754,14 @@ pub fn commit(outputs: impl IntoIterator<Item = Option<Output>>) -> Result<(), O
 pub fn commit_unfinished(
     outputs: impl IntoIterator<Item = Option<Output>>,
 ) -> Result<(), OutputError> {
-    land(outputs, true)
+    land(outputs, true, || Ok(()))
 }
 
-fn land(
+fn land<E: From<OutputError>>(
     outputs: impl IntoIterator<Item = Option<Output>>,
     unfinished: bool,
-) -> Result<(), OutputError> {
+    before_landing: impl FnOnce() -> Result<(), E>,
+) -> Result<(), E> {
     let mut outputs: Vec<Output> = outputs.into_iter().flatten().collect();
     for output in &mut outputs {
         let given = output.given.clone();
@@ -761,9 +774,10 @@ fn land(
             && !m.is_file()
         {
             let reason = format!("{}, not a regular file", kind(m.file_type()));
-            return Err(OutputError::new(&given, reason));
+            return Err(OutputError::new(&given, reason).into());
         }
     }
+    before_landing()?;
     for output in &mut outputs {
         let (Some(target), Some(Writer(Sink::File(w, temp)))) =
             (&output.target, output.writer.take())

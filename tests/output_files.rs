@@ -152,6 +152,56 @@ fn a_refused_output_leaves_every_other_output_unwritten() {
     refused(&run, "a directory", &dir);
 }
 
+/// A standard output that cannot be written (a full disk) is exit 2, and the
+/// files of the same run do not land: they did, the answer lost beside them.
+#[test]
+fn a_full_standard_output_lands_no_file() {
+    let dir = workspace("full-stdout");
+    let pddl = dir.join("p.pddl");
+    let (gif, page, plan, chart) = (
+        dir.join("g.gif"),
+        dir.join("v.html"),
+        dir.join("out.plan"),
+        dir.join("c.svg"),
+    );
+    let csv = dir.join("t.csv");
+    let runs: [Vec<&str>; 4] = [
+        vec!["solve", s(&pddl), "--plan", s(&plan), "--gif", s(&gif)],
+        vec!["play", "--size", "4", "--gif", s(&gif), "--html", s(&page)],
+        vec!["sizes", s(&pddl), "--plot-clauses", s(&chart)],
+        vec![
+            "bench",
+            "game",
+            "--sizes",
+            "4",
+            "--games",
+            "1",
+            "--csv-out",
+            s(&csv),
+        ],
+    ];
+    for args in runs {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+            .args(&args)
+            .stdout(full)
+            .output()
+            .expect("binary runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.ends_with(
+                "error: cannot write standard output: No space left on device (os error 28)\n"
+            ),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(listing(&dir), ["blocked", "p.pddl"], "{args:?}");
+    }
+}
+
 /// A file in a folder that takes no new file (`/proc/version`: outputs are
 /// written beside their target, then renamed) is refused naming that folder;
 /// the error read "No such file or directory" for a file that exists.

@@ -216,14 +216,17 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
         let csv = index::with_shard_column(&ipc::rows_table(&rows).to_csv(), shard, &settings);
         out.write_with(|w| w.write_all(csv.as_bytes()))?;
     }
-    output::commit([json_out, csv_out])?;
+    // (The folders of plans and proofs stay unfinished until the table is
+    // printed: a standard output that could not be written removes them.)
+    super::commit_then_print([json_out, csv_out], || {
+        if args.json {
+            print_report(&(ipc::rows_table(&rows).to_json() + "\n"));
+        } else {
+            super::print_table(&ipc::summary_table(&rows, args.proof.is_some()).to_markdown());
+        }
+    })?;
     for folder in plans_top.iter().chain(&args.proof) {
         output::settle(folder);
-    }
-    if args.json {
-        print_report(&(ipc::rows_table(&rows).to_json() + "\n"));
-    } else {
-        super::print_table(&ipc::summary_table(&rows, args.proof.is_some()).to_markdown());
     }
     Ok(exit_code(&rows))
 }

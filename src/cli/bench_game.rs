@@ -286,12 +286,13 @@ pub fn run(args: BenchGameArgs) -> Result<Exit, Failure> {
         None,
         &mut time_out,
     )?;
-    output::commit([json_out, csv_out, steps_out, time_out])?;
-    if args.json {
-        print_report(&(json + "\n"));
-    } else {
-        super::print_table(&rows_table(&rows).to_markdown());
-    }
+    super::commit_then_print([json_out, csv_out, steps_out, time_out], || {
+        if args.json {
+            print_report(&(json + "\n"));
+        } else {
+            super::print_table(&rows_table(&rows).to_markdown());
+        }
+    })?;
     let timed_out: Vec<String> = games
         .iter()
         .filter(|g| g.stats.timeouts > 0)

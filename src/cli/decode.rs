@@ -120,15 +120,16 @@ pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
         Some(out) => Some(write_gif_file(&instance, &path, out, &args.look.options())?),
         None => None,
     };
-    output::commit([gif])?;
-    if let Some(note) = note {
-        note!("{note}");
-    }
     report.status = Status::Sat;
     report.optimal = Some(horizon) == report.lower_bound;
     report.path = path;
     report.eaten = replay.eaten.clone();
-    print_plan(&instance, &report, Some(&replay), refuted, args.json);
+    super::commit_then_print([gif], || {
+        print_plan(&instance, &report, Some(&replay), refuted, args.json)
+    })?;
+    if let Some(note) = note {
+        note!("{note}");
+    }
     Ok(Exit::Done)
 }
 

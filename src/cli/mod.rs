@@ -400,13 +400,7 @@ pub fn main() -> ExitCode {
     {
         stderr_line!("{}{kb}", crate::cli::measure::ipc::MEMORY_LINE);
     }
-    let result = result.and_then(|code| {
-        note_stdout(std::io::stdout().lock().flush());
-        match STDOUT_FAILURE.get() {
-            Some(e) => Err(bad_input(format!("cannot write standard output: {e}"))),
-            None => Ok(code),
-        }
-    });
+    let result = result.and_then(|code| stdout_written().map(|()| code));
     match result {
         Ok(code) => ExitCode::from(code),
         Err(f) => {
@@ -647,6 +641,31 @@ pub fn print_report(text: &str) {
     if !snakesat::output::stdout_taken() {
         let mut out = std::io::stdout().lock();
         note_stdout(out.write_all(text.as_bytes()).and_then(|()| out.flush()));
+    }
+}
+
+/// Lands `outputs` ([`snakesat::output::commit_after`]) with `print`'s text
+/// printed on standard output just before the renames: a file that cannot
+/// land is found before anything is printed, and a standard output that
+/// cannot be written (a full disk) lands none of them, so that exit 2 leaves
+/// nothing on disk.
+pub fn commit_then_print(
+    outputs: impl IntoIterator<Item = Option<Output>>,
+    print: impl FnOnce(),
+) -> Result<(), Failure> {
+    snakesat::output::commit_after(outputs, || {
+        print();
+        stdout_written()
+    })
+}
+
+/// Flushes standard output; an error if any write to it failed (other than
+/// to a closed pipe).
+fn stdout_written() -> Result<(), Failure> {
+    note_stdout(std::io::stdout().lock().flush());
+    match STDOUT_FAILURE.get() {
+        Some(e) => Err(bad_input(format!("cannot write standard output: {e}"))),
+        None => Ok(()),
     }
 }
 

@@ -228,7 +228,9 @@ pub fn run(args: PlayArgs) -> Result<Exit, Failure> {
         bar.suspend(|| print_game(&record, args.json));
     }
     bar.finish_and_clear();
-    output::commit([gif, page])?;
+    // (The games are printed: a standard output that could not be written
+    // lands no file.)
+    super::commit_then_print([gif, page], || {})?;
     for note in notes {
         note!("{note}");
     }

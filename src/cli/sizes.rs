@@ -158,17 +158,21 @@ fn finish(
     text: &[u8],
     draw: impl FnOnce(ChartFormat, &mut dyn Write) -> Result<(), chart::ChartError>,
 ) -> Result<Exit, Failure> {
-    if let Some(mut plot) = plot {
+    let mut plot = plot;
+    let name = plot.as_ref().map(Output::name);
+    if let Some(plot) = &mut plot {
         let format = ChartFormat::of(plot.path()).map_err(bad_input)?;
         plot.write_with(|w| draw(format, w))?;
-        let name = plot.name();
-        output::commit([Some(plot)])?;
-        if std::io::stderr().is_terminal() {
-            note!("wrote {name}");
-        }
     }
-    super::note_dropped_encodings("--encodings", dropped);
-    print_report(&String::from_utf8_lossy(text));
+    super::commit_then_print([plot], || {
+        super::note_dropped_encodings("--encodings", dropped);
+        print_report(&String::from_utf8_lossy(text));
+    })?;
+    if let Some(name) = name
+        && std::io::stderr().is_terminal()
+    {
+        note!("wrote {name}");
+    }
     Ok(Exit::Done)
 }
 

@@ -352,7 +352,11 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
                 .flatten()
                 .map(|out| out.name())
                 .collect();
-            output::commit([plan_out, gif_out, horizon_out, timeline_out])?;
+            report.path = path;
+            report.eaten = replay.eaten.clone();
+            super::commit_then_print([plan_out, gif_out, horizon_out, timeline_out], || {
+                print_plan(&instance, &report, Some(&replay), refuted, args.json)
+            })?;
             drop(watchdog);
             if let Some(note) = gif_note {
                 note!("{note}");
@@ -360,9 +364,6 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
             for name in charts {
                 note!("wrote {name}");
             }
-            report.path = path;
-            report.eaten = replay.eaten.clone();
-            print_plan(&instance, &report, Some(&replay), refuted, args.json);
             Ok(Exit::Done)
         }
         Verdict::NoPlan { .. } => {

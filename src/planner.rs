@@ -400,7 +400,8 @@ pub struct Planner<'a> {
     search: Option<Search>,
     method: Method,
     timeout: Option<Duration>,
-    max_horizon: usize,
+    /// `None`: the search's own ([`Planner::max_horizon`]).
+    max_horizon: Option<usize>,
     config: Option<CadicalConfig>,
     shortcut: bool,
     fallback_plan: bool,
@@ -430,9 +431,10 @@ impl std::fmt::Debug for Planner<'_> {
     }
 }
 
-/// The largest horizon a [`Planner`] tries unless told otherwise
+/// The largest horizon [`Search::Optimal`] tries unless told otherwise
 /// ([`Planner::max_horizon`]; `solve --max-horizon`'s default for the
-/// least-horizon searches).
+/// least-horizon search). [`Search::Satisficing`] tries up to
+/// [`MAX_HORIZON`], as `solve --satisficing` does.
 pub const DEFAULT_MAX_HORIZON: usize = 300;
 
 /// The callback of [`Planner::on_attempt`] (`Send`, as the planner is).
@@ -441,8 +443,8 @@ type Progress<'a> = Box<dyn FnMut(&Attempt) + Send + 'a>;
 impl<'a> Planner<'a> {
     /// A planner for `encoding`: the instance's own search
     /// ([`Planner::search_for`]: [`Search::Optimal`] unless it has a horizon)
-    /// with [`Method::Auto`], no timeout, horizons up to
-    /// [`DEFAULT_MAX_HORIZON`] and each search's
+    /// with [`Method::Auto`], no timeout, each search's own largest horizon
+    /// ([`Planner::max_horizon`]) and each search's
     /// own CaDiCaL configuration ([`Planner::cadical_config`]).
     pub fn new(encoding: &'a dyn Encoding) -> Self {
         Planner {
@@ -450,7 +452,7 @@ impl<'a> Planner<'a> {
             search: None,
             method: Method::Auto,
             timeout: None,
-            max_horizon: DEFAULT_MAX_HORIZON,
+            max_horizon: None,
             config: None,
             shortcut: true,
             fallback_plan: true,
@@ -551,9 +553,13 @@ impl<'a> Planner<'a> {
     }
 
     /// The largest horizon [`Search::Optimal`] and [`Search::Satisficing`]
-    /// try, at most [`MAX_HORIZON`] (larger values count as it).
+    /// try, at most [`MAX_HORIZON`] (larger values count as it). Without
+    /// it, [`DEFAULT_MAX_HORIZON`] for the least plan and [`MAX_HORIZON`]
+    /// for a satisficing one (a plan fast, however long: it was 300 for
+    /// both, and a satisficing search of an instance whose least plan is
+    /// longer answered "no plan"), as `solve` and `solve --satisficing` do.
     pub fn max_horizon(mut self, max_horizon: usize) -> Self {
-        self.max_horizon = max_horizon.min(MAX_HORIZON);
+        self.max_horizon = Some(max_horizon.min(MAX_HORIZON));
         self
     }
 
@@ -653,7 +659,8 @@ impl<'a> Planner<'a> {
         }
         let (lower, upper) = match search {
             Search::FixedHorizon(t) => (t, t),
-            Search::Optimal | Search::Satisficing => (proven, self.max_horizon),
+            Search::Optimal => (proven, self.max_horizon.unwrap_or(DEFAULT_MAX_HORIZON)),
+            Search::Satisficing => (proven, self.max_horizon.unwrap_or(MAX_HORIZON)),
         };
         if lower > upper || proven == usize::MAX {
             // Proven without solving: the bound exceeds every horizon allowed
@@ -1276,6 +1283,42 @@ mod tests {
                 outcome.verdict
             );
         }
+    }
+
+    /// A satisficing search looks beyond the least-plan search's default
+    /// largest horizon, as `solve --satisficing` does: an instance whose
+    /// least plan has over 300 moves was "no plan within 300" from the
+    /// library and a plan from the command line.
+    #[test]
+    fn a_satisficing_search_finds_plans_longer_than_the_optimal_default() {
+        // Apples near opposite corners of a 20x20 board: at least 338 moves.
+        let instance = from_json(
+            r#"{"width": 20, "height": 20, "snake": [[10, 10]], "visible": 1,
+                "apples": [[19, 19], [0, 0], [19, 18], [0, 1], [18, 19], [1, 0], [19, 17], [0, 2], [17, 19], [2, 0]]}"#,
+        )
+        .unwrap();
+        let direct = by_name("direct").unwrap();
+        let satisficing = Planner::new(&*direct)
+            .search(Search::Satisficing)
+            .plan(&instance)
+            .unwrap();
+        let Verdict::Plan(plan) = &satisficing.verdict else {
+            panic!("{:?}", satisficing.verdict);
+        };
+        assert!(plan.horizon >= 338, "{}", plan.horizon);
+        assert!(crate::sim::simulate(&instance, &plan.path).is_ok());
+        // The least-plan search keeps its own default, which it says.
+        let optimal = Planner::new(&*direct).plan(&instance).unwrap();
+        assert!(
+            matches!(
+                optimal.verdict,
+                Verdict::NoPlan {
+                    within: DEFAULT_MAX_HORIZON
+                }
+            ),
+            "{:?}",
+            optimal.verdict
+        );
     }
 
     /// Without apples the least plan has no move, whether the snake can move

@@ -115,12 +115,15 @@ impl Grid {
         Grid { width, height }
     }
 
-    /// Number of cells.
+    /// Number of cells (`usize::MAX` for a board of more, which no
+    /// validated instance has: its sides are at most
+    /// [`MAX_SIDE`](crate::instance::MAX_SIDE)).
     pub fn cells(&self) -> usize {
-        self.width * self.height
+        self.width.saturating_mul(self.height)
     }
 
-    /// The number of cell `(x, y)`: `y * width + x`.
+    /// The number of cell `(x, y)`: `y * width + x`, for a cell of the board
+    /// (a cell off it gives another cell's number, or one past the last).
     pub fn index(&self, (x, y): Pos) -> usize {
         y * self.width + x
     }

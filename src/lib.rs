@@ -16,6 +16,11 @@
 //! `render` on. Without either, the crate plans, checks, exports and reads
 //! every format.
 //!
+//! Platforms: Unix-like systems (Linux, macOS). The output files
+//! ([`output`]) are created with Unix permissions and cleaned up on Unix
+//! signals, and the proofs' folders are named by their bytes; elsewhere the
+//! crate stops at compile time with that message.
+//!
 //! ```
 //! use snakesat::encode;
 //! use snakesat::instance::json::from_json;
@@ -51,6 +56,11 @@
 //! ```
 
 #![warn(missing_docs)]
+
+#[cfg(not(unix))]
+compile_error!(
+    "snakesat builds on Unix-like systems only (Linux, macOS): its output files use Unix permissions and signals"
+);
 
 pub mod cnf;
 pub mod decode;

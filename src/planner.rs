@@ -182,7 +182,7 @@ impl From<ProofError> for PlanError {
 }
 
 /// A plan the simulator accepted.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
     /// Head cells at `t = 0..=horizon`.
     pub path: Vec<Pos>,
@@ -204,7 +204,7 @@ impl Plan {
 }
 
 /// What the search concluded.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
     /// A checked plan.
     Plan(Plan),
@@ -275,7 +275,7 @@ impl Undecided {
 }
 
 /// The answer of [`Planner::plan`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
     /// The conclusion.
     pub verdict: Verdict,
@@ -466,6 +466,7 @@ impl<'a> Planner<'a> {
     /// Which question to ask, whatever the instance's
     /// [`horizon`](Instance::horizon) (without it, [`Planner::search_for`]
     /// decides from the instance).
+    #[must_use = "a Planner is a builder: the planner with this option is returned"]
     pub fn search(mut self, search: Search) -> Self {
         self.search = Some(search);
         self
@@ -484,6 +485,7 @@ impl<'a> Planner<'a> {
     }
 
     /// How [`Search::Optimal`] climbs the horizons.
+    #[must_use = "a Planner is a builder: the planner with this option is returned"]
     pub fn method(mut self, method: Method) -> Self {
         self.method = method;
         self
@@ -507,6 +509,7 @@ impl<'a> Planner<'a> {
     /// its own).
     ///
     /// A timeout too long for the clock (such as [`Duration::MAX`]) is no limit.
+    #[must_use = "a Planner is a builder: the planner with this option is returned"]
     pub fn timeout(mut self, timeout: Option<Duration>) -> Self {
         self.timeout = timeout;
         self
@@ -522,6 +525,7 @@ impl<'a> Planner<'a> {
     /// raised is finished first (the satisficing search starts none after
     /// it). A flag already raised stops the search before its first
     /// formula. The flag is not lowered: use a new one for the next plan.
+    #[must_use = "a Planner is a builder: the planner with this option is returned"]
     pub fn cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
         self.cancel = Some(flag);
         self
@@ -535,6 +539,7 @@ impl<'a> Planner<'a> {
     /// one per core. The answers do not depend on it, only how fast they
     /// come (and, for [`Search::Satisficing`] or at a timeout, what is found
     /// by then).
+    #[must_use = "a Planner is a builder: the planner with this option is returned"]
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = Some(threads.clamp(1, crate::game::MAX_THREADS));
         self
@@ -558,6 +563,7 @@ impl<'a> Planner<'a> {
     /// for a satisficing one (a plan fast, however long: it was 300 for
     /// both, and a satisficing search of an instance whose least plan is
     /// longer answered "no plan"), as `solve` and `solve --satisficing` do.
+    #[must_use = "a Planner is a builder: the planner with this option is returned"]
     pub fn max_horizon(mut self, max_horizon: usize) -> Self {
         self.max_horizon = Some(max_horizon.min(MAX_HORIZON));
         self
@@ -569,6 +575,7 @@ impl<'a> Planner<'a> {
     /// faster than the default one on IPC-2018 optimal 7, 13, 17 and 18, see
     /// the README) and for the least-horizon search of a full board (fresh
     /// formulas, mostly refuted), CaDiCaL's default elsewhere.
+    #[must_use = "a Planner is a builder: the planner with this option is returned"]
     pub fn cadical_config(mut self, config: CadicalConfig) -> Self {
         self.config = Some(config);
         self
@@ -580,6 +587,7 @@ impl<'a> Planner<'a> {
     /// up, small formulas; only the bound when the horizon is within a few
     /// moves of it) followed by a legal continuation (a short search, or one
     /// more small formula); failing that, the full formula.
+    #[must_use = "a Planner is a builder: the planner with this option is returned"]
     pub fn shortcut(mut self, shortcut: bool) -> Self {
         self.shortcut = shortcut;
         self
@@ -591,6 +599,7 @@ impl<'a> Planner<'a> {
     /// [`Planner::timeout`]). A caller that wants the least horizon or
     /// nothing, such as a benchmark generator labelling its formulas, turns
     /// it off.
+    #[must_use = "a Planner is a builder: the planner with this option is returned"]
     pub fn fallback_plan(mut self, fallback_plan: bool) -> Self {
         self.fallback_plan = fallback_plan;
         self
@@ -602,6 +611,7 @@ impl<'a> Planner<'a> {
     /// refuted horizon's [`Attempt::certificate`] is set without a second
     /// solve. Other searches leave it to [`crate::proof::certify_search`],
     /// which completes the certification in both cases.
+    #[must_use = "a Planner is a builder: the planner with this option is returned"]
     pub fn certify_into(mut self, dir: Option<&'a Path>) -> Self {
         self.proof_dir = dir;
         self
@@ -609,6 +619,7 @@ impl<'a> Planner<'a> {
 
     /// Calls `progress` after every horizon tried. The callback is `Send`,
     /// so that the planner is: it can be moved into another thread.
+    #[must_use = "a Planner is a builder: the planner with this option is returned"]
     pub fn on_attempt(mut self, progress: impl FnMut(&Attempt) + Send + 'a) -> Self {
         self.progress = Some(Box::new(progress));
         self

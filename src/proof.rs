@@ -391,7 +391,7 @@ pub enum Reason {
 }
 
 /// One claim "no plan of `horizon` moves" and its certificate.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Certificate {
     /// The horizon (moves) claimed to have no plan.
     pub horizon: usize,

@@ -43,10 +43,12 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::instance::{Instance, Pos, Start, TailRule};
-use cycle::{CycleSolver, Outcome, Work};
+use cycle::{CycleSolver, Outcome};
 use plan::{Effort, plan_apple};
 
 pub use crate::geometry::Grid;
+/// The solver work of an apple ([`AppleRecord::work`]) or a game ([`GameStats::work`]).
+pub use cycle::Work;
 
 /// The largest board side `play` accepts.
 pub const MAX_SIDE: usize = 64;
@@ -98,7 +100,7 @@ impl Reuse {
 }
 
 /// One game to play.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameConfig {
     /// Board columns.
     pub width: usize,
@@ -426,7 +428,7 @@ impl GameRecord {
 }
 
 /// Why a game could not be played.
-#[derive(Debug, Error)]
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GameError {
     /// A board side outside `1..=MAX_SIDE` (width, height).

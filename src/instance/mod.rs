@@ -212,15 +212,16 @@ impl Instance {
         Grid::new(self.width, self.height)
     }
 
-    /// Number of cells `width * height`.
+    /// Number of cells `width * height` (as [`Grid::cells`]).
     pub fn cells(&self) -> usize {
         self.grid().cells()
     }
 
     /// Number of cells that are not walls (on an instance that passes
-    /// [`Instance::validate`], whose walls are distinct cells of the board).
+    /// [`Instance::validate`], whose walls are distinct cells of the board;
+    /// 0 when more walls are listed than the board has cells).
     pub fn free_cells(&self) -> usize {
-        self.cells() - self.walls.len()
+        self.cells().saturating_sub(self.walls.len())
     }
 
     /// Index of a cell in row-major order (`y * width + x`), as [`Grid::index`].
@@ -478,6 +479,26 @@ mod tests {
     #[test]
     fn valid_instance_passes() {
         assert_eq!(base().validate(), Ok(()));
+    }
+
+    /// The counting helpers of an instance not yet validated neither
+    /// overflow nor wrap (an audit's 20 walls on 4x4 and `usize::MAX` sides
+    /// panicked in a debug build and wrapped in a release one); `validate`
+    /// still refuses both.
+    #[test]
+    fn counts_of_an_unvalidated_instance_saturate() {
+        let mut walls = base();
+        (walls.width, walls.height) = (4, 4);
+        walls.walls = (0..20).map(|i| (i % 4, i / 4)).collect();
+        assert_eq!((walls.cells(), walls.free_cells()), (16, 0));
+        assert!(walls.validate().is_err());
+        let mut huge = base();
+        (huge.width, huge.height) = (usize::MAX, usize::MAX);
+        assert_eq!(
+            (huge.cells(), huge.free_cells()),
+            (usize::MAX, usize::MAX - 1)
+        );
+        assert!(matches!(huge.validate(), Err(InstanceError::BadSize(..))));
     }
 
     #[test]

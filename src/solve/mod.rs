@@ -55,7 +55,7 @@ impl Status {
 }
 
 /// Sizes and times of one solver call.
-#[derive(Clone, Debug, Default, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Stats {
     /// Variables of the formula.
     pub variables: u64,
@@ -70,7 +70,7 @@ pub struct Stats {
 }
 
 /// One horizon tried.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Attempt {
     /// Moves asked for.
     pub horizon: usize,

@@ -325,6 +325,17 @@ fn play_refuses_bad_input() {
             vec!["--gif", "game.svg"],
             "a GIF's file name ends in .gif, not .svg",
         ),
+        // A page under a GIF's name (it was written, exit 0), and empty
+        // names (the two flags worded them differently).
+        (
+            vec!["--html", "game.gif"],
+            "an HTML page's file name ends in .html or .htm, not .gif",
+        ),
+        (
+            vec!["--html", ""],
+            "a file name is needed, not an empty one",
+        ),
+        (vec!["--gif", ""], "a file name is needed, not an empty one"),
         (
             vec!["--timeout", "0"],
             "must be a number of seconds from 0.000001",

@@ -96,13 +96,15 @@ impl Shot {
         }
     }
 
-    /// Bounding box `(left, top, right, bottom)` and centroid of the pixels of one colour.
-    fn find(&self, colour: [u8; 3]) -> Option<(Bbox, (f64, f64))> {
+    /// Bounding box `(left, top, right, bottom)` and centroid of the pixels
+    /// of one colour within `area` (inclusive).
+    fn find(&self, colour: [u8; 3], area: Bbox) -> Option<(Bbox, (f64, f64))> {
         let (mut n, mut sx, mut sy) = (0usize, 0usize, 0usize);
         let mut bbox = (usize::MAX, usize::MAX, 0, 0);
         for (i, &p) in self.rgb.iter().enumerate() {
-            if p == colour {
-                let (x, y) = (i % self.width, i / self.width);
+            let (x, y) = (i % self.width, i / self.width);
+            let inside = (area.0..=area.2).contains(&x) && (area.1..=area.3).contains(&y);
+            if p == colour && inside {
                 n += 1;
                 sx += x;
                 sy += y;
@@ -113,9 +115,10 @@ impl Shot {
     }
 }
 
-/// The board's border colour (#c8cfc4) and the head's (rgb(20, 90, 40)).
+/// The board's border colour (#c8cfc4) and the head's (rgb(20, 40, 140), the
+/// GIF's; the legend's head below the board lies outside the board's box).
 const BORDER: [u8; 3] = [200, 207, 196];
-const HEAD: [u8; 3] = [20, 90, 40];
+const HEAD: [u8; 3] = [20, 40, 140];
 
 /// Solves `instance` (`solve --json`, saved as `dir/plan.json`) and renders
 /// its viewer (`render --html`, `dir/plan.html`): the JSON answer and the page.
@@ -181,8 +184,10 @@ fn the_viewer_shows_the_head_in_the_planned_cell() {
         );
         assert!(shot.exists(), "{}", String::from_utf8_lossy(&out.stderr));
         let image = Shot::read(&shot);
-        let ((left, top, right, _), _) = image.find(BORDER).expect("the board is drawn");
-        let (_, (hx, hy)) = image.find(HEAD).expect("the head is drawn");
+        let everywhere = (0, 0, usize::MAX, usize::MAX);
+        let (board, _) = image.find(BORDER, everywhere).expect("the board is drawn");
+        let (left, top, right, _) = board;
+        let (_, (hx, hy)) = image.find(HEAD, board).expect("the head is drawn");
         let cell = (right - left - 1) as f64 / 5.0;
         let seen = (
             ((hx - left as f64 - 1.0) / cell).floor() as u64,
@@ -197,8 +202,11 @@ fn rings_at(browser: &str, page: &Path, step: usize) -> usize {
     let url = format!("file://{}#step={step}", page.display());
     let dom = String::from_utf8_lossy(&browse(browser, &url, &["--dump-dom"]).stdout).into_owned();
     assert_eq!(attribute(&dom, "step"), step.to_string());
-    // (The page's script spells the attribute too, followed by `/>`.)
-    dom.matches("stroke-dasharray=\"3 2\">").count()
+    // On the board only (the legend has a ring too; the page's script
+    // spells the attribute followed by `/>`).
+    let start = dom.find("<g id=\"dynamic\">").expect("the drawing");
+    let drawing = &dom[start..start + dom[start..].find("</g>").expect("its end")];
+    drawing.matches("stroke-dasharray=\"3 2\">").count()
 }
 
 /// An ordered list's page rings each apple still to come, but one per cell:
@@ -333,9 +341,12 @@ fn the_viewer_shows_markup_in_its_strings_as_text() {
     let html = snakesat::render::html::viewer(
         &instance,
         &[(0, 0), (1, 0), (2, 0)],
-        "{{DATA}} <i id=\"titled\">",
-        &[method.to_string()],
-        true,
+        &snakesat::render::html::Page {
+            title: "{{DATA}} <i id=\"titled\">",
+            methods: &[method.to_string()],
+            apples_to_come: true,
+            lost: false,
+        },
     )
     .unwrap();
     let page = dir.join("text.html");
@@ -387,4 +398,88 @@ fn the_viewer_counts_a_free_starts_length() {
         let joints = drawing.matches("stroke-linecap=\"round\"").count();
         assert_eq!(joints, drawn - 1, "step {step}: {drawing}");
     }
+}
+
+/// The status line and the apple table as a class reads them, on pages of
+/// both commands that write one: `solve --html` (a free start, drawn on the
+/// cells its head has been on, says how much of it is on the board; the
+/// apple being fetched is highlighted and those eaten are muted) and a lost
+/// `play --html` game (its last step says "lost", as its title and the
+/// GIF's caption do). The legend names what is drawn.
+#[test]
+fn the_viewer_says_what_a_class_needs_to_read_it() {
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let dir = temp_dir("viewer-status");
+    let dom_at = |page: &Path, step: usize| {
+        let url = format!("file://{}#step={step}", page.display());
+        let dom =
+            String::from_utf8_lossy(&browse(browser, &url, &["--dump-dom"]).stdout).into_owned();
+        assert_eq!(attribute(&dom, "step"), step.to_string());
+        dom
+    };
+    // The default instance: a free start of length 3, apple 1 eaten at step 1.
+    let solved = dir.join("solved.html");
+    let run = snakesat(&["solve", "--html", solved.to_str().unwrap(), "-q"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("plan: 45 moves"), "{}", run.stdout);
+    let dom = dom_at(&solved, 1);
+    assert!(
+        dom.contains("step 1/45 · apples 1/9 · length 4 (2 on the board so far)"),
+        "{dom}"
+    );
+    assert!(dom.contains("<title>random 10x10 seed 1 — 45 moves</title>"));
+    for item in [
+        "head",
+        "body, neck to tail",
+        "apple (its number)",
+        "apple to come",
+    ] {
+        assert!(
+            dom.contains(&format!("</svg>{item}</span>")),
+            "legend: {item}"
+        );
+    }
+    assert!(
+        !dom.contains("</svg>wall</span>"),
+        "no walls, none in the legend"
+    );
+    // Rows in eating order: apple 1 eaten (muted), apple 2 the next (highlighted).
+    let table = &dom[dom.find("<table id=\"apples\">").expect("the table")..];
+    let table = &table[..table.find("</table>").expect("its end")];
+    let rows: Vec<&str> = table
+        .split("<tr data-eat=")
+        .skip(1)
+        .map(|row| row.split('>').next().unwrap())
+        .collect();
+    assert_eq!(rows.len(), 9);
+    assert!(rows[0].ends_with("class=\"done\""), "{rows:?}");
+    assert!(rows[1].ends_with("class=\"next\""), "{rows:?}");
+    assert!(rows[2].ends_with("class=\"\""), "{rows:?}");
+    // 5x5 seed 62 is lost after 22 apples, on the 23rd.
+    let lost = dir.join("lost.html");
+    let run = snakesat(&[
+        "play",
+        "--size",
+        "5",
+        "--seed",
+        "62",
+        "--html",
+        lost.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let dom = dom_at(&lost, 101);
+    assert!(
+        dom.contains("step 101/101 · apples 22/23 · length 23 · lost"),
+        "{dom}"
+    );
+    let dom = dom_at(&lost, 100);
+    let status = &dom[dom.find("<span id=\"status\">").expect("the status line")..];
+    let status = &status[..status.find("</span>").unwrap()];
+    assert!(
+        status.ends_with("· length 22"),
+        "only the last step says lost: {status}"
+    );
 }

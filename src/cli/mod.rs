@@ -248,10 +248,26 @@ pub fn seconds(text: &str) -> Result<Duration, String> {
 /// extension, or one ending in `.gif` (any case); another extension
 /// (`x.svg`, `x.png`) is refused, as the charts refuse one they do not draw.
 pub fn gif_path(text: &str) -> Result<PathBuf, String> {
+    picture_path(text, "a GIF's", &["gif"])
+}
+
+/// Parses `--html FILE` as [`gif_path`] does `--gif`'s, with `.html` or
+/// `.htm` (a page named `x.gif` was written).
+pub fn html_path(text: &str) -> Result<PathBuf, String> {
+    picture_path(text, "an HTML page's", &["html", "htm"])
+}
+
+/// `text` as the name of a picture file whose names end in one of
+/// `extensions` (any case) or have none; `kind` names it in the error.
+fn picture_path(text: &str, kind: &str, extensions: &[&str]) -> Result<PathBuf, String> {
+    if text.is_empty() {
+        return Err("a file name is needed, not an empty one".into());
+    }
     let path = PathBuf::from(text);
     match path.extension() {
-        Some(e) if !e.eq_ignore_ascii_case("gif") => Err(format!(
-            "a GIF's file name ends in .gif, not .{}",
+        Some(e) if !extensions.iter().any(|x| e.eq_ignore_ascii_case(x)) => Err(format!(
+            "{kind} file name ends in .{}, not .{}",
+            extensions.join(" or ."),
             snakesat::excerpt::excerpt(&e.to_string_lossy())
         )),
         _ => Ok(path),

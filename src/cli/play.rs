@@ -62,7 +62,8 @@ pub struct PlayArgs {
     pub gif: Option<PathBuf>,
     /// Write a self-contained HTML viewer of the (first) game (`-`: stdout):
     /// board, play/pause, step slider, and per apple how it was reached.
-    #[arg(long, value_name = "FILE")]
+    /// FILE ends in .html or .htm (any case) or has no extension.
+    #[arg(long, value_parser = super::html_path, value_name = "FILE")]
     pub html: Option<PathBuf>,
     #[command(flatten)]
     pub look: GifLook,
@@ -257,9 +258,12 @@ fn write_viewer(record: &GameRecord, out: &mut Output) -> Result<String, Failure
     let text = html::viewer(
         &record.picture_instance(),
         &record.path,
-        &title,
-        &methods,
-        false,
+        &html::Page {
+            title: &title,
+            methods: &methods,
+            apples_to_come: false,
+            lost: !record.stats.won,
+        },
     )
     .map_err(|v| bad_input(format!("the game's path breaks a rule: {v}")))?;
     out.write_with(|w| std::io::Write::write_all(w, text.as_bytes()))?;

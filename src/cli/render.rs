@@ -37,7 +37,8 @@ pub struct RenderArgs {
     )]
     pub gif: Option<PathBuf>,
     /// Write a self-contained HTML viewer (SVG board, play/pause, step slider, keys).
-    #[arg(long, value_name = "FILE")]
+    /// FILE ends in .html or .htm (any case) or has no extension; `-` is stdout.
+    #[arg(long, value_parser = super::html_path, value_name = "FILE")]
     pub html: Option<PathBuf>,
     #[command(flatten)]
     pub look: GifLook,
@@ -314,8 +315,16 @@ pub fn run(args: RenderArgs) -> Result<Exit, Failure> {
             },
             snakesat::counted(path.len() - 1, "move")
         );
-        let text = html::viewer(&instance, &path, &title, &[], true)
-            .map_err(|v| bad_input(format!("{}: illegal plan: {v}", args.plan.display())))?;
+        let text = html::viewer(
+            &instance,
+            &path,
+            &html::Page {
+                title: &title,
+                apples_to_come: true,
+                ..html::Page::default()
+            },
+        )
+        .map_err(|v| bad_input(format!("{}: illegal plan: {v}", args.plan.display())))?;
         page.write_with(|w| std::io::Write::write_all(w, text.as_bytes()))?;
         notes.push(format!("wrote {}", page.name()));
     }

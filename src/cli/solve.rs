@@ -16,6 +16,7 @@ use snakesat::planner::{
     CadicalConfig, DEFAULT_MAX_HORIZON, Method, Outcome, PlanError, Planner, Search, Undecided,
     Verdict,
 };
+use snakesat::render::html;
 use snakesat::report::PlanReport;
 use snakesat::solve::{self, Status};
 
@@ -82,6 +83,11 @@ pub struct SolveArgs {
     /// Write the animation of the checked plan as a GIF (nothing is written without a plan). FILE ends in .gif (any case) or has no extension; `-` is stdout.
     #[arg(long, value_parser = super::gif_path, value_name = "FILE", help_heading = "GIF")]
     pub gif: Option<PathBuf>,
+    /// Write a self-contained HTML viewer of the checked plan (board, play/pause, step slider,
+    /// keys; nothing is written without a plan). FILE ends in .html or .htm (any case) or has no
+    /// extension; `-` is stdout.
+    #[arg(long, value_parser = super::html_path, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     #[command(flatten)]
     pub look: GifLook,
     /// Chart clauses and solve time against the horizon, from the lower bound (at
@@ -156,9 +162,16 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
     for (flag, _, file) in plan_outputs(&args) {
         super::check_json_beside(args.json, flag, file.map(PathBuf::as_path))?;
     }
-    let [mut plan_out, mut gif_out, mut horizon_out, mut timeline_out] = output::claim([
+    let [
+        mut plan_out,
+        mut gif_out,
+        mut page_out,
+        mut horizon_out,
+        mut timeline_out,
+    ] = output::claim([
         args.plan.as_deref(),
         args.gif.as_deref(),
+        args.html.as_deref(),
         args.plot_horizon.as_deref(),
         args.plot_timeline.as_deref(),
     ])?;
@@ -329,6 +342,36 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
                 None => None,
             };
             watchdog.doing("writing the plan's files");
+            if let Some(out) = &mut page_out {
+                // Named after the problem's file, or the random instance's settings.
+                let source = match &args.instance.instance {
+                    Some(file) if !output::is_stdout(file) => file.file_name().map_or_else(
+                        || file.display().to_string(),
+                        |n| n.to_string_lossy().into(),
+                    ),
+                    Some(_) => "standard input".to_string(),
+                    None => format!(
+                        "random {}x{} seed {}",
+                        instance.width,
+                        instance.height,
+                        args.instance
+                            .seed
+                            .unwrap_or(snakesat::instance::random::RandomSpec::default().seed)
+                    ),
+                };
+                let title = format!("{source} — {}", snakesat::counted(plan.horizon, "move"));
+                let text = html::viewer(
+                    &instance,
+                    &path,
+                    &html::Page {
+                        title: &title,
+                        apples_to_come: true,
+                        ..html::Page::default()
+                    },
+                )
+                .map_err(|v| bad_input(format!("the plan breaks a rule: {v}")))?;
+                out.write_with(|w| w.write_all(text.as_bytes()))?;
+            }
             if let Some(out) = &mut timeline_out {
                 charts::plot_timeline(&instance, &path, out)?;
             }
@@ -347,14 +390,15 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
                     note!("{why}");
                 }
             }
-            let charts: Vec<String> = [&horizon_out, &timeline_out]
+            let charts: Vec<String> = [&page_out, &horizon_out, &timeline_out]
                 .into_iter()
                 .flatten()
                 .map(|out| out.name())
                 .collect();
             report.path = path;
             report.eaten = replay.eaten.clone();
-            super::commit_then_print([plan_out, gif_out, horizon_out, timeline_out], || {
+            let outputs = [plan_out, gif_out, page_out, horizon_out, timeline_out];
+            super::commit_then_print(outputs, || {
                 print_plan(&instance, &report, Some(&replay), refuted, args.json)
             })?;
             drop(watchdog);
@@ -388,10 +432,11 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
 }
 
 /// The outputs `solve` writes only with a plan: flag, what it is, path.
-fn plan_outputs(args: &SolveArgs) -> [(&'static str, &'static str, Option<&PathBuf>); 4] {
+fn plan_outputs(args: &SolveArgs) -> [(&'static str, &'static str, Option<&PathBuf>); 5] {
     [
         ("--plan", "IPC plan", args.plan.as_ref()),
         ("--gif", "GIF", args.gif.as_ref()),
+        ("--html", "HTML viewer", args.html.as_ref()),
         (
             "--plot-horizon",
             "horizon chart",

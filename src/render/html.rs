@@ -1,7 +1,11 @@
-//! A plan viewer in one self-contained HTML file: the board drawn as SVG,
-//! play / pause, a step slider, keyboard stepping (← → space Home End), and
-//! the plan's numbers (step, apples eaten, length, and per apple when it was
-//! eaten and, for full games, how). It loads nothing from the network.
+//! A plan viewer in one self-contained HTML file: the board drawn as SVG
+//! with a legend, play / pause, a step slider, keyboard stepping (← → space
+//! Home End, without Alt, Ctrl or Meta, which stay the browser's), and the
+//! plan's numbers (step, apples eaten, length, a lost game's end, and per
+//! apple when it was eaten and, for full games, how: eaten rows are muted
+//! and the apple being fetched is highlighted). It loads nothing from the
+//! network. Its colours are the GIF's ([`crate::render`]): a dark blue head,
+//! a green body dark at the neck and light at the tail, red apples.
 //!
 //! The plan is replayed by the simulator ([`crate::sim::replay_partial`])
 //! before anything is written, and the page draws the simulator's view: the body at
@@ -38,6 +42,26 @@ struct ViewerData<'a> {
     methods: &'a [String],
     /// Apples not yet revealed are drawn (dashed).
     to_come: bool,
+    /// The plan is a lost game.
+    lost: bool,
+}
+
+/// What the page shows beside the board ([`viewer`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Page<'a> {
+    /// The page's title and heading, shown as text (markup in it is
+    /// escaped, not run).
+    pub title: &'a str,
+    /// Per apple in eating order, how the plan reached it (a full game's
+    /// "how" column), or empty when there is nothing to say; shown as text.
+    pub methods: &'a [String],
+    /// Whether apples not yet revealed are drawn (dashed, numbered): an
+    /// ordered list's, known in advance; not a full game's, drawn at random
+    /// as the last one is eaten.
+    pub apples_to_come: bool,
+    /// Whether the plan is a lost game (the player found no safe plan for
+    /// its last apple): the last step says so.
+    pub lost: bool,
 }
 
 /// When an apple is on the board.
@@ -53,19 +77,15 @@ struct AppleView {
 /// The viewer page for `path` on `instance`, or the first rule the path
 /// breaks ([`crate::sim::Rule::InvalidInstance`] for an instance that
 /// [`crate::instance::Instance::validate_game`] refuses); apples left
-/// uneaten at the end are shown, not refused. `methods` names,
-/// per apple in eating order, how it was reached (empty when there is
-/// nothing to say). `apples_to_come` draws the apples not yet revealed
-/// (dashed, numbered): an ordered list's, known in advance; not a full
-/// game's, drawn at random as the last one is eaten. The title and the
-/// methods are shown as text: markup in them is escaped, not run.
-pub fn viewer(
-    instance: &Instance,
-    path: &[Pos],
-    title: &str,
-    methods: &[String],
-    apples_to_come: bool,
-) -> Result<String, Violation> {
+/// uneaten at the end are shown, not refused. `page` holds the title and
+/// what else the page says ([`Page`]).
+pub fn viewer(instance: &Instance, path: &[Pos], page: &Page) -> Result<String, Violation> {
+    let Page {
+        title,
+        methods,
+        apples_to_come,
+        lost,
+    } = *page;
     let replay = replay_partial(instance, path)?;
     let moves = path.len().saturating_sub(1);
     let behind: Vec<Pos> = match &instance.start {
@@ -116,6 +136,7 @@ pub fn viewer(
         apples,
         methods,
         to_come: apples_to_come,
+        lost,
     };
     // (`<` only occurs inside JSON strings, where `\u003c` means the same:
     // no `</script>` or `<!--` can end or confuse the data's script element.)
@@ -152,11 +173,14 @@ const PAGE: &str = r##"<!DOCTYPE html>
   #slider { width: min(480px, 70vw); }
   button { font: inherit; padding: 3px 12px; }
   #status { font-variant-numeric: tabular-nums; }
-  svg { background: #fff; border: 1px solid #c8cfc4; display: block; }
+  #board { background: #fff; border: 1px solid #c8cfc4; display: block; }
   table { border-collapse: collapse; margin-top: 10px; font-size: 13px; }
   td, th { border: 1px solid #d5dbd2; padding: 2px 8px; text-align: right; }
-  tr.now td { background: #fff3c4; }
+  tr.next td { background: #fff3c4; }
+  tr.done td { color: #8a948b; }
   .hint { color: #5d6b5f; font-size: 13px; }
+  #legend { display: flex; gap: 14px; flex-wrap: wrap; margin: 6px 0 0; font-size: 13px; }
+  #legend span { display: inline-flex; align-items: center; gap: 4px; }
 </style>
 </head>
 <body>
@@ -168,7 +192,8 @@ const PAGE: &str = r##"<!DOCTYPE html>
   <label>speed <select id="speed"><option value="2">slow</option><option value="8" selected>normal</option><option value="30">fast</option><option value="120">very fast</option></select></label>
 </div>
 <svg id="board" xmlns="http://www.w3.org/2000/svg"></svg>
-<p class="hint">Keys: ← → step, space play/pause, Home/End first/last step. Open with <code>#step=K</code> to start at step K.</p>
+<p id="legend"></p>
+<p class="hint">Keys: ← → step, space play/pause, Home/End first/last step. Open with <code>#step=K</code> to start at step K. In the table below, the apple being fetched is highlighted and those eaten are greyed.</p>
 <table id="apples"></table>
 <script type="application/json" id="plan-data">{{DATA}}</script>
 <script>
@@ -192,6 +217,21 @@ for (const w of D.walls)
   grid += `<rect x="${w[0] * C}" y="${w[1] * C}" width="${C}" height="${C}" fill="#4a4f57"/>`;
 svg.innerHTML = `<g>${grid}</g><g id="dynamic"></g>`;
 const dynamic = document.getElementById("dynamic");
+const HEAD = "rgb(20,40,140)", NECK = [14, 96, 38], TAIL = [176, 224, 150];
+
+// The legend: what each shape is (walls and apples to come only where drawn).
+const swatch = (shape) => `<svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">${shape}</svg>`;
+const legend = [
+  [swatch(`<circle cx="8" cy="8" r="7" fill="${HEAD}"/>`), "head"],
+  [swatch(`<line x1="2" y1="8" x2="14" y2="8" stroke="rgb(${NECK})" stroke-width="9" stroke-linecap="round"/>`) +
+    swatch(`<line x1="2" y1="8" x2="14" y2="8" stroke="rgb(${TAIL})" stroke-width="6" stroke-linecap="round"/>`), "body, neck to tail"],
+  [swatch(`<circle cx="8" cy="8" r="6" fill="#d62f2f"/>`), "apple (its number)"],
+];
+if (D.to_come)
+  legend.push([swatch(`<circle cx="8" cy="8" r="5" fill="none" stroke="#e3a0a0" stroke-dasharray="3 2"/>`), "apple to come"]);
+if (D.walls.length)
+  legend.push([swatch(`<rect x="1" y="1" width="14" height="14" fill="#4a4f57"/>`), "wall"]);
+document.getElementById("legend").innerHTML = legend.map(([icon, text]) => `<span>${icon}${text}</span>`).join("");
 
 // The data's strings are text, not markup.
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -246,7 +286,7 @@ function draw(t) {
     const [x1, y1] = centre(body[k]);
     const [x2, y2] = centre(body[k - 1]);
     const width = C * (0.78 - 0.4 * f);
-    const [r, g, b] = mix([34, 120, 52], [150, 205, 120], f);
+    const [r, g, b] = mix(NECK, TAIL, f);
     out += `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="rgb(${r},${g},${b})" stroke-width="${width}" stroke-linecap="round"/>`;
   }
   const head = body[0];
@@ -254,18 +294,26 @@ function draw(t) {
   const prev = n > 1 ? body[1] : (end > 0 ? D.cells[end - 1] : [head[0] - 1, head[1]]);
   let dx = head[0] - prev[0], dy = head[1] - prev[1];
   if (dx === 0 && dy === 0) dx = 1;
-  out += `<circle id="head" cx="${hx}" cy="${hy}" r="${C * 0.42}" fill="rgb(20,90,40)"/>`;
+  out += `<circle id="head" cx="${hx}" cy="${hy}" r="${C * 0.42}" fill="${HEAD}"/>`;
   const ex = hx + dx * C * 0.18, ey = hy + dy * C * 0.18;
   for (const s of [-1, 1])
     out += `<circle cx="${ex - dy * s * C * 0.17}" cy="${ey + dx * s * C * 0.17}" r="${C * 0.08}" fill="#fff"/>`;
-  out += `<polygon points="${hx + dx * C * 0.5},${hy + dy * C * 0.5} ${hx + dx * C * 0.3 - dy * C * 0.12},${hy + dy * C * 0.3 + dx * C * 0.12} ${hx + dx * C * 0.3 + dy * C * 0.12},${hy + dy * C * 0.3 - dx * C * 0.12}" fill="#145a28"/>`;
+  out += `<polygon points="${hx + dx * C * 0.5},${hy + dy * C * 0.5} ${hx + dx * C * 0.3 - dy * C * 0.12},${hy + dy * C * 0.3 + dx * C * 0.12} ${hx + dx * C * 0.3 + dy * C * 0.12},${hy + dy * C * 0.3 - dx * C * 0.12}" fill="#0c1a5c"/>`;
   dynamic.innerHTML = out + over;
   svg.dataset.step = t;
   svg.dataset.head = `${head[0]},${head[1]}`;
+  // (A free start's snake is drawn on the cells its head has been on.)
+  const drawn = n < len ? ` (${n} on the board so far)` : "";
+  const ending = t === T && D.lost ? " · lost" : "";
   document.getElementById("status").textContent =
-    `step ${t}/${T} · apples ${eaten}/${D.apples.length} · length ${len}`;
-  for (const row of document.querySelectorAll("#apples tr[data-eat]"))
-    row.className = Number(row.dataset.eat) === t ? "now" : "";
+    `step ${t}/${T} · apples ${eaten}/${D.apples.length} · length ${len}${drawn}${ending}`;
+  // Eaten apples' rows muted, the next one's highlighted (rows in eating order).
+  let next = true;
+  for (const row of document.querySelectorAll("#apples tr[data-eat]")) {
+    const done = Number(row.dataset.eat) <= t;
+    row.className = done ? "done" : (next ? "next" : "");
+    if (!done) next = false;
+  }
 }
 
 let timer = null;
@@ -283,6 +331,8 @@ document.getElementById("play").addEventListener("click", () => (timer ? stop() 
 document.getElementById("speed").addEventListener("change", () => { if (timer) { stop(); play(); } });
 slider.addEventListener("input", () => draw(Number(slider.value)));
 document.addEventListener("keydown", (e) => {
+  // Alt+← is the browser's Back, Ctrl/Meta its own shortcuts.
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
   const t = Number(slider.value);
   if (e.key === "ArrowRight") draw(t + 1);
   else if (e.key === "ArrowLeft") draw(t - 1);
@@ -323,6 +373,15 @@ mod tests {
         }
     }
 
+    /// A page of an ordered list's plan titled `title`.
+    fn titled(title: &str) -> Page<'_> {
+        Page {
+            title,
+            apples_to_come: true,
+            ..Page::default()
+        }
+    }
+
     fn data(page: &str) -> serde_json::Value {
         let start = page.find("id=\"plan-data\">").unwrap() + "id=\"plan-data\">".len();
         let end = start + page[start..].find("</script>").unwrap();
@@ -333,7 +392,17 @@ mod tests {
     fn titles_and_methods_stay_text() {
         let path = [(1, 0), (2, 0), (3, 0)];
         let methods = ["<img src=x onerror=alert(1)></script><!--{{TITLE}}".to_string()];
-        let page = viewer(&instance(), &path, "{{DATA}} </script>", &methods, true).unwrap();
+        let page = viewer(
+            &instance(),
+            &path,
+            &Page {
+                title: "{{DATA}} </script>",
+                methods: &methods,
+                apples_to_come: true,
+                lost: false,
+            },
+        )
+        .unwrap();
         assert!(page.contains("<title>{{DATA}} &lt;/script&gt;</title>"));
         assert!(page.contains("<h1>{{DATA}} &lt;/script&gt;</h1>"));
         assert!(
@@ -360,7 +429,7 @@ mod tests {
             apples: vec![(2, 0)],
             ..instance()
         };
-        let page = viewer(&free, &[(0, 0), (1, 0), (2, 0), (3, 0)], "free", &[], true).unwrap();
+        let page = viewer(&free, &[(0, 0), (1, 0), (2, 0), (3, 0)], &titled("free")).unwrap();
         let d = data(&page);
         assert_eq!(d["before"], 0);
         assert_eq!(d["lengths"], serde_json::json!([3, 3, 4, 4]));
@@ -369,7 +438,7 @@ mod tests {
     #[test]
     fn page_embeds_the_simulators_view() {
         let path = [(1, 0), (2, 0), (3, 0), (3, 1), (2, 1), (1, 1)];
-        let page = viewer(&instance(), &path, "a <test>", &[], true).unwrap();
+        let page = viewer(&instance(), &path, &titled("a <test>")).unwrap();
         assert!(page.contains("<title>a &lt;test&gt;</title>"));
         for remote in ["src=\"http", "href=\"http", "<link", "@import", "fetch("] {
             assert!(!page.contains(remote), "no network resource: {remote}");
@@ -394,7 +463,7 @@ mod tests {
     fn an_apple_never_eaten_stays_on_the_board_to_the_end() {
         // Only the first apple is eaten (t = 2), which reveals the second.
         let path = [(1, 0), (2, 0), (3, 0)];
-        let d = data(&viewer(&instance(), &path, "x", &[], true).unwrap());
+        let d = data(&viewer(&instance(), &path, &titled("x")).unwrap());
         assert_eq!(d["apples"][1]["reveal"], 2);
         assert_eq!(d["apples"][1]["eat"], 3);
     }
@@ -403,14 +472,14 @@ mod tests {
     fn an_illegal_path_is_refused() {
         // A jump over a cell (a plan that only leaves apples is shown).
         let path = [(1, 0), (3, 0)];
-        let v = viewer(&instance(), &path, "x", &[], true).unwrap_err();
+        let v = viewer(&instance(), &path, &titled("x")).unwrap_err();
         assert_eq!(v.rule, crate::sim::Rule::NotAdjacent);
     }
 
     #[test]
     fn an_invalid_instance_is_refused_not_a_panic() {
         for i in crate::instance::refused_examples() {
-            let v = viewer(&i, &[(0, 0), (1, 0)], "x", &[], true).unwrap_err();
+            let v = viewer(&i, &[(0, 0), (1, 0)], &titled("x")).unwrap_err();
             let reason = i.validate_game().unwrap_err();
             assert_eq!(v.rule, crate::sim::Rule::InvalidInstance(reason));
         }

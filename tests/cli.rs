@@ -758,6 +758,16 @@ fn models_that_do_not_fit_are_refused() {
         &snakesat(&["decode", "-", "-"]),
         "the CNF and the model cannot both be `-`",
     );
+    // So are check's and render's (render parsed the plan as the instance:
+    // "unknown field `status`").
+    assert_bad_input(
+        &snakesat(&["check", "-", "-"]),
+        "the problem and the plan cannot both be `-`",
+    );
+    assert_bad_input(
+        &snakesat(&["render", "-", "-", "--html", "v.html"]),
+        "the instance and the plan cannot both be `-`",
+    );
 }
 
 #[test]

@@ -336,6 +336,11 @@ fn play_refuses_bad_input() {
             "a file name is needed, not an empty one",
         ),
         (vec!["--gif", ""], "a file name is needed, not an empty one"),
+        // A negative seed was "invalid digit found in string".
+        (
+            vec!["--seed", "-1"],
+            "a seed is a whole number from 0 to 18446744073709551615",
+        ),
         (
             vec!["--timeout", "0"],
             "must be a number of seconds from 0.000001",

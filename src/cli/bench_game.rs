@@ -41,7 +41,7 @@ pub struct BenchGameArgs {
     #[arg(long, default_value_t = 100)]
     pub games: u64,
     /// Seed of the first game of each size and strategy.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::seed)]
     pub seed: u64,
     /// Solver time per apple in seconds; past it the snake follows its last
     /// certified cycle (always safe, maybe longer; on a board with an odd

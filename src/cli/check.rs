@@ -40,6 +40,7 @@ struct Verdict {
 }
 
 pub fn run(args: CheckArgs) -> Result<Exit, Failure> {
+    super::one_stdin(("problem", &args.problem), ("plan", &args.plan))?;
     let (problem, pddl) = load_problem_file(&args.problem)?;
     let verdict = match checked_path(
         &args.problem,

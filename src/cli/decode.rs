@@ -36,11 +36,7 @@ pub struct DecodeArgs {
 }
 
 pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
-    if args.cnf.as_os_str() == "-" && args.model.as_os_str() == "-" {
-        return Err(bad_input(
-            "the CNF and the model cannot both be `-`: standard input can be read once",
-        ));
-    }
+    super::one_stdin(("CNF", &args.cnf), ("model", &args.model))?;
     super::check_json_beside(args.json, "--gif", args.gif.as_deref())?;
     let [mut gif] = output::claim([args.gif.as_deref()])?;
     let cnf_text = read_file(&args.cnf, Input::Formula)?;

@@ -79,7 +79,7 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 10)]
     pub count: usize,
     /// Seed of the ChaCha8 generator.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::seed)]
     pub seed: u64,
     /// Every instance of the setting (each parameter one value) once up to symmetry, instead of --count draws; every apple, hidden ones too, on a cell that is neither a wall nor the starting body (as --count draws them).
     #[arg(long, conflicts_with = "count")]

@@ -34,7 +34,7 @@ pub struct InstanceArgs {
     #[arg(long)]
     pub walls: Option<usize>,
     /// Random instance: the seed [default: 1].
-    #[arg(long)]
+    #[arg(long, value_parser = super::seed)]
     pub seed: Option<u64>,
     /// Random instance: tail rule, `follow` or `strict` [default: follow].
     #[arg(long)]

@@ -87,9 +87,10 @@ use snakesat::solve::Status;
     about = "Plans the Snake game with SAT (CaDiCaL)"
 )]
 #[command(
-    after_help = "Exit codes: 0 plan found, 1 proven no plan (none of at most --max-horizon moves; at a \
-fixed horizon, none of exactly that many moves), 2 bad input or usage, 3 limit reached, or an \
-approximate encoding's answer that proves nothing (an illegal plan, or no model)."
+    after_help = "Exit codes, alike in every command (each command's --help says what they mean \
+there): 0 done (a plan found, a valid plan, every game won, the files written), 1 an answer that is \
+not the one hoped for (solve: no plan, proven; check: an invalid plan; play: a game lost), 2 bad \
+input or usage, 3 a limit reached before an answer, or an answer that proves nothing."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -272,6 +273,14 @@ fn picture_path(text: &str, kind: &str, extensions: &[&str]) -> Result<PathBuf, 
         )),
         _ => Ok(path),
     }
+}
+
+/// Parses a seed (`--seed`): a whole number from 0 to `u64::MAX` (a
+/// negative one was "invalid digit found in string").
+pub fn seed(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("a seed is a whole number from 0 to {}", u64::MAX))
 }
 
 /// Parses a largest horizon (`--max-horizon`): a whole number of moves in
@@ -582,6 +591,19 @@ fn read_bounded(
         )));
     }
     Ok(bytes)
+}
+
+/// Refuses two inputs that are both `-` before either is read (the second
+/// read found standard input used up, and the first was parsed as the wrong
+/// kind of file): each is `(what it is, its path)`.
+pub fn one_stdin(first: (&str, &Path), second: (&str, &Path)) -> Result<(), Failure> {
+    if first.1.as_os_str() == "-" && second.1.as_os_str() == "-" {
+        return Err(bad_input(format!(
+            "the {} and the {} cannot both be `-`: standard input can be read once",
+            first.0, second.0
+        )));
+    }
+    Ok(())
 }
 
 /// Set once standard input has been read (as the file `-`).

@@ -28,7 +28,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "N|WxH", default_value = "10", value_parser = parse_size)]
     pub size: (usize, usize),
     /// Seed of the first game's apples; game i uses seed + i.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::seed)]
     pub seed: u64,
     /// Number of games (at most 1,000,000, as many as `bench game` plays).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=super::measure::game::MAX_GAMES))]

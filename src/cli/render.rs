@@ -287,6 +287,7 @@ fn json_path(
 }
 
 pub fn run(args: RenderArgs) -> Result<Exit, Failure> {
+    super::one_stdin(("instance", &args.instance), ("plan", &args.plan))?;
     let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
     let (problem, pddl) = load_problem_file(&args.instance)?;
     let instance = problem.instance;

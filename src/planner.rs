@@ -573,7 +573,7 @@ impl<'a> Planner<'a> {
     /// uses its own: [`CadicalConfig::Unsat`] for the incremental
     /// least-horizon search (it refutes horizon after horizon; 1.5–2 times
     /// faster than the default one on IPC-2018 optimal 7, 13, 17 and 18, see
-    /// the README) and for the least-horizon search of a full board (fresh
+    /// docs/ipc2018.md, "Other boards") and for the least-horizon search of a full board (fresh
     /// formulas, mostly refuted), CaDiCaL's default elsewhere.
     #[must_use = "a Planner is a builder: the planner with this option is returned"]
     pub fn cadical_config(mut self, config: CadicalConfig) -> Self {
@@ -757,7 +757,7 @@ impl<'a> Planner<'a> {
             {
                 // Full boards: CaDiCaL's `unsat` configuration, as for the
                 // incremental search (their refutations are most of the
-                // work; README, "Full boards: windows and the `unsat`
+                // work; docs/ipc2018.md, "Full boards: windows and the `unsat`
                 // configuration").
                 let climb = if ends_full(instance) {
                     Budget {

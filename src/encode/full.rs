@@ -36,7 +36,7 @@
 //! `visited(s, c) ∨ head(T, c) ∨ ⋁_{n ∈ S} (¬visited(s, n) ∨ head(s, n))`.
 //! The rule cuts the dead ends a Hamiltonian path cannot leave; measured with
 //! the external `cadical` on IPC-2018 optimal problems 14 and 8 at refuted
-//! horizons, it takes 1.2–2.4 times less time (README, "Full boards").
+//! horizons, it takes 1.2–2.4 times less time (docs/ipc2018.md, "Full boards").
 
 use crate::cnf::{FALSE, Lit, TRUE};
 use crate::geometry::Grid;

@@ -21,7 +21,7 @@
 //! they put the least plan at 40 moves or more, while the schedule puts it
 //! at 79 (the plan has 97); and the counter values it rules out (`count k
 //! t` for `t` before the `k`-th eat can come) made single refutations near
-//! the optimum 2.6 to 30 times faster (README, "The apples' schedule").
+//! the optimum 2.6 to 30 times faster (docs/ipc2018.md, "The apples' schedule").
 //!
 //! A state *(eaten, last)* of layer `k + 1` is reached from exactly one set
 //! of layer `k` (`eaten` without `last`), so the sweep takes, for each such

@@ -134,7 +134,7 @@ impl Body {
     /// `same-column`/`same-row` variables: on IPC-2018 optimal 14 at `T` = 80
     /// and 84 and on generated 6×6 full boards at their last refuted
     /// horizon, the refutation takes 0.6–0.85 times as long, although the
-    /// formula has about 9 % more clauses (README, "Full boards: windows and
+    /// formula has about 9 % more clauses (docs/ipc2018.md, "Full boards: windows and
     /// the `unsat` configuration"). The windows cost `cells / (width +
     /// height + 3)` times `compare`'s clauses; measured on boards up to 6×7
     /// (a factor up to 2.6), the rule stops at a factor of 3 (7×7), beyond

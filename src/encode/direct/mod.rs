@@ -23,7 +23,7 @@
 //!   `T − (n − j)` (one apple per move at most): a count the solver cannot
 //!   make itself, and with it the snake's length near `T` is known, which
 //!   switches on the body clauses guarded by it. On full boards it halves
-//!   the refutations near the least horizon (README, "Full boards: the
+//!   the refutations near the least horizon (docs/ipc2018.md, "Full boards: the
 //!   goal's count").
 //! - `body …`: the head never enters its body; see [`body`] for the choices.
 //!

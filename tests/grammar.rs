@@ -228,7 +228,10 @@ fn an_instance_file_dash_is_read_from_stdin_in_either_format() {
     assert!(run.stdout.contains("\"horizon\":6"), "{}", run.stdout);
     // Standard input is read once (refused before either input is read).
     let twice = snakesat_with(&dir, &pddl, &["check", "-", "-"]);
-    assert_bad_input(&twice, "cannot both be `-`: standard input can be read once");
+    assert_bad_input(
+        &twice,
+        "cannot both be `-`: standard input can be read once",
+    );
     // Two outputs cannot both be stdout.
     let run = snakesat(&["solve", TINY, "--gif", "-", "--plan", "-"]);
     assert_bad_input(&run, "only one output");

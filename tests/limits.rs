@@ -817,3 +817,57 @@ fn errors_echo_long_input_cut_short() {
     ]);
     assert_bad_input(&run, "it exists and is not a folder");
 }
+
+/// Files of nested lists a few tens of MB long are refused with one line,
+/// within 1 GB of address space: a plan file that is not a plan (its first
+/// line was parsed again as a generic JSON value, to tell a game record) and
+/// a Mallob result (read as a generic JSON value) took 3.8 GB and aborted.
+#[test]
+fn nested_lists_are_refused_without_holding_them() {
+    let dir = temp_dir("nested-lists");
+    let nested = "[[[[[[[[[[0]]]]]]]]]],".repeat(1_500_000);
+    let plan = write(
+        &dir,
+        "plan.json",
+        &format!(r#"{{"status": "sat", "eaten": [{nested}[0]]}}"#),
+    );
+    let instance = write(
+        &dir,
+        "i.json",
+        r#"{"width": 3, "height": 1, "snake": [[0, 0]], "apples": [[2, 0]]}"#,
+    );
+    let mallob = write(
+        &dir,
+        "m.json",
+        &format!(r#"{{"result": {{"resultcode": 10, "solution": [0, {nested}1]}}}}"#),
+    );
+    let cnf = dir.join("f.cnf").to_string_lossy().into_owned();
+    let export = snakesat(&["export", &instance, "--horizon", "2", "-o", &cnf, "-q"]);
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    let limited = |args: &[&str]| {
+        let out = std::process::Command::new("sh")
+            .args(["-c", "ulimit -v 1000000 && exec \"$@\"", "sh"])
+            .arg(env!("CARGO_BIN_EXE_snakesat"))
+            .args(args)
+            .output()
+            .expect("sh runs");
+        support::Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    };
+    assert_bad_input(
+        &limited(&["check", &instance, &plan]),
+        "not a plan of `solve --json`",
+    );
+    assert_bad_input(
+        &limited(&["render", &instance, &plan, "--html", "-"]),
+        "not a plan of `solve --json`",
+    );
+    assert_bad_input(
+        &limited(&["decode", &cnf, &mallob]),
+        "result.solution[1] is not a whole number 1 or -1",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

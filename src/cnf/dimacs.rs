@@ -599,30 +599,44 @@ pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError
 /// checked against `num_vars`, and a variable without a value is false.
 fn mallob_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError> {
     let bad = |what: &str| DimacsError::Mallob(what.to_string());
-    let json: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| bad(&format!("not JSON ({e})")))?;
-    let result = &json["result"];
-    match result["resultcode"].as_i64() {
-        Some(20) => Ok(ModelFile::Unsat),
-        Some(0) => Ok(ModelFile::Unknown),
-        Some(10) => {
-            let solution = result["solution"].as_array().ok_or_else(|| {
+    // Read into typed fields, every other value skipped without being held
+    // (a generic JSON value of a 64 MB file of nested lists took 3.8 GB and
+    // aborted).
+    let file: MallobFile = serde_json::from_str(text).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => bad(&format!("not a Mallob result ({e})")),
+        _ => bad(&format!("not JSON ({e})")),
+    })?;
+    let result = file.result.unwrap_or_default();
+    match result.resultcode {
+        Some(JsonInt::Int(20)) => Ok(ModelFile::Unsat),
+        Some(JsonInt::Int(0)) => Ok(ModelFile::Unknown),
+        Some(JsonInt::Int(10)) => {
+            let solution = result.solution.ok_or_else(|| {
                 bad("result.solution is missing (a model passed by -pls through a pipe cannot be read from the file)")
             })?;
             // (Mallob puts a 0 first, so that literal `v` is at index `v`.)
-            if let Some(first) = solution.first().filter(|v| v.as_i64() != Some(0)) {
-                return Err(bad(&format!("result.solution[0] is {first}, not 0")));
+            match solution.first() {
+                Some(JsonInt::Int(0)) | None => {}
+                Some(JsonInt::Int(first)) => {
+                    return Err(bad(&format!("result.solution[0] is {first}, not 0")));
+                }
+                Some(JsonInt::Other) => return Err(bad("result.solution[0] is not 0")),
             }
             let mut values = vec![false; num_vars];
             for (index, value) in solution.iter().enumerate().skip(1) {
-                let literal = value
-                    .as_i64()
-                    .filter(|l| l.unsigned_abs() == index as u64)
-                    .ok_or_else(|| {
-                        bad(&format!(
-                            "result.solution[{index}] is {value}, not {index} or -{index}"
-                        ))
-                    })?;
+                let literal = match *value {
+                    JsonInt::Int(l) if l.unsigned_abs() == index as u64 => l,
+                    JsonInt::Int(l) => {
+                        return Err(bad(&format!(
+                            "result.solution[{index}] is {l}, not {index} or -{index}"
+                        )));
+                    }
+                    JsonInt::Other => {
+                        return Err(bad(&format!(
+                            "result.solution[{index}] is not a whole number {index} or -{index}"
+                        )));
+                    }
+                };
                 if index > num_vars {
                     return Err(DimacsError::ModelOutOfRange {
                         literal: Lit::try_from(literal).unwrap_or(Lit::MAX),
@@ -636,6 +650,65 @@ fn mallob_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError> {
         _ => Err(bad(
             "no result.resultcode of 10 (SAT), 20 (UNSAT) or 0 (unknown)",
         )),
+    }
+}
+
+/// The fields of Mallob's result JSON that a model needs.
+#[derive(serde::Deserialize)]
+struct MallobFile {
+    result: Option<MallobResult>,
+}
+
+#[derive(Default, serde::Deserialize)]
+struct MallobResult {
+    resultcode: Option<JsonInt>,
+    solution: Option<Vec<JsonInt>>,
+}
+
+/// A JSON value read as a whole number if it is one, and skipped without
+/// being held otherwise (a list, an object, a string, a fraction).
+enum JsonInt {
+    Int(i64),
+    Other,
+}
+
+impl<'de> serde::Deserialize<'de> for JsonInt {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<JsonInt, D::Error> {
+        use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
+        struct Whole;
+        impl<'de> Visitor<'de> for Whole {
+            type Value = JsonInt;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<JsonInt, E> {
+                Ok(JsonInt::Int(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<JsonInt, E> {
+                Ok(i64::try_from(v).map_or(JsonInt::Other, JsonInt::Int))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<JsonInt, E> {
+                Ok(JsonInt::Other)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<JsonInt, E> {
+                Ok(JsonInt::Other)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<JsonInt, E> {
+                Ok(JsonInt::Other)
+            }
+            fn visit_unit<E>(self) -> Result<JsonInt, E> {
+                Ok(JsonInt::Other)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<JsonInt, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(JsonInt::Other)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<JsonInt, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(JsonInt::Other)
+            }
+        }
+        d.deserialize_any(Whole)
     }
 }
 

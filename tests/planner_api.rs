@@ -340,6 +340,37 @@ fn a_fixed_horizon_beyond_the_limits_is_refused_by_its_own_number() {
     );
 }
 
+/// A fixed horizon beyond the limits is refused before any shorter plan is
+/// tried, whatever the time: on 60x60 at 5,000 moves the least plan (within
+/// the limits) and a walk to 5,000 answered with a plan given a second, and
+/// the same request was refused given less (exit 0 or 2 by the clock).
+#[test]
+fn a_fixed_horizon_beyond_the_limits_is_refused_whatever_the_time() {
+    let direct = encode::by_name("direct").unwrap();
+    let instance = generate(&RandomSpec {
+        width: 60,
+        height: 60,
+        seed: 1,
+        ..RandomSpec::default()
+    })
+    .unwrap();
+    for timeout in [None, Some(Duration::from_secs(60))] {
+        let error = Planner::new(&*direct)
+            .search(Search::FixedHorizon(5000))
+            .timeout(timeout)
+            .plan(&instance)
+            .err()
+            .expect("the horizon is refused, not answered");
+        assert!(
+            matches!(
+                error,
+                PlanError::Encode(encode::EncodeError::TooBig { moves: 5000, .. })
+            ),
+            "{error}"
+        );
+    }
+}
+
 /// The satisficing search on a 20x20 free start of length 10 with twelve
 /// ordered apples far apart: its construction follows tours from bodies laid
 /// along other tours, whose ends can be closer on the tour followed than the

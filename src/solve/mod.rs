@@ -317,6 +317,10 @@ pub(crate) fn solve_fixed(
     moves: usize,
     budget: &Budget,
 ) -> Result<Attempt, EncodeError> {
+    // A horizon whose formula is beyond the limits is refused first, whatever
+    // a shorter plan and its continuation would find (the answer depended on
+    // the time the shortcut had, and it built formulas first).
+    encoding.fits(instance, moves)?;
     if let Some(attempt) = shortcut(instance, encoding, moves, budget) {
         return Ok(attempt);
     }

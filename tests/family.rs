@@ -939,6 +939,38 @@ fn a_shard_index_that_disagrees_with_its_summary_or_csv_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A FIFO in place of a shard's file (an instance, or its index) is refused
+/// naming it: merge opened it and waited for a writer forever.
+#[test]
+fn merge_refuses_a_fifo_in_a_shard_folder() {
+    let dir = temp_dir("merge-fifo");
+    let shards = dir.join("shards");
+    two_shards(&shards);
+    let out = dir.join("out");
+    let listed = rows(&shards, "index-1-of-2.jsonl").pop().unwrap().file;
+    for name in [listed.as_str(), "index-1-of-2.csv"] {
+        let path = shards.join(name);
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let made = Command::new("mkfifo").arg(&path).status().unwrap();
+        assert!(made.success());
+        let run = support::snakesat_within(
+            &[
+                "merge",
+                "-o",
+                out.to_str().unwrap(),
+                shards.to_str().unwrap(),
+            ],
+            std::time::Duration::from_secs(30),
+        );
+        assert_bad_input(&run, &format!("{name} is not a regular file"));
+        assert!(!out.exists());
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn merge_writes_into_a_new_or_empty_folder_only() {
     let dir = temp_dir("merge-out");

@@ -240,13 +240,17 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<Exit, Failure> {
     for (shard, dir) in &found {
         let suffix = format!("{}-of-{}", shard.index, shard.count);
         let summary_path = dir.join(format!("summary-{suffix}.json"));
+        let index_path = dir.join(format!("index-{suffix}.jsonl"));
+        let csv_path = dir.join(format!("index-{suffix}.csv"));
+        for path in [&summary_path, &index_path, &csv_path] {
+            regular_file(path)?;
+        }
         let summary: Summary = serde_json::from_str(&read_file(&summary_path, Input::Index)?)
             .map_err(|e| bad_input(format!("{}: {e}", summary_path.display())))?;
-        let index_path = dir.join(format!("index-{suffix}.jsonl"));
         let rows = index::from_jsonl(&read_file(&index_path, Input::Index)?)
             .map_err(|e| bad_input(format!("{}: {e}", index_path.display())))?;
         check_counts(&summary, &summary_path, &rows, &index_path)?;
-        check_csv_index(&rows, &index_path, &dir.join(format!("index-{suffix}.csv")))?;
+        check_csv_index(&rows, &index_path, &csv_path)?;
         for r in &rows {
             check_name(&r.file, &mut names, &index_path)?;
             sources.push((r.file.clone(), dir.join(&r.file), r.sha256.clone()));
@@ -358,6 +362,7 @@ fn check_name(name: &str, names: &mut HashSet<String>, index: &Path) -> Result<(
 fn stream_checked(source: &Path, sha: &str, sink: &mut impl Write) -> Result<(), Failure> {
     let name = source.display();
     let cannot = |verb: &str, e: std::io::Error| bad_input(format!("cannot {verb} {name}: {e}"));
+    regular_file(source)?;
     let mut file = std::fs::File::open(source).map_err(|e| cannot("read", e))?;
     let limit = Input::Formula.max_bytes();
     let mut hasher = Sha256::new();
@@ -386,6 +391,19 @@ fn stream_checked(source: &Path, sha: &str, sink: &mut impl Write) -> Result<(),
         )));
     }
     Ok(())
+}
+
+/// Refuses a file of a shard folder that is not a regular file (a link to
+/// one is): opening a FIFO there waited for a writer forever.
+fn regular_file(path: &Path) -> Result<(), Failure> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => Ok(()),
+        Ok(_) => Err(bad_input(format!(
+            "{} is not a regular file, as every file of a shard folder is",
+            path.display()
+        ))),
+        Err(e) => Err(bad_input(format!("cannot read {}: {e}", path.display()))),
+    }
 }
 
 /// Copies `source` to the new file `target` (unfinished until the merge is

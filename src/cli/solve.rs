@@ -124,7 +124,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
     let watchdog = watchdog::arm(deadline, timeout, args.json);
     watchdog.doing("reading the problem");
     let (problem, read_as_pddl) = load_problem(&args.instance)?;
-    watchdog.doing("building or loading the formula");
+    watchdog.doing("searching (building, loading or solving a formula)");
     let instance = problem.instance;
     let encoding = load_encoding(&args.encoding.encoding)?;
     let config: Option<CadicalConfig> = match &args.cadical_config {

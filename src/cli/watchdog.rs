@@ -49,19 +49,26 @@ fn grace(timeout: Duration) -> Duration {
     Duration::from_secs(1) + timeout / 20
 }
 
+/// How long before the end of the grace the watchdog ends the run: the
+/// time the exit may take (the grace is at least 1 s).
+const EXIT_MARGIN: Duration = Duration::from_millis(300);
+
 /// Starts the watchdog for work that should end by `deadline`, set by a
 /// limit of `timeout` (none: no watchdog); it ends the run at `deadline`
 /// plus the grace unless the returned guard is dropped first. The work is
-/// first named `"building or loading the formula"` (see [`Armed::doing`]).
+/// first named as searching (see [`Armed::doing`]). It fires
+/// [`EXIT_MARGIN`] before that bound, so that the exit itself (removing the
+/// outputs, freeing a large formula) ends within it: fired at the bound,
+/// runs ended 40–160 ms past it.
 #[must_use = "the watchdog is disarmed when the guard is dropped"]
 pub fn arm(deadline: Option<Instant>, timeout: Option<Duration>, json: bool) -> Armed {
     let (Some(deadline), Some(timeout)) = (deadline, timeout) else {
         return Armed(None);
     };
     let done = Arc::new(AtomicBool::new(false));
-    let doing = Arc::new(Mutex::new("building or loading the formula"));
+    let doing = Arc::new(Mutex::new("searching (building, loading or solving a formula)"));
     let (seen, what) = (Arc::clone(&done), Arc::clone(&doing));
-    let limit = deadline + grace(timeout);
+    let limit = deadline + grace(timeout) - EXIT_MARGIN;
     let spawned = std::thread::Builder::new()
         .name("timeout-watchdog".into())
         .spawn(move || {

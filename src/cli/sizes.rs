@@ -54,7 +54,10 @@ pub struct SizesArgs {
     /// not to the whole run: building the formulas is not timed (a build cannot
     /// be stopped midway; each is bounded by the encodings' size limits instead,
     /// and a sweep by 1000 values, so the sizes never depend on the machine's
-    /// speed), and a sweep over large boards or horizons can take minutes.
+    /// speed), and a sweep over large boards or horizons can take minutes. A
+    /// solve's seconds include loading the formula into CaDiCaL, which cannot
+    /// be stopped midway either: on a formula of millions of clauses they can
+    /// exceed the limit by a second or more.
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
     pub timeout: Duration,
     /// Largest horizon tried when searching the least one (at most 100000).

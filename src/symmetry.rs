@@ -212,7 +212,7 @@ pub enum EnumerateError {
 /// instances all fail [`Instance::validate`] count 0. `bodies(L)` is counted
 /// by a walk that stops once the total is known to exceed `cap`, so any value
 /// above `cap` may be a lower bound of the true count.
-fn count_instances(setting: &Setting, cap: u64) -> Option<u64> {
+pub(crate) fn count_instances(setting: &Setting, cap: u64) -> Option<u64> {
     let rules = &setting.rules;
     let (w, h) = (rules.width, rules.height);
     let sides = 1..=crate::instance::MAX_SIDE;

@@ -66,7 +66,9 @@ pub fn arm(deadline: Option<Instant>, timeout: Option<Duration>, json: bool) -> 
         return Armed(None);
     };
     let done = Arc::new(AtomicBool::new(false));
-    let doing = Arc::new(Mutex::new("searching (building, loading or solving a formula)"));
+    let doing = Arc::new(Mutex::new(
+        "searching (building, loading or solving a formula)",
+    ));
     let (seen, what) = (Arc::clone(&done), Arc::clone(&doing));
     let limit = deadline + grace(timeout) - EXIT_MARGIN;
     let spawned = std::thread::Builder::new()

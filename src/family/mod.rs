@@ -243,6 +243,25 @@ pub enum FamilyError {
         /// `count × cells`.
         total: u128,
     },
+    /// `--all` would give more instances × board cells than
+    /// [`MAX_FAMILY_DRAWN_CELLS`] (each instance is solved on its board).
+    #[error(
+        "--all gives at least {instances} instances × {cells} cells ({width}x{height}) = {total} \
+         board cells to solve, above the limit of {MAX_FAMILY_DRAWN_CELLS}: lower --size, --apples, \
+         --walls or --length"
+    )]
+    TooManyEnumeratedCells {
+        /// Instances up to symmetry, at least.
+        instances: u128,
+        /// Cells of the board.
+        cells: usize,
+        /// The board's width.
+        width: usize,
+        /// The board's height.
+        height: usize,
+        /// `instances × cells`.
+        total: u128,
+    },
     /// The instances would list more cells than [`MAX_FAMILY_LISTED_CELLS`].
     #[error(
         "--count {count} × up to {per_instance} cells per instance (--walls {walls}, {apples}, \
@@ -730,7 +749,30 @@ pub fn enumerate(spec: &FamilySpec) -> Result<Sample, FamilyError> {
         explicit: spec.body,
         apples,
     };
+    // Each instance is solved on its board, so the work grows with instances
+    // × cells (`--all --size 1000 --apples 1` was accepted and ran for
+    // hours): checked before the enumeration from the instances before
+    // symmetry, of which a class holds at most 8, and after it exactly.
+    let cells = width * height;
+    let too_many = |instances: u128| {
+        let total = instances * cells as u128;
+        (total > MAX_FAMILY_DRAWN_CELLS).then_some(FamilyError::TooManyEnumeratedCells {
+            instances,
+            cells,
+            width,
+            height,
+            total,
+        })
+    };
+    if let Some(raw) = symmetry::count_instances(&setting, symmetry::MAX_ENUMERATED as u64)
+        && let Some(e) = too_many((raw as u128).div_ceil(8))
+    {
+        return Err(e);
+    }
     let all = symmetry::enumerate(&setting)?;
+    if let Some(e) = too_many(all.len() as u128) {
+        return Err(e);
+    }
     let draws = all.len();
     let instances: Vec<Instance> = all
         .into_iter()
@@ -782,6 +824,33 @@ mod tests {
         for bad in ["0..3", "6x4..5", "8x6..6x8", "4..2000"] {
             assert!(SizeSpan::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    /// `--all` on a large board is refused before the enumeration when its
+    /// instances up to symmetry (at least an eighth of the raw ones) times
+    /// its cells exceed the cap, and a smaller one runs.
+    #[test]
+    fn an_enumeration_too_large_to_solve_is_refused_first() {
+        let all = |side: usize| FamilySpec {
+            size: SizeSpan::parse(&side.to_string()).unwrap(),
+            apples: AppleCount::Count(Span::one(1)),
+            length: Span::one(1),
+            walls: Span::one(0),
+            body: false,
+            count: 1,
+            ..spec(1)
+        };
+        assert!(matches!(
+            enumerate(&all(200)),
+            Err(FamilyError::TooManyEnumeratedCells {
+                instances: 5000,
+                cells: 40_000,
+                total: 200_000_000,
+                ..
+            })
+        ));
+        // One instance per class of the apple's cell: 6 on 5x5.
+        assert_eq!(enumerate(&all(5)).unwrap().instances.len(), 6);
     }
 
     /// A spec built by hand with ranges the parsers refuse is refused by

@@ -355,12 +355,13 @@ fn a_fixed_horizon_beyond_the_limits_is_refused_whatever_the_time() {
     })
     .unwrap();
     for timeout in [None, Some(Duration::from_secs(60))] {
-        let error = Planner::new(&*direct)
+        let Err(error) = Planner::new(&*direct)
             .search(Search::FixedHorizon(5000))
             .timeout(timeout)
             .plan(&instance)
-            .err()
-            .expect("the horizon is refused, not answered");
+        else {
+            panic!("the horizon is refused, not answered");
+        };
         assert!(
             matches!(
                 error,

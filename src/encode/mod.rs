@@ -89,15 +89,6 @@ pub trait Encoding: Send + Sync {
     fn accepts(&self, instance: &Instance) -> Result<(), EncodeError> {
         Ok(instance.validate_game()?)
     }
-    /// Refuses, before anything is built, a formula at `moves` beyond the
-    /// encoding's limits, as [`Encoding::encode`] would ([`EncodeError::TooBig`]);
-    /// an encoding without limits of its own to check first accepts every
-    /// one. A fixed horizon's search asks it before it tries shorter plans,
-    /// so that a horizon too large is refused at once whatever they find.
-    fn fits(&self, instance: &Instance, moves: usize) -> Result<(), EncodeError> {
-        let _ = (instance, moves);
-        Ok(())
-    }
     /// Builds the formula "every apple eaten within `moves` moves"; an
     /// instance that [`Instance::validate_game`] refuses (`moves`, not its
     /// `horizon` field, is the horizon) is refused with

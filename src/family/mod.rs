@@ -764,7 +764,10 @@ pub fn enumerate(spec: &FamilySpec) -> Result<Sample, FamilyError> {
             total,
         })
     };
-    if let Some(raw) = symmetry::count_instances(&setting, symmetry::MAX_ENUMERATED as u64)
+    // (Beyond the cap on the instances, enumerate's own refusal says so.)
+    let cap = symmetry::MAX_ENUMERATED as u64;
+    if let Some(raw) = symmetry::count_instances(&setting, cap)
+        && raw <= cap
         && let Some(e) = too_many((raw as u128).div_ceil(8))
     {
         return Err(e);

@@ -317,12 +317,22 @@ pub(crate) fn solve_fixed(
     moves: usize,
     budget: &Budget,
 ) -> Result<Attempt, EncodeError> {
-    // A horizon whose formula is beyond the limits is refused first, whatever
-    // a shorter plan and its continuation would find (the answer depended on
-    // the time the shortcut had, and it built formulas first).
-    encoding.fits(instance, moves)?;
     if let Some(attempt) = shortcut(instance, encoding, moves, budget) {
         return Ok(attempt);
+    }
+    // The time limit cut the shortcut short: unknown, as the full formula
+    // would answer once built. It went on to build it, or to refuse it as
+    // beyond the limits, where the shortcut answers given the time (exit 0
+    // or 2 by the clock).
+    if budget.deadline.is_some_and(|d| Instant::now() >= d) {
+        return Ok(Attempt {
+            horizon: moves,
+            status: Status::Unknown,
+            stats: Stats::default(),
+            path: None,
+            config: budget.config,
+            certificate: None,
+        });
     }
     solve_at(instance, encoding, moves, budget)
 }

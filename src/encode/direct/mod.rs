@@ -255,10 +255,6 @@ impl Encoding for Direct {
         }
     }
 
-    fn fits(&self, instance: &Instance, moves: usize) -> Result<(), EncodeError> {
-        check_size(instance, moves, &self.options)
-    }
-
     fn encode(&self, instance: &Instance, moves: usize) -> Result<Cnf, EncodeError> {
         // Linear in the cells, against the formula's cells × moves.
         instance.validate_game()?;

@@ -1012,6 +1012,27 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
+/// Writes the HTML viewer of a checked plan of `instance` (its apples to
+/// come drawn, as an ordered list's are known in advance) into `out`; `name`
+/// names the plan in the error of a path that breaks a rule.
+pub fn write_plan_viewer(
+    instance: &Instance,
+    path: &[Pos],
+    title: &str,
+    out: &mut Output,
+    name: &str,
+) -> Result<(), Failure> {
+    let page = snakesat::render::html::Page {
+        title,
+        apples_to_come: true,
+        ..Default::default()
+    };
+    let text = snakesat::render::html::viewer(instance, path, &page)
+        .map_err(|v| bad_input(format!("{name}: illegal plan: {v}")))?;
+    out.write_with(|w| w.write_all(text.as_bytes()))?;
+    Ok(())
+}
+
 /// Draws the animation of a checked `path` into `out`; returns the line
 /// to print once it has landed.
 pub fn write_gif_file(

@@ -14,7 +14,6 @@ use snakesat::instance::json::{PairList, PairsRead, deserialize_pairs};
 use snakesat::instance::{Instance, MAX_APPLES, MAX_HORIZON, Pos};
 use snakesat::output;
 use snakesat::pddl::{Objects, validate};
-use snakesat::render::html;
 use snakesat::sim;
 
 use super::instance_args::load_problem_file;
@@ -327,17 +326,8 @@ pub fn run(args: RenderArgs) -> Result<Exit, Failure> {
             },
             snakesat::counted(path.len() - 1, "move")
         );
-        let text = html::viewer(
-            &instance,
-            &path,
-            &html::Page {
-                title: &title,
-                apples_to_come: true,
-                ..html::Page::default()
-            },
-        )
-        .map_err(|v| bad_input(format!("{}: illegal plan: {v}", args.plan.display())))?;
-        page.write_with(|w| std::io::Write::write_all(w, text.as_bytes()))?;
+        let name = args.plan.display().to_string();
+        super::write_plan_viewer(&instance, &path, &title, page, &name)?;
         notes.push(format!("wrote {}", page.name()));
     }
     output::commit([gif, page])?;

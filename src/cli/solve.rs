@@ -16,7 +16,6 @@ use snakesat::planner::{
     CadicalConfig, DEFAULT_MAX_HORIZON, Method, Outcome, PlanError, Planner, Search, Undecided,
     Verdict,
 };
-use snakesat::render::html;
 use snakesat::report::PlanReport;
 use snakesat::solve::{self, Status};
 
@@ -360,17 +359,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
                     ),
                 };
                 let title = format!("{source} — {}", snakesat::counted(plan.horizon, "move"));
-                let text = html::viewer(
-                    &instance,
-                    &path,
-                    &html::Page {
-                        title: &title,
-                        apples_to_come: true,
-                        ..html::Page::default()
-                    },
-                )
-                .map_err(|v| bad_input(format!("the plan breaks a rule: {v}")))?;
-                out.write_with(|w| w.write_all(text.as_bytes()))?;
+                super::write_plan_viewer(&instance, &path, &title, out, "the plan")?;
             }
             if let Some(out) = &mut timeline_out {
                 charts::plot_timeline(&instance, &path, out)?;

@@ -358,12 +358,12 @@ fn count_bodies(width: usize, height: usize, length: usize, limit: u64) -> u64 {
 /// Every valid instance of the setting in normal form, each once (not yet
 /// reduced by symmetry); the set is closed under the grid's symmetries.
 ///
-/// The count ([`count_instances`]) is checked against [`MAX_ENUMERATED`]
-/// before anything is built, and the instances are generated directly in
-/// normal form (the visible apples as a sorted set), so no two are equal.
-fn all_instances(setting: &Setting) -> Result<Vec<Instance>, EnumerateError> {
+/// The count (`count`, [`count_instances`] up to [`MAX_ENUMERATED`]) is
+/// checked against [`MAX_ENUMERATED`] before anything is built, and the
+/// instances are generated directly in normal form (the visible apples as a
+/// sorted set), so no two are equal.
+fn all_instances(setting: &Setting, count: Option<u64>) -> Result<Vec<Instance>, EnumerateError> {
     let limit = MAX_ENUMERATED as u64;
-    let count = count_instances(setting, limit);
     if count.is_none_or(|c| c > limit) {
         return Err(EnumerateError::TooMany {
             limit: MAX_ENUMERATED,
@@ -429,7 +429,17 @@ fn all_instances(setting: &Setting) -> Result<Vec<Instance>, EnumerateError> {
 /// One instance per symmetry class of the setting (the canonical ones), in
 /// the order of [`key`].
 pub fn enumerate(setting: &Setting) -> Result<Vec<Instance>, EnumerateError> {
-    let mut canonical: Vec<Instance> = all_instances(setting)?
+    enumerate_counted(setting, count_instances(setting, MAX_ENUMERATED as u64))
+}
+
+/// [`enumerate`] for a setting whose instances the caller has counted
+/// already (`count_instances(setting, MAX_ENUMERATED)`), so that the walk
+/// over the bodies is not done twice.
+pub(crate) fn enumerate_counted(
+    setting: &Setting,
+    count: Option<u64>,
+) -> Result<Vec<Instance>, EnumerateError> {
+    let mut canonical: Vec<Instance> = all_instances(setting, count)?
         .into_iter()
         .filter(is_canonical)
         .collect();
@@ -519,6 +529,11 @@ fn for_each_body(open: &[Pos], length: usize, f: &mut impl FnMut(&[Pos])) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every instance of `setting`, counted first as [`enumerate`] does.
+    fn all_of(setting: &Setting) -> Result<Vec<Instance>, EnumerateError> {
+        all_instances(setting, count_instances(setting, MAX_ENUMERATED as u64))
+    }
     use crate::instance::TailRule;
 
     fn rules(width: usize, height: usize, visible: usize) -> Instance {
@@ -539,7 +554,7 @@ mod tests {
     /// of the number of instances each symmetry leaves unchanged. The fixed
     /// points are counted by brute force, independently of [`canonical`].
     fn burnside(setting: &Setting) -> usize {
-        let all = all_instances(setting).unwrap();
+        let all = all_of(setting).unwrap();
         let group = Symmetry::group(setting.rules.width, setting.rules.height);
         let fixed: usize = group
             .iter()
@@ -650,7 +665,7 @@ mod tests {
                                     explicit,
                                     apples,
                                 };
-                                let all = all_instances(&setting).unwrap();
+                                let all = all_of(&setting).unwrap();
                                 assert_eq!(
                                     count_instances(&setting, MAX_ENUMERATED as u64),
                                     Some(all.len() as u64),
@@ -681,7 +696,7 @@ mod tests {
         };
         let started = std::time::Instant::now();
         assert_eq!(
-            all_instances(&setting).unwrap_err(),
+            all_of(&setting).unwrap_err(),
             EnumerateError::TooMany {
                 limit: MAX_ENUMERATED
             }
@@ -696,7 +711,7 @@ mod tests {
             apples: 100,
         };
         assert_eq!(count_instances(&huge, 10), None);
-        assert!(all_instances(&huge).is_err());
+        assert!(all_of(&huge).is_err());
         assert_eq!(binomial(60, 30), Some(118_264_581_564_861_424));
         assert_eq!(permutations(5, 3), Some(60));
         assert_eq!(count_bodies(3, 3, 2, u64::MAX), 24);
@@ -712,7 +727,7 @@ mod tests {
                 explicit: false,
                 apples,
             };
-            assert_eq!(all_instances(&setting), Ok(vec![]));
+            assert_eq!(all_of(&setting), Ok(vec![]));
         }
     }
 }

@@ -766,13 +766,14 @@ pub fn enumerate(spec: &FamilySpec) -> Result<Sample, FamilyError> {
     };
     // (Beyond the cap on the instances, enumerate's own refusal says so.)
     let cap = symmetry::MAX_ENUMERATED as u64;
-    if let Some(raw) = symmetry::count_instances(&setting, cap)
+    let count = symmetry::count_instances(&setting, cap);
+    if let Some(raw) = count
         && raw <= cap
         && let Some(e) = too_many((raw as u128).div_ceil(8))
     {
         return Err(e);
     }
-    let all = symmetry::enumerate(&setting)?;
+    let all = symmetry::enumerate_counted(&setting, count)?;
     if let Some(e) = too_many(all.len() as u128) {
         return Err(e);
     }

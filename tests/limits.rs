@@ -844,19 +844,7 @@ fn nested_lists_are_refused_without_holding_them() {
     let cnf = dir.join("f.cnf").to_string_lossy().into_owned();
     let export = snakesat(&["export", &instance, "--horizon", "2", "-o", &cnf, "-q"]);
     assert_eq!(export.code, 0, "{}", export.stderr);
-    let limited = |args: &[&str]| {
-        let out = std::process::Command::new("sh")
-            .args(["-c", "ulimit -v 1000000 && exec \"$@\"", "sh"])
-            .arg(env!("CARGO_BIN_EXE_snakesat"))
-            .args(args)
-            .output()
-            .expect("sh runs");
-        support::Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
-    };
+    let limited = |args: &[&str]| support::snakesat_within_memory(args, 1_000_000);
     assert_bad_input(
         &limited(&["check", &instance, &plan]),
         "not a plan of `solve --json`",

@@ -470,15 +470,9 @@ fn a_long_plan_is_checked_and_drawn_in_bounded_memory() {
     std::fs::write(&plan_file, plan.to_string()).unwrap();
     let gif = dir.join("long.gif");
     let limited = |args: &[&str]| {
-        let out = Command::new("sh")
-            .args(["-c", "ulimit -v 2000000 && exec \"$@\"", "sh"])
-            .arg(env!("CARGO_BIN_EXE_snakesat"))
-            .args(args)
-            .output()
-            .expect("sh runs");
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
-        (String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+        let run = support::snakesat_within_memory(args, 2_000_000);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        (run.stdout, run.stderr)
     };
     let (stdout, _) = limited(&["check", s(&instance_file), s(&plan_file)]);
     assert!(

@@ -24,6 +24,23 @@ pub fn snakesat(args: &[&str]) -> Run {
     }
 }
 
+/// Runs `snakesat ARGS...` as [`snakesat`] does, with its address space
+/// limited to `kb` kilobytes (`ulimit -v`): a run that needs more is cut
+/// short (an allocation failure aborts it, exit code -1 here).
+pub fn snakesat_within_memory(args: &[&str], kb: u64) -> Run {
+    let out = Command::new("sh")
+        .args(["-c", &format!("ulimit -v {kb} && exec \"$@\""), "sh"])
+        .arg(env!("CARGO_BIN_EXE_snakesat"))
+        .args(args)
+        .output()
+        .expect("sh runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
 /// Runs `snakesat ARGS...` as [`snakesat`] does, but kills it and fails the
 /// test once it has run for `limit`: for runs that must end quickly (a
 /// refusal up front, a time limit kept) and would otherwise hang the test.

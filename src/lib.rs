@@ -72,6 +72,7 @@ pub mod geometry;
 pub mod instance;
 pub mod output;
 pub mod pddl;
+pub mod plan_file;
 pub mod planner;
 pub mod proof;
 pub mod reachable;

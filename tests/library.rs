@@ -2,7 +2,8 @@
 //! horizon is the planner's fixed horizon, certificates follow the search
 //! that answered, certificate errors keep their reason, and horizons beyond
 //! the cap are refused by every entry point alike; an external solver's
-//! model of an exported formula decodes in one call.
+//! model of an exported formula decodes in one call; the JSON answer of a
+//! plan reads back as a plan that checks.
 
 #[path = "support/cli.rs"]
 mod support;
@@ -15,8 +16,10 @@ use snakesat::decode::{Answer, ModelError, model_to_plan};
 use snakesat::encode::{self, Encoding, by_name};
 use snakesat::instance::json::from_json;
 use snakesat::instance::{Instance, InstanceError, MAX_HORIZON, Start};
+use snakesat::plan_file;
 use snakesat::planner::{Method, PlanError, Planner, Search, Verdict};
 use snakesat::proof::{ProofError, Reason, certify_search};
+use snakesat::report::PlanReport;
 
 /// Lower bound 4, least plan 6 moves.
 fn small() -> Instance {
@@ -354,6 +357,40 @@ fn error_chains_say_each_thing_once() {
     let decoded = model_to_plan(cnf, "s UNSATISFIABLE\n").unwrap_err();
     assert!(decoded.to_string().contains("missing field"), "{decoded}");
     assert_said_once(&decoded);
+}
+
+/// The JSON answer a program writes for a plan ([`PlanReport`]) reads back
+/// ([`plan_file::read`]) as the same path, which checks on the instance; the
+/// same file edited to claim another eating order, or another horizon, does
+/// not.
+#[test]
+fn a_saved_plan_reads_back_and_checks() {
+    let instance = small();
+    let direct = by_name("direct").unwrap();
+    let outcome = Planner::new(&*direct)
+        .search(Search::Optimal)
+        .plan(&instance)
+        .unwrap();
+    let Verdict::Plan(plan) = &outcome.verdict else {
+        panic!("small() has a plan");
+    };
+    let json = serde_json::to_string(&PlanReport::new(&outcome, &*direct)).unwrap();
+    let saved = plan_file::read(&json).unwrap();
+    assert_eq!(saved.path, plan.path);
+    assert_eq!(saved.check(&instance).unwrap().eaten, plan.eaten());
+
+    let mut report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    report["eaten"][0][1] = serde_json::json!(1);
+    let edited = plan_file::read(&report.to_string()).unwrap();
+    assert!(matches!(
+        edited.check(&instance),
+        Err(plan_file::CheckError::Eaten(_))
+    ));
+    report["horizon"] = serde_json::json!(plan.path.len());
+    assert!(matches!(
+        plan_file::read(&report.to_string()),
+        Err(plan_file::ReadError::Horizon { .. })
+    ));
 }
 
 /// The README's library example is `examples/library.rs` (which `cargo test`

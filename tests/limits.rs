@@ -268,6 +268,25 @@ fn deep_pddl_nesting_is_refused() {
     assert!(run.stderr.len() < 300, "{} bytes", run.stderr.len());
 }
 
+/// A PDDL file of one-item lists up to the expression cap (16 million
+/// `(a)`, 48 MB) is refused within 2 GB of address space: each list is held
+/// in exactly its items' room (a growing `Vec` per list left holes that took
+/// the reader to 3.5 GB, which aborted here).
+#[test]
+fn pddl_lists_up_to_the_expression_cap_fit_in_bounded_memory() {
+    let dir = temp_dir("lists");
+    let lists = snakesat::pddl::MAX_EXPRESSIONS / 2;
+    let file = write(
+        &dir,
+        "lists.pddl",
+        &format!("(define (problem p) (:init {}))", "(a)".repeat(lists)),
+    );
+    assert_bad_input(
+        &support::snakesat_within_memory(&["solve", &file], 2_000_000),
+        "more than 32000000 lists and atoms",
+    );
+}
+
 #[test]
 fn the_timeout_bounds_building_and_loading_a_huge_formula() {
     // Millions of clauses: encoding and loading them take about the limit.

@@ -232,11 +232,13 @@ pub fn is_domain_text(text: &str) -> bool {
 /// An s-expression: an atom, or a list and the line of its `(`. Atoms
 /// borrow the text they were read from: a 1000x1000 board's problem holds
 /// about 13 million of them, and a `String` or two each made reading it
-/// allocation-bound.
+/// allocation-bound. A list holds exactly its items (a `Vec` kept room for
+/// four, so 16 million one-item lists took 3.5 GB) and lines are 32 bits
+/// (an input file is at most 256 MB).
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Sx<'t> {
     Atom(Atom<'t>),
-    List(Vec<Sx<'t>>, usize),
+    List(Box<[Sx<'t>]>, u32),
 }
 
 /// An atom of a problem file.
@@ -248,7 +250,20 @@ struct Atom<'t> {
     /// As spelt in the file, for messages.
     spelt: &'t str,
     /// Its line, from 1.
-    line: usize,
+    line: u32,
+}
+
+/// A line number as the parse tree keeps it: 32 bits, the last one for all
+/// beyond (no input file has 4 billion lines).
+fn line32(line: usize) -> u32 {
+    u32::try_from(line).unwrap_or(u32::MAX)
+}
+
+impl Atom<'_> {
+    /// Its line, from 1.
+    fn line(&self) -> usize {
+        self.line as usize
+    }
 }
 
 impl<'t> Sx<'t> {
@@ -274,8 +289,8 @@ impl<'t> Sx<'t> {
     /// The line the expression starts on, from 1.
     fn line(&self) -> usize {
         match self {
-            Sx::Atom(a) => a.line,
-            Sx::List(_, line) => *line,
+            Sx::Atom(a) => a.line(),
+            Sx::List(_, line) => *line as usize,
         }
     }
 
@@ -327,7 +342,13 @@ fn parse_at_most<'t>(text: &'t str, lower: &'t str, most: usize) -> Result<Vec<S
         line,
         message: excerpt_words(&message),
     };
-    let mut stack: Vec<(Vec<Sx>, usize)> = Vec::new();
+    // The items of every open list, outermost first, and where each open
+    // list's items start with the line of its `(`: a list closed is moved
+    // out in one allocation of exactly its items. (A `Vec` per open list,
+    // shrunk when closed, left a hole of three items' room per list: 16
+    // million one-item lists took 3.5 GB of memory for 1.5 GB of tree.)
+    let mut items: Vec<Sx> = Vec::new();
+    let mut open: Vec<(usize, usize)> = Vec::new();
     let mut top = Vec::new();
     let mut line = 1;
     let mut expressions = 0;
@@ -355,21 +376,23 @@ fn parse_at_most<'t>(text: &'t str, lower: &'t str, most: usize) -> Result<Vec<S
                 }
             }
             '(' => {
-                if stack.len() == MAX_NESTING {
+                if open.len() == MAX_NESTING {
                     return Err(syntax(
                         line,
                         format!("parentheses nest deeper than {MAX_NESTING}"),
                     ));
                 }
-                stack.push((Vec::new(), line));
+                open.push((items.len(), line));
             }
             ')' => {
-                let Some((items, opened)) = stack.pop() else {
+                let Some((first, opened)) = open.pop() else {
                     return Err(syntax(line, "unmatched ')'".into()));
                 };
-                match stack.last_mut() {
-                    Some((parent, _)) => parent.push(Sx::List(items, opened)),
-                    None => top.push(Sx::List(items, opened)),
+                let list = Sx::List(items.drain(first..).collect(), line32(opened));
+                if open.is_empty() {
+                    top.push(list);
+                } else {
+                    items.push(list);
                 }
             }
             c if c.is_whitespace() => {}
@@ -383,33 +406,37 @@ fn parse_at_most<'t>(text: &'t str, lower: &'t str, most: usize) -> Result<Vec<S
                     chars.next();
                 }
                 let spelt = &text[start..end];
-                match stack.last_mut() {
-                    Some((parent, _)) => parent.push(Sx::Atom(Atom {
-                        name: &lower[start..end],
-                        spelt,
+                if open.is_empty() {
+                    return Err(syntax(
                         line,
-                    })),
-                    None => {
-                        return Err(syntax(
-                            line,
-                            format!("{:?} outside parentheses", excerpt(spelt)),
-                        ));
-                    }
+                        format!("{:?} outside parentheses", excerpt(spelt)),
+                    ));
                 }
+                items.push(Sx::Atom(Atom {
+                    name: &lower[start..end],
+                    spelt,
+                    line: line32(line),
+                }));
             }
         }
     }
-    if let Some((_, opened)) = stack.last() {
+    if let Some(&(_, opened)) = open.last() {
         // A `)` missing inside a section makes the next section a part of
         // it, and the unclosed `(` is then the file's first: say where (an
         // open list's items hold its closed lists; the open ones nest on).
+        let ends = open.iter().skip(1).map(|&(first, _)| first);
+        let stack: Vec<(&[Sx], usize)> = open
+            .iter()
+            .zip(ends.chain([items.len()]))
+            .map(|(&(first, line), end)| (&items[first..end], line))
+            .collect();
         let found = stack
             .iter()
-            .find_map(|(items, line)| section_in_section(items, *line, 0))
+            .find_map(|&(items, line)| section_in_section(items, line, 0))
             .or_else(|| {
                 stack.windows(2).find_map(|w| {
-                    let outer = (section_name(&w[0].0)?, w[0].1);
-                    Some((outer, (section_name(&w[1].0)?, w[1].1)))
+                    let outer = (section_name(w[0].0)?, w[0].1);
+                    Some((outer, (section_name(w[1].0)?, w[1].1)))
                 })
             });
         return Err(match found {
@@ -420,7 +447,7 @@ fn parse_at_most<'t>(text: &'t str, lower: &'t str, most: usize) -> Result<Vec<S
                      lies inside it), which starts"
                 ),
             ),
-            None => syntax(*opened, "'(' is never closed".into()),
+            None => syntax(opened, "'(' is never closed".into()),
         });
     }
     Ok(top)
@@ -443,7 +470,7 @@ type Nested<'a> = ((&'a str, usize), (&'a str, usize));
 fn section_in_section<'a>(items: &'a [Sx<'a>], line: usize, depth: usize) -> Option<Nested<'a>> {
     let lists = || {
         items.iter().filter_map(|sx| match sx {
-            Sx::List(list, at) => Some((list, *at)),
+            Sx::List(list, at) => Some((&**list, *at as usize)),
             Sx::Atom(_) => None,
         })
     };
@@ -530,7 +557,7 @@ fn problem_sections<'a>(forms: &'a [Sx<'a>]) -> Result<Sections<'a>, PddlError> 
                         // A type annotation: skip the type (there must be one).
                         if iter.next().and_then(Sx::word).is_none() {
                             return Err(at_line(
-                                object.line,
+                                object.line(),
                                 "malformed PDDL: '-' without a type in :objects".to_string(),
                             ));
                         }
@@ -612,7 +639,7 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
         }
         let p = parse_object(name).ok_or_else(|| {
             at_line(
-                object.line,
+                object.line(),
                 format!(
                     "object {:?} is not a cell name posX-Y",
                     excerpt(object.spelt)
@@ -623,7 +650,7 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
             && first != name
         {
             return Err(at_line(
-                object.line,
+                object.line(),
                 format!(
                     "objects {} and {} both name cell ({}, {}): a cell needs one object",
                     excerpt(first),
@@ -677,7 +704,7 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
             // The domain has no costs: the initial value of a cost-adding
             // tool's (total-cost) says nothing about the game.
             if let [_, Sx::List(f, _), Sx::Atom(_)] = items
-                && matches!(f.as_slice(), [Sx::Atom(t)] if t.name == "total-cost")
+                && matches!(&**f, [Sx::Atom(t)] if t.name == "total-cost")
             {
                 return Ok(());
             }
@@ -990,12 +1017,10 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
             )
         };
         let object = match lit.list() {
-            Some([Sx::Atom(not), Sx::List(inner, _)]) if not.name == "not" => {
-                match inner.as_slice() {
-                    [Sx::Atom(p), Sx::Atom(c)] if p.name == "ispoint" => c,
-                    _ => return Err(unsupported_goal()),
-                }
-            }
+            Some([Sx::Atom(not), Sx::List(inner, _)]) if not.name == "not" => match &**inner {
+                [Sx::Atom(p), Sx::Atom(c)] if p.name == "ispoint" => c,
+                _ => return Err(unsupported_goal()),
+            },
             _ => return Err(unsupported_goal()),
         };
         // (ispoint dummypoint) is never true: (:init) cannot say it (the

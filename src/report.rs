@@ -91,13 +91,13 @@ pub fn moves_string(path: &[Pos]) -> String {
         .collect()
 }
 
-/// A symbol for apple `i`: `1`–`9`, then `a`–`z`, then `*`.
+/// The apples' symbols in reveal order: digits, then the letters but `o`,
+/// which is the body's (apple 24 was drawn as a body cell).
+const APPLE_SYMBOLS: &[u8] = b"123456789abcdefghijklmnpqrstuvwxyz";
+
+/// A symbol for apple `i`: `1`–`9`, then `a`–`z` without `o`, then `*`.
 fn apple_symbol(i: usize) -> char {
-    match i {
-        0..=8 => char::from(b'1' + i as u8),
-        9..=34 => char::from(b'a' + (i - 9) as u8),
-        _ => '*',
-    }
+    APPLE_SYMBOLS.get(i).map_or('*', |&b| char::from(b))
 }
 
 /// The start and end boards side by side, the moves and the eating times.
@@ -171,7 +171,7 @@ pub fn picture(instance: &Instance, path: &[Pos], replay: &Replay) -> String {
         .eaten
         .iter()
         .map(|&(i, t)| match apple_symbol(i) {
-            // Past the 35 symbols, the apple's number (from 1) says which one.
+            // Past the 34 symbols, the apple's number (from 1) says which one.
             '*' => format!("{}@{t}", i + 1),
             symbol => format!("{symbol}@{t}"),
         })
@@ -278,6 +278,21 @@ mod tests {
         assert_eq!(
             moves_string(&[(0, 0), (1, 0), (1, 1), (0, 1), (0, 0)]),
             "RDLU"
+        );
+    }
+
+    /// Every apple up to the 34th has a symbol of its own, none of them the
+    /// body's `o`, the head's `@`, a wall's `#` or a free cell's `.` (apple
+    /// 24 was drawn `o`, like the body).
+    #[test]
+    fn apple_symbols_are_distinct_from_the_boards() {
+        let symbols: Vec<char> = (0..34).map(apple_symbol).collect();
+        let distinct: std::collections::HashSet<char> = symbols.iter().copied().collect();
+        assert_eq!(distinct.len(), 34);
+        assert!(symbols.iter().all(|c| !"o@#.*".contains(*c)), "{symbols:?}");
+        assert_eq!(
+            (apple_symbol(23), apple_symbol(33), apple_symbol(34)),
+            ('p', 'z', '*')
         );
     }
 

@@ -249,6 +249,14 @@ fn sampling_gives_up_on_a_body_that_never_fits_in_bounded_time() {
             &run,
             &format!("only 0 distinct instances after {draws} draws ({draws} rejected in a row)"),
         );
+        // The cause is the body that never fits, not a setting of few classes.
+        assert!(
+            run.stderr
+                .contains("none of those draws was a valid instance"),
+            "{}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("try --all"), "{}", run.stderr);
     }
     assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
 }

@@ -316,10 +316,9 @@ pub enum FamilyError {
         /// The largest board's height.
         height: usize,
     },
-    /// Sampling stopped finding new classes.
-    #[error(
-        "only {} after {draws} draws ({rejected} rejected in a row): the setting may have fewer than {count} classes (try --all)", crate::counted(*found, "distinct instance")
-    )]
+    /// Sampling stopped finding new classes: the last `rejected` draws were
+    /// each a class already found or not a valid instance.
+    #[error("{}", exhausted_message(*found, *draws, *rejected, *invalid, *count))]
     Exhausted {
         /// Instances found.
         found: usize,
@@ -327,6 +326,9 @@ pub enum FamilyError {
         draws: usize,
         /// Rejected draws in a row at the end.
         rejected: usize,
+        /// How many of those were not valid instances (no room for the body,
+        /// the walls or the apples); the others repeated a class.
+        invalid: usize,
         /// Instances asked for.
         count: usize,
     },
@@ -340,6 +342,32 @@ pub enum FamilyError {
     /// The setting is too large to enumerate.
     #[error(transparent)]
     Enumerate(#[from] EnumerateError),
+}
+
+/// [`FamilyError::Exhausted`] in words: a setting whose draws stopped being
+/// valid instances is told so (the hint that it has few classes would be
+/// false, and `--all` would refuse its size).
+fn exhausted_message(
+    found: usize,
+    draws: usize,
+    rejected: usize,
+    invalid: usize,
+    count: usize,
+) -> String {
+    let found = crate::counted(found, "distinct instance");
+    if invalid == rejected {
+        format!(
+            "only {found} after {draws} draws ({rejected} rejected in a row): none of those draws was a valid instance (the body, the walls or the apples found no room), so such instances are too rare to draw; try a shorter --length, fewer --walls or --apples, or a larger --size"
+        )
+    } else {
+        let why = match invalid {
+            0 => "each a class already found".to_string(),
+            _ => format!("{invalid} of them not valid instances, the others classes already found"),
+        };
+        format!(
+            "only {found} after {draws} draws ({rejected} rejected in a row, {why}): the setting may have fewer than {count} classes (try --all)"
+        )
+    }
 }
 
 /// The instances of a family and what sampling rejected.
@@ -376,7 +404,7 @@ pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
         instances: Vec::with_capacity(spec.count),
         ..Sample::default()
     };
-    let mut in_a_row = 0;
+    let (mut in_a_row, mut invalid_in_a_row) = (0, 0);
     let give_up = rejection_limit(&sizes);
     while out.instances.len() < spec.count {
         if in_a_row == give_up {
@@ -384,6 +412,7 @@ pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
                 found: out.instances.len(),
                 draws: out.draws,
                 rejected: in_a_row,
+                invalid: invalid_in_a_row,
                 count: spec.count,
             });
         }
@@ -391,12 +420,13 @@ pub fn sample(spec: &FamilySpec) -> Result<Sample, FamilyError> {
         let Some(instance) = draw(spec, &sizes, &mut rng) else {
             out.invalid += 1;
             in_a_row += 1;
+            invalid_in_a_row += 1;
             continue;
         };
         let canonical = symmetry::canonical(&instance);
         if seen.insert(symmetry::key(&canonical)) {
             out.instances.push(canonical);
-            in_a_row = 0;
+            (in_a_row, invalid_in_a_row) = (0, 0);
         } else {
             out.duplicates += 1;
             in_a_row += 1;
@@ -947,10 +977,21 @@ mod tests {
             count: 4,
             ..spec(4)
         };
-        assert!(matches!(
-            sample(&tiny),
-            Err(FamilyError::Exhausted { found: 2, .. })
-        ));
+        let exhausted = sample(&tiny).unwrap_err();
+        assert!(
+            matches!(
+                exhausted,
+                FamilyError::Exhausted {
+                    found: 2,
+                    invalid: 0,
+                    ..
+                }
+            ),
+            "{exhausted:?}"
+        );
+        // Every draw is valid there: the hint is that the classes run out.
+        assert!(exhausted.to_string().contains("each a class already found"));
+        assert!(exhausted.to_string().ends_with("(try --all)"));
         assert_eq!(enumerate(&tiny).unwrap().instances.len(), 2);
         let both = sample(&FamilySpec { count: 2, ..tiny }).unwrap();
         assert_eq!(both.instances.len(), 2);

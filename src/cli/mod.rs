@@ -90,7 +90,9 @@ use snakesat::solve::Status;
     after_help = "Exit codes, alike in every command (each command's --help says what they mean \
 there): 0 done (a plan found, a valid plan, every game won, the files written), 1 an answer that is \
 not the one hoped for (solve: no plan, proven; check: an invalid plan; play: a game lost), 2 bad \
-input or usage, 3 a limit reached before an answer, or an answer that proves nothing."
+input or usage, 3 a limit reached before an answer, an answer that proves nothing, or a failed \
+internal check (play, bench game: the simulator refused a plan; generate: a label disagreed with \
+the planner)."
 )]
 struct Cli {
     #[command(subcommand)]

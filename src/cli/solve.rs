@@ -142,6 +142,14 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
             "--max-horizon bounds a search over horizons; this instance's horizon is fixed at {h} moves (by --horizon or its `horizon`)"
         )));
     }
+    if args.search.is_some()
+        && !args.satisficing
+        && let Some(h) = instance.horizon
+    {
+        note!(
+            "--search picks how the least horizon is searched; this instance's horizon is fixed at {h} moves (by --horizon or its `horizon`), so it is not used"
+        );
+    }
     if args.plan.is_some() && !read_as_pddl {
         return Err(bad_input(
             "--plan writes IPC plans, which need an IPC-2018 PDDL problem (a .pddl file, or PDDL on standard input)",
@@ -249,10 +257,9 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
             None => note!("{}", super::no_plan_at_any_horizon(&instance)),
             Some(bound) => {
                 // A search of any length was bounded by --max-horizon: say so.
-                let hint = match (instance.horizon, args.satisficing) {
-                    (Some(_), _) => "",
-                    (None, true) => " (--max-horizon; raise it)",
-                    (None, false) => " (--max-horizon; raise it, or try --satisficing)",
+                let hint = match instance.horizon {
+                    Some(_) => String::new(),
+                    None => format!(" (--max-horizon; raise it to at least {bound})"),
                 };
                 note!("no plan: at least {bound} moves are needed, more than {within}{hint}")
             }
@@ -262,7 +269,10 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
     // Unknown for a reason other than the clock: say which.
     match &outcome.verdict {
         Verdict::Unknown(Undecided::FormulaLimit { error, .. }) if search == Search::Optimal => {
-            note!("{error}: the least-horizon search stops there, no plan known")
+            note!(
+                "{error}: the least-horizon search stops there, no plan known (--satisficing \
+                 finds plans without formulas of the whole horizon)"
+            )
         }
         Verdict::Unknown(Undecided::FormulaLimit { horizon, error }) => note!(
             "no plan found: the constructions gave none, and the whole-plan formula of \

@@ -57,16 +57,24 @@ pub fn excerpt_message(message: &str) -> String {
 /// "invalid type: floating point `1e+23`", is named as written, with the
 /// largest value a field holds (or, negative, as below 0); one written with a
 /// fraction or an exponent keeps serde's words. The number is the token that
-/// ends at the error's position.
+/// ends at the error's position. Rust's type names for counts ("expected
+/// usize") are said in words: "expected a whole number, 0 or more".
 pub fn json_message(text: &str, e: &serde_json::Error) -> String {
     let full = e.to_string();
     let suffix = format!(" at line {} column {}", e.line(), e.column());
     let message = full.strip_suffix(&suffix).unwrap_or(&full);
-    message
+    let message = message
         .starts_with("invalid type: floating point")
         .then(|| beyond_64_bits(text, e))
         .flatten()
-        .unwrap_or_else(|| excerpt_message(message))
+        .unwrap_or_else(|| excerpt_message(message));
+    match ["usize", "u64", "u32"]
+        .iter()
+        .find_map(|t| message.strip_suffix(&format!("expected {t}")))
+    {
+        Some(start) => format!("{start}expected a whole number, 0 or more"),
+        None => message,
+    }
 }
 
 /// The words for a whole number beyond 64 bits that ends at `e`'s position,
@@ -99,6 +107,24 @@ fn beyond_64_bits(text: &str, e: &serde_json::Error) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// "expected usize" was Rust's word for a count in messages about
+    /// instances and plans.
+    #[test]
+    fn counts_are_named_in_words() {
+        #[derive(Debug, serde::Deserialize)]
+        struct Count {
+            _n: usize,
+        }
+        for text in [r#"{"_n": -1}"#, r#"{"_n": 2.5}"#, r#"{"_n": "3"}"#] {
+            let e = serde_json::from_str::<Count>(text).unwrap_err();
+            let message = json_message(text, &e);
+            assert!(
+                message.ends_with(", expected a whole number, 0 or more"),
+                "{message}"
+            );
+        }
+    }
 
     #[test]
     fn long_tokens_are_cut_short_ones_kept() {

@@ -184,7 +184,7 @@ fn bad_plan_files_are_refused_with_one_line() {
         ),
         (
             "{\"horizon\": null, \"path\": [[0, 0]]}",
-            "invalid type: null, expected usize",
+            "invalid type: null, expected a whole number, 0 or more",
         ),
         (
             "{\"path\": [[0, 300000000000000000000]]}",

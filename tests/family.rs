@@ -30,11 +30,12 @@ fn summary(dir: &Path, name: &str) -> Summary {
     serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
 }
 
-fn generate(dir: &Path, args: &[&str]) {
+fn generate(dir: &Path, args: &[&str]) -> support::Run {
     let mut all = vec!["generate", "-o", dir.to_str().unwrap()];
     all.extend_from_slice(args);
     let run = snakesat(&all);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    run
 }
 
 /// The 8 maps of a square `n × n` board, written out one by one.
@@ -114,7 +115,7 @@ fn all_enumerates_one_instance_per_class_as_burnside_counts() {
     for (length, apples) in [(2, 1), (1, 2)] {
         let dir = temp_dir(&format!("all-{length}-{apples}"));
         let (l, a) = (length.to_string(), apples.to_string());
-        generate(
+        let run = generate(
             &dir,
             &[
                 "--all",
@@ -131,6 +132,13 @@ fn all_enumerates_one_instance_per_class_as_burnside_counts() {
             ],
         );
         let expected = burnside(3, length, apples);
+        // Enumerated, not drawn: the note says so.
+        assert!(
+            run.stderr
+                .contains(&format!("of {expected} distinct instances enumerated;")),
+            "{}",
+            run.stderr
+        );
         let s = summary(&dir, "summary.json");
         assert_eq!(
             (s.distinct, s.duplicates, s.mode.as_str()),
@@ -761,7 +769,13 @@ fn merge_refuses_folders_that_are_not_shards_and_folders_given_twice() {
         empty.to_str().unwrap(),
     );
     let missing = format!("{shards}-missing");
+    let index = format!("{shards}/index-1-of-2.csv");
     for (inputs, needle) in [
+        // A shard's index for the shard: the message names its folder.
+        (
+            vec![index.as_str()],
+            format!("a shard of `generate --shard` is given as its folder, {shards}"),
+        ),
         (
             vec![whole, shards],
             format!("{whole} holds no summary-I-of-K.json"),

@@ -882,14 +882,25 @@ pub fn run(args: GenerateArgs) -> Result<Exit, Failure> {
     write_index(&args.output, plan.shard, &summary, &rows)?;
     release_folder(&lock)?;
     output::settle(&top);
+    // `--all` enumerates: it draws nothing, and rejects nothing.
+    let found = if args.all {
+        format!(
+            "{} enumerated",
+            snakesat::counted(summary.distinct, "distinct instance")
+        )
+    } else {
+        format!(
+            "{}; rejected {} duplicate and {} invalid draws",
+            snakesat::counted(summary.distinct, "distinct draw"),
+            summary.duplicates,
+            summary.invalid
+        )
+    };
     note!(
-        "wrote {}: {} ({}) of {}; rejected {} duplicate and {} invalid draws; dropped {} without a plan of at most {} (--max-horizon), {} at the time limit, {} out of the band",
+        "wrote {}: {} ({}) of {found}; dropped {} without a plan of at most {} (--max-horizon), {} at the time limit, {} out of the band",
         args.output.display(),
         snakesat::counted(summary.instances, "instance"),
         snakesat::counted(summary.files, "file"),
-        snakesat::counted(summary.distinct, "distinct draw"),
-        summary.duplicates,
-        summary.invalid,
         summary.unsolvable,
         snakesat::counted(args.max_horizon, "move"),
         summary.unknown,

@@ -77,8 +77,27 @@ fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<Exit, Failure> {
         .map(|t| format!("{},{}", t.to_csv().trim_end(), index::SHARD_COLUMNS))
         .collect();
     let not_a_table = |path: &Path| {
+        // A family shard's index names the folder to give instead.
+        let family = match path.parent() {
+            Some(dir)
+                if path
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("index")) =>
+            {
+                let dir = if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                };
+                format!(
+                    "; a shard of `generate --shard` is given as its folder, {}",
+                    dir.display()
+                )
+            }
+            _ => String::new(),
+        };
         bad_input(format!(
-            "{} is not a CSV file of `bench --shard` or `bench game --shard` (its first line is not their header)",
+            "{} is not a CSV file of `bench --shard` or `bench game --shard` (its first line is not their header){family}",
             path.display()
         ))
     };

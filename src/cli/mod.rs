@@ -178,7 +178,7 @@ found by the limits."
     /// with --shard) into those of one run.
     Merge(merge::MergeArgs),
     /// Print a completion script for SHELL on stdout, e.g.
-    /// `snakesat completions bash > /etc/bash_completion.d/snakesat`.
+    /// `snakesat completions bash > ~/.local/share/bash-completion/completions/snakesat`.
     Completions {
         /// The shell.
         #[arg(value_enum)]

@@ -477,7 +477,7 @@ fn an_apple_that_can_never_be_eaten_is_no_plan_and_a_sweep_goes_on() {
         assert_eq!(run.code, 1, "{}", run.stderr);
         assert!(
             run.stderr.starts_with(
-                "no plan at any horizon: some apple can never be eaten (walls cut it off"
+                "no plan at any horizon: an apple lies in a dead end, or in a pocket behind one cell"
             ),
             "{}",
             run.stderr

@@ -212,13 +212,11 @@ fn old_spelling_hint() -> String {
 /// [`snakesat::encode::prune::lower_bound`]) or the listed states'
 /// ([`snakesat::reachable`]).
 pub fn no_plan_at_any_horizon(instance: &Instance) -> String {
-    let reason = if snakesat::encode::prune::lower_bound(instance).is_none() {
-        "some apple can never be eaten (walls cut it off, or it lies in a dead end or a pocket \
-         behind one cell that the snake, once too long, could not leave before the last apple, or \
-         the apples fill the board and its free cells' two colours differ by more than one, so no \
-         body can cover them, or the snake would grow longer than the free cells)"
-    } else {
-        "the snake's reachable states, few enough to list, include none with every apple eaten"
+    let reason = match snakesat::encode::prune::no_plan_reason(instance) {
+        Some(reason) => reason.to_string(),
+        None => "the snake's reachable states, few enough to list, include none with every apple \
+                 eaten"
+            .to_string(),
     };
     format!("no plan at any horizon: {reason}")
 }

@@ -224,6 +224,99 @@ pub fn lower_bound(instance: &Instance) -> Option<usize> {
     (bound != usize::MAX).then_some(bound)
 }
 
+/// Why [`lower_bound`] finds that no plan exists at any horizon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NoPlanReason {
+    /// Apple `apple` (from 0) at `at` can never be reached: walls cut it off
+    /// from the snake, or from the apple eaten before it.
+    CutOff {
+        /// The apple's index, from 0.
+        apple: usize,
+        /// Its cell.
+        at: Pos,
+    },
+    /// An apple lies in a dead end or a pocket behind one cell that the
+    /// snake, once too long, could not leave before the last apple
+    /// ([`strands`]).
+    Stranded,
+    /// The apples fill the board and its free cells' two colours differ by
+    /// more than one, so no body can cover them
+    /// ([`colours_forbid`](crate::encode::full::colours_forbid)).
+    Colours,
+    /// The snake would grow longer than the free cells
+    /// ([`overfills`](crate::encode::full::overfills)).
+    Overfills,
+    /// Every apple can be reached, but not in an order that respects when
+    /// each is revealed (the spanning tree or the schedule of the apples).
+    Order,
+}
+
+impl std::fmt::Display for NoPlanReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoPlanReason::CutOff { apple, at } => write!(
+                f,
+                "apple {} at ({}, {}) can never be reached: walls cut it off from the snake{}",
+                apple + 1,
+                at.0,
+                at.1,
+                if *apple > 0 {
+                    " or from the apple before it"
+                } else {
+                    ""
+                }
+            ),
+            NoPlanReason::Stranded => f.write_str(
+                "an apple lies in a dead end, or in a pocket behind one cell, that the snake, \
+                 once too long, could not leave before the last apple",
+            ),
+            NoPlanReason::Colours => f.write_str(
+                "the apples fill the board and its free cells' two colours differ by more than \
+                 one, so no body can cover them",
+            ),
+            NoPlanReason::Overfills => {
+                f.write_str("the snake would grow longer than the free cells")
+            }
+            NoPlanReason::Order => f.write_str(
+                "the apples cannot all be reached in an order that respects when each is revealed",
+            ),
+        }
+    }
+}
+
+/// Why no plan exists at any horizon, when [`lower_bound`] is `None`; else
+/// `None`.
+///
+/// # Panics
+///
+/// May panic when `instance` does not pass [`Instance::validate_game`], as
+/// [`lower_bound`] may.
+pub fn no_plan_reason(instance: &Instance) -> Option<NoPlanReason> {
+    if strands(instance) {
+        return Some(NoPlanReason::Stranded);
+    }
+    if crate::encode::full::colours_forbid(instance) {
+        return Some(NoPlanReason::Colours);
+    }
+    if crate::encode::full::overfills(instance) {
+        return Some(NoPlanReason::Overfills);
+    }
+    if lower_bound(instance).is_some() {
+        return None;
+    }
+    let walls = instance.wall_map();
+    let dist = Distances::new(instance, &walls);
+    let earliest = earliest_times(instance, &walls, &dist);
+    Some(match earliest.iter().position(|&t| t == usize::MAX) {
+        Some(apple) => NoPlanReason::CutOff {
+            apple,
+            at: instance.apples[apple],
+        },
+        None => NoPlanReason::Order,
+    })
+}
+
 /// [`lower_bound`] of an instance not known to be valid: one that
 /// [`Instance::validate_game`] refuses is refused with its reason, not
 /// bounded.
@@ -795,6 +888,47 @@ impl Bounds {
 mod tests {
     use super::*;
     use crate::instance::TailRule;
+
+    /// Each argument that leaves no plan at any horizon is named, and the
+    /// instances with a bound have no reason.
+    #[test]
+    fn no_plan_reasons_name_the_argument() {
+        let read = |json: &str| crate::instance::json::from_json(json).unwrap();
+        // The second apple lies behind a wall line across a 5x3 board.
+        let cut = read(
+            r#"{"width":5,"height":3,"walls":[[2,0],[2,1],[2,2]],"snake":[[0,0]],"apples":[[1,1],[4,1]],"visible":1}"#,
+        );
+        assert_eq!(
+            no_plan_reason(&cut),
+            Some(NoPlanReason::CutOff {
+                apple: 1,
+                at: (4, 1)
+            })
+        );
+        assert!(
+            no_plan_reason(&cut)
+                .unwrap()
+                .to_string()
+                .starts_with("apple 2 at (4, 1)")
+        );
+        let pocket = read(
+            r#"{"width":5,"height":3,"walls":[[1,0],[1,2]],"snake":[[4,1],[3,1],[2,1]],"apples":[[0,0],[0,2],[4,0]],"tail":"strict"}"#,
+        );
+        assert_eq!(no_plan_reason(&pocket), Some(NoPlanReason::Stranded));
+        // A 3x3 board filled from a body: 5 cells of one colour, 4 of the
+        // other, fine; a wall on a corner leaves 4 and 4, fine; on an edge's
+        // middle 5 and 3, which no path covers.
+        let colours = read(
+            r#"{"width":3,"height":3,"walls":[[1,0]],"snake":[[0,0]],"apples":[[0,1],[0,2],[1,2],[2,2],[2,1],[1,1],[2,0]]}"#,
+        );
+        assert_eq!(no_plan_reason(&colours), Some(NoPlanReason::Colours));
+        let overfills = read(
+            r#"{"width":2,"height":2,"snake":[[0,0],[1,0]],"apples":[[1,1],[0,1],[0,0]],"visible":1}"#,
+        );
+        assert_eq!(no_plan_reason(&overfills), Some(NoPlanReason::Overfills));
+        let fine = read(r#"{"width":3,"height":1,"snake":[[0,0]],"apples":[[2,0]]}"#);
+        assert_eq!(no_plan_reason(&fine), None);
+    }
 
     #[test]
     fn cut_cells_split_the_board() {

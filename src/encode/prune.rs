@@ -229,12 +229,16 @@ pub fn lower_bound(instance: &Instance) -> Option<usize> {
 #[non_exhaustive]
 pub enum NoPlanReason {
     /// Apple `apple` (from 0) at `at` can never be reached: walls cut it off
-    /// from the snake, or from the apple eaten before it.
+    /// from the snake, or, when the apples are eaten in order, from the one
+    /// before it.
     CutOff {
         /// The apple's index, from 0.
         apple: usize,
         /// Its cell.
         at: Pos,
+        /// The apples are eaten in order (one visible at a time) and this is
+        /// not the first.
+        ordered: bool,
     },
     /// An apple lies in a dead end or a pocket behind one cell that the
     /// snake, once too long, could not leave before the last apple
@@ -255,13 +259,13 @@ pub enum NoPlanReason {
 impl std::fmt::Display for NoPlanReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            NoPlanReason::CutOff { apple, at } => write!(
+            NoPlanReason::CutOff { apple, at, ordered } => write!(
                 f,
                 "apple {} at ({}, {}) can never be reached: walls cut it off from the snake{}",
                 apple + 1,
                 at.0,
                 at.1,
-                if *apple > 0 {
+                if *ordered {
                     " or from the apple before it"
                 } else {
                     ""
@@ -312,6 +316,7 @@ pub fn no_plan_reason(instance: &Instance) -> Option<NoPlanReason> {
         Some(apple) => NoPlanReason::CutOff {
             apple,
             at: instance.apples[apple],
+            ordered: apple > 0 && instance.visible_at_start() == 1,
         },
         None => NoPlanReason::Order,
     })
@@ -902,7 +907,8 @@ mod tests {
             no_plan_reason(&cut),
             Some(NoPlanReason::CutOff {
                 apple: 1,
-                at: (4, 1)
+                at: (4, 1),
+                ordered: true
             })
         );
         assert!(

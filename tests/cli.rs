@@ -245,6 +245,36 @@ fn search_at_a_fixed_horizon_is_noted_as_unused() {
     assert!(!run.stderr.contains("not used"), "{}", run.stderr);
 }
 
+/// `export --instance-json` writes the instance the random flags draw (or a
+/// PDDL problem's) as instance JSON, which `solve` reads back as the same
+/// game: the same plan as the flags give.
+#[test]
+fn export_writes_the_drawn_instance_as_json() {
+    let dir = temp_dir("instance-json");
+    let file = dir.join("r.json").to_string_lossy().into_owned();
+    let flags = [
+        "--size", "7", "--seed", "3", "--walls", "4", "--apples", "4",
+    ];
+    let run = snakesat(&[&["export", "--instance-json", "-o", &file][..], &flags].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let from_file = solve_json(&[&file]);
+    let from_flags = solve_json(&flags);
+    assert_eq!(from_file["path"], from_flags["path"]);
+    assert_eq!(from_file["eaten"], from_flags["eaten"]);
+    // The instance JSON is not a CNF: no encoding goes with it.
+    assert_bad_input(
+        &snakesat(&[
+            "export",
+            "--instance-json",
+            "--encoding",
+            "direct",
+            "-o",
+            &file,
+        ]),
+        "cannot be used with",
+    );
+}
+
 #[test]
 fn instance_files_are_read() {
     let dir = temp_dir("files");

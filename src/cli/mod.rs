@@ -113,9 +113,10 @@ the largest formula a search builds: without --horizon, one beyond the encoding'
 illegal plan, or no model: its formula may exclude legal plans)."
     )]
     Solve(solve::SolveArgs),
-    /// Write the CNF of an instance at a horizon as self-describing DIMACS.
+    /// Write the CNF of an instance at a horizon as self-describing DIMACS (or, with
+    /// --instance-json, the instance itself as JSON).
     #[command(
-        after_help = "Exit codes: 0 the CNF written; 2 bad input (an unreadable instance, no horizon given, a \
+        after_help = "Exit codes: 0 the CNF (or the instance) written; 2 bad input (an unreadable instance, no horizon given, a \
 formula beyond the encoding's limits, or an output that cannot be written)."
     )]
     Export(export::ExportArgs),

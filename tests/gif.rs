@@ -472,11 +472,14 @@ fn folded() -> (Instance, Vec<Pos>) {
 fn a_folded_body_is_one_band() {
     let (instance, path) = folded();
     let all = states(&instance, &path).unwrap();
-    // Every small cell size too, the grid line alone: at 5 pixels the head's
-    // disc covered it and joined the head to the body cell beside it.
-    let sizes = [(None, true), (Some(12), true), (Some(25), true)]
+    // Every cell size from 11 pixels with a background pixel on either side
+    // of the line (at 11, 13 and 15 the head's disc reached the pixel before
+    // it); the small ones, the grid line alone: at 5 pixels the head's disc
+    // covered it and joined the head to the body cell beside it.
+    let sizes = [(None, true)]
         .into_iter()
-        .chain((4..=13).map(|c| (Some(c), false)));
+        .chain((11..=40).map(|c| (Some(c), true)))
+        .chain((4..=10).map(|c| (Some(c), false)));
     for (cell, beside) in sizes {
         let options = GifOptions {
             cell,

@@ -892,8 +892,12 @@ impl Layout {
         let (x, y) = self.centre(head);
         // (At most `(cell − 2) / 2`, so that the disc stops short of the grid
         // line and a body cell beside the head that does not follow it still
-        // looks apart: at a cell of 5 pixels, 2 reached the line.)
+        // looks apart: at a cell of 5 pixels, 2 reached the line. From 11
+        // pixels also at most `cell / 2 − 2`, so that a background pixel is
+        // left before the line on the centre's nearer side, which an odd cell
+        // has: at 11, 13 and 15 pixels the disc touched the line.)
         let r = (ci * 2 / 5).min((ci - 2) / 2);
+        let r = if ci >= 11 { r.min(ci / 2 - 2) } else { r };
         self.disc(canvas, (x, y), r, HEAD);
         let (dx, dy) = heading;
         // Perpendicular to the heading.

@@ -199,11 +199,19 @@ pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
 /// [`Instance::validate_game`] (the planner and the searches validate
 /// first); [`try_lower_bound`] checks it.
 pub fn lower_bound(instance: &Instance) -> Option<usize> {
-    if strands(instance)
-        || crate::encode::full::colours_forbid(instance)
-        || crate::encode::full::overfills(instance)
-    {
-        return None;
+    bound_or_reason(instance).ok()
+}
+
+/// [`lower_bound`], or why there is none ([`no_plan_reason`]).
+fn bound_or_reason(instance: &Instance) -> Result<usize, NoPlanReason> {
+    if strands(instance) {
+        return Err(NoPlanReason::Stranded);
+    }
+    if crate::encode::full::colours_forbid(instance) {
+        return Err(NoPlanReason::Colours);
+    }
+    if crate::encode::full::overfills(instance) {
+        return Err(NoPlanReason::Overfills);
     }
     let walls = instance.wall_map();
     let dist = Distances::new(instance, &walls);
@@ -221,7 +229,17 @@ pub fn lower_bound(instance: &Instance) -> Option<usize> {
                 .last()
                 .unwrap_or(&0),
         );
-    (bound != usize::MAX).then_some(bound)
+    if bound != usize::MAX {
+        return Ok(bound);
+    }
+    Err(match earliest.iter().position(|&t| t == usize::MAX) {
+        Some(apple) => NoPlanReason::CutOff {
+            apple,
+            at: instance.apples[apple],
+            ordered: apple > 0 && instance.visible_at_start() == 1,
+        },
+        None => NoPlanReason::Order,
+    })
 }
 
 /// Why [`lower_bound`] finds that no plan exists at any horizon.
@@ -297,29 +315,7 @@ impl std::fmt::Display for NoPlanReason {
 /// May panic when `instance` does not pass [`Instance::validate_game`], as
 /// [`lower_bound`] may.
 pub fn no_plan_reason(instance: &Instance) -> Option<NoPlanReason> {
-    if strands(instance) {
-        return Some(NoPlanReason::Stranded);
-    }
-    if crate::encode::full::colours_forbid(instance) {
-        return Some(NoPlanReason::Colours);
-    }
-    if crate::encode::full::overfills(instance) {
-        return Some(NoPlanReason::Overfills);
-    }
-    if lower_bound(instance).is_some() {
-        return None;
-    }
-    let walls = instance.wall_map();
-    let dist = Distances::new(instance, &walls);
-    let earliest = earliest_times(instance, &walls, &dist);
-    Some(match earliest.iter().position(|&t| t == usize::MAX) {
-        Some(apple) => NoPlanReason::CutOff {
-            apple,
-            at: instance.apples[apple],
-            ordered: apple > 0 && instance.visible_at_start() == 1,
-        },
-        None => NoPlanReason::Order,
-    })
+    bound_or_reason(instance).err()
 }
 
 /// [`lower_bound`] of an instance not known to be valid: one that

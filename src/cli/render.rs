@@ -67,7 +67,7 @@ pub fn checked_path(
     let name = plan.display();
     let text = read_file(plan, Input::Plan).map_err(PlanProblem::Unreadable)?;
     let json = text.trim_start().starts_with('{');
-    if pddl && !json {
+    let saved = if pddl && !json {
         let actions = validate::read_plan(&text, objects).map_err(|e| {
             // Not one action: no IPC plan at all, rather than a faulty one.
             let kind = if text.contains('(') {
@@ -85,11 +85,17 @@ pub fn checked_path(
                 snakesat::excerpt::excerpt_words(&e.to_string())
             ))
         })?;
-        let replay = sim::simulate(instance, &path)
-            .map_err(|v| PlanProblem::Illegal(format!("{name}: illegal plan: {v}")))?;
-        return Ok((path, replay));
-    }
-    let saved = read_json_plan(&text, plan, verb)?;
+        PlanFile {
+            status: None,
+            horizon: None,
+            path,
+            eaten: None,
+        }
+    } else {
+        read_json_plan(&text, plan, verb)?
+    };
+    // Both kinds are replayed by one check (the simulator, and the horizon a
+    // problem may fix; a PDDL problem fixes none).
     let replay = saved.check(instance).map_err(|e| {
         PlanProblem::Illegal(match e {
             CheckError::Horizon { moves, horizon } => format!(

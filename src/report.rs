@@ -100,6 +100,68 @@ fn apple_symbol(i: usize) -> char {
     APPLE_SYMBOLS.get(i).map_or('*', |&b| char::from(b))
 }
 
+/// The board at `t = 0` alone: walls, apples and the start body (its head
+/// `@`), as in [`picture`]; for an answer without a plan. A free start has
+/// no snake to draw. A side beyond [`crate::instance::MAX_SIDE`] gives one
+/// line that says so.
+pub fn board(instance: &Instance) -> String {
+    if let Some(line) = not_drawn(instance) {
+        return line;
+    }
+    let mut start = walls_board(instance);
+    put_start(&mut start, instance);
+    if let Start::Body(body) = &instance.start
+        && let Some(&head) = body.first()
+    {
+        put(&mut start, head, '@');
+    }
+    let mut out = String::from("t=0\n");
+    for row in start {
+        out.extend(row);
+        out.push('\n');
+    }
+    out
+}
+
+/// The one line drawn instead of a board with a side beyond
+/// [`crate::instance::MAX_SIDE`] (which no valid instance has).
+fn not_drawn(instance: &Instance) -> Option<String> {
+    (instance.width.max(instance.height) > MAX_SIDE).then(|| {
+        format!(
+            "(a {}x{} board is not drawn: a side exceeds {MAX_SIDE})\n",
+            instance.width, instance.height
+        )
+    })
+}
+
+/// Rows of `.` with the walls (`#`).
+fn walls_board(instance: &Instance) -> Vec<Vec<char>> {
+    let mut board = vec![vec!['.'; instance.width]; instance.height];
+    for &w in &instance.walls {
+        put(&mut board, w, '#');
+    }
+    board
+}
+
+/// Adds the apples (by symbol, the first on top) and the start body (`o`).
+fn put_start(board: &mut [Vec<char>], instance: &Instance) {
+    for (i, &a) in instance.apples.iter().enumerate().rev() {
+        put(board, a, apple_symbol(i));
+    }
+    if let Start::Body(body) = &instance.start {
+        for &p in body {
+            put(board, p, 'o');
+        }
+    }
+}
+
+/// Draws `c` at `(x, y)`; a cell off the grid has no place in a row.
+fn put(board: &mut [Vec<char>], (x, y): Pos, c: char) {
+    if let Some(cell) = board.get_mut(y).and_then(|row| row.get_mut(x)) {
+        *cell = c;
+    }
+}
+
 /// The start and end boards side by side, the moves and the eating times.
 /// The snake at the end is the last `replay.final_length` cells of the
 /// head's history: the start body (tail first) then the path, so a plan
@@ -112,31 +174,12 @@ fn apple_symbol(i: usize) -> char {
 /// [`crate::instance::MAX_SIDE`] (which no valid instance has) is not
 /// drawn: the picture is then one line that says so.
 pub fn picture(instance: &Instance, path: &[Pos], replay: &Replay) -> String {
-    if instance.width.max(instance.height) > MAX_SIDE {
-        return format!(
-            "(a {}x{} board is not drawn: a side exceeds {MAX_SIDE})\n",
-            instance.width, instance.height
-        );
+    if let Some(line) = not_drawn(instance) {
+        return line;
     }
-    let mut start = vec![vec!['.'; instance.width]; instance.height];
-    // A cell off the grid has no place in a row.
-    let put = |board: &mut [Vec<char>], (x, y): Pos, c: char| {
-        if let Some(cell) = board.get_mut(y).and_then(|row| row.get_mut(x)) {
-            *cell = c;
-        }
-    };
-    for &w in &instance.walls {
-        put(&mut start, w, '#');
-    }
-    let mut end = start.clone();
-    for (i, &a) in instance.apples.iter().enumerate().rev() {
-        put(&mut start, a, apple_symbol(i));
-    }
-    if let Start::Body(body) = &instance.start {
-        for &p in body {
-            put(&mut start, p, 'o');
-        }
-    }
+    let mut end = walls_board(instance);
+    let mut start = end.clone();
+    put_start(&mut start, instance);
     if let (Some(&first), Some(&last)) = (path.first(), path.last()) {
         put(&mut start, first, '@');
         // The head's cells before t = 0, most recent first (the body after its head).

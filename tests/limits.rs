@@ -705,6 +705,48 @@ fn the_timeout_covers_reading_the_problem() {
     );
 }
 
+/// `check` and `render` are bounded by `--timeout` too: a plan on a standard
+/// input that never ends is cut off with no verdict (stdout empty, with or
+/// without `--json`), exit 3, and no file written.
+#[test]
+fn the_timeout_of_check_and_render_covers_reading_the_plan() {
+    let problem = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/instances/walls-5x5.json"
+    );
+    let dir = std::env::temp_dir().join(format!("snakesat-check-timeout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gif = dir.join("never.gif");
+    let gif = gif.to_str().unwrap();
+    for args in [
+        vec!["check", problem, "-", "--timeout", "0.2"],
+        vec!["check", problem, "-", "--timeout", "0.2", "--json"],
+        vec!["render", problem, "-", "--timeout", "0.2", "--gif", gif],
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"))
+            .args(&args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("binary runs");
+        let stdin = child.stdin.take();
+        let started = Instant::now();
+        let out = child.wait_with_output().unwrap();
+        drop(stdin);
+        assert!(started.elapsed() < Duration::from_secs(30), "gross hang");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("error: --timeout 0.2 s reached while reading and checking the plan"),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}: no verdict");
+        assert!(!std::path::Path::new(gif).exists(), "{args:?}: no GIF");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_full_standard_output_is_an_error_and_a_closed_one_is_not() {
     let full = || {

@@ -5,6 +5,7 @@
 
 use crate::cli::Exit;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use serde::Serialize;
@@ -12,6 +13,7 @@ use serde::Serialize;
 use super::Failure;
 use super::instance_args::load_problem_file;
 use super::render::{PlanProblem, checked_path};
+use super::watchdog::{self, Answer};
 
 #[derive(Args)]
 pub struct CheckArgs {
@@ -22,6 +24,11 @@ pub struct CheckArgs {
     /// Print the verdict as JSON on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Give up after this many seconds: reading the problem and the plan and
+    /// checking it count. Past the limit by 1 s + 5 %, the run ends with no
+    /// verdict, one `error:` line and exit 3 [default: no limit].
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds)]
+    pub timeout: Option<Duration>,
 }
 
 /// The verdict as `--json` prints it.
@@ -41,7 +48,11 @@ struct Verdict {
 
 pub fn run(args: CheckArgs) -> Result<Exit, Failure> {
     super::one_stdin(("problem", &args.problem), ("plan", &args.plan))?;
+    let deadline = args.timeout.map(|t| Instant::now() + t);
+    let watchdog = watchdog::arm(deadline, args.timeout, Answer::Nothing);
+    watchdog.doing("reading the problem");
     let (problem, pddl) = load_problem_file(&args.problem)?;
+    watchdog.doing("reading and checking the plan");
     let verdict = match checked_path(
         &args.problem,
         pddl,
@@ -64,6 +75,7 @@ pub fn run(args: CheckArgs) -> Result<Exit, Failure> {
             violation: Some(message),
         },
     };
+    drop(watchdog);
     if args.json {
         super::print_report(
             &(serde_json::to_string(&verdict).expect("plain data serialises") + "\n"),

@@ -148,7 +148,8 @@ the bound excludes every plan)."
         after_help = "Exit codes: 0 every requested output (--gif, --html) written; 2 bad input: an unreadable instance or plan file, \
 a plan file that is neither the JSON of `solve --json` nor an IPC plan, a plan without a path (status \
 unsat or unknown) or of more moves than the horizon limit (100000), a plan that breaks the rules on INSTANCE (the first violation is named) or whose \
-`eaten` list is not the simulator's, or an output that cannot be written; on error nothing is written."
+`eaten` list is not the simulator's, or an output that cannot be written; 3 --timeout reached; \
+on error nothing is written."
     )]
     Render(render::RenderArgs),
     /// Check a plan from snakesat or any planner: an IPC plan against the domain, any plan in the simulator.
@@ -159,7 +160,8 @@ Exit codes: 0 the plan is valid (every apple eaten, every move legal); 1 it is n
 (the first violated precondition or rule is named, the number of moves when the instance fixes \
 another horizon, or the first entry of a JSON plan's `eaten` that differs from the simulator's); \
 2 a file cannot be read or parsed, or the plan has no path (status unsat or unknown), more moves than \
-the horizon limit (100000) or a `horizon` other than its path's moves (the file contradicts itself)."
+the horizon limit (100000) or a `horizon` other than its path's moves (the file contradicts itself); \
+3 --timeout reached, no verdict."
     )]
     Check(check::CheckArgs),
     /// Compare the sizes (and optionally solve times) of the encodings on an instance.
@@ -834,6 +836,10 @@ pub fn print_plan(
             };
             let _ = writeln!(out, "unknown: {why}, {at} (encoding {})", report.encoding);
         }
+    }
+    // Without a plan, the board the question was about.
+    if report.status != Status::Sat {
+        out.push_str(&snakesat::report::board(instance));
     }
     let s = &report.stats;
     let _ = writeln!(

@@ -4,6 +4,7 @@
 
 use crate::cli::Exit;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
@@ -14,6 +15,7 @@ use snakesat::plan_file::{self, CheckError, PlanFile, ReadError};
 use snakesat::sim;
 
 use super::instance_args::load_problem_file;
+use super::watchdog::{self, Answer};
 use super::{Failure, GifLook, Input, bad_input, read_file, write_gif_file};
 
 #[derive(Args)]
@@ -39,6 +41,12 @@ pub struct RenderArgs {
     pub html: Option<PathBuf>,
     #[command(flatten)]
     pub look: GifLook,
+    /// Give up after this many seconds: reading the problem and the plan,
+    /// checking it and writing the files count. Past the limit by 1 s + 5 %,
+    /// the run ends with one `error:` line and exit 3, no file written
+    /// [default: no limit].
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds)]
+    pub timeout: Option<Duration>,
 }
 
 /// Why a plan cannot be drawn or accepted.
@@ -141,7 +149,11 @@ fn read_json_plan(text: &str, plan: &Path, verb: &str) -> Result<PlanFile, PlanP
 pub fn run(args: RenderArgs) -> Result<Exit, Failure> {
     super::one_stdin(("instance", &args.instance), ("plan", &args.plan))?;
     let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
+    let deadline = args.timeout.map(|t| Instant::now() + t);
+    let watchdog = watchdog::arm(deadline, args.timeout, Answer::Nothing);
+    watchdog.doing("reading the problem");
     let (problem, pddl) = load_problem_file(&args.instance)?;
+    watchdog.doing("reading and checking the plan");
     let instance = problem.instance;
     let path = match checked_path(
         &args.instance,
@@ -157,9 +169,11 @@ pub fn run(args: RenderArgs) -> Result<Exit, Failure> {
     };
     let mut notes = Vec::new();
     if let Some(gif) = gif.as_mut() {
+        watchdog.doing("writing the GIF");
         notes.push(write_gif_file(&instance, &path, gif, &args.look.options())?);
     }
     if let Some(page) = page.as_mut() {
+        watchdog.doing("writing the HTML viewer");
         let title = format!(
             "{} — {}",
             match args.plan.file_name() {
@@ -173,6 +187,7 @@ pub fn run(args: RenderArgs) -> Result<Exit, Failure> {
         notes.push(format!("wrote {}", page.name()));
     }
     output::commit([gif, page])?;
+    drop(watchdog);
     for line in notes {
         note!("{line}");
     }

@@ -20,7 +20,7 @@ use snakesat::report::PlanReport;
 use snakesat::solve::{self, Status};
 
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_problem};
-use super::watchdog;
+use super::watchdog::{self, Answer};
 use super::{
     Failure, GifLook, ILLEGAL_MODEL, Refuted, bad_input, encode_failure, no_plan, note_not_written,
     print_plan, progress_bar, seconds, write_gif_file,
@@ -120,7 +120,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
     // PDDL takes seconds): the watchdog starts first, the search gets what is left.
     let timeout = args.timeout;
     let deadline = timeout.map(|t| Instant::now() + t);
-    let watchdog = watchdog::arm(deadline, timeout, args.json);
+    let watchdog = watchdog::arm(deadline, timeout, Answer::Unknown { json: args.json });
     watchdog.doing("reading the problem");
     let (problem, read_as_pddl) = load_problem(&args.instance)?;
     watchdog.doing("searching (building, loading or solving a formula)");
@@ -336,7 +336,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
                 Some(_) => deadline.map(|d| d.max(Instant::now())),
                 None => deadline,
             };
-            let watchdog = watchdog::arm(deadline, timeout, args.json);
+            let watchdog = watchdog::arm(deadline, timeout, Answer::Unknown { json: args.json });
             watchdog.doing("writing the plan's files");
             if let Some(out) = &mut plan_out {
                 let text = snakesat::pddl::plan::ipc_plan(&instance, &problem.objects, &path)

@@ -1,11 +1,12 @@
-//! The last-resort bound on `solve --timeout`. The library stops its searches
+//! The last-resort bound on `--timeout` of `solve`, `check` and `render`. The library stops its searches
 //! at the deadline between solver calls and inside CaDiCaL, but building a
 //! formula of tens of millions of clauses, loading it into the solver and
 //! freeing it again are not interruptible, nor is writing a long plan's GIF.
 //! The watchdog ends the process when reading the problem, the search, or writing the plan's
 //! files (the GIF, the horizon chart's formulas), overruns the deadline by a
-//! grace period: status `unknown` on stdout (as JSON with `--json`; nothing
-//! when an output took stdout), one line on stderr naming what was under way,
+//! grace period: `solve`'s status `unknown` on stdout (as JSON with `--json`;
+//! nothing when an output took stdout, nor for `check` and `render`, which
+//! then have no verdict), one line on stderr naming what was under way,
 //! exit 3, and every unfinished output file removed
 //! ([`snakesat::output::abandon_and_exit`]). It is disarmed when its guard is
 //! dropped: while the proof of `--proof` (which has a limit of its own) is
@@ -53,15 +54,24 @@ fn grace(timeout: Duration) -> Duration {
 /// time the exit may take (the grace is at least 1 s).
 const EXIT_MARGIN: Duration = Duration::from_millis(300);
 
+/// What the watchdog prints on stdout when it ends a run.
+#[derive(Clone, Copy)]
+pub enum Answer {
+    /// `solve`'s status `unknown`, as JSON when `true`.
+    Unknown { json: bool },
+    /// Nothing: the command has no verdict to give (`check`, `render`).
+    Nothing,
+}
+
 /// Starts the watchdog for work that should end by `deadline`, set by a
 /// limit of `timeout` (none: no watchdog); it ends the run at `deadline`
-/// plus the grace unless the returned guard is dropped first. The work is
-/// first named as searching (see [`Armed::doing`]). It fires
-/// [`EXIT_MARGIN`] before that bound, so that the exit itself (removing the
+/// plus the grace, printing `answer`, unless the returned guard is dropped
+/// first. The work is first named as searching (see [`Armed::doing`]). It
+/// fires [`EXIT_MARGIN`] before that bound, so that the exit itself (removing the
 /// outputs, freeing a large formula) ends within it: fired at the bound,
 /// runs ended 40–160 ms past it.
 #[must_use = "the watchdog is disarmed when the guard is dropped"]
-pub fn arm(deadline: Option<Instant>, timeout: Option<Duration>, json: bool) -> Armed {
+pub fn arm(deadline: Option<Instant>, timeout: Option<Duration>, answer: Answer) -> Armed {
     let (Some(deadline), Some(timeout)) = (deadline, timeout) else {
         return Armed(None);
     };
@@ -83,13 +93,15 @@ pub fn arm(deadline: Option<Instant>, timeout: Option<Duration>, json: bool) -> 
             if seen.load(Ordering::SeqCst) {
                 return;
             }
-            if !snakesat::output::stdout_taken() {
-                // As print_report: a closed pipe must not stop the exit below.
-                let line = if json {
+            let line = match answer {
+                Answer::Unknown { json: true } => {
                     "{\"status\":\"unknown\",\"reason\":\"timeout\"}\n"
-                } else {
-                    "unknown: the time limit was reached\n"
-                };
+                }
+                Answer::Unknown { json: false } => "unknown: the time limit was reached\n",
+                Answer::Nothing => "",
+            };
+            if !line.is_empty() && !snakesat::output::stdout_taken() {
+                // As print_report: a closed pipe must not stop the exit below.
                 let _ = std::io::Write::write_all(&mut std::io::stdout(), line.as_bytes());
             }
             let what = *what.lock().unwrap_or_else(PoisonError::into_inner);

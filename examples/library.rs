@@ -1,16 +1,15 @@
 //! The README's "As a library" example (a test checks that the README shows
 //! this file's code): plans a 5x5 board with one apple and prints the moves.
 
-use snakesat::encode;
 use snakesat::instance::json::from_json;
-use snakesat::planner::{Planner, Verdict};
 use snakesat::report::moves_string;
+use snakesat::{Planner, Verdict, encode};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let json = r#"{"width": 5, "height": 5, "snake": [[0, 0], [1, 0]], "apples": [[4, 4]]}"#;
     let instance = from_json(json)?;
     let direct = encode::by_name("direct")?;
-    // Typed errors, never a panic.
+    // An invalid instance or a formula too large is a typed error (PlanError).
     let outcome = Planner::new(&*direct).plan(&instance)?;
     // A plan has already been accepted by the simulator.
     if let Verdict::Plan(plan) = &outcome.verdict {

@@ -101,6 +101,14 @@ impl Direction {
 /// `y * width + x` (row by row), so `width × height` must fit in a `usize`
 /// (every board an [`crate::instance::Instance`] validates does: a side is
 /// at most [`crate::instance::MAX_SIDE`]).
+///
+/// # Panics
+///
+/// The methods that take a cell number ([`Grid::pos`], [`Grid::neighbours`],
+/// [`Grid::neighbours_by_direction`], [`Grid::distance`], [`Grid::colour`])
+/// divide by `width`: they panic on a board without columns, which numbers
+/// no cell. [`Grid::index`] overflows (a panic in a debug build) for a cell
+/// whose number does not fit in a `usize`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grid {
     /// Columns.
@@ -122,8 +130,10 @@ impl Grid {
         self.width.saturating_mul(self.height)
     }
 
-    /// The number of cell `(x, y)`: `y * width + x`, for a cell of the board
-    /// (a cell off it gives another cell's number, or one past the last).
+    /// The number of cell `(x, y)`: `y * width + x`, for a cell of the board.
+    /// A cell off it gives a number that is not its own: another cell's, or
+    /// one past the last cell or far beyond it (check with
+    /// [`Grid::on_grid`] first).
     pub fn index(&self, (x, y): Pos) -> usize {
         y * self.width + x
     }

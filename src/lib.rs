@@ -9,7 +9,9 @@
 //! [`planner::Planner`] is the way in: it picks the search the options and
 //! the encoding's [`capabilities`](encode::Encoding::capabilities) call for
 //! and returns a typed [`planner::Outcome`] whose plan the simulator has
-//! already accepted.
+//! already accepted. The names most programs need are also at the crate's
+//! root: [`Instance`], [`Planner`], [`Verdict`], [`Outcome`], [`Plan`],
+//! [`PlanError`], [`simulate`].
 //!
 //! Features: `render` builds the GIFs and charts ([`render`]'s `gif` and
 //! `chart`); `cli` (the default) builds the `snakesat` binary and turns
@@ -24,8 +26,9 @@
 //! ```
 //! use snakesat::encode;
 //! use snakesat::instance::json::from_json;
-//! use snakesat::planner::{CadicalConfig, Planner, Search, Verdict};
+//! use snakesat::planner::{CadicalConfig, Search};
 //! use snakesat::report::PlanReport;
+//! use snakesat::{Planner, Verdict};
 //!
 //! // A 3x3 board, a snake of three cells, two apples eaten in order.
 //! let instance = from_json(
@@ -44,7 +47,7 @@
 //! };
 //! assert!(plan.optimal);
 //! // The planner checked the plan; the simulator agrees on its own.
-//! let replay = snakesat::sim::simulate(&instance, &plan.path)?;
+//! let replay = snakesat::simulate(&instance, &plan.path)?;
 //! assert_eq!(replay.eaten, plan.eaten());
 //!
 //! // The JSON answer of `solve --json` (docs/FORMATS.md), for any verdict.
@@ -81,6 +84,12 @@ pub mod report;
 pub mod sim;
 pub mod solve;
 pub mod symmetry;
+
+// The names most programs need, at the crate's root as in their modules: an
+// instance, the planner and its answer, and the simulator that checks a path.
+pub use instance::{Instance, Pos, Start, TailRule};
+pub use planner::{Outcome, Plan, PlanError, Planner, Verdict};
+pub use sim::simulate;
 
 /// `n` and `noun`, plural unless `n` is 1: `counted(1, "apple")` is
 /// `1 apple`, `counted(3, "apple")` is `3 apples` (for nouns whose plural

@@ -228,9 +228,10 @@ pub fn read(text: &str) -> Result<PlanFile, ReadError> {
 }
 
 impl PlanFile {
-    /// Moves of the plan.
+    /// Moves of the plan: the path's cells less one (0 for an empty path,
+    /// which [`read`] never gives and [`PlanFile::check`] refuses).
     pub fn moves(&self) -> usize {
-        self.path.len() - 1
+        self.path.len().saturating_sub(1)
     }
 
     /// Replays the plan on `instance` in the simulator: its moves are the
@@ -308,6 +309,31 @@ mod tests {
         .unwrap();
         assert_eq!(saved.moves(), 3);
         assert_eq!(saved.check(&line()).unwrap().eaten, vec![(0, 2), (1, 3)]);
+    }
+
+    /// A `PlanFile` built in code (its fields are public) with an empty path
+    /// is refused by `check`, not a panic (`moves` subtracted 1 from 0).
+    #[test]
+    fn an_empty_path_built_in_code_is_refused() {
+        let empty = PlanFile {
+            status: None,
+            horizon: None,
+            path: Vec::new(),
+            eaten: None,
+        };
+        assert_eq!(empty.moves(), 0);
+        assert!(matches!(empty.check(&line()), Err(CheckError::Illegal(_))));
+        let fixed = Instance {
+            horizon: Some(3),
+            ..line()
+        };
+        assert!(matches!(
+            empty.check(&fixed),
+            Err(CheckError::Horizon {
+                moves: 0,
+                horizon: 3
+            })
+        ));
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub use crate::solve::{Attempt, Stats, Status};
 /// Which question the planner asks: the one given to [`Planner::search`],
 /// else the instance's own ([`Planner::search_for`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Search {
     /// The least number of moves (up to [`Planner::max_horizon`]), climbing
     /// from a proven lower bound.
@@ -52,6 +53,7 @@ pub enum Search {
 
 /// How [`Search::Optimal`] climbs the horizons.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Method {
     /// Fresh on full boards (see [`crate::encode::full`]: their formulas
     /// at a fixed horizon are much easier than the incremental one), else
@@ -68,6 +70,7 @@ pub enum Method {
 
 /// A CaDiCaL configuration (its predefined sets of internal options).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CadicalConfig {
     /// CaDiCaL's defaults.
     #[default]
@@ -205,6 +208,7 @@ impl Plan {
 
 /// What the search concluded.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Verdict {
     /// A checked plan.
     Plan(Plan),

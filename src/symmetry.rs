@@ -71,6 +71,11 @@ impl Symmetry {
     }
 
     /// The instance with every cell moved by this symmetry, in normal form.
+    ///
+    /// # Panics
+    ///
+    /// As [`Symmetry::apply_pos`], on a cell off the board: validate the
+    /// instance first ([`Instance::validate`]).
     pub fn apply(&self, instance: &Instance) -> Instance {
         let map = |p: &Pos| self.apply_pos(instance.width, instance.height, *p);
         let (width, height) = if self.transpose {

@@ -38,7 +38,8 @@ impl Search {
         let plan = match outcome.verdict {
             Verdict::Plan(p) => Some((p.horizon, Some(p.path))),
             Verdict::IllegalModel { horizon, path, .. } => Some((horizon, path)),
-            Verdict::NoPlan { .. } | Verdict::Unknown(_) => None,
+            // No plan, unknown (`Verdict` is non-exhaustive).
+            _ => None,
         };
         Search { status, plan }
     }

@@ -294,7 +294,9 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
             Refuted::Nothing
         }
         Search::FixedHorizon(t) => Refuted::at_fixed_horizon(t, outcome.lower_bound),
-        Search::Optimal | Search::Satisficing => Refuted::AtMost,
+        // The least-horizon and satisficing searches (and any added later)
+        // search up to a largest horizon.
+        _ => Refuted::AtMost,
     };
     if search == Search::Optimal
         && !encoding.approximate()
@@ -422,7 +424,8 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
             print_plan(&instance, &report, None, refuted, args.json);
             Ok(Exit::NoPlan)
         }
-        Verdict::Unknown(_) => {
+        // `Unknown`, and any answer `Verdict` may gain.
+        _ => {
             note_not_written(&not_written(&args), &no_plan(Status::Unknown));
             print_plan(&instance, &report, None, refuted, args.json);
             Ok(Exit::Unknown)

@@ -137,6 +137,15 @@ pub enum DimacsError {
         /// The limit, [`MAX_VARIABLES`].
         limit: usize,
     },
+    #[error("a model of {count} variables is beyond the {limit} this reader accepts")]
+    /// [`parse_model`] was asked for more variables than [`MAX_VARIABLES`]
+    /// (its tables would be allocated before a line is read).
+    ModelTooLarge {
+        /// The variable count asked for.
+        count: usize,
+        /// The limit, [`MAX_VARIABLES`].
+        limit: usize,
+    },
     #[error("line {line}: {what} {count} is more than a file of {bytes} bytes can use")]
     /// A declared or named variable number exceeds the file's length in bytes.
     BeyondFile {
@@ -500,8 +509,15 @@ pub enum ModelFile {
 /// model in the other forms has exactly one status line, before its
 /// values, and no values after an unsatisfiable one, values that end in `0`
 /// and nothing after it; literals must fit `num_vars`; a variable given
-/// both signs is an error.
+/// both signs is an error. A `num_vars` above [`MAX_VARIABLES`] is refused
+/// ([`DimacsError::ModelTooLarge`]), as a formula declaring it would be.
 pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError> {
+    if num_vars > MAX_VARIABLES {
+        return Err(DimacsError::ModelTooLarge {
+            count: num_vars,
+            limit: MAX_VARIABLES,
+        });
+    }
     if text.trim_start().starts_with('{') {
         return mallob_model(text, num_vars);
     }
@@ -882,6 +898,25 @@ mod tests {
         );
         // Other comments may repeat.
         assert!(parse("c solver says hi\nc solver says hi\np cnf 1 1\n1 0\n").is_ok());
+    }
+
+    /// A variable count past the cap is refused before its tables are
+    /// allocated (`usize::MAX` was a capacity overflow), in both forms.
+    #[test]
+    fn a_model_of_too_many_variables_is_refused() {
+        for text in [
+            "s SATISFIABLE\nv 1 0\n",
+            r#"{"result":{"resultcode":10,"solution":[0,1]}}"#,
+        ] {
+            assert_eq!(
+                parse_model(text, usize::MAX),
+                Err(DimacsError::ModelTooLarge {
+                    count: usize::MAX,
+                    limit: MAX_VARIABLES
+                })
+            );
+        }
+        assert!(parse_model("s SATISFIABLE\nv 1 0\n", MAX_VARIABLES).is_ok());
     }
 
     #[test]

@@ -71,7 +71,9 @@
 use crate::cnf::{Cnf, Lit, VarKind};
 use crate::encode::direct::MAX_LITERALS;
 use crate::encode::{Capabilities, EncodeError, Encoding};
-use crate::instance::{Instance, Pos, Start, TailRule};
+use crate::instance::{
+    Instance, InstanceError, MAX_APPLES, MAX_HORIZON, MAX_SIDE, Pos, Start, TailRule,
+};
 
 /// The most clauses `notebook-combinations` will build in its family 11.a.
 pub const COMBINATIONS_CLAUSE_LIMIT: u128 = 20_000_000;
@@ -245,8 +247,14 @@ struct Setting {
 /// The exact number of clauses the notebook's 11.a (`mordre_queue_v3`) builds
 /// on an `side × side` grid with `points` time points (the notebook's `T`),
 /// start length `l0` and `apples` apples, computed without building them.
-/// Saturates at `u128::MAX` if the count does not fit.
+/// Saturates at `u128::MAX` if the count does not fit, and for a setting
+/// beyond the instance limits (a side above [`MAX_SIDE`], more time points
+/// than [`MAX_HORIZON`] moves have, or more apples than [`MAX_APPLES`]),
+/// which no formula is built for.
 pub fn combinations_tail_clauses(side: usize, points: usize, l0: usize, apples: usize) -> u128 {
+    if side > MAX_SIDE || points > MAX_HORIZON + 1 || apples > MAX_APPLES {
+        return u128::MAX;
+    }
     let mut per_cell: u128 = 0;
     for t in 0..points.saturating_sub(1) {
         // for p_mangee in range(t+1): for combinations(range(apples), p_mangee):
@@ -260,7 +268,7 @@ pub fn combinations_tail_clauses(side: usize, points: usize, l0: usize, apples: 
                     None => return u128::MAX,
                 }
             }
-            let ls = ((points - t).min(l0 + p)).saturating_sub(1) as u128;
+            let ls = ((points - t).min(l0.saturating_add(p))).saturating_sub(1) as u128;
             let term = match binom.checked_mul(ls) {
                 Some(v) => v,
                 None => return u128::MAX,
@@ -294,6 +302,10 @@ impl Encoding for Notebook {
 
     fn encode(&self, instance: &Instance, moves: usize) -> Result<Cnf, EncodeError> {
         instance.validate_game()?;
+        // (`moves + 1` time points overflowed at `usize::MAX`.)
+        if moves > MAX_HORIZON {
+            return Err(InstanceError::HugeHorizon(moves).into());
+        }
         let s = self.setting(instance, moves)?;
         // Family 1 alone: every pair of cells at every time point.
         let cells = (s.n * s.n) as u128;
@@ -850,6 +862,41 @@ impl Builder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A horizon beyond the limit is an error, not an overflow of `moves + 1`
+    /// (a panic in a debug build); the clause count saturates beyond the
+    /// limits instead of overflowing or counting for ever.
+    #[test]
+    fn huge_settings_are_refused_not_overflowed() {
+        let inst = Instance {
+            width: 4,
+            height: 4,
+            walls: vec![],
+            start: Start::Free { length: 2 },
+            apples: vec![(3, 3)],
+            visible: 1,
+            grow: true,
+            tail: TailRule::Strict,
+            horizon: None,
+        };
+        for nb in Notebook::ALL {
+            assert!(
+                matches!(
+                    nb.encode(&inst, usize::MAX),
+                    Err(EncodeError::Instance(InstanceError::HugeHorizon(_)))
+                ),
+                "{nb:?}"
+            );
+        }
+        assert_eq!(combinations_tail_clauses(1 << 40, 3, 2, 1), u128::MAX);
+        assert_eq!(combinations_tail_clauses(4, usize::MAX, 2, 1), u128::MAX);
+        assert_eq!(combinations_tail_clauses(4, 3, 2, usize::MAX), u128::MAX);
+        // A start length past the time points counts as those (`l0 + p` overflowed).
+        assert_eq!(
+            combinations_tail_clauses(4, 3, usize::MAX, 1),
+            combinations_tail_clauses(4, 3, 3, 1)
+        );
+    }
 
     /// The estimate is above every built formula's literals, and not far
     /// above (at most three times), on every encoding with and without

@@ -12,6 +12,11 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use crate::instance::{Instance, InstanceError, Pos, Start, TailRule};
 
 /// Distances on the grid (walls respected, body ignored); `usize::MAX` where unreachable.
+///
+/// # Panics
+///
+/// When `from` is off the board or `walls` is shorter than the board's
+/// cells (it is [`Instance::wall_map`]'s, of a valid instance).
 pub fn distances_from(instance: &Instance, walls: &[bool], from: Pos) -> Vec<usize> {
     let mut dist = vec![usize::MAX; instance.cells()];
     let start = instance.index(from);
@@ -166,7 +171,7 @@ fn earliest_times(instance: &Instance, walls: &[bool], dist: &Distances) -> Vec<
 }
 
 /// Cells the head may occupy at `t = 0`.
-pub fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
+pub(crate) fn start_cells(instance: &Instance, walls: &[bool]) -> Vec<Pos> {
     match &instance.start {
         Start::Body(body) => vec![body[0]],
         Start::Free { .. } => {

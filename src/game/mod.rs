@@ -61,6 +61,7 @@ pub const MAX_SIDE: usize = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Reuse {
     /// A new solver per query, given the model, the cuts so far and the body as unit clauses.
     Fresh,

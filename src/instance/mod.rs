@@ -229,7 +229,7 @@ impl Instance {
         self.grid().index(p)
     }
 
-    /// Cell of an index, as [`Grid::pos`].
+    /// Cell of an index, as [`Grid::pos`] (which panics on a board of width 0).
     pub fn pos(&self, index: usize) -> Pos {
         self.grid().pos(index)
     }
@@ -239,7 +239,14 @@ impl Instance {
         self.grid().on_grid(p)
     }
 
-    /// A bitmap of walls indexed by [`Instance::index`].
+    /// A bitmap of walls indexed by [`Instance::index`] (walls off the
+    /// board are left out).
+    ///
+    /// # Panics
+    ///
+    /// It allocates one entry per cell: on a board of more cells than fit
+    /// in memory (which [`Instance::validate`] refuses: a side is at most
+    /// [`MAX_SIDE`]) the allocation fails.
     pub fn wall_map(&self) -> Vec<bool> {
         let mut map = vec![false; self.cells()];
         for &w in &self.walls {

@@ -633,6 +633,8 @@ impl<'a> Planner<'a> {
     /// checks the plan with the simulator. An instance
     /// that breaks a rule of the model ([`Instance::validate`]), or a fixed
     /// horizon beyond [`MAX_HORIZON`], is refused ([`PlanError::Instance`]).
+    /// It takes `&mut self` for the [`Planner::on_attempt`] callback, an
+    /// `FnMut`; one planner plans any number of instances in turn.
     pub fn plan(&mut self, instance: &Instance) -> Result<Outcome, PlanError> {
         instance.validate()?;
         let search = self.search_for(instance);

@@ -207,6 +207,43 @@ pub const MAX_HORIZON: usize = 100_000;
 pub const MAX_APPLES: usize = MAX_HORIZON;
 
 impl Instance {
+    /// A `width × height` board without walls, the snake `start` and the
+    /// `apples` all on the board at once, with the JSON format's defaults
+    /// for the rest: the snake grows, the `follow` tail rule, and no fixed
+    /// horizon (the least one is searched). Other settings by struct update;
+    /// nothing is checked here ([`Instance::validate`] does, and the planner
+    /// calls it):
+    ///
+    /// ```
+    /// use snakesat::{Instance, Start, TailRule};
+    ///
+    /// // The IPC-2018 rules: apples one at a time, the strict tail.
+    /// let instance = Instance {
+    ///     visible: 1,
+    ///     tail: TailRule::Strict,
+    ///     ..Instance::new(5, 5, Start::Body(vec![(0, 0), (1, 0)]), vec![(4, 4), (2, 2)])
+    /// };
+    /// instance.validate()?;
+    /// assert_eq!(instance, snakesat::instance::json::from_json(
+    ///     r#"{"width": 5, "height": 5, "snake": [[0, 0], [1, 0]], "apples": [[4, 4], [2, 2]],
+    ///         "visible": 1, "tail": "strict"}"#,
+    /// )?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(width: usize, height: usize, start: Start, apples: Vec<Pos>) -> Instance {
+        Instance {
+            width,
+            height,
+            walls: Vec::new(),
+            start,
+            visible: apples.len(),
+            apples,
+            grow: true,
+            tail: TailRule::Follow,
+            horizon: None,
+        }
+    }
+
     /// The board's geometry: cell numbering, neighbours, directions.
     pub fn grid(&self) -> Grid {
         Grid::new(self.width, self.height)

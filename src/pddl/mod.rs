@@ -616,6 +616,9 @@ fn problem_sections<'a>(forms: &'a [Sx<'a>]) -> Result<Sections<'a>, PddlError> 
 }
 
 /// Reads a snake-domain problem file into a validated [`Instance`]. Errors are one line.
+/// It keeps no object names: to write the plan as an IPC plan
+/// ([`plan::ipc_plan`]), read the problem with [`read_problem`], which also
+/// gives its [`Objects`].
 pub fn from_pddl(text: &str) -> Result<Instance, PddlError> {
     read_problem(text).map(|problem| problem.instance)
 }

@@ -181,6 +181,7 @@ pub fn model_to_plan(cnf: &str, model: &str) -> Result<Decoded, ModelError> {
 /// A CNF that `snakesat export` wrote, read and checked, before any model:
 /// the first half of [`model_to_plan`], kept so that a caller still has the
 /// formula's header and sizes when its model turns out not to be a plan.
+#[derive(Debug)]
 pub struct Formula {
     parsed: dimacs::ParsedCnf,
     /// The formula's header: the instance, the encoding and the horizon.

@@ -59,6 +59,7 @@
 //! ```
 
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 #[cfg(not(unix))]
 compile_error!(

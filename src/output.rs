@@ -113,6 +113,7 @@ pub(crate) fn chain(e: &dyn std::error::Error) -> String {
 }
 
 /// One output being written: a temporary file beside its target, or stdout.
+#[derive(Debug)]
 pub struct Output {
     /// The path as the user gave it, for messages.
     given: PathBuf,
@@ -124,8 +125,10 @@ pub struct Output {
 }
 
 /// What an [`Output`] is written through (buffered).
+#[derive(Debug)]
 pub struct Writer(Sink);
 
+#[derive(Debug)]
 enum Sink {
     Stdout(BufWriter<Stdout>),
     /// The temporary, written through its `File` (whose errors, unlike

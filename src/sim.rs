@@ -125,6 +125,7 @@ pub fn replay_partial(instance: &Instance, path: &[Pos]) -> Result<Replay, Viola
 /// The board at one time point of a replay, as [`replay_each`] shows it to
 /// its observer. It borrows the replay's own tables: [`Moment::state`] copies
 /// out what a caller keeps.
+#[derive(Debug)]
 pub struct Moment<'a> {
     /// The time point, `0..=T`.
     pub time: usize,

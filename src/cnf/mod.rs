@@ -46,8 +46,14 @@ macro_rules! var_kinds {
             const ALL: &[(&str, &[&str])] = &[$(($name, &[$(stringify!($field)),+])),*];
 
             $(
-                #[doc = concat!("[`VarKind::", stringify!($variant), "`] from `usize` coordinates.")]
+                #[doc = concat!("[`VarKind::", stringify!($variant), "`] from `usize` coordinates, ",
+                    "each at most `u32::MAX` (the cells, times and apples of a valid instance are; ",
+                    "a larger one is cut to its low 32 bits, and a debug build panics).")]
                 pub fn $ctor($($field: usize),+) -> VarKind {
+                    $(debug_assert!(
+                        u32::try_from($field).is_ok(),
+                        "{} coordinate {} does not fit in 32 bits", $name, $field
+                    );)+
                     VarKind::$variant { $($field: $field as u32),+ }
                 }
             )*

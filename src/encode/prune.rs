@@ -424,6 +424,7 @@ const MAX_TRAP_POCKETS: usize = 200;
 /// other apples of `R` are held only when they must be). And two late apples
 /// in disjoint pockets each need every apple after them in their own pocket.
 /// Looking for pockets is bounded (20,000,000 cell visits).
+#[derive(Debug)]
 pub struct Pockets {
     walls: Vec<bool>,
     /// Each pocket's cells, ascending, and the moves from each of them to

@@ -10,6 +10,11 @@
 //!
 //! The draws depend only on the [`FamilySpec`], so every machine (and every
 //! shard of a sweep) computes the same list.
+//!
+//! The errors ([`FamilyError`]) name a setting as `snakesat generate`'s flag
+//! for it, which is the [`FamilySpec`] field of the same name (`--count` is
+//! `count`, `--size` `size`, `--walls` `walls`, `--length` `length`, and
+//! `--apples` or `--fill` the two kinds of [`AppleCount`]).
 
 use std::collections::HashSet;
 

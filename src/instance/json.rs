@@ -127,6 +127,7 @@ fn deserialize_apples<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Pos>
 /// name and shape for an item of another length ("cell 1 has 3 numbers; a
 /// cell is [x, y]", with `item` "cell" and `shape` "a cell is [x, y]"), and
 /// the most items kept.
+#[derive(Debug)]
 pub struct PairList {
     /// An item's name.
     pub item: &'static str,
@@ -137,6 +138,7 @@ pub struct PairList {
 }
 
 /// A list of pairs as [`deserialize_pairs`] reads it.
+#[derive(Debug)]
 pub struct PairsRead {
     /// The first pairs, up to the list's most.
     pub pairs: Vec<(usize, usize)>,

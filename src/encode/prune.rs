@@ -823,6 +823,16 @@ impl Bounds {
         for p in start_cells(instance, &walls) {
             head[0][instance.index(p)] = true;
         }
+        // Each cell's neighbours, looked up once rather than at every time
+        // point (a division per cell and time).
+        let grid = instance.grid();
+        let mut around: Vec<usize> = Vec::with_capacity(4 * cells);
+        let mut first = Vec::with_capacity(cells + 1);
+        for c in 0..cells {
+            first.push(around.len());
+            around.extend(grid.neighbours(c));
+        }
+        first.push(around.len());
         for t in 1..=moves {
             if passed() {
                 return None;
@@ -832,8 +842,7 @@ impl Bounds {
             let next = &mut after[0];
             for (i, &on) in prev.iter().enumerate() {
                 if on {
-                    for q in instance.neighbours(instance.pos(i)) {
-                        let qi = instance.index(q);
+                    for &qi in &around[first[i]..first[i + 1]] {
                         if !walls[qi] && t >= opens[qi] {
                             next[qi] = true;
                         }
@@ -857,6 +866,7 @@ impl Bounds {
             });
             if checks <= MAX_PHASE_CHECKS {
                 let apples = &instance.apples;
+                let positions: Vec<Pos> = (0..cells).map(|c| grid.pos(c)).collect();
                 for (t, row) in head.iter_mut().enumerate() {
                     if passed() {
                         return None;
@@ -866,7 +876,7 @@ impl Bounds {
                         if !*on {
                             continue;
                         }
-                        let cell = instance.pos(c);
+                        let cell = positions[c];
                         let d = |j: usize| dist.get(instance, apples[j], cell);
                         *on = window.clone().any(|j| {
                             let after_prev = j == 0 || {

@@ -288,7 +288,8 @@ fn windows(b: &mut Builder, lo: usize, hi: usize, compare: bool) {
                 let tau = s - l;
                 for c in 0..cells {
                     let ([nx, ny], [tx, ty]) = (b.hp(s, c), b.hp(tau, c));
-                    if b.never(s, c) || b.never(tau, c) {
+                    // (`never` of both, without looking them up again.)
+                    if [nx, ny, tx, ty].contains(&FALSE) {
                         continue;
                     }
                     b.cnf.add(&[-cond, -nx, -ny, -tx, -ty]);

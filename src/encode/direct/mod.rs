@@ -358,6 +358,8 @@ fn start_map(inst: &Instance) -> Vec<bool> {
 /// Builds one formula; holds the variable tables.
 pub(crate) struct Builder<'a> {
     inst: &'a Instance,
+    /// The board's cells, `inst.cells()` (looked up in the hot loops).
+    cells: usize,
     moves: usize,
     options: &'a DirectOptions,
     cnf: Cnf,
@@ -411,6 +413,7 @@ impl<'a> Builder<'a> {
     fn new(inst: &'a Instance, moves: usize, options: &'a DirectOptions) -> Self {
         Builder {
             inst,
+            cells: inst.cells(),
             moves,
             options,
             cnf: Cnf::new(),
@@ -428,9 +431,10 @@ impl<'a> Builder<'a> {
     }
 
     /// The head is on cell `c` at `t` iff both literals hold (one-hot: `[head, TRUE]`).
+    #[inline]
     fn hp(&self, t: usize, c: usize) -> [Lit; 2] {
         match self.options.position {
-            Position::OneHot | Position::Projected => [self.head[t * self.inst.cells() + c], TRUE],
+            Position::OneHot | Position::Projected => [self.head[t * self.cells + c], TRUE],
             Position::Axis => {
                 if self.walls[c] {
                     return [FALSE, TRUE];
@@ -445,13 +449,23 @@ impl<'a> Builder<'a> {
     }
 
     /// True if the head can never be on `c` at `t`.
+    #[inline]
     fn never(&self, t: usize, c: usize) -> bool {
         self.hp(t, c).contains(&FALSE)
     }
 
     /// A single literal equal to "the head is on `c` at `t`" (with `position=axis`
     /// a variable defined as the conjunction, made once on demand).
+    #[inline]
     fn h(&mut self, t: usize, c: usize) -> Lit {
+        match self.options.position {
+            Position::OneHot | Position::Projected => self.head[t * self.cells + c],
+            Position::Axis => self.axis_head(t, c),
+        }
+    }
+
+    /// [`Builder::h`] with `position=axis`.
+    fn axis_head(&mut self, t: usize, c: usize) -> Lit {
         let [a, b] = self.hp(t, c);
         if b == TRUE {
             return a;
@@ -462,7 +476,7 @@ impl<'a> Builder<'a> {
         if a == FALSE || b == FALSE {
             return FALSE;
         }
-        let slot = t * self.inst.cells() + c;
+        let slot = t * self.cells + c;
         if self.exact[slot] == 0 {
             let (x, y) = self.inst.pos(c);
             let v = self.cnf.var(VarKind::head(x, y, t));
@@ -554,7 +568,7 @@ impl<'a> Builder<'a> {
     }
 
     fn head_vars(&mut self, bounds: &Bounds) {
-        let cells = self.inst.cells();
+        let cells = self.cells;
         self.cnf.family("head");
         self.head = vec![FALSE; cells * (self.moves + 1)];
         let fixed_start = matches!(self.inst.start, Start::Body(_));
@@ -604,7 +618,7 @@ impl<'a> Builder<'a> {
     /// head through `adjacent move`, so the formula never lacks one.
     fn start(&mut self) {
         self.cnf.family("start");
-        let first: Vec<Lit> = self.head[..self.inst.cells()].to_vec();
+        let first: Vec<Lit> = self.head[..self.cells].to_vec();
         self.cnf.add(&first);
     }
 
@@ -614,12 +628,12 @@ impl<'a> Builder<'a> {
         self.cnf.family("head");
         self.column = vec![FALSE; w * (self.moves + 1)];
         self.row = vec![FALSE; h * (self.moves + 1)];
-        self.exact = vec![0; self.inst.cells() * (self.moves + 1)];
+        self.exact = vec![0; self.cells * (self.moves + 1)];
         let fixed_start = matches!(self.inst.start, Start::Body(_));
         for t in 0..=self.moves {
             let mut columns = vec![false; w];
             let mut rows = vec![false; h];
-            for c in 0..self.inst.cells() {
+            for c in 0..self.cells {
                 if self.possible(bounds, t, c) {
                     let (x, y) = self.inst.pos(c);
                     columns[x] = true;
@@ -651,7 +665,7 @@ impl<'a> Builder<'a> {
     /// one, the other stays.
     fn axis_rules(&mut self) {
         let (w, h) = (self.inst.width, self.inst.height);
-        let cells = self.inst.cells();
+        let cells = self.cells;
         self.cnf.family("start");
         // As with one head variable per cell: empty when the bounds pruned the start.
         let xs: Vec<Lit> = self.column[..w].to_vec();
@@ -706,7 +720,7 @@ impl<'a> Builder<'a> {
     }
 
     fn exactly_one(&mut self) {
-        let cells = self.inst.cells();
+        let cells = self.cells;
         self.cnf.family("head exactly-one");
         for t in 0..=self.moves {
             let row: Vec<Lit> = self.head[t * cells..(t + 1) * cells].to_vec();
@@ -721,8 +735,8 @@ impl<'a> Builder<'a> {
         self.column = vec![FALSE; w * (self.moves + 1)];
         self.row = vec![FALSE; h * (self.moves + 1)];
         for t in 0..=self.moves {
-            for c in 0..self.inst.cells() {
-                let here = self.head[t * self.inst.cells() + c];
+            for c in 0..self.cells {
+                let here = self.head[t * self.cells + c];
                 if here == FALSE {
                     continue;
                 }
@@ -747,8 +761,18 @@ impl<'a> Builder<'a> {
     }
 
     fn adjacent(&mut self) {
-        let cells = self.inst.cells();
+        let cells = self.cells;
         self.cnf.family("adjacent move");
+        // Each cell's neighbours, looked up once rather than at every time
+        // point (a division per cell and time was a tenth of a build).
+        let grid = self.inst.grid();
+        let mut around: Vec<usize> = Vec::with_capacity(4 * cells);
+        let mut first = Vec::with_capacity(cells + 1);
+        for c in 0..cells {
+            first.push(around.len());
+            around.extend(grid.neighbours(c));
+        }
+        first.push(around.len());
         let mut clause = Vec::with_capacity(5);
         for t in 0..self.moves {
             for c in 0..cells {
@@ -758,8 +782,8 @@ impl<'a> Builder<'a> {
                 }
                 clause.clear();
                 clause.push(-here);
-                for q in self.inst.neighbours(self.inst.pos(c)) {
-                    clause.push(self.h(t + 1, self.inst.index(q)));
+                for &q in &around[first[c]..first[c + 1]] {
+                    clause.push(self.h(t + 1, q));
                 }
                 self.cnf.add(&clause);
             }
@@ -904,7 +928,7 @@ impl<'a> Builder<'a> {
 
     /// The facts of a full board at this horizon ([`FullBoard::facts`]).
     fn full_board(&mut self, board: &FullBoard) {
-        let (cells, t) = (self.inst.cells(), self.moves);
+        let (cells, t) = (self.cells, self.moves);
         let from = (t + 1).saturating_sub(board.length());
         let mut heads = vec![FALSE; cells * (t + 1)];
         for s in from..=t {

@@ -59,7 +59,9 @@ pub struct BenchGameArgs {
     pub reuse: String,
     #[command(flatten)]
     pub player: PlayerArgs,
-    /// Games played at once, one thread each (at most 256).
+    /// Games played at once, one thread each (at most 256; lowered, with a
+    /// note, to as many games of the largest board as fit in the memory
+    /// available).
     #[arg(long, value_name = "J", default_value_t = 1)]
     pub jobs: usize,
     /// Threads per game for the detours' path searches (see
@@ -164,6 +166,7 @@ fn settings(args: &BenchGameArgs) -> Result<Sweep, Failure> {
         )));
     }
     super::check_jobs(args.jobs)?;
+    let jobs = jobs_within_memory(args.jobs, &sizes);
     let shard = shard_flag(args.shard.as_deref())?;
     for file in [&args.plot_steps, &args.plot_time].into_iter().flatten() {
         chart_format(file)?;
@@ -182,10 +185,61 @@ fn settings(args: &BenchGameArgs) -> Result<Sweep, Failure> {
         seed: args.seed,
         timeout_per_apple: args.timeout,
         player: args.player.player(),
-        jobs: args.jobs,
-        threads: super::search_threads(args.threads, args.jobs),
+        jobs,
+        threads: super::search_threads(args.threads, jobs),
         shard,
     })
+}
+
+/// An upper estimate of one game's peak memory on a `width` x `height`
+/// board, in bytes: 64 bytes per pair of cells plus 96 MiB. Measured peaks
+/// (`/usr/bin/time`, `play`, seed 1 unless said): 12x12 seeds 1–2 29–33 MiB,
+/// 14x14 seeds 1–3 29–43 MiB (the joint search's formulas; estimate 98
+/// MiB), 20x20 17 MiB, 30x30 43 MiB (145 MiB), 40x40 121 MiB (252 MiB),
+/// 64x64 530 MiB (1,120 MiB).
+fn game_memory_bytes(width: usize, height: usize) -> u64 {
+    let cells = (width * height) as u64;
+    64 * cells * cells + (96 << 20)
+}
+
+/// The most games that fit at once in four fifths of `available` bytes,
+/// each taking `per_game`: at least 1, at most `jobs`.
+fn jobs_for_memory(jobs: usize, per_game: u64, available: u64) -> usize {
+    let fit = (available / 5 * 4) / per_game.max(1);
+    jobs.min(usize::try_from(fit).unwrap_or(usize::MAX)).max(1)
+}
+
+/// The memory available now (`MemAvailable` of `/proc/meminfo`), where
+/// the system says.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// `jobs`, lowered with a note when that many games of the largest board
+/// of `sizes` would not fit in the memory available now (a sweep of 64x64
+/// games, about 0.5 GB each, with `--jobs 256` was killed for memory
+/// instead). The games are the same whatever the jobs.
+fn jobs_within_memory(jobs: usize, sizes: &[(usize, usize)]) -> usize {
+    let Some(&(width, height)) = sizes.iter().max_by_key(|&&(w, h)| w * h) else {
+        return jobs;
+    };
+    let Some(available) = available_memory() else {
+        return jobs;
+    };
+    let per_game = game_memory_bytes(width, height);
+    let fit = jobs_for_memory(jobs, per_game, available);
+    if fit < jobs {
+        note!(
+            "--jobs {jobs} lowered to {fit}: a {width}x{height} game may take up to {} MB, and {} MB \
+             are available",
+            per_game >> 20,
+            available >> 20
+        );
+    }
+    fit
 }
 
 /// Draws the per-apple chart of `value` (see [`per_apple_series`]) into
@@ -328,4 +382,28 @@ pub fn run(args: BenchGameArgs) -> Result<Exit, Failure> {
     } else {
         Exit::NoPlan
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_are_lowered_to_what_memory_holds() {
+        const MB: u64 = 1 << 20;
+        // 64x64 games in 22 GiB: 256 jobs become 16.
+        let per_game = game_memory_bytes(64, 64);
+        assert_eq!(per_game / MB, 1024 + 96);
+        assert_eq!(jobs_for_memory(256, per_game, 22 * 1024 * MB), 16);
+        // Fewer jobs than fit are kept; at least one game always runs.
+        assert_eq!(jobs_for_memory(2, per_game, 22 * 1024 * MB), 2);
+        assert_eq!(jobs_for_memory(8, per_game, MB), 1);
+        // Every measured peak is below the estimate.
+        for (side, measured_mb) in [(12, 33), (14, 44), (20, 18), (30, 44), (40, 124), (64, 543)] {
+            assert!(
+                game_memory_bytes(side, side) > measured_mb * MB,
+                "{side}x{side}"
+            );
+        }
+    }
 }

@@ -226,6 +226,38 @@ impl Grid {
     }
 }
 
+/// Every cell's neighbours on a board (cell numbers, in [`Direction::ALL`]
+/// order), listed once for loops that ask at every time point, where
+/// [`Grid::neighbours`] would divide by the width each time.
+#[derive(Clone, Debug)]
+pub(crate) struct NeighbourTable {
+    /// The neighbours of every cell in turn.
+    around: Vec<usize>,
+    /// Where each cell's run starts in `around`, and one past the last.
+    first: Vec<usize>,
+}
+
+impl NeighbourTable {
+    /// The table of `grid`.
+    pub(crate) fn of(grid: Grid) -> NeighbourTable {
+        let cells = grid.cells();
+        let mut around = Vec::with_capacity(4 * cells);
+        let mut first = Vec::with_capacity(cells + 1);
+        for c in 0..cells {
+            first.push(around.len());
+            around.extend(grid.neighbours(c));
+        }
+        first.push(around.len());
+        NeighbourTable { around, first }
+    }
+
+    /// The neighbours of `cell`.
+    #[inline]
+    pub(crate) fn around(&self, cell: usize) -> &[usize] {
+        &self.around[self.first[cell]..self.first[cell + 1]]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

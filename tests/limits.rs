@@ -678,11 +678,11 @@ fn binary_input_is_refused_as_it_is_read_not_at_its_end() {
     );
 }
 
-#[test]
-fn the_timeout_covers_reading_the_problem() {
-    // Standard input that never ends nor closes: only the watchdog ends the run.
+/// Runs the binary with `args` on a standard input that never ends nor
+/// closes, so that only the watchdog ends the run; fails on a gross hang.
+fn run_on_open_stdin(args: &[&str]) -> std::process::Output {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"))
-        .args(["solve", "-", "--timeout", "0.2", "--json"])
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -693,6 +693,12 @@ fn the_timeout_covers_reading_the_problem() {
     let out = child.wait_with_output().unwrap();
     drop(stdin);
     assert!(started.elapsed() < Duration::from_secs(30), "gross hang");
+    out
+}
+
+#[test]
+fn the_timeout_covers_reading_the_problem() {
+    let out = run_on_open_stdin(&["solve", "-", "--timeout", "0.2", "--json"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(
@@ -723,18 +729,7 @@ fn the_timeout_of_check_and_render_covers_reading_the_plan() {
         vec!["check", problem, "-", "--timeout", "0.2", "--json"],
         vec!["render", problem, "-", "--timeout", "0.2", "--gif", gif],
     ] {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"))
-            .args(&args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("binary runs");
-        let stdin = child.stdin.take();
-        let started = Instant::now();
-        let out = child.wait_with_output().unwrap();
-        drop(stdin);
-        assert!(started.elapsed() < Duration::from_secs(30), "gross hang");
+        let out = run_on_open_stdin(&args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(3), "{args:?}: {stderr}");
         assert!(

@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
+use crate::geometry::NeighbourTable;
 use crate::instance::{Instance, InstanceError, Pos, Start, TailRule};
 
 /// Distances on the grid (walls respected, body ignored); `usize::MAX` where unreachable.
@@ -823,16 +824,8 @@ impl Bounds {
         for p in start_cells(instance, &walls) {
             head[0][instance.index(p)] = true;
         }
-        // Each cell's neighbours, looked up once rather than at every time
-        // point (a division per cell and time).
         let grid = instance.grid();
-        let mut around: Vec<usize> = Vec::with_capacity(4 * cells);
-        let mut first = Vec::with_capacity(cells + 1);
-        for c in 0..cells {
-            first.push(around.len());
-            around.extend(grid.neighbours(c));
-        }
-        first.push(around.len());
+        let table = NeighbourTable::of(grid);
         for t in 1..=moves {
             if passed() {
                 return None;
@@ -842,7 +835,7 @@ impl Bounds {
             let next = &mut after[0];
             for (i, &on) in prev.iter().enumerate() {
                 if on {
-                    for &qi in &around[first[i]..first[i + 1]] {
+                    for &qi in table.around(i) {
                         if !walls[qi] && t >= opens[qi] {
                             next[qi] = true;
                         }

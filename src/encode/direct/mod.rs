@@ -41,6 +41,7 @@ use crate::encode::full::FullBoard;
 use crate::encode::prune::{Bounds, start_cells};
 use crate::encode::schedule;
 use crate::encode::{Capabilities, EncodeError, Encoding, NameError, OpenFormula};
+use crate::geometry::NeighbourTable;
 use crate::instance::{Instance, Start};
 
 pub use body::Body;
@@ -763,16 +764,8 @@ impl<'a> Builder<'a> {
     fn adjacent(&mut self) {
         let cells = self.cells;
         self.cnf.family("adjacent move");
-        // Each cell's neighbours, looked up once rather than at every time
-        // point (a division per cell and time was a tenth of a build).
-        let grid = self.inst.grid();
-        let mut around: Vec<usize> = Vec::with_capacity(4 * cells);
-        let mut first = Vec::with_capacity(cells + 1);
-        for c in 0..cells {
-            first.push(around.len());
-            around.extend(grid.neighbours(c));
-        }
-        first.push(around.len());
+        // (A division per cell and time was a tenth of a build.)
+        let table = NeighbourTable::of(self.inst.grid());
         let mut clause = Vec::with_capacity(5);
         for t in 0..self.moves {
             for c in 0..cells {
@@ -782,7 +775,7 @@ impl<'a> Builder<'a> {
                 }
                 clause.clear();
                 clause.push(-here);
-                for &q in &around[first[c]..first[c + 1]] {
+                for &q in table.around(c) {
                     clause.push(self.h(t + 1, q));
                 }
                 self.cnf.add(&clause);

@@ -1002,6 +1002,15 @@ fn an_apple_behind_walls_is_proven_unreachable() {
         "{}",
         text.stdout
     );
+    // A board of sides above 100 is not drawn: two lines, not 101 more.
+    let far = write(
+        &dir,
+        "far.json",
+        r#"{"width":101,"height":2,"snake":[[0,0]],"apples":[[100,1]],"horizon":1}"#,
+    );
+    let large = snakesat(&["solve", &far]);
+    assert_eq!(large.code, 1, "{}", large.stderr);
+    assert_eq!(large.stdout.lines().count(), 2, "{}", large.stdout);
 }
 
 /// A snake three cells long in a corridor, the apple behind it: it can never

@@ -749,8 +749,12 @@ impl Refuted {
     }
 }
 
+/// The largest side of a board that an answer without a plan draws.
+const NO_PLAN_BOARD_SIDE: usize = 100;
+
 /// Prints the answer on stdout: JSON, or a line (the plan's picture with a
-/// plan) and the formula's sizes; `refuted` words an `unsat` answer.
+/// plan, the start board without one) and the formula's sizes; `refuted`
+/// words an `unsat` answer.
 pub fn print_plan(
     instance: &Instance,
     report: &PlanReport,
@@ -837,8 +841,9 @@ pub fn print_plan(
             let _ = writeln!(out, "unknown: {why}, {at} (encoding {})", report.encoding);
         }
     }
-    // Without a plan, the board the question was about.
-    if report.status != Status::Sat {
+    // Without a plan, the board the question was about (not a thousand
+    // lines of a large board that an answer with no plan says little about).
+    if report.status != Status::Sat && instance.width.max(instance.height) <= NO_PLAN_BOARD_SIDE {
         out.push_str(&snakesat::report::board(instance));
     }
     let s = &report.stats;

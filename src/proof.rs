@@ -699,6 +699,7 @@ fn write_cnf(
         .map_err(|e| ProofError::write(path, e))?;
     let mut out = std::io::BufWriter::new(file);
     header::write(cnf, instance, encoding, horizon, None, &mut out)
+        .map_err(std::io::Error::from)
         .and_then(|()| out.flush())
         .map_err(|e| ProofError::write(path, e))
 }

@@ -12,7 +12,7 @@ use super::dimacs::{self, ParsedCnf};
 use super::{CoordRanges, VarKind};
 use crate::encode::decode::{DecodeError, check_horizon};
 use crate::encode::{self, Encoding};
-use crate::instance::{Instance, json};
+use crate::instance::{Instance, InstanceError, json};
 
 /// What an exported CNF says about itself.
 pub struct Header {
@@ -197,13 +197,43 @@ fn names_in_range<'a>(
     Ok(())
 }
 
+/// Why [`write`] refused a formula, before writing anything, or could not
+/// write it.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// The horizon is 0 or beyond the instance limit.
+    #[error("cannot write the header: {0}")]
+    Horizon(DecodeError),
+    /// The instance breaks a rule of the model.
+    #[error("cannot write the header: {0}")]
+    Instance(InstanceError),
+    /// A variable's coordinates lie off the instance or past the horizon.
+    #[error("cannot write the header: {0}")]
+    Variable(HeaderError),
+    /// Writing failed (or a comment was not one line: see [`dimacs::write`]).
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// For callers that deal in I/O errors: a refusal is `InvalidInput`, with
+/// the same message.
+impl From<WriteError> for std::io::Error {
+    fn from(e: WriteError) -> std::io::Error {
+        match e {
+            WriteError::Io(e) => e,
+            refused => std::io::Error::new(std::io::ErrorKind::InvalidInput, refused.to_string()),
+        }
+    }
+}
+
 /// Writes `cnf` as DIMACS with the header of `instance` at `horizon`. What
-/// [`Header::read`] would refuse of it is refused here (`InvalidInput`)
-/// before anything is written: a horizon of 0 or beyond the instance limit,
-/// an invalid instance, a variable whose coordinates lie off the instance
-/// or past the horizon (a formula encoded for a longer horizon or another
-/// board). The header cannot tell a formula encoded for a shorter horizon:
-/// encode at the `horizon` given.
+/// [`Header::read`] would refuse of it is refused here before anything is
+/// written: a horizon of 0 or beyond the instance limit, an invalid
+/// instance, a variable whose coordinates lie off the instance or past the
+/// horizon (a formula encoded for a longer horizon or another board). The
+/// header cannot tell a formula encoded for a shorter horizon: encode at
+/// the `horizon` given.
 pub fn write(
     cnf: &super::Cnf,
     instance: &Instance,
@@ -211,17 +241,12 @@ pub fn write(
     horizon: usize,
     status: Option<&str>,
     out: &mut impl std::io::Write,
-) -> std::io::Result<()> {
-    let refused = |e: &dyn std::fmt::Display| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!("cannot write the header: {e}"),
-        )
-    };
-    check_horizon(horizon).map_err(|e| refused(&e))?;
-    instance.validate().map_err(|e| refused(&e))?;
-    names_in_range(cnf.names().iter(), instance, horizon).map_err(|e| refused(&e))?;
-    dimacs::write(cnf, &Header::meta(instance, encoding, horizon, status), out)
+) -> Result<(), WriteError> {
+    check_horizon(horizon).map_err(WriteError::Horizon)?;
+    instance.validate().map_err(WriteError::Instance)?;
+    names_in_range(cnf.names().iter(), instance, horizon).map_err(WriteError::Variable)?;
+    dimacs::write(cnf, &Header::meta(instance, encoding, horizon, status), out)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -250,7 +275,7 @@ mod tests {
         // A horizon the reader would refuse is not written.
         let mut nothing = Vec::new();
         let zero = write(&cnf, &instance, &*direct, 0, None, &mut nothing).unwrap_err();
-        assert_eq!(zero.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(matches!(zero, WriteError::Horizon(_)), "{zero:?}");
         assert_eq!(
             zero.to_string(),
             "cannot write the header: horizon 0 is out of range (1..=100000)"
@@ -262,13 +287,24 @@ mod tests {
         let mut on_wall = instance.clone();
         on_wall.walls = vec![(0, 0)];
         let invalid = write(&cnf, &on_wall, &*direct, 4, None, &mut nothing).unwrap_err();
-        assert_eq!(invalid.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(matches!(invalid, WriteError::Instance(_)), "{invalid:?}");
         assert!(
             invalid.to_string().starts_with("cannot write the header: "),
             "{invalid}"
         );
         let longer = write(&cnf, &instance, &*direct, 3, None, &mut nothing).unwrap_err();
         assert!(longer.to_string().ends_with("time 4 is past 3"), "{longer}");
+        assert!(matches!(
+            longer,
+            WriteError::Variable(HeaderError::OutOfRange { .. })
+        ));
+        // As an I/O error (for callers that deal in them): `InvalidInput`, the same words.
+        let io = std::io::Error::from(longer);
+        assert_eq!(io.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(
+            io.to_string().starts_with("cannot write the header: "),
+            "{io}"
+        );
         assert!(nothing.is_empty());
 
         let other = dimacs::parse(&text.replace("c horizon 4", "c horizon 5")).unwrap();

@@ -197,7 +197,7 @@ fn names_in_range<'a>(
     Ok(())
 }
 
-/// Why [`write`] refused a formula, before writing anything, or could not
+/// Why [`write()`] refused a formula, before writing anything, or could not
 /// write it.
 #[derive(Debug, Error)]
 #[non_exhaustive]

@@ -869,15 +869,9 @@ mod tests {
     #[test]
     fn huge_settings_are_refused_not_overflowed() {
         let inst = Instance {
-            width: 4,
-            height: 4,
-            walls: vec![],
-            start: Start::Free { length: 2 },
-            apples: vec![(3, 3)],
             visible: 1,
-            grow: true,
             tail: TailRule::Strict,
-            horizon: None,
+            ..Instance::new(4, 4, Start::Free { length: 2 }, vec![(3, 3)])
         };
         for nb in Notebook::ALL {
             assert!(

@@ -227,34 +227,41 @@ impl Grid {
 }
 
 /// Every cell's neighbours on a board (cell numbers, in [`Direction::ALL`]
-/// order), listed once for loops that ask at every time point, where
-/// [`Grid::neighbours`] would divide by the width each time.
+/// order, as [`Grid::neighbours`] gives them), listed once for loops that
+/// ask at every time point or search node, where [`Grid::neighbours`] would
+/// divide by the width each time.
 #[derive(Clone, Debug)]
 pub(crate) struct NeighbourTable {
-    /// The neighbours of every cell in turn.
-    around: Vec<usize>,
-    /// Where each cell's run starts in `around`, and one past the last.
-    first: Vec<usize>,
+    /// The neighbours of cell `c`: `cells[c].0[..cells[c].1]`.
+    cells: Vec<([usize; 4], usize)>,
 }
 
 impl NeighbourTable {
     /// The table of `grid`.
-    pub(crate) fn of(grid: Grid) -> NeighbourTable {
-        let cells = grid.cells();
-        let mut around = Vec::with_capacity(4 * cells);
-        let mut first = Vec::with_capacity(cells + 1);
-        for c in 0..cells {
-            first.push(around.len());
-            around.extend(grid.neighbours(c));
-        }
-        first.push(around.len());
-        NeighbourTable { around, first }
+    pub(crate) fn new(grid: Grid) -> NeighbourTable {
+        let cells = (0..grid.cells())
+            .map(|c| {
+                let mut entry = ([0; 4], 0);
+                for n in grid.neighbours(c) {
+                    entry.0[entry.1] = n;
+                    entry.1 += 1;
+                }
+                entry
+            })
+            .collect();
+        NeighbourTable { cells }
+    }
+
+    /// The board's cells.
+    pub(crate) fn cells(&self) -> usize {
+        self.cells.len()
     }
 
     /// The neighbours of `cell`.
     #[inline]
     pub(crate) fn around(&self, cell: usize) -> &[usize] {
-        &self.around[self.first[cell]..self.first[cell + 1]]
+        let (neighbours, count) = &self.cells[cell];
+        &neighbours[..*count]
     }
 }
 

@@ -825,7 +825,7 @@ impl Bounds {
             head[0][instance.index(p)] = true;
         }
         let grid = instance.grid();
-        let table = NeighbourTable::of(grid);
+        let table = NeighbourTable::new(grid);
         for t in 1..=moves {
             if passed() {
                 return None;

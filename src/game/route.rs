@@ -7,6 +7,7 @@
 use super::Grid;
 use super::padded::{Marks, Padded};
 use super::pieces::Pieces;
+use crate::geometry::NeighbourTable;
 
 /// A shortest head path from the snake's head to `target`, as the cells
 /// entered (the target last), or `None` if no path reaches it.
@@ -380,7 +381,7 @@ pub fn enumerate(
 ) -> usize {
     let mut spent = 0;
     let mut k = lower;
-    let around = Around::new(grid);
+    let around = NeighbourTable::new(*grid);
     while k < limit && spent < budget {
         let share = (budget / 4).max(1).min(budget - spent);
         let mut dfs = Dfs::new(&around, body, target, k, share);
@@ -416,39 +417,9 @@ pub fn plausible_paths(
     found
 }
 
-/// The neighbours of every cell of a board, in [`Grid::neighbours`] order,
-/// looked up instead of computed: [`Dfs::extend`] visits each cell's
-/// neighbours and theirs at every node.
-struct Around {
-    /// The neighbours of cell `c`: `cells[c].0[..cells[c].1]`.
-    cells: Vec<([usize; 4], usize)>,
-}
-
-impl Around {
-    fn new(grid: &Grid) -> Around {
-        let cells = (0..grid.cells())
-            .map(|c| {
-                let mut entry = ([0; 4], 0);
-                for n in grid.neighbours(c) {
-                    entry.0[entry.1] = n;
-                    entry.1 += 1;
-                }
-                entry
-            })
-            .collect();
-        Around { cells }
-    }
-
-    /// The neighbours of `cell`.
-    fn of(&self, cell: usize) -> &[usize] {
-        let (neighbours, count) = &self.cells[cell];
-        &neighbours[..*count]
-    }
-}
-
 /// One length's depth-first search in [`enumerate`].
 struct Dfs<'a> {
-    around: &'a Around,
+    around: &'a NeighbourTable,
     len: usize,
     target: usize,
     /// The path's length.
@@ -472,8 +443,14 @@ struct Dfs<'a> {
 }
 
 impl<'a> Dfs<'a> {
-    fn new(around: &'a Around, body: &[usize], target: usize, k: usize, budget: usize) -> Self {
-        let (cells, len) = (around.cells.len(), body.len());
+    fn new(
+        around: &'a NeighbourTable,
+        body: &[usize],
+        target: usize,
+        k: usize,
+        budget: usize,
+    ) -> Self {
+        let (cells, len) = (around.cells(), body.len());
         let mut last = vec![i64::MIN / 2; cells];
         let mut open_from = vec![0; cells];
         for (j, &cell) in body.iter().enumerate() {
@@ -484,7 +461,7 @@ impl<'a> Dfs<'a> {
         distance[target] = 0;
         let mut queue = std::collections::VecDeque::from([target]);
         while let Some(c) = queue.pop_front() {
-            for &n in around.of(c) {
+            for &n in around.around(c) {
                 if distance[n] == usize::MAX && open_from[n] < k {
                     distance[n] = distance[c] + 1;
                     queue.push_back(n);
@@ -529,12 +506,12 @@ impl<'a> Dfs<'a> {
         // entered now; with none, it is a dead end whatever comes next.
         let mut forced = None;
         if self.prune {
-            for &m in around.of(head) {
+            for &m in around.around(head) {
                 if self.closed[m] || m == self.target || Some(m) == self.tail {
                     continue;
                 }
                 let open = around
-                    .of(m)
+                    .around(m)
                     .iter()
                     .filter(|&&n| n != head && !self.closed[n]);
                 match open.count() {
@@ -550,14 +527,14 @@ impl<'a> Dfs<'a> {
         // (At most four moves: a fixed array, no allocation per node.)
         let mut next = [(0, 0); 4];
         let mut count = 0;
-        for &n in around.of(head).iter().filter(|&&n| {
+        for &n in around.around(head).iter().filter(|&&n| {
             forced.is_none_or(|f| f == n)
                 && (n == self.target) == (moves_left == 0)
                 && step - self.last[n] >= self.len as i64
                 && self.distance[n] <= moves_left
         }) {
             let open = around
-                .of(n)
+                .around(n)
                 .iter()
                 .filter(|&&m| m != head && !self.closed[m]);
             next[count] = (open.count(), n);

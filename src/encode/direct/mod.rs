@@ -765,7 +765,7 @@ impl<'a> Builder<'a> {
         let cells = self.cells;
         self.cnf.family("adjacent move");
         // (A division per cell and time was a tenth of a build.)
-        let table = NeighbourTable::of(self.inst.grid());
+        let table = NeighbourTable::new(self.inst.grid());
         let mut clause = Vec::with_capacity(5);
         for t in 0..self.moves {
             for c in 0..cells {

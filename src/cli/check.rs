@@ -5,7 +5,7 @@
 
 use crate::cli::Exit;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Args;
 use serde::Serialize;
@@ -48,8 +48,7 @@ struct Verdict {
 
 pub fn run(args: CheckArgs) -> Result<Exit, Failure> {
     super::one_stdin(("problem", &args.problem), ("plan", &args.plan))?;
-    let deadline = args.timeout.map(|t| Instant::now() + t);
-    let watchdog = watchdog::arm(deadline, args.timeout, Answer::Nothing);
+    let watchdog = watchdog::start(args.timeout, Answer::Nothing);
     watchdog.doing("reading the problem");
     let (problem, pddl) = load_problem_file(&args.problem)?;
     watchdog.doing("reading and checking the plan");

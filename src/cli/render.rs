@@ -4,7 +4,7 @@
 
 use crate::cli::Exit;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Args;
 
@@ -149,8 +149,7 @@ fn read_json_plan(text: &str, plan: &Path, verb: &str) -> Result<PlanFile, PlanP
 pub fn run(args: RenderArgs) -> Result<Exit, Failure> {
     super::one_stdin(("instance", &args.instance), ("plan", &args.plan))?;
     let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
-    let deadline = args.timeout.map(|t| Instant::now() + t);
-    let watchdog = watchdog::arm(deadline, args.timeout, Answer::Nothing);
+    let watchdog = watchdog::start(args.timeout, Answer::Nothing);
     watchdog.doing("reading the problem");
     let (problem, pddl) = load_problem_file(&args.instance)?;
     watchdog.doing("reading and checking the plan");

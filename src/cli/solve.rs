@@ -119,8 +119,8 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
     // The time limit covers reading the problem too (a 1000x1000 board's
     // PDDL takes seconds): the watchdog starts first, the search gets what is left.
     let timeout = args.timeout;
-    let deadline = timeout.map(|t| Instant::now() + t);
-    let watchdog = watchdog::arm(deadline, timeout, Answer::Unknown { json: args.json });
+    let watchdog = watchdog::start(timeout, Answer::Unknown { json: args.json });
+    let deadline = watchdog.deadline();
     watchdog.doing("reading the problem");
     let (problem, read_as_pddl) = load_problem(&args.instance)?;
     watchdog.doing("searching (building, loading or solving a formula)");

@@ -18,7 +18,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// Disarms the watchdog when dropped.
-pub struct Armed(Option<Watch>);
+pub struct Armed {
+    watch: Option<Watch>,
+    deadline: Option<Instant>,
+}
 
 /// What an armed watchdog shares with its thread.
 struct Watch {
@@ -27,10 +30,15 @@ struct Watch {
 }
 
 impl Armed {
+    /// When the bounded work should end (none: no time limit).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// Names the work under way, for the `error:` line if the watchdog ends
     /// the run during it (e.g. `"writing the GIF"`).
     pub fn doing(&self, what: &'static str) {
-        if let Some(watch) = &self.0 {
+        if let Some(watch) = &self.watch {
             *watch.doing.lock().unwrap_or_else(PoisonError::into_inner) = what;
         }
     }
@@ -38,7 +46,7 @@ impl Armed {
 
 impl Drop for Armed {
     fn drop(&mut self) {
-        if let Some(watch) = &self.0 {
+        if let Some(watch) = &self.watch {
             watch.done.store(true, Ordering::SeqCst);
         }
     }
@@ -63,6 +71,14 @@ pub enum Answer {
     Nothing,
 }
 
+/// Starts the watchdog for a command's whole run: its deadline is `timeout`
+/// from now (none: no watchdog), kept in the guard ([`Armed::deadline`]) for
+/// the work it bounds. See [`arm`].
+#[must_use = "the watchdog is disarmed when the guard is dropped"]
+pub fn start(timeout: Option<Duration>, answer: Answer) -> Armed {
+    arm(timeout.map(|t| Instant::now() + t), timeout, answer)
+}
+
 /// Starts the watchdog for work that should end by `deadline`, set by a
 /// limit of `timeout` (none: no watchdog); it ends the run at `deadline`
 /// plus the grace, printing `answer`, unless the returned guard is dropped
@@ -73,7 +89,10 @@ pub enum Answer {
 #[must_use = "the watchdog is disarmed when the guard is dropped"]
 pub fn arm(deadline: Option<Instant>, timeout: Option<Duration>, answer: Answer) -> Armed {
     let (Some(deadline), Some(timeout)) = (deadline, timeout) else {
-        return Armed(None);
+        return Armed {
+            watch: None,
+            deadline,
+        };
     };
     let done = Arc::new(AtomicBool::new(false));
     let doing = Arc::new(Mutex::new(
@@ -113,7 +132,10 @@ pub fn arm(deadline: Option<Instant>, timeout: Option<Duration>, answer: Answer)
         });
     // Without a thread the library's own checks still bound the search.
     drop(spawned);
-    Armed(Some(Watch { done, doing }))
+    Armed {
+        watch: Some(Watch { done, doing }),
+        deadline: Some(deadline),
+    }
 }
 
 #[cfg(test)]

@@ -112,7 +112,7 @@ pub enum CheckError {
     Illegal(Violation),
     /// The path is legal but the file's `eaten` list is not what it eats.
     #[error("`eaten` does not match the path: {0}")]
-    Eaten(String),
+    Eaten(EatenMismatch),
 }
 
 /// The fields read; the others are skipped. Each may be left out, but one
@@ -250,7 +250,7 @@ impl PlanFile {
         if let Some(difference) = self
             .eaten
             .as_deref()
-            .and_then(|claimed| eaten_difference(claimed, &replay.eaten))
+            .and_then(|claimed| EatenMismatch::between(claimed, &replay.eaten))
         {
             return Err(CheckError::Eaten(difference));
         }
@@ -258,35 +258,65 @@ impl PlanFile {
     }
 }
 
-/// The first difference between a plan file's `eaten` list and the
-/// simulator's `[apple index, time]` pairs, in words; `None` when they agree.
-/// The file's entries are quoted as JSON (indices from 0) and glossed, and
-/// apples are named from 1, as the picture of `solve` draws them.
-fn eaten_difference(claimed: &[(usize, usize)], replayed: &[(usize, usize)]) -> Option<String> {
-    let k = claimed
-        .iter()
-        .zip(replayed)
-        .position(|(c, r)| c != r)
-        .unwrap_or(claimed.len().min(replayed.len()));
-    let entry =
-        |(i, t): (usize, usize)| format!("`eaten[{k}]` is [{i}, {t}] (apple {} at t = {t})", i + 1);
-    match (claimed.get(k), replayed.get(k)) {
-        (None, None) => None,
-        (Some(&c), Some(&(j, u))) => Some(format!(
-            "{}, but the simulator eats apple {} at t = {u}",
-            entry(c),
-            j + 1
-        )),
-        (Some(&c), None) => Some(format!(
-            "{}, but the simulator eats only {}",
-            entry(c),
-            crate::counted(replayed.len(), "apple")
-        )),
-        (None, Some(&(j, u))) => Some(format!(
-            "it lists {}, but the simulator also eats apple {} at t = {u}",
-            crate::counted(k, "apple"),
-            j + 1
-        )),
+/// The first difference between a plan file's `eaten` list and what the
+/// simulator eats, at entry `index` of each (`[apple index, time]` pairs).
+/// In words, the file's entry is quoted as JSON (indices from 0) and glossed,
+/// and apples are named from 1, as the picture of `solve` draws them.
+#[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EatenMismatch {
+    /// The entries differ.
+    #[error("{}, but the simulator eats apple {} at t = {}", entry(*.index, *.claimed), .replayed.0 + 1, .replayed.1)]
+    Differs {
+        /// The first entry where the lists differ.
+        index: usize,
+        /// The file's entry.
+        claimed: (usize, usize),
+        /// The simulator's entry.
+        replayed: (usize, usize),
+    },
+    /// The file lists more apples than the simulator eats.
+    #[error("{}, but the simulator eats only {}", entry(*.index, *.claimed), crate::counted(*.index, "apple"))]
+    Extra {
+        /// The first entry the simulator does not have (the apples it eats).
+        index: usize,
+        /// The file's entry there.
+        claimed: (usize, usize),
+    },
+    /// The simulator eats more apples than the file lists.
+    #[error("it lists {}, but the simulator also eats apple {} at t = {}", crate::counted(*.index, "apple"), .replayed.0 + 1, .replayed.1)]
+    Missing {
+        /// The first entry the file does not have (the apples it lists).
+        index: usize,
+        /// The simulator's entry there.
+        replayed: (usize, usize),
+    },
+}
+
+/// Entry `k` of a file's `eaten` list, quoted and glossed.
+fn entry(k: usize, (i, t): (usize, usize)) -> String {
+    format!("`eaten[{k}]` is [{i}, {t}] (apple {} at t = {t})", i + 1)
+}
+
+impl EatenMismatch {
+    /// The first difference between `claimed` and `replayed`; `None` when
+    /// they agree.
+    fn between(claimed: &[(usize, usize)], replayed: &[(usize, usize)]) -> Option<Self> {
+        let index = claimed
+            .iter()
+            .zip(replayed)
+            .position(|(c, r)| c != r)
+            .unwrap_or(claimed.len().min(replayed.len()));
+        match (claimed.get(index).copied(), replayed.get(index).copied()) {
+            (None, None) => None,
+            (Some(claimed), Some(replayed)) => Some(Self::Differs {
+                index,
+                claimed,
+                replayed,
+            }),
+            (Some(claimed), None) => Some(Self::Extra { index, claimed }),
+            (None, Some(replayed)) => Some(Self::Missing { index, replayed }),
+        }
     }
 }
 

@@ -382,10 +382,17 @@ fn a_saved_plan_reads_back_and_checks() {
     let mut report: serde_json::Value = serde_json::from_str(&json).unwrap();
     report["eaten"][0][1] = serde_json::json!(1);
     let edited = plan_file::read(&report.to_string()).unwrap();
-    assert!(matches!(
+    let first = plan.eaten()[0];
+    assert_eq!(
         edited.check(&instance),
-        Err(plan_file::CheckError::Eaten(_))
-    ));
+        Err(plan_file::CheckError::Eaten(
+            plan_file::EatenMismatch::Differs {
+                index: 0,
+                claimed: (first.0, 1),
+                replayed: first,
+            }
+        ))
+    );
     report["horizon"] = serde_json::json!(plan.path.len());
     assert!(matches!(
         plan_file::read(&report.to_string()),

@@ -25,7 +25,7 @@ use thiserror::Error;
 
 use super::{DUMMY, Objects};
 use crate::geometry::Direction;
-use crate::instance::{Instance, MAX_HORIZON, Pos, Start};
+use crate::instance::{Instance, InstanceError, MAX_HORIZON, Pos, Start};
 
 /// The domain's actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,7 +131,7 @@ pub enum PlanViolation {
     FreeStart,
     /// The problem itself is not a valid game (a hand-built instance).
     #[error("the problem is not a valid game: {0}")]
-    Instance(String),
+    Instance(InstanceError),
     /// An action with the wrong number of arguments (a hand-built
     /// [`Action`]: [`read_plan`] refuses such a line).
     #[error("step {step} (line {line}): {action} takes {expected} arguments, not {found}")]
@@ -384,9 +384,7 @@ pub fn validate(
     let Start::Body(body) = &instance.start else {
         return Err(PlanViolation::FreeStart);
     };
-    instance
-        .validate_game()
-        .map_err(|e| PlanViolation::Instance(e.to_string()))?;
+    instance.validate_game().map_err(PlanViolation::Instance)?;
     let visible = instance.visible_at_start();
     let mut state = State {
         instance,
@@ -497,7 +495,7 @@ mod tests {
         };
         assert!(matches!(
             validate(&empty_body, &names(), &[]),
-            Err(PlanViolation::Instance(_))
+            Err(PlanViolation::Instance(InstanceError::EmptyBody))
         ));
     }
 

@@ -265,6 +265,7 @@ where
     T::deserialize(d).map(Some)
 }
 
+/// The format's object as written, before its defaults and rules are read.
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct RawInstance {
@@ -329,68 +330,142 @@ pub fn from_json(text: &str) -> Result<Instance, JsonError> {
         return Err(JsonError::NotObject);
     }
     let raw: RawInstance = serde_json::from_str(text).map_err(|e| JsonError::syntax(text, &e))?;
-    let start = match (raw.snake, raw.length) {
-        (Some(_), Some(_)) => return Err(JsonError::SnakeAndLength),
-        (Some(body), None) => Start::Body(body),
-        (None, Some(length)) => Start::Free { length },
-        (None, None) => Start::Free { length: 1 },
-    };
-    let tail = match raw.tail.as_deref() {
-        None | Some("follow") => TailRule::Follow,
-        Some("strict") => TailRule::Strict,
-        Some(other) => return Err(JsonError::UnknownTail(excerpt(other))),
-    };
-    let visible = match raw.visible {
-        None | Some(Visible::All) => raw.apples.len(),
-        Some(Visible::Count(0)) => return Err(JsonError::ZeroVisible),
-        Some(Visible::Count(v)) => v,
-    };
-    let instance = Instance {
-        width: raw.width,
-        height: raw.height,
-        walls: raw.walls,
-        start,
-        apples: raw.apples,
-        visible,
-        grow: raw.grow.unwrap_or(true),
-        tail,
-        horizon: raw.horizon,
-    };
-    instance.validate()?;
-    Ok(instance)
+    raw.into_instance()
+}
+
+impl RawInstance {
+    /// The instance: the format's defaults filled in, the rules' words read,
+    /// and the whole validated.
+    fn into_instance(self) -> Result<Instance, JsonError> {
+        let raw = self;
+        let start = match (raw.snake, raw.length) {
+            (Some(_), Some(_)) => return Err(JsonError::SnakeAndLength),
+            (Some(body), None) => Start::Body(body),
+            (None, Some(length)) => Start::Free { length },
+            (None, None) => Start::Free { length: 1 },
+        };
+        let tail = match raw.tail.as_deref() {
+            None | Some("follow") => TailRule::Follow,
+            Some("strict") => TailRule::Strict,
+            Some(other) => return Err(JsonError::UnknownTail(excerpt(other))),
+        };
+        let visible = match raw.visible {
+            None | Some(Visible::All) => raw.apples.len(),
+            Some(Visible::Count(0)) => return Err(JsonError::ZeroVisible),
+            Some(Visible::Count(v)) => v,
+        };
+        let instance = Instance {
+            width: raw.width,
+            height: raw.height,
+            walls: raw.walls,
+            start,
+            apples: raw.apples,
+            visible,
+            grow: raw.grow.unwrap_or(true),
+            tail,
+            horizon: raw.horizon,
+        };
+        instance.validate()?;
+        Ok(instance)
+    }
+
+    /// The object that writes `instance`, every rule explicit.
+    fn of(instance: &Instance) -> Self {
+        let (snake, length) = match &instance.start {
+            Start::Body(body) => (Some(body.clone()), None),
+            Start::Free { length } => (None, Some(*length)),
+        };
+        RawInstance {
+            width: instance.width,
+            height: instance.height,
+            walls: instance.walls.clone(),
+            snake,
+            length,
+            apples: instance.apples.clone(),
+            // A valid instance has `visible` 0 only without apples, where "all"
+            // reads back to it (FORMATS.md's counts start at 1).
+            visible: Some(match instance.visible {
+                0 => Visible::All,
+                n => Visible::Count(n),
+            }),
+            grow: Some(instance.grow),
+            tail: Some(instance.tail.name().to_string()),
+            horizon: instance.horizon,
+        }
+    }
 }
 
 /// Writes an instance as compact JSON (one line), every rule explicit. It
 /// checks nothing: an instance that [`Instance::validate`] refuses is
 /// written as it is, and [`from_json`] refuses it in turn.
 pub fn to_json(instance: &Instance) -> String {
-    let (snake, length) = match &instance.start {
-        Start::Body(body) => (Some(body.clone()), None),
-        Start::Free { length } => (None, Some(*length)),
-    };
-    let raw = RawInstance {
-        width: instance.width,
-        height: instance.height,
-        walls: instance.walls.clone(),
-        snake,
-        length,
-        apples: instance.apples.clone(),
-        // A valid instance has `visible` 0 only without apples, where "all"
-        // reads back to it (FORMATS.md's counts start at 1).
-        visible: Some(match instance.visible {
-            0 => Visible::All,
-            n => Visible::Count(n),
-        }),
-        grow: Some(instance.grow),
-        tail: Some(instance.tail.name().to_string()),
-        horizon: instance.horizon,
-    };
-    serde_json::to_string(&raw).expect("instance serialises")
+    serde_json::to_string(instance).expect("instance serialises")
+}
+
+/// An instance serialises as the JSON format's object (FORMATS.md), every
+/// rule explicit, in any serde format; [`to_json`] is this in JSON.
+impl Serialize for Instance {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        RawInstance::of(self).serialize(serializer)
+    }
+}
+
+/// An instance deserialises from the JSON format's object, with its
+/// defaults, in any serde format, and is validated: a field of an
+/// instance type in a caller's own configuration reads as [`from_json`]
+/// does, but with the format's error type (and without the line of the
+/// error within the object when the error is found after parsing).
+impl<'de> Deserialize<'de> for Instance {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = RawInstance::deserialize(deserializer)?;
+        raw.into_instance().map_err(serde::de::Error::custom)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An instance is a serde value of its own: it round-trips inside a
+    /// caller's structure, with the format's defaults and its checks.
+    #[test]
+    fn an_instance_is_a_serde_value_with_the_formats_rules() {
+        #[derive(Deserialize, Serialize)]
+        struct Config {
+            name: String,
+            instance: Instance,
+        }
+        let text = r#"{"name": "a", "instance": {"width": 3, "height": 1, "apples": [[2, 0]]}}"#;
+        let config: Config = serde_json::from_str(text).unwrap();
+        assert_eq!(
+            config.instance,
+            Instance::new(3, 1, Start::Free { length: 1 }, vec![(2, 0)])
+        );
+        let written = serde_json::to_string(&config).unwrap();
+        assert!(written.contains(&to_json(&config.instance)), "{written}");
+        let back: Config = serde_json::from_str(&written).unwrap();
+        assert_eq!(back.instance, config.instance);
+
+        let both = r#"{"name": "b", "instance": {"width": 3, "height": 1, "snake": [[0, 0]],
+            "length": 2, "apples": []}}"#;
+        let error = serde_json::from_str::<Config>(both)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            error.contains("`snake` and `length` exclude each other"),
+            "{error}"
+        );
+        let off = r#"{"name": "c", "instance": {"width": 3, "height": 1, "apples": [[5, 0]]}}"#;
+        let error = serde_json::from_str::<Config>(off)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            error.contains("apple 1 (5, 0) is off the 3x1 grid"),
+            "{error}"
+        );
+    }
 
     #[test]
     fn reads_the_design_example() {

@@ -819,18 +819,26 @@ pub(crate) fn satisficing(
         .filter(valid)
         .map(|p| cut(instance, p));
     let constructed = shorter(tour, constructed);
+    // A plan no longer than the lower bound is least (below): nothing
+    // shorter for the beams or the greedy to find (a beam ranks each state
+    // by a search over the board: 10 s for 2 apples on 101x101).
+    let least = |plan: &Option<Vec<Pos>>| plan.as_ref().is_some_and(|p| p.len() - 1 <= lower_bound);
     // Beams over moves on two threads, within a share of the time left.
     let now = Instant::now();
     let beam_deadline = deadline.map_or(now + BEAM_SECONDS, |d| {
         now + d.saturating_duration_since(now).mul_f64(BEAM_SHARE)
     });
-    let beamed = beams_until(
-        concrete_instance,
-        &budget.stop_at(beam_deadline),
-        budget.threads(),
-    )
-    .filter(valid)
-    .map(|p| cut(instance, p));
+    let beamed = if least(&constructed) {
+        None
+    } else {
+        beams_until(
+            concrete_instance,
+            &budget.stop_at(beam_deadline),
+            budget.threads(),
+        )
+        .filter(valid)
+        .map(|p| cut(instance, p))
+    };
     let constructed = shorter(constructed, beamed);
     // The SAT greedy, within a third of the time left (or GREEDY_SECONDS
     // without a deadline when a constructed plan exists): usually shorter.
@@ -848,23 +856,29 @@ pub(crate) fn satisficing(
         Start::Body(body) => vec![body[0]],
         Start::Free { .. } => Vec::new(),
     };
-    let greedy_plan = greedy(
-        concrete_instance,
-        encoding,
-        max_moves,
-        &greedy_budget,
-        &start,
-        (VARIANTS[0], IDENTITY),
-        &AtomicUsize::new(usize::MAX),
-    )
-    .filter(valid)
-    .map(|p| cut(instance, p));
+    let greedy_plan = if least(&constructed) {
+        None
+    } else {
+        greedy(
+            concrete_instance,
+            encoding,
+            max_moves,
+            &greedy_budget,
+            &start,
+            (VARIANTS[0], IDENTITY),
+            &AtomicUsize::new(usize::MAX),
+        )
+        .filter(valid)
+        .map(|p| cut(instance, p))
+    };
     let first_plan = shorter(constructed, greedy_plan);
     // A plan no longer than the lower bound is least: no shorter horizon to
     // ask (the session below is built from the lower bound up to the plan's
     // length; without apples, a constructed plan has no move, shorter than
     // the bound of one move).
-    if let Some(path) = first_plan.as_ref().filter(|p| p.len() - 1 <= lower_bound) {
+    if least(&first_plan)
+        && let Some(path) = &first_plan
+    {
         let least = path.len() - 1;
         let path = path.clone();
         return Ok(unsolved_answer(

@@ -188,10 +188,11 @@ pub fn run(args: PlayArgs) -> Result<Exit, Failure> {
     // sets its own.)
     let bar = progress_bar(
         (w * h - 1) as u64,
-        "{elapsed:>4} [{bar:30}] {pos}/{len} apples {msg}",
+        "{elapsed_precise} [{bar:30}] {pos}/{len} apples {msg}",
     );
     bar.set_message(format!("seed {}", args.seed));
     let mut all_won = true;
+    let mut summaries = Vec::new();
     for i in 0..args.games {
         let config = GameConfig {
             threads: super::search_threads(args.threads, 1),
@@ -224,14 +225,20 @@ pub fn run(args: PlayArgs) -> Result<Exit, Failure> {
         {
             notes.push(write_viewer(&record, out)?);
         }
-        // After the pictures, which may still be refused (exit 2 prints
-        // nothing on stdout).
-        bar.suspend(|| print_game(&record, args.json));
+        // Exit 2 prints nothing on stdout: with files to land, the games
+        // are printed once the files are checked, just before they land
+        // (a target made a folder meanwhile is refused first); without, as
+        // they end.
+        let text = game_text(&record, args.json);
+        if gif.is_some() || page.is_some() {
+            summaries.push(text);
+        } else {
+            bar.suspend(|| print_game(&text));
+        }
     }
     bar.finish_and_clear();
-    // (The games are printed: a standard output that could not be written
-    // lands no file.)
-    super::commit_then_print([gif, page], || {})?;
+    // (A standard output that could not be written lands no file.)
+    super::commit_then_print([gif, page], || summaries.iter().for_each(|t| print_game(t)))?;
     for note in notes {
         note!("{note}");
     }
@@ -270,10 +277,11 @@ fn write_viewer(record: &GameRecord, out: &mut Output) -> Result<String, Failure
     Ok(format!("wrote {}", out.name()))
 }
 
-fn print_game(record: &GameRecord, json: bool) {
+/// A played game's summary line (with its notes), or its record as one line
+/// of JSON.
+fn game_text(record: &GameRecord, json: bool) -> String {
     if json {
-        print_report(&(serde_json::to_string(record).expect("a game serialises") + "\n"));
-        return;
+        return serde_json::to_string(record).expect("a game serialises") + "\n";
     }
     let outcome = if record.stats.won { "won" } else { "lost" };
     let mut text = format!(
@@ -311,10 +319,15 @@ apples / steps on a shortest path {} / {}, on a longer certified path {} / {}, f
         text += &format!("\n  lost: {loss}");
     }
     text.push('\n');
-    // With a picture on standard output, the summary goes to stderr.
+    text
+}
+
+/// Prints a game's text on standard output, or on stderr when a picture
+/// took standard output.
+fn print_game(text: &str) {
     if output::stdout_taken() {
         stderr_text!("{text}");
         return;
     }
-    print_report(&text);
+    print_report(text);
 }

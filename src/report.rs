@@ -205,6 +205,15 @@ pub fn picture(instance: &Instance, path: &[Pos], replay: &Replay) -> String {
         let b: String = end[y].iter().collect();
         let _ = writeln!(out, "{a:<pad$}   {b}");
     }
+    out + &plan_lines(path, replay)
+}
+
+/// The lines under [`picture`]'s boards: the moves as letters
+/// ([`moves_string`]; `none` without a move) and, when apples are eaten,
+/// their eating times (`apple@time`, apples by their picture's symbol, or
+/// past the 34 symbols by their number from 1).
+pub fn plan_lines(path: &[Pos], replay: &Replay) -> String {
+    let mut out = String::new();
     let moves = match moves_string(path) {
         none if none.is_empty() => "none".to_string(),
         moves => moves,

@@ -1011,6 +1011,18 @@ fn an_apple_behind_walls_is_proven_unreachable() {
     let large = snakesat(&["solve", &far]);
     assert_eq!(large.code, 1, "{}", large.stderr);
     assert_eq!(large.stdout.lines().count(), 2, "{}", large.stdout);
+    // Nor is a plan's: its moves and eating times, not two boards of 101 columns.
+    let reachable = write(
+        &dir,
+        "reachable.json",
+        r#"{"width":101,"height":2,"snake":[[0,0]],"apples":[[100,1]]}"#,
+    );
+    let plan = snakesat(&["solve", &reachable]);
+    assert_eq!(plan.code, 0, "{}", plan.stderr);
+    let lines: Vec<&str> = plan.stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{}", plan.stdout);
+    assert!(lines[1].contains("not drawn"), "{}", plan.stdout);
+    assert_eq!(lines[3], "eaten (apple@time): 1@101", "{}", plan.stdout);
 }
 
 /// A snake three cells long in a corridor, the apple behind it: it can never

@@ -169,7 +169,10 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
             other.display()
         );
     }
-    let bar = progress_bar(files.len() as u64, "{bar:30} {pos}/{len} {elapsed} {msg}");
+    let bar = progress_bar(
+        files.len() as u64,
+        "{bar:30} {pos}/{len} {elapsed_precise} {msg}",
+    );
     let settings = Settings {
         solver: std::env::current_exe().unwrap_or_else(|_| PathBuf::from("snakesat")),
         timeout: args.timeout,

@@ -295,7 +295,7 @@ pub fn run(args: BenchGameArgs) -> Result<Exit, Failure> {
     let jobs = sweep.jobs();
     let bar = progress_bar(
         jobs.len() as u64,
-        "{elapsed:>4} [{bar:30}] {pos}/{len} games, ETA {eta} {msg}",
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games, ETA {eta} {msg}",
     );
     let played = sweep.play(
         &jobs,

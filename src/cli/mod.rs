@@ -749,8 +749,10 @@ impl Refuted {
     }
 }
 
-/// The largest side of a board that an answer without a plan draws.
-const NO_PLAN_BOARD_SIDE: usize = 100;
+/// The largest side of a board that an answer draws (a 1000x1000 board's
+/// two pictures are 2 MB of text): a plan on a larger one is its moves and
+/// eating times, an answer without a plan a line.
+const DRAWN_BOARD_SIDE: usize = 100;
 
 /// Prints the answer on stdout: JSON, or a line (the plan's picture with a
 /// plan, the start board without one) and the formula's sizes; `refuted`
@@ -782,7 +784,15 @@ pub fn print_plan(
                 snakesat::counted(instance.apples.len(), "apple"),
                 report.encoding
             );
-            out.push_str(&picture(instance, &report.path, replay));
+            if instance.width.max(instance.height) <= DRAWN_BOARD_SIDE {
+                out.push_str(&picture(instance, &report.path, replay));
+            } else {
+                let _ = writeln!(
+                    out,
+                    "(boards of sides over {DRAWN_BOARD_SIDE} are not drawn here: --gif or --html draws the plan)"
+                );
+                out.push_str(&snakesat::report::plan_lines(&report.path, replay));
+            }
         }
         (Status::Unsat, _) if report.lower_bound.is_none() => {
             let _ = writeln!(out, "no plan at any horizon");
@@ -843,7 +853,7 @@ pub fn print_plan(
     }
     // Without a plan, the board the question was about (not a thousand
     // lines of a large board that an answer with no plan says little about).
-    if report.status != Status::Sat && instance.width.max(instance.height) <= NO_PLAN_BOARD_SIDE {
+    if report.status != Status::Sat && instance.width.max(instance.height) <= DRAWN_BOARD_SIDE {
         out.push_str(&snakesat::report::board(instance));
     }
     let s = &report.stats;

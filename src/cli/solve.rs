@@ -188,7 +188,7 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
     let bar = if lines {
         ProgressBar::hidden()
     } else {
-        progress_bar(0, "{spinner} {elapsed:>4} {msg}")
+        progress_bar(0, "{spinner} {elapsed_precise} {msg}")
     };
     bar.set_message(format!("solving {}", encoding.name()));
     bar.enable_steady_tick(Duration::from_millis(200));

@@ -998,7 +998,7 @@ fn an_apple_behind_walls_is_proven_unreachable() {
     assert_eq!(text.code, 1, "{}", text.stderr);
     assert!(
         text.stdout
-            .starts_with("no plan at any horizon\nt=0\n1#2\n#..\n..@\ncnf: "),
+            .starts_with("no plan at any horizon\nt=0\n1#2\n#..\n..@\ncnf: none built\n"),
         "{}",
         text.stdout
     );
@@ -1341,10 +1341,11 @@ fn unknown_variable_kind_in_a_cnf_is_bad_input() {
 }
 
 /// A run that never reaches the solver (the lower bound exceeds the largest
-/// horizon) prints zero times, not "-0.000 s" (the float sum of nothing).
+/// horizon) says that no formula was built, not "0 variables" beside a
+/// verdict, and its JSON has zero times, not -0.0 (the float sum of nothing).
 #[test]
 fn a_run_without_solver_calls_prints_zero_times() {
-    let run = snakesat(&[
+    let args = [
         "solve",
         "--size",
         "5",
@@ -1352,13 +1353,23 @@ fn a_run_without_solver_calls_prints_zero_times() {
         "3",
         "--max-horizon",
         "1",
-    ]);
+    ];
+    let run = snakesat(&args);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
-        run.stdout.contains("build 0.000 s, solve 0.000 s"),
+        run.stdout.ends_with("\ncnf: none built\n"),
         "{}",
         run.stdout
     );
+    let json = snakesat(&[&args[..], &["--json"]].concat());
+    let stats = &json_of(&json)["stats"];
+    for time in ["build_seconds", "solve_seconds"] {
+        let seconds = stats[time].as_f64().unwrap();
+        assert!(
+            seconds == 0.0 && seconds.is_sign_positive(),
+            "{time}: {seconds}"
+        );
+    }
 }
 
 /// Files written by editors that start with a UTF-8 byte-order mark read

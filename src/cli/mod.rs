@@ -857,11 +857,16 @@ pub fn print_plan(
         out.push_str(&snakesat::report::board(instance));
     }
     let s = &report.stats;
-    let _ = writeln!(
-        out,
-        "cnf: {} variables, {} clauses, {} literals; build {:.3} s, solve {:.3} s",
-        s.variables, s.clauses, s.literals, s.build_seconds, s.solve_seconds
-    );
+    if s.variables == 0 && s.clauses == 0 {
+        // (A plan constructed without SAT, or an answer the bounds gave.)
+        let _ = writeln!(out, "cnf: none built");
+    } else {
+        let _ = writeln!(
+            out,
+            "cnf: {} variables, {} clauses, {} literals; build {:.3} s, solve {:.3} s",
+            s.variables, s.clauses, s.literals, s.build_seconds, s.solve_seconds
+        );
+    }
     // With a file on standard output (`--plan -`, `--gif -`), the answer's
     // line goes to stderr, as `play` does with its summary.
     if snakesat::output::stdout_taken() {

@@ -483,3 +483,53 @@ fn the_viewer_says_what_a_class_needs_to_read_it() {
         "only the last step says lost: {status}"
     );
 }
+
+/// The viewer's keys, pressed by a script appended to a copy of the page:
+/// → steps, Page Down jumps a twentieth of the plan (at least 10 steps),
+/// End goes to the last step, and while the speed list has the focus its
+/// arrow keys are its own (they used to step the plan and were swallowed).
+#[test]
+fn the_viewers_keys_step_and_leave_the_speed_list_its_own() {
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let dir = temp_dir("viewer-keys");
+    let page = dir.join("game.html");
+    let run = snakesat(&[
+        "play",
+        "--size",
+        "6",
+        "--html",
+        page.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let step_after = |keys: &str| {
+        let pressed = dir.join("pressed.html");
+        let script = format!(
+            r#"<script>
+const press = (target, key) => target.dispatchEvent(new KeyboardEvent("keydown", {{ key, bubbles: true, cancelable: true }}));
+{keys}
+</script></body>"#
+        );
+        std::fs::write(&pressed, html.replacen("</body>", &script, 1)).unwrap();
+        let url = format!("file://{}", pressed.display());
+        let dom =
+            String::from_utf8_lossy(&browse(browser, &url, &["--dump-dom"]).stdout).into_owned();
+        attribute(&dom, "step").parse::<usize>().unwrap()
+    };
+    assert_eq!(step_after("press(document.body, \"ArrowRight\");"), 1);
+    let steps = step_after("press(document.body, \"End\");");
+    assert!(steps > 100, "a 6x6 game has over 100 steps: {steps}");
+    assert_eq!(
+        step_after("press(document.body, \"PageDown\"); press(document.body, \"PageDown\");"),
+        2 * (steps as f64 / 20.0).round().max(10.0) as usize
+    );
+    assert_eq!(
+        step_after(
+            "const speed = document.getElementById(\"speed\"); speed.focus(); press(speed, \"ArrowRight\"); press(speed, \" \");"
+        ),
+        0
+    );
+}

@@ -1,6 +1,8 @@
 //! A plan viewer in one self-contained HTML file: the board drawn as SVG
-//! with a legend, play / pause, a step slider, keyboard stepping (← → space
-//! Home End, without Alt, Ctrl or Meta, which stay the browser's), and the
+//! with a legend, play / pause, a step slider, keyboard stepping (← →, Page
+//! Up/Down by a twentieth of the plan, space, Home End; without Alt, Ctrl or
+//! Meta, which stay the browser's, and not while the speed list has the
+//! focus), and the
 //! plan's numbers (step, apples eaten, length, a lost game's end, and per
 //! apple when it was eaten and, for full games, how: eaten rows are muted
 //! and the apple being fetched is highlighted). It loads nothing from the
@@ -193,7 +195,7 @@ const PAGE: &str = r##"<!DOCTYPE html>
 </div>
 <svg id="board" xmlns="http://www.w3.org/2000/svg"></svg>
 <p id="legend"></p>
-<p class="hint">Keys: ← → step, space play/pause, Home/End first/last step. Open with <code>#step=K</code> to start at step K. In the table below, the apple being fetched is highlighted and those eaten are greyed.</p>
+<p class="hint">Keys: ← → step, Page Up/Down a twentieth of the plan, space play/pause, Home/End first/last step. Open with <code>#step=K</code> to start at step K. In the table below, the apple being fetched is highlighted and those eaten are greyed.</p>
 <table id="apples"></table>
 <script type="application/json" id="plan-data">{{DATA}}</script>
 <script>
@@ -331,11 +333,18 @@ document.getElementById("play").addEventListener("click", () => (timer ? stop() 
 document.getElementById("speed").addEventListener("change", () => { if (timer) { stop(); play(); } });
 slider.addEventListener("input", () => draw(Number(slider.value)));
 document.addEventListener("keydown", (e) => {
-  // Alt+← is the browser's Back, Ctrl/Meta its own shortcuts.
+  // Alt+← is the browser's Back, Ctrl/Meta its own shortcuts; the speed
+  // list keeps its own keys while it has the focus, and a focused button
+  // its space (which clicks it).
   if (e.altKey || e.ctrlKey || e.metaKey) return;
+  const on = e.target && e.target.tagName;
+  if (on === "SELECT" || (on === "BUTTON" && (e.key === " " || e.key === "Enter"))) return;
   const t = Number(slider.value);
+  const page = Math.max(10, Math.round(T / 20));
   if (e.key === "ArrowRight") draw(t + 1);
   else if (e.key === "ArrowLeft") draw(t - 1);
+  else if (e.key === "PageDown") draw(t + page);
+  else if (e.key === "PageUp") draw(t - page);
   else if (e.key === "Home") draw(0);
   else if (e.key === "End") draw(T);
   else if (e.key === " ") { timer ? stop() : play(); }

@@ -534,7 +534,12 @@ fn an_unknown_answer_is_not_certified() {
     ]);
     assert_eq!(run.code, 3, "stderr: {}", run.stderr);
     let line = run.stdout.lines().last().unwrap();
-    assert!(line.contains("| unknown | no | 66 |"), "{line}");
+    // (The lower bound, 66, is "-" when a loaded machine spends the second
+    // before it is known.)
+    assert!(
+        line.contains("| unknown | no | 66 |") || line.contains("| unknown | no | - |"),
+        "{line}"
+    );
     // The certified column.
     assert_eq!(line.split('|').nth(11), Some(" - "), "{line}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -140,6 +140,12 @@ pub struct Moment<'a> {
 }
 
 impl Moment<'_> {
+    /// Apples revealed so far: apples `0..revealed` have been on the board
+    /// (those not yet eaten are on it now).
+    pub fn revealed(&self) -> usize {
+        self.revealed
+    }
+
     /// A copy of the board: the body and the apples on it (linear in the
     /// body and the apples revealed so far).
     pub fn state(&self) -> State {

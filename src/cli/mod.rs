@@ -905,9 +905,11 @@ pub struct GifLook {
     pub pause: u16,
     /// GIF: draw only every N-th time point (always keeping the last) [default:
     /// every one if the animation lasts at most 45 s at --delay, else the least
-    /// N that keeps it under 45 s; larger if needed to draw at most 1,000
-    /// million pixels in all (frames × pixels of a frame), a limit that a
-    /// given N, or --cell, must keep too]
+    /// N that keeps it under 45 s with, for each apple eaten between two drawn
+    /// time points, the step before it is eaten (so every apple is seen, when
+    /// that fits); larger if needed to draw at most 1,000 million pixels in all
+    /// (frames × pixels of a frame), a limit that a given N, or --cell, must
+    /// keep too]
     #[arg(long, value_name = "N",
           value_parser = at_least_one::<u64>, help_heading = "GIF", requires = "gif")]
     pub skip: Option<u64>,
@@ -1075,9 +1077,14 @@ pub fn write_gif_file(
     let bytes = out
         .written_bytes()
         .map_or(String::new(), |b| format!(", {b} bytes"));
-    let every = match summary.skip {
-        1 => String::new(),
-        n => format!(", every {} time point", ordinal(n)),
+    let every = match (summary.skip, summary.apple_frames) {
+        (1, _) => String::new(),
+        (n, 0) => format!(", every {} time point", ordinal(n)),
+        (n, k) => format!(
+            ", every {} time point, plus the step before each of {} eaten between two",
+            ordinal(n),
+            snakesat::counted(k, "apple")
+        ),
     };
     Ok(format!(
         "wrote {}: {}x{} pixels, {}{every}{bytes}",

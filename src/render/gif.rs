@@ -55,7 +55,11 @@
 //! least skip that keeps it under that, or the least skip that keeps the
 //! pixels drawn in all (frames × pixels of a frame) within
 //! `MAX_ANIMATION_PIXELS` when that is larger; a given skip (or cell size)
-//! beyond that limit is refused before anything is drawn. Every frame waits
+//! beyond that limit is refused before anything is drawn. An automatic skip
+//! above 1 also draws, for each apple that is on the board only between two
+//! of its time points, the step before it is eaten (`apple_frames`), so that
+//! every apple is seen; the skip grows until those frames fit within both
+//! limits too, and when no skip lets them fit, none is added. Every frame waits
 //! [`GifOptions::delay_cs`] except the very last frame of the file, which
 //! waits [`GifOptions::last_frame_delay_cs`]: that longer delay is the pause
 //! before the animation loops (it loops forever). The first frame covers the
@@ -72,7 +76,7 @@ use gif::{DisposalMethod, Encoder, Frame, Repeat};
 use thiserror::Error;
 
 use crate::instance::{Instance, InstanceError, Pos};
-use crate::sim::{State, Violation, replay_each, replay_partial};
+use crate::sim::{State, Violation, replay_each};
 
 /// The most pixels a frame may have (about 7,000 × 7,000): the writer holds
 /// the canvas, the previous frame and the frame being encoded, so a frame
@@ -297,7 +301,9 @@ pub struct GifOptions {
     /// keeps the animation within about 45 s at `delay_cs` (every time
     /// point up to 299 moves at 15 cs; delays below 2 cs count as 10, as
     /// viewers play them), or more to stay within the pixels an animation
-    /// may draw ([`GifError::TooMuchToDraw`]).
+    /// may draw ([`GifError::TooMuchToDraw`]), with the step before each
+    /// apple eaten between two drawn time points drawn too
+    /// ([`GifSummary::apple_frames`]) when that fits.
     pub skip: Option<usize>,
     /// The path is a game lost at its end (`play`): the last time point's
     /// counter ends in " · lost". Default false.
@@ -333,6 +339,9 @@ pub struct GifSummary {
     pub cell: u16,
     /// Every how many time points a frame was drawn.
     pub skip: usize,
+    /// Frames drawn besides those time points, each the step before an
+    /// apple that no other frame shows is eaten (an automatic skip only).
+    pub apple_frames: usize,
     /// Frames in the file, pause frames included.
     pub frames: usize,
 }
@@ -351,13 +360,18 @@ fn default_cell(width: usize, height: usize) -> u16 {
 /// Delays below 2 cs count as `SHOWN_FAST_DELAY_CS`, as browsers and
 /// viewers play them.
 fn auto_skip(moves: usize, delay_cs: u16) -> usize {
+    moves.div_ceil(duration_frames(delay_cs) - 1).max(1)
+}
+
+/// The frames that last about `TARGET_DURATION_CS` at `delay_cs` each (at
+/// least 2). Delays below 2 cs count as `SHOWN_FAST_DELAY_CS`.
+fn duration_frames(delay_cs: u16) -> usize {
     let shown = if delay_cs < 2 {
         SHOWN_FAST_DELAY_CS
     } else {
         delay_cs
     };
-    let frames = (TARGET_DURATION_CS / usize::from(shown)).max(2);
-    moves.div_ceil(frames - 1).max(1)
+    (TARGET_DURATION_CS / usize::from(shown)).max(2)
 }
 
 /// The least skip that keeps an animation of a `moves`-move path, with
@@ -365,12 +379,18 @@ fn auto_skip(moves: usize, delay_cs: u16) -> usize {
 /// `MAX_ANIMATION_PIXELS` (1 when every time point fits; a path of 1 frame
 /// or 2, the first and last time points, cannot be drawn with fewer).
 fn least_skip_within_budget(moves: usize, pixels: usize, pause_frames: usize) -> usize {
-    let frames = (MAX_ANIMATION_PIXELS / pixels.max(1)).saturating_sub(pause_frames);
+    let frames = budget_frames(pixels, pause_frames);
     // `⌈moves / skip⌉ + 1` frames: the time points 0, skip, … and the last.
     match frames {
         0..=2 => moves.max(1),
         n => moves.div_ceil(n - 1).max(1),
     }
+}
+
+/// The frames of `pixels` pixels each that fit in `MAX_ANIMATION_PIXELS`
+/// beside `pause_frames` pause frames.
+fn budget_frames(pixels: usize, pause_frames: usize) -> usize {
+    (MAX_ANIMATION_PIXELS / pixels.max(1)).saturating_sub(pause_frames)
 }
 
 /// How long browsers and most viewers show a frame whose stored delay is 0
@@ -467,6 +487,74 @@ fn frame_times(moves: usize, skip: usize) -> Vec<usize> {
     times
 }
 
+/// The steps on the board of each apple eaten: from the time point at
+/// which it is revealed to the one before it is eaten, sorted by their
+/// ends; an apple eaten as it is revealed has none. A frame at any of
+/// them shows the apple.
+fn apple_windows(instance: &Instance, path: &[Pos]) -> Result<Vec<(usize, usize)>, Violation> {
+    let mut revealed_at = Vec::new();
+    let replay = replay_each(instance, path, |moment| {
+        while revealed_at.len() < moment.revealed() {
+            revealed_at.push(moment.time);
+        }
+    })?;
+    let mut windows: Vec<(usize, usize)> = replay
+        .eaten
+        .iter()
+        .filter_map(|&(apple, eaten)| {
+            let shown = *revealed_at.get(apple)?;
+            (shown < eaten).then_some((shown, eaten - 1))
+        })
+        .collect();
+    windows.sort_unstable_by_key(|&(_, last)| last);
+    Ok(windows)
+}
+
+/// The frames to add to every `skip`-th time point so that each apple's
+/// window ([`apple_windows`], sorted by their ends) holds a frame: the last
+/// step of each window that holds none, fewest first (an added frame
+/// serves every later window it falls in).
+fn apple_frames(windows: &[(usize, usize)], skip: usize) -> Vec<usize> {
+    let skip = skip.max(1);
+    let mut added: Vec<usize> = Vec::new();
+    for &(first, last) in windows {
+        let regular = first.div_ceil(skip) * skip <= last;
+        if !regular && added.last().is_none_or(|&t| t < first) {
+            added.push(last);
+        }
+    }
+    added
+}
+
+/// The time points drawn, with the skip: a given skip as it is, or the
+/// automatic one (`base`, see [`GifOptions::skip`]) made larger if needed so
+/// that the frames added for apples ([`apple_frames`]) fit within `limit`
+/// frames too; when no skip lets them fit, `base` without them.
+fn timeline(
+    moves: usize,
+    given: Option<usize>,
+    base: usize,
+    limit: usize,
+    windows: &[(usize, usize)],
+) -> (Vec<usize>, usize, usize) {
+    if let Some(skip) = given {
+        return (frame_times(moves, skip), skip, 0);
+    }
+    let fitting = (base..=moves.max(base)).find_map(|skip| {
+        let added = apple_frames(windows, skip);
+        (frame_count(moves, skip) + added.len() <= limit).then_some((skip, added))
+    });
+    let Some((skip, added)) = fitting else {
+        return (frame_times(moves, base), base, 0);
+    };
+    let mut times = frame_times(moves, skip);
+    let count = added.len();
+    times.extend(added);
+    times.sort_unstable();
+    times.dedup();
+    (times, skip, count)
+}
+
 /// Writes the animation of `path` on `instance` as a GIF to `out`.
 ///
 /// The path is replayed with [`crate::sim::replay_each`]: an illegal move is
@@ -488,20 +576,24 @@ pub fn write_gif(
     if cell < 4 {
         return Err(GifError::CellTooSmall { cell });
     }
-    replay_partial(instance, path).map_err(GifError::Illegal)?;
+    let windows = apple_windows(instance, path).map_err(GifError::Illegal)?;
     let moves = path.len() - 1;
     let layout = Layout::new(instance, cell, moves, options)?;
-    let skip = match options.skip {
-        Some(skip) => skip.max(1),
-        None => auto_skip(moves, options.delay_cs).max(least_skip_within_budget(
-            moves,
-            layout.pixels(),
-            options.pause_frames,
-        )),
-    };
-    let frames = frame_times(moves, skip)
-        .len()
-        .saturating_add(options.pause_frames);
+    let base = auto_skip(moves, options.delay_cs).max(least_skip_within_budget(
+        moves,
+        layout.pixels(),
+        options.pause_frames,
+    ));
+    let limit =
+        duration_frames(options.delay_cs).min(budget_frames(layout.pixels(), options.pause_frames));
+    let (times, skip, apple_frames) = timeline(
+        moves,
+        options.skip.map(|skip| skip.max(1)),
+        base,
+        limit,
+        &windows,
+    );
+    let frames = times.len().saturating_add(options.pause_frames);
     let total = frames as u128 * layout.pixels() as u128;
     if total > MAX_ANIMATION_PIXELS as u128 {
         return Err(GifError::TooMuchToDraw {
@@ -516,7 +608,6 @@ pub fn write_gif(
     let mut encoder = Encoder::new(BufWriter::new(out), layout.width, layout.height, &flat)?;
     encoder.set_repeat(Repeat::Infinite)?;
 
-    let times = frame_times(moves, skip);
     let mut frames = Frames {
         canvas: vec![BACKGROUND; layout.pixels()],
         previous: None,
@@ -563,6 +654,7 @@ pub fn write_gif(
         height: frames.layout.height,
         cell,
         skip,
+        apple_frames,
         frames: frames.total,
     })
 }
@@ -1049,6 +1141,66 @@ fn counter_text(time: usize, moves: usize, eaten: usize, total: usize, length: u
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A window without a regular frame gets its last step, which also
+    /// serves a later window it falls in.
+    #[test]
+    fn apple_frames_stab_each_window_without_a_frame_once() {
+        // Regular frames at 0, 4, 8, …
+        let windows = [(0, 3), (5, 6), (5, 7), (9, 10), (13, 15)];
+        assert_eq!(apple_frames(&windows, 4), vec![6, 10, 15]);
+        assert_eq!(apple_frames(&windows, 1), Vec::<usize>::new());
+    }
+
+    /// A full game's default animation shows every apple: each apple's
+    /// steps on the board hold a drawn time point (the 8x8 game of the
+    /// README eats 3 apples between every-2nd time points, the 16x16 one
+    /// 67 between every-16th), within the frames that last 45 s.
+    #[test]
+    fn a_games_default_animation_shows_every_apple() {
+        for size in [8, 16] {
+            let record =
+                crate::game::play(&crate::game::GameConfig::new(size, size, 1), |_| {}).unwrap();
+            let instance = record.picture_instance();
+            let windows = apple_windows(&instance, &record.path).unwrap();
+            assert_eq!(windows.len(), size * size - 1, "{size}: one per apple");
+            let options = GifOptions {
+                next_apple: false,
+                ..GifOptions::default()
+            };
+            let summary = write_gif(&instance, &record.path, &options, std::io::sink()).unwrap();
+            assert!(
+                summary.skip > 1 && summary.apple_frames > 0,
+                "{size}: {summary:?}"
+            );
+            assert!(
+                summary.frames <= duration_frames(options.delay_cs),
+                "{size}: {summary:?}"
+            );
+            let moves = record.path.len() - 1;
+            let limit = duration_frames(options.delay_cs);
+            let (times, skip, added) = timeline(moves, None, summary.skip, limit, &windows);
+            assert_eq!(
+                (skip, added, times.len()),
+                (summary.skip, summary.apple_frames, summary.frames)
+            );
+            for &(first, last) in &windows {
+                let i = times.partition_point(|&t| t < first);
+                assert!(
+                    times.get(i).is_some_and(|&t| t <= last),
+                    "{size}: ({first}, {last}) unseen"
+                );
+            }
+            // A given skip draws every Nth time point only.
+            let every = GifOptions {
+                skip: Some(summary.skip),
+                ..options
+            };
+            let given = write_gif(&instance, &record.path, &every, std::io::sink()).unwrap();
+            assert_eq!(given.apple_frames, 0);
+            assert_eq!(given.frames, frame_count(moves, summary.skip));
+        }
+    }
 
     #[test]
     fn palette_indices_match_their_colours() {

@@ -62,6 +62,11 @@ if [ -e "$out/results.csv" ]; then
   echo "error: $out/results.csv exists (an earlier sweep?): give the sweep a new OUT" >&2
   exit 2
 fi
+# Without SLURM nothing is submitted, and no folder is left behind.
+if ! command -v sbatch >/dev/null 2>&1; then
+  echo "error: sbatch not found: the sweep needs a SLURM cluster (run the command without the sweep, or with --shard I/K on each machine)" >&2
+  exit 2
+fi
 mkdir -p "$out/shards" "$out/logs"
 out="$(cd "$out" && pwd)"
 rm -f "$out"/logs/limit-*

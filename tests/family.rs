@@ -463,6 +463,29 @@ exit $failed
     let (code, stderr) = sweep(&family, &generate);
     assert_eq!(code, 2, "{stderr}");
     assert_eq!(submitted(), 2);
+
+    // Without sbatch on the PATH: refused at once, and no OUT made (the
+    // array "failed", exit 3, leaving empty folders).
+    let empty = dir.join("no-slurm");
+    std::fs::create_dir_all(&empty).unwrap();
+    let lone = dir.join("lone");
+    // (bash found on the test's PATH: the child's PATH would be searched.)
+    let bash = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|folder| folder.join("bash"))
+        .find(|candidate| candidate.is_file())
+        .expect("bash on the PATH");
+    let done = Command::new(bash)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/slurm-sweep.sh"))
+        .args(["-k", "2", "-o", lone.to_str().unwrap(), "--"])
+        .args(generate)
+        .env("PATH", &empty)
+        .env("SNAKESAT", env!("CARGO_BIN_EXE_snakesat"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("error: sbatch not found"), "{stderr}");
+    assert!(!lone.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

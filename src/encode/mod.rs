@@ -139,8 +139,9 @@ pub enum EncodeError {
     },
     /// Some part of the formula would be larger than the encoding allows.
     #[error(
-        "encoding {encoding} would need {count} {what}, beyond its limit of {limit} \
+        "encoding {encoding} would need {} {what}, beyond its limit of {limit} \
          (at a horizon of {})",
+        size_in_words(*.count),
         crate::counted(*.moves, "move")
     )]
     TooBig {
@@ -150,11 +151,22 @@ pub enum EncodeError {
         moves: usize,
         /// The part that is too big.
         what: &'static str,
-        /// Its size.
+        /// Its size; `u128::MAX` when counting it overflowed (said "more
+        /// than 10^38" in words).
         count: u128,
         /// The largest size allowed.
         limit: u128,
     },
+}
+
+/// A count of [`EncodeError::TooBig`] in words: a count that saturated
+/// at `u128::MAX` is no count.
+fn size_in_words(count: u128) -> String {
+    if count == u128::MAX {
+        "more than 10^38".to_string()
+    } else {
+        count.to_string()
+    }
 }
 
 impl From<InstanceError> for EncodeError {
@@ -243,6 +255,23 @@ pub fn by_name(name: &str) -> Result<Box<dyn Encoding>, NameError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A count that saturated is said as a bound, not as 2^128 − 1.
+    #[test]
+    fn a_saturated_size_is_not_printed_as_a_count() {
+        let too_big = |count| EncodeError::TooBig {
+            encoding: "e".into(),
+            moves: 3,
+            what: "clauses",
+            count,
+            limit: 10,
+        };
+        assert_eq!(
+            too_big(u128::MAX).to_string(),
+            "encoding e would need more than 10^38 clauses, beyond its limit of 10 (at a horizon of 3 moves)"
+        );
+        assert!(too_big(11).to_string().contains("would need 11 clauses"));
+    }
     use crate::instance::refused_examples;
 
     /// An encoding without an open formula says so as a limit of its own,

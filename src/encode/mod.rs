@@ -255,6 +255,7 @@ pub fn by_name(name: &str) -> Result<Box<dyn Encoding>, NameError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::instance::refused_examples;
 
     /// A count that saturated is said as a bound, not as 2^128 − 1.
     #[test]
@@ -272,7 +273,6 @@ mod tests {
         );
         assert!(too_big(11).to_string().contains("would need 11 clauses"));
     }
-    use crate::instance::refused_examples;
 
     /// An encoding without an open formula says so as a limit of its own,
     /// named, not as a refusal of the instance ("does not accept this

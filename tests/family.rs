@@ -410,12 +410,17 @@ exit $failed
         std::fs::copy(ipc.join(&name), problems.join(&name)).unwrap();
     }
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
-    let sweep = |out: &Path, command: &[&str]| {
-        let done = Command::new("bash")
+    // (bash found on the test's PATH: the child's PATH would be searched.)
+    let bash = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|folder| folder.join("bash"))
+        .find(|candidate| candidate.is_file())
+        .expect("bash on the PATH");
+    let sweep_on = |path: &std::ffi::OsStr, out: &Path, command: &[&str]| {
+        let done = Command::new(&bash)
             .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/slurm-sweep.sh"))
             .args(["-k", "2", "-o", out.to_str().unwrap(), "--"])
             .args(command)
-            .env("PATH", &path)
+            .env("PATH", path)
             .env("SNAKESAT", env!("CARGO_BIN_EXE_snakesat"))
             .output()
             .unwrap();
@@ -424,6 +429,7 @@ exit $failed
             String::from_utf8_lossy(&done.stderr).into_owned(),
         )
     };
+    let sweep = |out: &Path, command: &[&str]| sweep_on(path.as_ref(), out, command);
     let submitted = || {
         std::fs::read_to_string(bin.join("submitted"))
             .unwrap_or_default()
@@ -469,21 +475,8 @@ exit $failed
     let empty = dir.join("no-slurm");
     std::fs::create_dir_all(&empty).unwrap();
     let lone = dir.join("lone");
-    // (bash found on the test's PATH: the child's PATH would be searched.)
-    let bash = std::env::split_paths(&std::env::var_os("PATH").unwrap())
-        .map(|folder| folder.join("bash"))
-        .find(|candidate| candidate.is_file())
-        .expect("bash on the PATH");
-    let done = Command::new(bash)
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/slurm-sweep.sh"))
-        .args(["-k", "2", "-o", lone.to_str().unwrap(), "--"])
-        .args(generate)
-        .env("PATH", &empty)
-        .env("SNAKESAT", env!("CARGO_BIN_EXE_snakesat"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&done.stderr);
-    assert_eq!(done.status.code(), Some(2), "{stderr}");
+    let (code, stderr) = sweep_on(empty.as_os_str(), &lone, &generate);
+    assert_eq!(code, 2, "{stderr}");
     assert!(stderr.starts_with("error: sbatch not found"), "{stderr}");
     assert!(!lone.exists());
     let _ = std::fs::remove_dir_all(&dir);

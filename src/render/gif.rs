@@ -527,9 +527,10 @@ fn apple_frames(windows: &[(usize, usize)], skip: usize) -> Vec<usize> {
 }
 
 /// The time points drawn, with the skip: a given skip as it is, or the
-/// automatic one (`base`, see [`GifOptions::skip`]) made larger if needed so
-/// that the frames added for apples ([`apple_frames`]) fit within `limit`
-/// frames too; when no skip lets them fit, `base` without them.
+/// automatic one (`base`, see [`GifOptions::skip`]) made larger if needed,
+/// up to [`APPLE_SKIP_GROWTH`] times, so that the frames added for apples
+/// ([`apple_frames`]) fit within `limit` frames too; when no such skip lets
+/// them fit, `base` without them.
 fn timeline(
     moves: usize,
     given: Option<usize>,
@@ -540,7 +541,8 @@ fn timeline(
     if let Some(skip) = given {
         return (frame_times(moves, skip), skip, 0);
     }
-    let fitting = (base..=moves.max(base)).find_map(|skip| {
+    let largest = base.saturating_mul(APPLE_SKIP_GROWTH).min(moves).max(base);
+    let fitting = (base..=largest).find_map(|skip| {
         let added = apple_frames(windows, skip);
         (frame_count(moves, skip) + added.len() <= limit).then_some((skip, added))
     });
@@ -554,6 +556,11 @@ fn timeline(
     times.dedup();
     (times, skip, count)
 }
+
+/// How many times the automatic skip may grow to make room for the apples'
+/// frames: beyond it the animation would skip too much to follow (and the
+/// search, each skip a pass over the apples, would take seconds on 64x64).
+const APPLE_SKIP_GROWTH: usize = 4;
 
 /// Writes the animation of `path` on `instance` as a GIF to `out`.
 ///

@@ -289,6 +289,19 @@ pub enum DimacsError {
         /// The variable.
         var: usize,
     },
+    /// Two `c var` comments give two variables one name: a model's value
+    /// for it could not be read back.
+    #[error(
+        "line {line}: variable {var} has the name of variable {first} (each name belongs to one variable)"
+    )]
+    SameName {
+        /// Line of the second comment, from 1.
+        line: usize,
+        /// The variable it names.
+        var: usize,
+        /// The variable named so before.
+        first: usize,
+    },
     /// A model gives the variable (the field) both signs.
     #[error("model gives variable {0} both values")]
     BothValues(usize),
@@ -340,6 +353,8 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
     let mut header: Option<(usize, usize)> = None;
     // The line of the `c var` comment that names the highest variable.
     let mut highest_named_on = 0;
+    // Each name's variable, to refuse a name given twice.
+    let mut named: HashMap<VarKind, usize> = HashMap::new();
     // The line of each header comment read so far, by its place in HEADER_KEYS.
     let mut first_lines: [Option<usize>; HEADER_KEYS.len()] = [None; HEADER_KEYS.len()];
     // No table may outgrow the file: see [`MAX_VARIABLES`].
@@ -405,6 +420,13 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
                     return Err(DimacsError::NamedTwice {
                         line: lineno,
                         var: id,
+                    });
+                }
+                if let Some(first) = named.insert(name, id) {
+                    return Err(DimacsError::SameName {
+                        line: lineno,
+                        var: id,
+                        first,
                     });
                 }
                 parsed.names[id - 1] = Some(name);
@@ -823,6 +845,12 @@ mod tests {
         assert!(
             matches!(twice, DimacsError::NamedTwice { line: 2, var: 1 }),
             "{twice}"
+        );
+        // One name for two variables.
+        let same = parse("c var 1 head 3 0 1\nc var 2 head 3 0 1\np cnf 2 1\n1 0\n").unwrap_err();
+        assert_eq!(
+            same.to_string(),
+            "line 2: variable 2 has the name of variable 1 (each name belongs to one variable)"
         );
         // A name beyond the header's count: the line of the highest one.
         let beyond = parse("c var 3 head 0 0 1\nc var 1 head 0 0 0\np cnf 2 1\n1 0\n").unwrap_err();

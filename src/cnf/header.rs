@@ -88,18 +88,6 @@ pub enum HeaderError {
         /// Which coordinate is out of range.
         why: String,
     },
-    /// Two variables with the same name: a model could not be read back.
-    #[error(
-        "`c var {second} {name}` names variable {first} too (each name belongs to one variable)"
-    )]
-    Repeated {
-        /// The first variable of that name.
-        first: usize,
-        /// The later variable given the same name.
-        second: usize,
-        /// The name and coordinates, as in the `c var` line.
-        name: String,
-    },
     /// The instance's own horizon differs from `c horizon`.
     #[error("`c horizon {header}` disagrees with the instance's horizon {instance}")]
     Disagree {
@@ -175,17 +163,6 @@ impl Header {
         }
         // (Every variable is named: checked above.)
         names_in_range(parsed.names.iter().flatten(), &instance, horizon)?;
-        let mut seen = std::collections::HashMap::with_capacity(parsed.names.len());
-        for (i, name) in parsed.names.iter().flatten().enumerate() {
-            if let Some(first) = seen.insert(name, i + 1) {
-                let coords: Vec<String> = name.coords().iter().map(u32::to_string).collect();
-                return Err(HeaderError::Repeated {
-                    first,
-                    second: i + 1,
-                    name: format!("{} {}", name.name(), coords.join(" ")),
-                });
-            }
-        }
         Ok(Header {
             instance,
             encoding,
@@ -355,8 +332,9 @@ mod tests {
             Header::read(&dimacs::parse(&unnamed).unwrap()),
             Err(HeaderError::Unnamed { var: 2, .. })
         ));
-        // A name given twice (variable 2 renamed as variable 1) is refused:
-        // a model's value for it could not be read back.
+        // A name given twice (variable 2 renamed as variable 1) is refused,
+        // by the parser, at its line: a model's value for it could not be
+        // read back.
         let names = dimacs::parse(&text).unwrap().names;
         let (first, second) = (names[0].unwrap(), names[1].unwrap());
         let line = |var: usize, kind: VarKind| {
@@ -365,22 +343,14 @@ mod tests {
         };
         let twice = text.replacen(&line(2, second), &line(2, first), 1);
         assert_ne!(twice, text);
-        match Header::read(&dimacs::parse(&twice).unwrap()) {
-            Err(
-                e @ HeaderError::Repeated {
-                    first: 1,
-                    second: 2,
-                    ..
-                },
-            ) => assert_eq!(
-                e.to_string(),
-                format!(
-                    "`{}` names variable 1 too (each name belongs to one variable)",
-                    line(2, first).trim_end()
-                )
-            ),
-            other => panic!("{other:?}"),
-        }
+        assert!(matches!(
+            dimacs::parse(&twice),
+            Err(dimacs::DimacsError::SameName {
+                var: 2,
+                first: 1,
+                ..
+            })
+        ));
         // Variables declared beyond the last one named (the names stop
         // there: no table of the declared count is made).
         let declared = dimacs::parse(&text).unwrap().num_vars;

@@ -337,33 +337,32 @@ impl RawInstance {
     /// The instance: the format's defaults filled in, the rules' words read,
     /// and the whole validated.
     fn into_instance(self) -> Result<Instance, JsonError> {
-        let raw = self;
-        let start = match (raw.snake, raw.length) {
+        let start = match (self.snake, self.length) {
             (Some(_), Some(_)) => return Err(JsonError::SnakeAndLength),
             (Some(body), None) => Start::Body(body),
             (None, Some(length)) => Start::Free { length },
             (None, None) => Start::Free { length: 1 },
         };
-        let tail = match raw.tail.as_deref() {
+        let tail = match self.tail.as_deref() {
             None | Some("follow") => TailRule::Follow,
             Some("strict") => TailRule::Strict,
             Some(other) => return Err(JsonError::UnknownTail(excerpt(other))),
         };
-        let visible = match raw.visible {
-            None | Some(Visible::All) => raw.apples.len(),
+        let visible = match self.visible {
+            None | Some(Visible::All) => self.apples.len(),
             Some(Visible::Count(0)) => return Err(JsonError::ZeroVisible),
             Some(Visible::Count(v)) => v,
         };
         let instance = Instance {
-            width: raw.width,
-            height: raw.height,
-            walls: raw.walls,
+            width: self.width,
+            height: self.height,
+            walls: self.walls,
             start,
-            apples: raw.apples,
+            apples: self.apples,
             visible,
-            grow: raw.grow.unwrap_or(true),
+            grow: self.grow.unwrap_or(true),
             tail,
-            horizon: raw.horizon,
+            horizon: self.horizon,
         };
         instance.validate()?;
         Ok(instance)

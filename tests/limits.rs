@@ -603,8 +603,34 @@ fn solve_satisficing_stops_at_the_timeout_on_a_large_board() {
 
 /// Runs `snakesat ARGS...` with `stdout` as its standard output.
 fn run_with_stdout(args: &[&str], stdout: std::process::Stdio) -> support::Run {
+    run_with(args, std::process::Stdio::null(), stdout)
+}
+
+/// Runs `snakesat ARGS...` with standard input fed by `yes` (endless text
+/// lines) until the binary exits.
+fn snakesat_on_endless_text(args: &[&str]) -> support::Run {
+    let mut yes = std::process::Command::new("yes")
+        .arg("c endless")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("`yes` runs");
+    let stdin = yes.stdout.take().unwrap().into();
+    let run = run_with(args, stdin, std::process::Stdio::piped());
+    yes.kill().unwrap();
+    yes.wait().unwrap();
+    run
+}
+
+/// Runs `snakesat ARGS...` with `stdin` and `stdout` as its standard input
+/// and output.
+fn run_with(
+    args: &[&str],
+    stdin: std::process::Stdio,
+    stdout: std::process::Stdio,
+) -> support::Run {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"))
         .args(args)
+        .stdin(stdin)
         .stdout(stdout)
         .output()
         .expect("binary runs");
@@ -617,25 +643,62 @@ fn run_with_stdout(args: &[&str], stdout: std::process::Stdio) -> support::Run {
 
 #[test]
 fn endless_inputs_stop_at_the_size_limit() {
-    // /dev/zero never ends: without a limit the reader filled the memory.
-    let run = snakesat(&["solve", "/dev/zero", "--timeout", "5"]);
+    // An endless text never ends: without a limit the reader filled the
+    // memory.
+    let run = snakesat_on_endless_text(&["solve", "-", "--timeout", "5"]);
     assert_bad_input(&run, "larger than 256 MB, the most read of a problem");
-    let run = snakesat(&["check", "tests/data/tiny-3x2.pddl", "/dev/zero"]);
+    let run = snakesat_on_endless_text(&["check", "tests/data/tiny-3x2.pddl", "-"]);
     assert_bad_input(&run, "larger than 256 MB, the most read of a plan");
     let dir = temp_dir("endless");
     let model = write(&dir, "m.out", "s SATISFIABLE\nv 0\n");
-    let run = snakesat(&["decode", "/dev/zero", &model]);
+    let run = snakesat_on_endless_text(&["decode", "-", &model]);
     assert_bad_input(&run, "larger than 2048 MB, the most read of a formula");
     // A model is read up to what one of the formula's variables can need
     // (it was 2048 MB whatever the formula).
     let cnf = dir.join("f.cnf");
     let cnf = cnf.to_str().unwrap();
     assert_eq!(snakesat(&["export", "--horizon", "45", "-o", cnf]).code, 0);
-    let run = snakesat(&["decode", cnf, "/dev/zero"]);
+    let run = snakesat_on_endless_text(&["decode", cnf, "-"]);
     assert_bad_input(
         &run,
-        "/dev/zero is larger than 64 MB, the most read of a model of the formula's variables",
+        "standard input is larger than 64 MB, the most read of a model of the formula's variables",
     );
+}
+
+#[test]
+fn nul_bytes_are_refused_at_once() {
+    // `/dev/zero` is valid UTF-8 without end: it was read up to each input's
+    // limit (2 GB and 4.6 s for a formula) before being refused.
+    let dir = temp_dir("nul");
+    let model = write(&dir, "m.out", "s SATISFIABLE\nv 0\n");
+    let cnf = dir.join("f.cnf");
+    let cnf = cnf.to_str().unwrap();
+    assert_eq!(snakesat(&["export", "--horizon", "5", "-o", cnf]).code, 0);
+    let nul_in_line_3 = write(&dir, "nul.pddl", "(define\n(problem p)\n\0)");
+    let gif = dir.join("never.gif");
+    let gif = gif.to_str().unwrap();
+    for args in [
+        vec!["solve", "/dev/zero"],
+        vec!["check", "tests/data/tiny-3x2.pddl", "/dev/zero"],
+        vec!["decode", "/dev/zero", &model],
+        vec!["decode", cnf, "/dev/zero"],
+        vec![
+            "render",
+            "tests/data/tiny-3x2.pddl",
+            "/dev/zero",
+            "--gif",
+            gif,
+        ],
+    ] {
+        let run = snakesat(&args);
+        assert_bad_input(
+            &run,
+            "cannot read /dev/zero: it is not text (a NUL byte at byte 1)",
+        );
+    }
+    assert!(!dir.join("never.gif").exists());
+    let run = snakesat(&["solve", &nul_in_line_3]);
+    assert_bad_input(&run, "it is not text (a NUL byte at byte 21)");
 }
 
 #[test]

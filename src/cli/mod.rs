@@ -552,9 +552,9 @@ impl Input {
 }
 
 /// The bytes of `reader`, or an error naming `name` past `kind`'s limit;
-/// with `text`, also at the first byte that is not UTF-8, found while
-/// reading (binary data given as a formula is refused at once, not after
-/// its 2 GB limit).
+/// with `text`, also at the first byte that is not UTF-8 or is NUL, found
+/// while reading (binary data given as a formula, or `/dev/zero`, is refused
+/// at once, not after its 2 GB limit).
 fn read_bounded(
     reader: impl Read,
     name: &str,
@@ -583,6 +583,15 @@ fn read_bounded(
                 Ok(_) => checked = bytes.len(),
                 Err(e) if e.error_len().is_none() => checked += e.valid_up_to(),
                 Err(_) => return Err(not_utf8(name)),
+            }
+            // No text format read here holds a NUL byte (valid UTF-8):
+            // `/dev/zero` is refused at its first block.
+            let start = bytes.len() - read;
+            if let Some(at) = bytes[start..].iter().position(|&byte| byte == 0) {
+                return Err(bad_input(format!(
+                    "cannot read {name}: it is not text (a NUL byte at byte {})",
+                    start + at + 1
+                )));
             }
         }
     }

@@ -124,9 +124,9 @@ pub struct Output {
     writer: Option<Writer>,
 }
 
-/// What an [`Output`] is written through (buffered).
+/// What an [`Output`] is written through (buffered), counting the bytes.
 #[derive(Debug)]
-pub struct Writer(Sink);
+pub struct Writer(Sink, u64);
 
 #[derive(Debug)]
 enum Sink {
@@ -149,10 +149,12 @@ fn reader_gone<T>(result: io::Result<T>, gone: T) -> io::Result<T> {
 impl Write for Writer {
     #[inline]
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match &mut self.0 {
+        let written = match &mut self.0 {
             Sink::Stdout(w) => reader_gone(w.write(buf), buf.len()),
             Sink::File(w, _) => w.write(buf),
-        }
+        }?;
+        self.1 += written as u64;
+        Ok(written)
     }
 
     #[inline]
@@ -160,7 +162,9 @@ impl Write for Writer {
         match &mut self.0 {
             Sink::Stdout(w) => reader_gone(w.write_all(buf), ()),
             Sink::File(w, _) => w.write_all(buf),
-        }
+        }?;
+        self.1 += buf.len() as u64;
+        Ok(())
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -658,10 +662,10 @@ fn create(given: &Path, r: Resolved) -> Result<Output, OutputError> {
     Ok(Output {
         given: given.to_path_buf(),
         target: Some(r.target),
-        writer: Some(Writer(Sink::File(
-            BufWriter::with_capacity(1 << 20, file),
-            temp,
-        ))),
+        writer: Some(Writer(
+            Sink::File(BufWriter::with_capacity(1 << 20, file), temp),
+            0,
+        )),
     })
 }
 
@@ -671,10 +675,10 @@ impl Output {
         Output {
             given: PathBuf::from("-"),
             target: None,
-            writer: Some(Writer(Sink::Stdout(BufWriter::with_capacity(
-                1 << 20,
-                io::stdout(),
-            )))),
+            writer: Some(Writer(
+                Sink::Stdout(BufWriter::with_capacity(1 << 20, io::stdout())),
+                0,
+            )),
         }
     }
 
@@ -704,21 +708,16 @@ impl Output {
         write(self.writer()).map_err(|e| OutputError::new(&self.given, chain(&e)))
     }
 
-    /// The bytes written so far to a file (`None` for standard output).
-    pub fn written_bytes(&mut self) -> Option<u64> {
-        match self.writer.as_mut() {
-            Some(Writer(Sink::File(w, _))) => {
-                let _ = w.flush();
-                w.get_ref().metadata().ok().map(|m| m.len())
-            }
-            _ => None,
-        }
+    /// The bytes written so far (to standard output too, even when its
+    /// reader has gone).
+    pub fn written_bytes(&self) -> u64 {
+        self.writer.as_ref().map_or(0, |w| w.1)
     }
 }
 
 impl Drop for Output {
     fn drop(&mut self) {
-        if let Some(Writer(Sink::File(_, temp))) = &self.writer {
+        if let Some(Writer(Sink::File(_, temp), _)) = &self.writer {
             let mut files = live();
             let path = temp.to_path_buf();
             files.temporaries.retain(|f| *f != path);
@@ -782,7 +781,7 @@ fn land<E: From<OutputError>>(
     }
     before_landing()?;
     for output in &mut outputs {
-        let (Some(target), Some(Writer(Sink::File(w, temp)))) =
+        let (Some(target), Some(Writer(Sink::File(w, temp), _))) =
             (&output.target, output.writer.take())
         else {
             continue;

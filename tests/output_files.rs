@@ -375,6 +375,27 @@ fn export_to_dash_writes_the_cnf_to_stdout() {
     assert!(listing(&dir).is_empty());
 }
 
+/// A GIF on standard output reports its size as a file's does (it said
+/// none: standard output has no size to ask for).
+#[test]
+fn a_gif_to_standard_output_reports_its_bytes() {
+    let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(["solve", "--size", "5", "--apples", "2", "--gif", "-"])
+        .output()
+        .expect("binary runs");
+    assert!(out.status.success());
+    assert!(out.stdout.starts_with(b"GIF89a"));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("wrote standard output:"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        line.ends_with(&format!(", {} bytes", out.stdout.len())),
+        "{line}"
+    );
+}
+
 /// Charts are files: every `--plot-*` flag given `-` is refused (exit 2,
 /// nothing written, nothing on stdout) with a line saying charts go to
 /// .svg or .png files, where other outputs take `-` for standard output.

@@ -1082,10 +1082,7 @@ pub fn write_gif_file(
     let mut summary = None;
     out.write_with(|w| write_gif(instance, path, options, w).map(|s| summary = Some(s)))?;
     let summary = summary.expect("written above");
-    // Standard output has no size to ask for.
-    let bytes = out
-        .written_bytes()
-        .map_or(String::new(), |b| format!(", {b} bytes"));
+    let bytes = out.written_bytes();
     let every = match (summary.skip, summary.apple_frames) {
         (1, _) => String::new(),
         (n, 0) => format!(", every {} time point", ordinal(n)),
@@ -1096,7 +1093,7 @@ pub fn write_gif_file(
         ),
     };
     Ok(format!(
-        "wrote {}: {}x{} pixels, {}{every}{bytes}",
+        "wrote {}: {}x{} pixels, {}{every}, {bytes} bytes",
         out.name(),
         summary.width,
         summary.height,

@@ -11,7 +11,7 @@ mod index;
 mod support;
 use bfs::least_moves;
 use index::{IndexRow, Summary, from_jsonl, sha256_hex, to_csv, to_jsonl, without_timing};
-use support::{assert_bad_input, snakesat, temp_dir};
+use support::{assert_bad_input, have_checker, snakesat, temp_dir};
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -665,13 +665,109 @@ fn two_runs_into_one_folder_do_not_mix() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--proof` writes a DRAT proof beside every unsat CNF file and none beside
+/// a sat one, each listed in the index with its hash; `rate` verifies them
+/// all through the shipped script, which fails once a proof is cut; a
+/// second run writes the same proofs.
+#[test]
+fn proofs_certify_every_unsat_file() {
+    let dir = temp_dir("proofs");
+    let again = temp_dir("proofs-again");
+    let args = [
+        "--size",
+        "5",
+        "--count",
+        "4",
+        "--seed",
+        "3",
+        "--walls",
+        "0..2",
+        "--horizons",
+        "T*,T*-1,T*-2,T*+1",
+        "--encoding",
+        "direct,direct,prune=off",
+        "--proof",
+    ];
+    generate(&dir, &args);
+    generate(&again, &args);
+    let index = rows(&dir, "index.jsonl");
+    let proofs: Vec<&IndexRow> = index.iter().filter(|r| r.kind == "proof").collect();
+    let unsat: Vec<&IndexRow> = index
+        .iter()
+        .filter(|r| r.kind == "cnf" && r.status.as_deref() == Some("unsat"))
+        .collect();
+    assert!(unsat.len() >= 8, "{} unsat files", unsat.len());
+    assert_eq!(proofs.len(), unsat.len());
+    for cnf in &unsat {
+        let name = format!("{}.drat", cnf.file.strip_suffix(".cnf").unwrap());
+        let proof = proofs
+            .iter()
+            .find(|p| p.file == name)
+            .unwrap_or_else(|| panic!("no proof row for {}", cnf.file));
+        assert_eq!(
+            (&proof.encoding, proof.horizon, proof.status.as_deref()),
+            (&cnf.encoding, cnf.horizon, Some("unsat"))
+        );
+        let bytes = std::fs::read(dir.join(&name)).unwrap();
+        assert!(!bytes.is_empty());
+        assert_eq!(sha256_hex(&bytes), proof.sha256, "{name}");
+    }
+    let drat_files = names_in(&dir)
+        .into_iter()
+        .filter(|n| n.ends_with(".drat"))
+        .count();
+    assert_eq!(drat_files, proofs.len(), "a proof file without its row");
+    assert_eq!(
+        without_timing(&index),
+        without_timing(&rows(&again, "index.jsonl"))
+    );
+    assert!(summary(&dir, "summary.json").command.ends_with(" --proof"));
+    if !have_checker() {
+        return;
+    }
+    let script = format!("{}/scripts/check-proofs.sh", env!("CARGO_MANIFEST_DIR"));
+    let check = || {
+        Command::new("bash")
+            .arg(&script)
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    let ok = check();
+    let stdout = String::from_utf8_lossy(&ok.stdout);
+    assert!(ok.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(&format!("checked {} proof(s)", proofs.len()))
+            && stdout.contains(" 0 failed"),
+        "{stdout}"
+    );
+    // (The largest proof: a formula refuted by unit propagation alone, as a
+    // pruned one below the lower bound, is verified whatever its proof.)
+    let largest = proofs
+        .iter()
+        .max_by_key(|p| std::fs::metadata(dir.join(&p.file)).unwrap().len())
+        .unwrap();
+    let cut = dir.join(&largest.file);
+    let bytes = std::fs::read(&cut).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let bad = check();
+    let stdout = String::from_utf8_lossy(&bad.stdout);
+    assert_eq!(bad.status.code(), Some(1), "{stdout}");
+    let cnf = dir.join(largest.file.replace(".drat", ".cnf"));
+    assert!(
+        stdout.contains(&format!("FAILED     {}", cnf.display())),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn shards_merge_into_the_single_run() {
     let single = temp_dir("single");
     let shards = temp_dir("shards");
     let merged = temp_dir("merged");
+    // (With the proofs of `--proof`, which are files of the family too.)
     let args = [
-        "--size", "4", "--apples", "2..3", "--count", "7", "--seed", "2",
+        "--size", "4", "--apples", "2..3", "--count", "7", "--seed", "2", "--proof",
     ];
     generate(&single, &args);
     for i in 1..=3 {
@@ -1088,7 +1184,8 @@ fn interrupted_generate(out: &Path, extra: &[&str], before: usize, signal: &str,
 fn an_interrupted_generate_leaves_the_folder_as_it_found_it() {
     let dir = temp_dir("gen-interrupted");
     let new = dir.join("new");
-    interrupted_generate(&new.join("family"), &[], 0, "-INT", 2);
+    // (With `--proof`: its proofs are removed too.)
+    interrupted_generate(&new.join("family"), &["--proof"], 0, "-INT", 2);
     assert!(!new.exists(), "left: {:?}", names_in(&new));
     let empty = dir.join("empty");
     std::fs::create_dir(&empty).unwrap();

@@ -6,7 +6,7 @@
 
 #[path = "support/cli.rs"]
 mod support;
-use support::{Run, assert_bad_input, interrupt_when, snakesat, temp_dir};
+use support::{Run, assert_bad_input, have_checker, interrupt_when, snakesat, temp_dir};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -36,19 +36,6 @@ fn horizons(claims: &serde_json::Value, reason: &str) -> Vec<u64> {
         .filter(|c| c["reason"] == reason)
         .map(|c| c["horizon"].as_u64().unwrap())
         .collect()
-}
-
-/// True when `rate` is installed; in CI (`CI` set) its absence fails the test.
-fn have_checker() -> bool {
-    if Command::new("rate").arg("--version").output().is_ok() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "the DRAT checker rate is required in CI (.ci/run installs it)"
-    );
-    eprintln!("rate not installed: skipping proof checks (cargo install rate --locked)");
-    false
 }
 
 /// `rate`'s verdict on one CNF and proof: true for `s VERIFIED`.

@@ -14,13 +14,14 @@ use clap::Args;
 
 use crate::cli::index::{self, IndexRow, Shard, Summary};
 use crate::cli::measure::sizes;
-use snakesat::cnf::header;
+use snakesat::cnf::{Cnf, header};
 use snakesat::counted;
 use snakesat::encode::{self, Encoding};
 use snakesat::family::{self, AppleCount, FamilySpec, SizeSpan, Span};
 use snakesat::instance::{Instance, Start, json};
 use snakesat::pddl::write::to_pddl;
 use snakesat::planner::{Planner, Undecided, Verdict};
+use snakesat::proof;
 use snakesat::render::chart::{self, BarChart, ChartFormat};
 use snakesat::sim;
 use snakesat::solve::Status;
@@ -110,6 +111,11 @@ pub struct GenerateArgs {
     /// Handle only shard I of K (1 <= I <= K) of the instances.
     #[arg(long, value_name = "I/K")]
     pub shard: Option<String>,
+    /// Beside each CNF file labelled unsat, write CaDiCaL's binary DRAT proof of it
+    /// (`iNNNN-ENCODING-TH.drat`, one more solve of that file, within --timeout);
+    /// `scripts/check-proofs.sh DIR` checks them all with the independent checker `rate`.
+    #[arg(long)]
+    pub proof: bool,
 }
 
 /// A horizon of the CNF files, relative to `T*` or absolute.
@@ -177,6 +183,8 @@ struct Plan {
     timeout: Duration,
     shard: Option<Shard>,
     command: String,
+    /// Write a DRAT proof beside each unsat CNF file.
+    proof: bool,
 }
 
 fn parse_span(flag: &str, text: &str) -> Result<Span, Failure> {
@@ -350,6 +358,7 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
         timeout,
         shard,
         command,
+        proof: args.proof,
     })
 }
 
@@ -394,6 +403,9 @@ fn command_line(args: &GenerateArgs, spec: &FamilySpec, encodings: &[Box<dyn Enc
         args.timeout.replace(' ', ""),
         args.max_horizon
     );
+    if args.proof {
+        c += " --proof";
+    }
     c
 }
 
@@ -406,6 +418,15 @@ struct Labelled {
     variables: u64,
     clauses: u64,
     literals: u64,
+    seconds: f64,
+    /// With `--proof`, an unsat file's formula, kept until its proof is written.
+    refute: Option<Cnf>,
+}
+
+/// The DRAT proof of one unsat CNF file, written into the family folder.
+struct WrittenProof {
+    name: String,
+    sha256: String,
     seconds: f64,
 }
 
@@ -512,6 +533,7 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
             header::write(&cnf, &at, &**encoding, h, Some(status.name()), &mut bytes)
                 .map_err(bad_input)?;
             let size = cnf.size();
+            let refute = (plan.proof && status == Status::Unsat).then_some(cnf);
             files.push(Labelled {
                 encoding: encoding.name(),
                 horizon: h,
@@ -521,6 +543,7 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
                 clauses: size.clauses,
                 literals: size.literals,
                 seconds,
+                refute,
             });
         }
     }
@@ -543,6 +566,59 @@ fn label(instance: &Instance, plan: &Plan, max_horizon: usize) -> Result<Fate, F
         files,
         skipped,
     })
+}
+
+/// The name of the file of `id`'s formula in `encoding` at `horizon`, with
+/// the extension `ext` (`cnf`, or `drat` for its proof).
+fn file_name(id: &str, encoding: &str, horizon: usize, ext: &str) -> String {
+    format!("{id}-{}-T{horizon}.{ext}", slug(encoding))
+}
+
+/// Writes, for each of `files` kept to be refuted, CaDiCaL's DRAT proof of it
+/// into `dir` (one solve each, within `timeout`), in the order of `files`.
+/// `None` when a solve reached the time limit: the instance is then dropped,
+/// and its proofs written so far are removed.
+fn write_proofs(
+    dir: &Path,
+    id: &str,
+    files: &[Labelled],
+    timeout: Duration,
+) -> Result<Option<Vec<WrittenProof>>, Failure> {
+    let mut written: Vec<WrittenProof> = Vec::new();
+    for f in files {
+        let Some(cnf) = &f.refute else { continue };
+        let name = file_name(id, &f.encoding, f.horizon, "drat");
+        let path = dir.join(&name);
+        let started = Instant::now();
+        let status = proof::refute(cnf, &path, Some(started + timeout))
+            .map_err(|e| bad_input(format!("{:#}", anyhow::Error::from(e))))?;
+        let seconds = micro(started.elapsed().as_secs_f64());
+        if status != Status::Unsat {
+            for file in written.iter().map(|p| &p.name).chain([&name]) {
+                let file = dir.join(file);
+                output::remove_unfinished(&file)
+                    .map_err(|e| bad_input(format!("cannot remove {}: {e}", file.display())))?;
+            }
+            if status == Status::Unknown {
+                return Ok(None);
+            }
+            return Err(Failure {
+                code: Exit::Unknown,
+                message: format!(
+                    "encoding {} at T={} answers sat when solved for its proof, unsat before",
+                    f.encoding, f.horizon
+                ),
+            });
+        }
+        let sha256 = index::sha256_file(&path)
+            .map_err(|e| bad_input(format!("cannot read {}: {e}", path.display())))?;
+        written.push(WrittenProof {
+            name,
+            sha256,
+            seconds,
+        });
+    }
+    Ok(Some(written))
 }
 
 /// A file name piece for an encoding: `direct,amo=pairwise` → `direct-amo-pairwise`.
@@ -798,6 +874,18 @@ pub fn run(args: GenerateArgs) -> Result<Exit, Failure> {
                     continue;
                 }
             };
+        let proofs = if plan.proof {
+            match write_proofs(&args.output, &id, &files, plan.timeout)? {
+                Some(proofs) => proofs,
+                None => {
+                    summary.unknown += 1;
+                    continue;
+                }
+            }
+        } else {
+            Vec::new()
+        };
+        let mut proofs = proofs.into_iter();
         summary.instances += 1;
         let row = |file: String, kind: &str, sha256: String, seconds: f64| IndexRow {
             id: id.clone(),
@@ -861,10 +949,10 @@ pub fn run(args: GenerateArgs) -> Result<Exit, Failure> {
             rows.push(row(name, "pddl", sha, search_seconds));
         }
         for f in files {
-            let name = format!("{id}-{}-T{}.cnf", slug(&f.encoding), f.horizon);
+            let name = file_name(&id, &f.encoding, f.horizon, "cnf");
             let sha = write_file(&args.output, &name, &f.bytes)?;
             rows.push(IndexRow {
-                encoding: Some(f.encoding),
+                encoding: Some(f.encoding.clone()),
                 horizon: Some(f.horizon),
                 status: Some(f.status.name().to_string()),
                 variables: Some(f.variables),
@@ -872,6 +960,15 @@ pub fn run(args: GenerateArgs) -> Result<Exit, Failure> {
                 literals: Some(f.literals),
                 ..row(name, "cnf", sha, f.seconds)
             });
+            if f.refute.is_some() {
+                let proof = proofs.next().expect("a proof for each file refuted");
+                rows.push(IndexRow {
+                    encoding: Some(f.encoding),
+                    horizon: Some(f.horizon),
+                    status: Some(Status::Unsat.name().to_string()),
+                    ..row(proof.name, "proof", proof.sha256, proof.seconds)
+                });
+            }
         }
         if progress {
             stderr_text!("\r{}", counted(summary.instances, "instance"));

@@ -23,7 +23,9 @@ pub struct IndexRow {
     pub id: String,
     /// The file's name in the family folder.
     pub file: String,
-    /// `instance` (JSON), `pddl` (IPC-2018 problem) or `cnf` (DIMACS).
+    /// `instance` (JSON), `pddl` (IPC-2018 problem), `cnf` (DIMACS) or
+    /// `proof` (the binary DRAT proof of the unsat CNF file of the same
+    /// encoding and horizon, `generate --proof`).
     pub kind: String,
     /// Board width.
     pub width: usize,
@@ -273,6 +275,22 @@ impl std::fmt::Display for Shard {
 /// The SHA-256 of `bytes` in lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
+}
+
+/// The SHA-256 of the file `path` in lowercase hex, read a block at a time.
+pub fn sha256_file(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read as _;
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut block = vec![0u8; 1 << 20];
+    loop {
+        match file.read(&mut block) {
+            Ok(0) => return Ok(hex(&hasher.finalize())),
+            Ok(n) => hasher.update(&block[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// `bytes` as lowercase hexadecimal, two digits a byte.

@@ -563,10 +563,16 @@ impl<'a> Planner<'a> {
 
     /// The largest horizon [`Search::Optimal`] and [`Search::Satisficing`]
     /// try, at most [`MAX_HORIZON`] (larger values count as it). Without
-    /// it, [`DEFAULT_MAX_HORIZON`] for the least plan and [`MAX_HORIZON`]
-    /// for a satisficing one (a plan fast, however long: it was 300 for
-    /// both, and a satisficing search of an instance whose least plan is
-    /// longer answered "no plan"), as `solve` and `solve --satisficing` do.
+    /// it, [`DEFAULT_MAX_HORIZON`] for the least plan (it climbs horizon by
+    /// horizon, so its default is modest) and [`MAX_HORIZON`] for a
+    /// satisficing one (a plan fast, however long: it was 300 for both, and
+    /// a satisficing search of an instance whose least plan is longer
+    /// answered "no plan"), as `solve` and `solve --satisficing` do. The
+    /// satisficing plan a least-horizon search falls back on when its
+    /// deadline stops the climb ([`Planner::fallback_plan`]) is held to this
+    /// horizon when it is given, else to [`MAX_HORIZON`] (it was held to
+    /// [`DEFAULT_MAX_HORIZON`], and IPC-2018 satisficing 19 and 20 lost
+    /// their 304- and 457-move plans to "unknown").
     #[must_use = "a Planner is a builder: the planner with this option is returned"]
     pub fn max_horizon(mut self, max_horizon: usize) -> Self {
         self.max_horizon = Some(max_horizon.min(MAX_HORIZON));
@@ -802,8 +808,18 @@ impl<'a> Planner<'a> {
                 )?
             }
         };
+        // The fallback is a satisficing search: its plan may be as long as
+        // one of `Search::Satisficing`, unless a largest horizon was given.
+        let fallback_upper = self.max_horizon.unwrap_or(MAX_HORIZON);
         let result = if reserve.is_some() {
-            with_fallback(instance, encoding, result, upper, &budget, &mut progress)?
+            with_fallback(
+                instance,
+                encoding,
+                result,
+                fallback_upper,
+                &budget,
+                &mut progress,
+            )?
         } else {
             result
         };

@@ -1260,6 +1260,26 @@ fn a_fixed_horizon_refutes_only_plans_of_exactly_that_length() {
         "{}",
         run.stderr
     );
+    // Beyond the default largest horizon, --satisficing (which has no such
+    // default) is named too.
+    let far = write(
+        &dir,
+        "far.json",
+        r#"{"width": 20, "height": 20, "snake": [[10, 10]], "visible": 1,
+            "apples": [[19, 19], [0, 0], [19, 18], [0, 1], [18, 19], [1, 0], [19, 17], [0, 2],
+                       [17, 19], [2, 0]]}"#,
+    );
+    let run = snakesat(&["solve", &far]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.ends_with(
+            "more than 300 (the default --max-horizon; raise it to at least 338, or use --satisficing)\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = snakesat(&["solve", &far, "--satisficing"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
 /// A 3x2 board with a wall at (2, 1): the snake (1, 0) -> (0, 0) eats the

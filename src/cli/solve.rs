@@ -13,8 +13,7 @@ use indicatif::ProgressBar;
 
 use snakesat::output;
 use snakesat::planner::{
-    CadicalConfig, DEFAULT_MAX_HORIZON, Method, Outcome, PlanError, Planner, Search, Undecided,
-    Verdict,
+    CadicalConfig, Method, Outcome, PlanError, Planner, Search, Undecided, Verdict,
 };
 use snakesat::report::PlanReport;
 use snakesat::solve::{self, Status};
@@ -43,9 +42,10 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub encoding: EncodingArgs,
     /// Largest horizon tried when searching the least one, and the longest
-    /// plan `--satisficing` returns (at most 100000; refused at a fixed
-    /// horizon, --horizon's or the instance's) [default: 300; with
-    /// --satisficing, 100000].
+    /// plan `--satisficing` returns, or the least-horizon search's fallback
+    /// plan at --timeout (at most 100000; refused at a fixed horizon,
+    /// --horizon's or the instance's) [default: 300 for the least-horizon
+    /// climb; 100000 for --satisficing and the fallback plan].
     #[arg(long, value_parser = super::max_horizon)]
     pub max_horizon: Option<usize>,
     /// Give up after this many seconds (status `unknown`, exit 3); with
@@ -192,13 +192,6 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
     };
     bar.set_message(format!("solving {}", encoding.name()));
     bar.enable_steady_tick(Duration::from_millis(200));
-    // A least-horizon search climbs to its largest horizon, so its default is
-    // modest; the satisficing search's first plans may be long.
-    let max_horizon = args.max_horizon.unwrap_or(if args.satisficing {
-        snakesat::instance::MAX_HORIZON
-    } else {
-        DEFAULT_MAX_HORIZON
-    });
     let method = match args.search {
         None => Method::Auto,
         Some(SearchMode::Incremental) => Method::Incremental,
@@ -219,13 +212,16 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
             .cancel_flag(stop.clone());
         snakesat::output::interrupt_raises(Some(stop.clone()));
     }
+    // An instance's horizon caps a satisficing search; the other searches
+    // take it as their fixed horizon (`search_for`). Without either, each
+    // search's own default (`Planner::max_horizon`).
+    if let Some(max_horizon) = instance.horizon.or(args.max_horizon) {
+        planner = planner.max_horizon(max_horizon);
+    }
     // Else the instance's: a fixed horizon when it has one, else the least.
     let search = planner.search_for(&instance);
     let outcome = planner
         .method(method)
-        // An instance's horizon caps a satisficing search; the other
-        // searches take it as their fixed horizon (`search_for`).
-        .max_horizon(instance.horizon.unwrap_or(max_horizon))
         .timeout(left)
         .certify_into(args.proof.as_deref())
         .on_attempt(|a: &solve::Attempt| {
@@ -257,9 +253,14 @@ pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
             None => note!("{}", super::no_plan_at_any_horizon(&instance)),
             Some(bound) => {
                 // A search of any length was bounded by --max-horizon: say so.
-                let hint = match instance.horizon {
-                    Some(_) => String::new(),
-                    None => format!(" (--max-horizon; raise it to at least {bound})"),
+                // (A --max-horizon given bounds --satisficing too.)
+                let hint = match (instance.horizon, args.max_horizon) {
+                    (Some(_), _) => String::new(),
+                    (None, Some(_)) => format!(" (--max-horizon; raise it to at least {bound})"),
+                    (None, None) => format!(
+                        " (the default --max-horizon; raise it to at least {bound}, or use \
+                         --satisficing)"
+                    ),
                 };
                 note!("no plan: at least {bound} moves are needed, more than {within}{hint}")
             }

@@ -28,6 +28,12 @@ pub struct PlanReport {
     pub optimal: bool,
     /// `null` when the apples can never all be eaten (no finite bound).
     pub lower_bound: Option<usize>,
+    /// No plan has fewer moves, as far as this answer proves: the lower
+    /// bound, raised past every horizon refuted from it
+    /// ([`Outcome::no_plan_below`]; the plan's length when it is proven
+    /// least); the lower bound alone for an approximate encoding, whose
+    /// refutations prove nothing; `null` with `lower_bound`.
+    pub no_plan_below: Option<usize>,
     /// Name of the encoding used, e.g. `"direct"`.
     pub encoding: String,
     /// Sizes of the formula at `horizon`; times summed over every horizon tried.
@@ -70,6 +76,10 @@ impl PlanReport {
             eaten: plan.map(|p| p.eaten().to_vec()).unwrap_or_default(),
             optimal: plan.is_some_and(|p| p.optimal),
             lower_bound: outcome.lower_bound,
+            no_plan_below: match encoding.approximate() {
+                true => outcome.lower_bound,
+                false => outcome.no_plan_below(),
+            },
             encoding: encoding.name(),
             stats: outcome.stats(),
             cadical_config: None,

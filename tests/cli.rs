@@ -135,6 +135,7 @@ fn default_solve_finds_the_proven_least_horizon() {
     assert_eq!(p["optimal"], true);
     let h = p["horizon"].as_u64().unwrap();
     assert!(p["lower_bound"].as_u64().unwrap() <= h);
+    assert_eq!(p["no_plan_below"].as_u64(), Some(h), "proven least: {p}");
     assert_eq!(p["path"].as_array().unwrap().len() as u64, h + 1);
     // The text form draws the grid and lists the moves.
     let text = snakesat(&["solve"]);
@@ -1115,6 +1116,8 @@ fn an_approximate_encodings_refutations_claim_nothing() {
     let approximate = json_of(&run);
     assert_eq!(approximate["horizon"], 8);
     assert_eq!(approximate["optimal"], false);
+    // Its refutation of 7 does not raise the bound of what it proves.
+    assert_eq!(approximate["no_plan_below"], 7, "{approximate}");
     // The same horizon 7 refuted directly by the approximate formula.
     let ordered = [
         "--size",
@@ -1144,6 +1147,7 @@ fn an_approximate_encodings_refutations_claim_nothing() {
         let answer = json_of(&snakesat(&args));
         assert_eq!(answer["status"], "unknown");
         assert_eq!(answer["reason"], "approximate_refutation");
+        assert_eq!(answer["no_plan_below"], answer["lower_bound"], "{answer}");
     }
     // Below the proven lower bound (5 here) the bound refutes every shorter
     // plan, whatever the formula: no plan within 3 moves (exit 1).
@@ -1251,6 +1255,11 @@ fn a_fixed_horizon_refutes_only_plans_of_exactly_that_length() {
     assert_eq!(
         run.stderr,
         "no plan: at least 4 moves are needed, more than 3 (--max-horizon; raise it to at least 4)\n"
+    );
+    let plan = json_of(&snakesat(&["solve", &f, "--max-horizon", "3", "--json"]));
+    assert_eq!(
+        (plan["lower_bound"].as_u64(), plan["no_plan_below"].as_u64()),
+        (Some(4), Some(4))
     );
     let run = snakesat(&["solve", &f, "--max-horizon", "3", "--satisficing"]);
     assert_eq!(run.code, 1, "{}", run.stderr);

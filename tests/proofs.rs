@@ -102,6 +102,7 @@ fn solve_certified(file: &str, dir: &Path) -> serde_json::Value {
     let plan = json_of(&run);
     assert_eq!(plan["optimal"], true);
     assert_eq!(plan["certified"], true);
+    assert_eq!(plan["no_plan_below"], plan["horizon"]);
     let bound = plan["lower_bound"].as_u64().unwrap();
     let horizon = plan["horizon"].as_u64().unwrap();
     let refuted: Vec<u64> = (bound..horizon).collect();
@@ -451,6 +452,46 @@ fn no_plan_answers_are_certified_for_every_horizon_tried() {
             check_all(&out);
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A plan not proven least at the time limit reports how far its answer
+/// proves (`no_plan_below`, the note's "no plan has fewer than N moves"):
+/// every horizon from the lower bound up to it has a refuted claim. It was
+/// only on stderr, and `lower_bound` was the search's starting bound.
+#[test]
+fn no_plan_below_rests_on_the_refuted_claims() {
+    let dir = temp_dir("no-plan-below");
+    let run = snakesat(&[
+        "solve",
+        &ipc(13),
+        "--timeout",
+        "3",
+        "--json",
+        "--proof",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    let plan = json_of(&run);
+    let (lower, below, horizon) = (
+        plan["lower_bound"].as_u64().unwrap(),
+        plan["no_plan_below"].as_u64().unwrap(),
+        plan["horizon"].as_u64().unwrap(),
+    );
+    assert!(lower <= below && below <= horizon, "{plan}");
+    if plan["optimal"] == true {
+        // (A fast machine proved it within the time.)
+        assert_eq!(below, horizon);
+    } else {
+        assert!(
+            run.stderr
+                .contains(&format!("no plan has fewer than {below} moves")),
+            "{}",
+            run.stderr
+        );
+    }
+    let refuted = horizons(&plan["certificates"], "refuted");
+    assert!((lower..below).all(|t| refuted.contains(&t)), "{refuted:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

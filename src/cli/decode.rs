@@ -101,6 +101,10 @@ pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
             proves_no_plan: true,
         } => {
             report.status = Status::Unsat;
+            // Refuted at the lower bound: no plan of that length either.
+            if report.lower_bound == Some(horizon) {
+                report.no_plan_below = Some(horizon + 1);
+            }
             note_not_written(&[("GIF", args.gif.as_ref())], &no_plan(Status::Unsat));
             print_plan(&instance, &report, None, refuted, args.json);
             return Ok(Exit::NoPlan);
@@ -145,6 +149,7 @@ fn formula_report(formula: &Formula) -> PlanReport {
         eaten: vec![],
         optimal: false,
         lower_bound: *lower_bound,
+        no_plan_below: *lower_bound,
         encoding: header.encoding.name(),
         stats: Stats {
             variables: size.variables,

@@ -692,9 +692,11 @@ fn column_kind(name: &str) -> Option<(&'static str, CellTest)> {
         })
     }
     Some(match name {
-        "apples" | "plan_length" | "lower_bound" | "variables" | "clauses" | "peak_memory_kb"
-        | "certificates" | "proof_bytes" | "seed" | "steps" | "eaten" | "solver_calls" | "cuts"
-        | "shortest_possible" | "least_safe" | "timeouts" => ("a whole number or nothing", count),
+        "apples" | "plan_length" | "lower_bound" | "no_plan_below" | "variables" | "clauses"
+        | "peak_memory_kb" | "certificates" | "proof_bytes" | "seed" | "steps" | "eaten"
+        | "solver_calls" | "cuts" | "shortest_possible" | "least_safe" | "timeouts" => {
+            ("a whole number or nothing", count)
+        }
         "seconds" | "build_seconds" | "solve_seconds" => ("a number of seconds", seconds),
         "optimal" | "won" => ("true or false", |c| c == "true" || c == "false"),
         "certified" => ("true, false or nothing", |c| {

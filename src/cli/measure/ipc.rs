@@ -58,6 +58,9 @@ pub struct Row {
     pub optimal: bool,
     /// The lower bound on the moves.
     pub lower_bound: Option<usize>,
+    /// No plan has fewer moves, as far as the answer proves: the lower
+    /// bound raised past every horizon refuted (`solve --json`'s).
+    pub no_plan_below: Option<usize>,
     /// Wall-clock seconds of the child.
     pub seconds: f64,
     /// Variables of the last formula.
@@ -334,6 +337,7 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         plan_length: None,
         optimal: false,
         lower_bound: None,
+        no_plan_below: None,
         seconds: 0.0,
         variables: None,
         clauses: None,
@@ -457,6 +461,7 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
     row.status = report["status"].as_str().unwrap_or("error").to_string();
     row.optimal = report["optimal"].as_bool().unwrap_or(false);
     row.lower_bound = report["lower_bound"].as_u64().map(|v| v as usize);
+    row.no_plan_below = report["no_plan_below"].as_u64().map(|v| v as usize);
     row.variables = report["stats"]["variables"].as_u64();
     row.clauses = report["stats"]["clauses"].as_u64();
     if let Some(certificates) = report["certificates"].as_array() {
@@ -570,6 +575,7 @@ pub fn summary_table(rows: &[Row], proofs: bool) -> Table {
         "plan length",
         "optimal",
         "lower bound",
+        "no plan below",
         "time (s)",
         "variables",
         "clauses",
@@ -595,6 +601,7 @@ pub fn summary_table(rows: &[Row], proofs: bool) -> Table {
                 .into(),
             if r.optimal { "yes" } else { "no" }.into(),
             opt(r.lower_bound.map(|v| v as u64)),
+            opt(r.no_plan_below.map(|v| v as u64)),
             Cell::Float(r.seconds, 2),
             opt(r.variables),
             opt(r.clauses),
@@ -627,6 +634,7 @@ pub fn rows_table(rows: &[Row]) -> Table {
         ("plan_length", Align::Right),
         ("optimal", Align::Left),
         ("lower_bound", Align::Right),
+        ("no_plan_below", Align::Right),
         ("seconds", Align::Right),
         ("variables", Align::Right),
         ("clauses", Align::Right),
@@ -645,6 +653,7 @@ pub fn rows_table(rows: &[Row]) -> Table {
             Cell::count(r.plan_length),
             Cell::Bool(r.optimal),
             Cell::count(r.lower_bound),
+            Cell::count(r.no_plan_below),
             Cell::Float(r.seconds, 3),
             Cell::int(r.variables),
             Cell::int(r.clauses),
@@ -690,7 +699,8 @@ mod tests {
             status: "sat".into(),
             plan_length: Some(12),
             optimal: true,
-            lower_bound: Some(12),
+            lower_bound: Some(10),
+            no_plan_below: Some(12),
             seconds: 1.23456,
             variables: Some(100),
             clauses: None,
@@ -707,14 +717,16 @@ mod tests {
         let rows = [row()];
         assert_eq!(
             rows_table(&rows).to_csv(),
-            "instance,grid,apples,status,plan_length,optimal,lower_bound,seconds,variables,clauses,peak_memory_kb,certified,certificates,proof_bytes,error\n\
-             optimal/instance-1.pddl,5x5,3,sat,12,true,12,1.235,100,,2048,,,,\n"
+            "instance,grid,apples,status,plan_length,optimal,lower_bound,no_plan_below,seconds,variables,clauses,peak_memory_kb,certified,certificates,proof_bytes,error\n\
+             optimal/instance-1.pddl,5x5,3,sat,12,true,10,12,1.235,100,,2048,,,,\n"
         );
         let json: serde_json::Value = serde_json::from_str(&rows_table(&rows).to_json()).unwrap();
         assert_eq!(json, serde_json::to_value(&rows).unwrap());
         assert_eq!(
             summary_table(&rows, false).to_markdown().lines().nth(2),
-            Some("| optimal/instance-1.pddl | 5x5 | 3 | 12 | yes | 12 | 1.23 | 100 | - | 2.0 |")
+            Some(
+                "| optimal/instance-1.pddl | 5x5 | 3 | 12 | yes | 10 | 12 | 1.23 | 100 | - | 2.0 |"
+            )
         );
     }
 

@@ -467,6 +467,90 @@ fn cli_plan_file_passes_the_replay_and_matches_the_json_instance() {
     }
 }
 
+/// The IPC's `planner DOMAIN PROBLEM PLAN` and VAL's `validate DOMAIN
+/// PROBLEM PLAN`: `solve`, `check` and `render` take the domain first, compare
+/// it with the built-in one and go on as without it; another domain, a
+/// problem in the domain's place, or a plan file given twice are refused
+/// (exit 2, one line). They were "unexpected argument" errors.
+#[test]
+fn the_ipc_and_val_conventions_take_the_domain_first() {
+    let dir = temp_dir("conventions");
+    let domain = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(IPC)
+        .join("domain.pddl");
+    let domain = domain.to_str().unwrap();
+    let problem = instance_file("optimal", 4);
+    let problem = problem.to_str().unwrap();
+    let plan = dir.join("p4.plan");
+    let plan = plan.to_str().unwrap();
+    let out = cli(&["solve", domain, problem, plan, "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (horizon, optimal) = json_horizon(&out);
+    assert!(optimal);
+    let text = std::fs::read_to_string(problem).unwrap();
+    let written = std::fs::read_to_string(plan).unwrap();
+    assert_eq!(replay(&text, &written), Ok(horizon));
+    // Without the plan file: the plan is printed, not written.
+    let out = cli(&["solve", domain, problem, "--json"]);
+    assert_eq!(json_horizon(&out), (horizon, true));
+    let out = cli(&["check", domain, problem, plan]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("valid:"));
+    let gif = dir.join("p4.gif");
+    let out = cli(&[
+        "render",
+        domain,
+        problem,
+        plan,
+        "--gif",
+        gif.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(gif.exists());
+    // Refusals, each one line, exit 2, nothing written.
+    let other = dir.join("other.pddl");
+    std::fs::write(
+        &other,
+        std::fs::read_to_string(domain)
+            .unwrap()
+            .replacen("(:action move", "(:action teleport", 1),
+    )
+    .unwrap();
+    let other = other.to_str().unwrap();
+    let again = dir.join("again.plan");
+    let again = again.to_str().unwrap();
+    for (args, needle) in [
+        (
+            vec!["check", other, problem, plan],
+            "other.pddl is not the snake domain: line ",
+        ),
+        (
+            vec!["solve", other, problem, again],
+            "`teleport` where IPC-2018's snake domain, which snakesat has built in, has `move`",
+        ),
+        (
+            vec!["solve", problem, problem, again],
+            "is not the snake domain: it is not a domain file",
+        ),
+        (
+            vec!["solve", domain, problem, again, "--plan", again],
+            "the plan file is given twice",
+        ),
+    ] {
+        let out = cli(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+    assert!(!Path::new(again).exists());
+}
+
 #[test]
 fn cli_rejects_malformed_pddl_with_exit_2() {
     let dir = temp_dir("bad");

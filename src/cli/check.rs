@@ -21,6 +21,10 @@ pub struct CheckArgs {
     pub problem: PathBuf,
     /// The plan: an IPC plan file for a .pddl problem, or the JSON of `solve --json` (`-`: stdin, e.g. `snakesat solve p.pddl --plan - | snakesat check p.pddl -`).
     pub plan: PathBuf,
+    /// VAL's `DOMAIN PROBLEM PLAN`: the plan, after the domain and the
+    /// problem (which PROBLEM and PLAN then hold; see the end of --help).
+    #[arg(hide = true)]
+    pub val_plan: Option<PathBuf>,
     /// Print the verdict as JSON on stdout.
     #[arg(long)]
     pub json: bool,
@@ -46,9 +50,13 @@ struct Verdict {
     violation: Option<String>,
 }
 
-pub fn run(args: CheckArgs) -> Result<Exit, Failure> {
+pub fn run(mut args: CheckArgs) -> Result<Exit, Failure> {
+    let domain = super::val_convention(&mut args.problem, &mut args.plan, args.val_plan.take());
     super::one_stdin(("problem", &args.problem), ("plan", &args.plan))?;
     let watchdog = watchdog::start(args.timeout, Answer::Nothing);
+    if let Some(domain) = &domain {
+        super::check_domain_file(domain)?;
+    }
     watchdog.doing("reading the problem");
     let (problem, pddl) = load_problem_file(&args.problem)?;
     watchdog.doing("reading and checking the plan");

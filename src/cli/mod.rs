@@ -110,7 +110,10 @@ enum Command {
 fixed horizon, none of exactly that many moves), 2 bad input or usage, 3 limit reached (--timeout, \
 the largest formula a search builds: without --horizon, one beyond the encoding's limits; with \
 --satisficing, also its 300 moves), or an approximate encoding's answer that proves nothing (an \
-illegal plan, or no model: its formula may exclude legal plans)."
+illegal plan, or no model: its formula may exclude legal plans).\n\n\
+The IPC's calling convention works too: `snakesat solve DOMAIN PROBLEM [PLAN]`, where DOMAIN must \
+be IPC-2018's snake domain (built in: the file is only compared with it, token by token) and PLAN \
+is the --plan file."
     )]
     Solve(solve::SolveArgs),
     /// Write the CNF of an instance at a horizon as self-describing DIMACS (or, with
@@ -149,7 +152,9 @@ the bound excludes every plan)."
 a plan file that is neither the JSON of `solve --json` nor an IPC plan, a plan without a path (status \
 unsat or unknown) or of more moves than the horizon limit (100000), a plan that breaks the rules on INSTANCE (the first violation is named) or whose \
 `eaten` list is not the simulator's, or an output that cannot be written; 3 --timeout reached; \
-on error nothing is written."
+on error nothing is written.\n\n\
+As VAL's `validate DOMAIN PROBLEM PLAN`: `snakesat render DOMAIN INSTANCE PLAN` compares DOMAIN with \
+IPC-2018's snake domain, built in, and goes on as without it."
     )]
     Render(render::RenderArgs),
     /// Check a plan from snakesat or any planner: an IPC plan against the domain, any plan in the simulator.
@@ -161,7 +166,10 @@ Exit codes: 0 the plan is valid (every apple eaten, every move legal); 1 it is n
 another horizon, or the first entry of a JSON plan's `eaten` that differs from the simulator's); \
 2 a file cannot be read or parsed, or the plan has no path (status unsat or unknown), more moves than \
 the horizon limit (100000) or a `horizon` other than its path's moves (the file contradicts itself); \
-3 --timeout reached, no verdict."
+3 --timeout reached, no verdict.\n\n\
+As VAL's `validate DOMAIN PROBLEM PLAN`: `snakesat check DOMAIN PROBLEM PLAN` compares DOMAIN with \
+IPC-2018's snake domain, built in (token by token; another domain is refused, exit 2), and goes on \
+as without it."
     )]
     Check(check::CheckArgs),
     /// Compare the sizes (and optionally solve times) of the encodings on an instance.
@@ -603,6 +611,29 @@ fn read_bounded(
         )));
     }
     Ok(bytes)
+}
+
+/// The domain file of the IPC's `DOMAIN PROBLEM PLAN` convention: refused
+/// (exit 2) unless it is IPC-2018's snake domain, which is built in, so
+/// that a command given one plans or checks by the rules it names.
+pub fn check_domain_file(path: &Path) -> Result<(), Failure> {
+    let text = read_file(path, Input::Problem)?;
+    snakesat::pddl::domain::check_snake_domain(&text)
+        .map_err(|e| bad_input(format!("{} is not the snake domain: {e}", path.display())))
+}
+
+/// VAL's `DOMAIN PROBLEM PLAN`, given as `problem`, `plan` and `third`:
+/// shifts the problem and the plan into their places and returns the
+/// domain's path, to be checked ([`check_domain_file`]); `None` (nothing
+/// moved) with two paths only.
+pub fn val_convention(
+    problem: &mut PathBuf,
+    plan: &mut PathBuf,
+    third: Option<PathBuf>,
+) -> Option<PathBuf> {
+    let third = third?;
+    let second = std::mem::replace(plan, third);
+    Some(std::mem::replace(problem, second))
 }
 
 /// Refuses two inputs that are both `-` before either is read (the second

@@ -26,6 +26,10 @@ pub struct RenderArgs {
     /// The plan: the JSON of `snakesat solve --json`, or, for a .pddl problem,
     /// an IPC plan file (one action per line, from any planner); `-`: stdin.
     pub plan: PathBuf,
+    /// VAL's `DOMAIN INSTANCE PLAN`: the plan, after the domain and the
+    /// instance (which INSTANCE and PLAN then hold; see the end of --help).
+    #[arg(hide = true)]
+    pub val_plan: Option<PathBuf>,
     /// Write a GIF animation. FILE ends in .gif (any case) or has no extension; `-` is stdout.
     #[arg(
         value_parser = super::gif_path,
@@ -146,10 +150,14 @@ fn read_json_plan(text: &str, plan: &Path, verb: &str) -> Result<PlanFile, PlanP
     })
 }
 
-pub fn run(args: RenderArgs) -> Result<Exit, Failure> {
+pub fn run(mut args: RenderArgs) -> Result<Exit, Failure> {
+    let domain = super::val_convention(&mut args.instance, &mut args.plan, args.val_plan.take());
     super::one_stdin(("instance", &args.instance), ("plan", &args.plan))?;
     let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
     let watchdog = watchdog::start(args.timeout, Answer::Nothing);
+    if let Some(domain) = &domain {
+        super::check_domain_file(domain)?;
+    }
     watchdog.doing("reading the problem");
     let (problem, pddl) = load_problem_file(&args.instance)?;
     watchdog.doing("reading and checking the plan");

@@ -74,6 +74,10 @@ pub struct SolveArgs {
     /// Write the IPC plan (the domain's actions) of the checked path to FILE (PDDL instances only).
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
+    /// The IPC's `DOMAIN PROBLEM [PLAN]`: the problem and the plan file after
+    /// the domain, which the instance's place then holds (see the end of --help).
+    #[arg(hide = true, num_args = 0..=2, value_name = "PROBLEM_THEN_PLAN")]
+    pub ipc: Vec<PathBuf>,
     /// Write a CNF and a DRAT proof for every refuted horizon behind the answer,
     /// and manifest.json, into DIR (not one holding an earlier run's manifest.json or certificates; an
     /// interrupted run removes its own; see README, "Certified answers").
@@ -115,13 +119,17 @@ pub fn plan_failure(e: PlanError) -> Failure {
     }
 }
 
-pub fn run(args: SolveArgs) -> Result<Exit, Failure> {
+pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
+    let domain = ipc_convention(&mut args)?;
     // The time limit covers reading the problem too (a 1000x1000 board's
     // PDDL takes seconds): the watchdog starts first, the search gets what is left.
     let timeout = args.timeout;
     let watchdog = watchdog::start(timeout, Answer::Unknown { json: args.json });
     let deadline = watchdog.deadline();
     watchdog.doing("reading the problem");
+    if let Some(domain) = &domain {
+        super::check_domain_file(domain)?;
+    }
     let (problem, read_as_pddl) = load_problem(&args.instance)?;
     watchdog.doing("searching (building, loading or solving a formula)");
     let instance = problem.instance;
@@ -459,4 +467,24 @@ fn not_written(args: &SolveArgs) -> Vec<(&'static str, Option<&PathBuf>)> {
         .into_iter()
         .map(|(_, what, file)| (what, file))
         .collect()
+}
+
+/// `solve DOMAIN PROBLEM [PLAN]`: moves the problem into the instance's
+/// place, where the domain was, and the plan file to `--plan`; returns the
+/// domain's path, to be checked (`None` without the convention).
+fn ipc_convention(args: &mut SolveArgs) -> Result<Option<PathBuf>, Failure> {
+    let mut rest = std::mem::take(&mut args.ipc).into_iter();
+    let Some(problem) = rest.next() else {
+        return Ok(None);
+    };
+    let domain = args.instance.instance.replace(problem);
+    if let Some(plan) = rest.next() {
+        if args.plan.is_some() {
+            return Err(bad_input(
+                "the plan file is given twice: after the problem and as --plan",
+            ));
+        }
+        args.plan = Some(plan);
+    }
+    Ok(domain)
 }

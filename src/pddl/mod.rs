@@ -23,6 +23,7 @@
 //! Without an initial `ispoint` nothing is ever eaten, so nothing spawns:
 //! the problem is read with no apples.
 
+pub mod domain;
 pub mod plan;
 pub mod validate;
 pub mod write;

@@ -393,8 +393,9 @@ pub fn clean_up_on_signals() -> io::Result<()> {
         .spawn(move || {
             for signal in signals.forever() {
                 // A search that asked for it is stopped by the first SIGINT
-                // instead, and answers with what it has.
-                if signal == SIGINT
+                // or SIGTERM (a planning harness's time limit) instead, and
+                // answers with what it has.
+                if (signal == SIGINT || signal == SIGTERM)
                     && let Some(flag) = stopper().take()
                 {
                     flag.store(true, Ordering::SeqCst);
@@ -411,7 +412,7 @@ pub fn clean_up_on_signals() -> io::Result<()> {
     Ok(())
 }
 
-/// The flag the next SIGINT raises instead of ending the process
+/// The flag the next SIGINT or SIGTERM raises instead of ending the process
 /// ([`interrupt_raises`]).
 static STOPPER: Mutex<Option<Arc<AtomicBool>>> = Mutex::new(None);
 
@@ -420,10 +421,11 @@ fn stopper() -> MutexGuard<'static, Option<Arc<AtomicBool>>> {
 }
 
 /// In a process that cleans up on signals ([`clean_up_on_signals`]), makes
-/// the next SIGINT raise `flag` (a search's cancel flag, so that it stops and
-/// answers with the best it has) instead of ending the process; a SIGINT
-/// after that ends it as usual. `None` takes a flag not yet raised back, so
-/// that a SIGINT ends the process again (while the answer is being written).
+/// the next SIGINT or SIGTERM raise `flag` (a search's cancel flag, so that
+/// it stops and answers with the best it has) instead of ending the
+/// process; such a signal after that ends it as usual. `None` takes a flag
+/// not yet raised back, so that a SIGINT or SIGTERM ends the process again
+/// (while the answer is being written).
 pub fn interrupt_raises(flag: Option<Arc<AtomicBool>>) {
     *stopper() = flag;
 }

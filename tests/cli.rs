@@ -1970,9 +1970,29 @@ fn searches_name_the_encoding_they_refuse() {
 
 /// `--satisficing` without `--timeout` runs until its plan is proven least;
 /// the first Ctrl-C (SIGINT) stops it with the best plan found so far, which
-/// is printed (it was lost with the process).
+/// is printed (it was lost with the process), and so does the SIGTERM of a
+/// planning harness's time limit, which also leaves the `--plan` file (the
+/// process died of it, leaving nothing).
 #[test]
 fn an_interrupted_satisficing_search_answers_with_its_best_plan() {
+    let dir = temp_dir("interrupted-satisficing");
+    for signal in ["-INT", "-TERM"] {
+        let plan = dir.join(format!("plan{signal}"));
+        let answer = interrupted_satisficing(signal, &plan);
+        assert_eq!(answer["status"], "sat");
+        assert_eq!(answer["optimal"], false);
+        let moves = answer["horizon"].as_u64().unwrap();
+        assert!(moves > 0);
+        let written = std::fs::read_to_string(&plan).unwrap();
+        let actions = written.lines().filter(|l| l.starts_with('(')).count();
+        assert_eq!(actions as u64, moves, "{signal}");
+    }
+}
+
+/// Runs `solve` on IPC-2018 satisficing 8 with `--satisficing --json --plan
+/// PLAN`, sends `signal` after 6 s, and returns its JSON answer once it has
+/// ended with exit 0 saying that it was interrupted.
+fn interrupted_satisficing(signal: &str, plan: &std::path::Path) -> serde_json::Value {
     use std::io::Read;
     use std::process::{Command, Stdio};
     let problem = concat!(
@@ -1980,7 +2000,8 @@ fn an_interrupted_satisficing_search_answers_with_its_best_plan() {
         "/benchmarks/ipc2018-snake/satisficing/instance-8.pddl"
     );
     let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
-        .args(["solve", problem, "--satisficing", "--json"])
+        .args(["solve", problem, "--satisficing", "--json", "--plan"])
+        .arg(plan)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -1993,7 +2014,7 @@ fn an_interrupted_satisficing_search_answers_with_its_best_plan() {
         || start.elapsed() > std::time::Duration::from_secs(6),
         "six seconds",
         std::time::Duration::from_secs(60),
-        "-INT",
+        signal,
     );
     let (mut stdout, mut stderr) = (String::new(), String::new());
     child
@@ -2008,13 +2029,10 @@ fn an_interrupted_satisficing_search_answers_with_its_best_plan() {
         .unwrap()
         .read_to_string(&mut stderr)
         .unwrap();
-    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert_eq!(status.code(), Some(0), "{signal}: {stderr}");
     assert!(
         stderr.contains("interrupted: the answer is the best plan found so far"),
         "{stderr}"
     );
-    let answer: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
-    assert_eq!(answer["status"], "sat");
-    assert_eq!(answer["optimal"], false);
-    assert!(answer["horizon"].as_u64().unwrap() > 0);
+    serde_json::from_str(stdout.trim()).unwrap()
 }

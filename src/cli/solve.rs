@@ -65,7 +65,7 @@ pub struct SolveArgs {
     /// Least-horizon search [default: fresh on full boards, else incremental when the encoding allows it, else fresh].
     #[arg(long, value_enum)]
     pub search: Option<SearchMode>,
-    /// A plan fast (any length up to --max-horizon, or up to the instance's `horizon` when it has one), then shorter ones while time remains; `optimal` only if proven. Needs a `direct` encoding without `body=block` (the default's is one). Ctrl-C (SIGINT) stops it with the best plan found so far (a second one ends the process).
+    /// A plan fast (any length up to --max-horizon, or up to the instance's `horizon` when it has one), then shorter ones while time remains; `optimal` only if proven. Needs a `direct` encoding without `body=block` (the default's is one). Ctrl-C (SIGINT), or SIGTERM as planning harnesses send at their time limit, stops it with the best plan found so far, printed and written (a second signal ends the process).
     #[arg(long)]
     pub satisficing: bool,
     /// CaDiCaL configuration of every solver (`default`, `plain`, `sat`, `unsat`) [default: `unsat` for the least-horizon search when incremental or on a full board, `default` for every other]
@@ -211,7 +211,7 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
         planner = planner.cadical_config(config);
     }
     // A satisficing search runs until its plan is proven least or the
-    // timeout: the first Ctrl-C stops it with the best plan found so far (a
+    // timeout: the first Ctrl-C (or SIGTERM) stops it with the best plan found so far (a
     // second one ends the process).
     let stop = args.satisficing.then(|| Arc::new(AtomicBool::new(false)));
     if let Some(stop) = &stop {

@@ -551,6 +551,45 @@ fn the_ipc_and_val_conventions_take_the_domain_first() {
     assert!(!Path::new(again).exists());
 }
 
+/// A plan's `; cost = N` comment that is not its number of actions (each
+/// costs 1) gets a note, and the plan is still judged by its actions alone,
+/// as VAL does (it passed silently).
+#[test]
+fn a_stated_cost_that_is_not_the_plans_is_noted() {
+    let dir = temp_dir("stated-cost");
+    let problem = instance_file("optimal", 4);
+    let problem = problem.to_str().unwrap();
+    let plan = dir.join("p.plan");
+    let out = cli(&["solve", problem, "--plan", plan.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&plan).unwrap();
+    let actions = text.lines().filter(|l| l.starts_with('(')).count();
+    assert!(
+        text.ends_with(&format!("; cost = {actions} (unit cost)\n")),
+        "{text}"
+    );
+    let out = cli(&["check", problem, plan.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let wrong = dir.join("wrong.plan");
+    std::fs::write(&wrong, text.replace("; cost = ", "; cost = 9")).unwrap();
+    let out = cli(&["check", problem, wrong.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("valid:"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "wrong.plan: line {} states a cost of 9{actions}, but the plan has {actions} actions",
+            actions + 1
+        )),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn cli_rejects_malformed_pddl_with_exit_2() {
     let dir = temp_dir("bad");

@@ -89,6 +89,15 @@ pub fn checked_path(
             };
             PlanProblem::Unreadable(bad_input(format!("{name}{kind}: {e}")))
         })?;
+        if let Some((line, cost)) = validate::stated_cost(&text)
+            && cost != actions.len() as f64
+        {
+            note!(
+                "{name}: line {line} states a cost of {cost}, but the plan has {} (each \
+                 costs 1 in the snake domain); the comment is not checked",
+                snakesat::counted(actions.len(), "action")
+            );
+        }
         // (The violation names the problem's objects as spelt: cut, so that a
         // megabyte-long name is not a megabyte-long line, for `check` and `render` alike.)
         let path = validate::validate(instance, objects, &actions).map_err(|e| {

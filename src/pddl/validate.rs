@@ -176,6 +176,20 @@ fn is_number(text: &str) -> bool {
     parts.next().is_some_and(digits) && parts.next().is_none_or(digits)
 }
 
+/// The cost a plan file states in a comment, as planners write it
+/// (`; cost = 24 (unit cost)`): its line and the number, when there is one.
+/// The snake domain's actions cost 1 each, so a valid plan's cost is its
+/// number of actions; the comment is not part of the plan (VAL ignores it).
+pub fn stated_cost(text: &str) -> Option<(usize, f64)> {
+    text.lines().enumerate().find_map(|(index, raw)| {
+        let (_, comment) = raw.split_once(';')?;
+        let rest = comment.trim_start().strip_prefix("cost")?.trim_start();
+        let number = rest.strip_prefix('=')?.split_whitespace().next()?;
+        let value: f64 = number.parse().ok()?;
+        value.is_finite().then_some((index + 1, value))
+    })
+}
+
 /// Reads a plan file for the problem whose cells `objects` names: an object
 /// it does not name (other than `dummypoint`) is unknown. A plan of more
 /// actions than the horizon cap ([`MAX_HORIZON`]) is refused at the first
@@ -444,6 +458,15 @@ pub fn validate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_stated_cost_is_read_from_its_comment() {
+        let plan = "(move a b c d)\n; cost = 24 (unit cost)\n";
+        assert_eq!(stated_cost(plan), Some((2, 24.0)));
+        assert_eq!(stated_cost(";cost=3.0"), Some((1, 3.0)));
+        assert_eq!(stated_cost("; makespan = 3\n; a cost\n"), None);
+        assert_eq!(stated_cost("(move a b c d) ; cost = x"), None);
+    }
     use crate::instance::TailRule;
 
     /// A 3×2 problem: snake (1,0) ← (0,0), one point at (2,0), then (2,1).

@@ -21,7 +21,7 @@
 //! does not (an apple visible at `t = 0` may not lie under the body), and a
 //! spawn on an initial point's cell when there are several initial points.
 //! Without an initial `ispoint` nothing is ever eaten, so nothing spawns:
-//! the problem is read with no apples.
+//! the problem is read with no apples, and needs no `spawn` fact.
 
 pub mod domain;
 pub mod plan;
@@ -867,6 +867,8 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     // The spawn chain.
     let (first_spawn, spawn_line) = match spawns.as_slice() {
         [s] => *s,
+        // Without an initial apple nothing is eaten, so nothing spawns.
+        [] if points.is_empty() => (None, 0),
         [] => fail!("broken spawn chain: no (spawn ...) fact"),
         _ => fail!(
             "broken spawn chain: more than one (spawn ...) fact, on {}",
@@ -1206,6 +1208,30 @@ mod tests {
         assert_eq!(
             from_pddl(&short).unwrap_err().to_string(),
             "goal is not \"every apple eaten\": apple cells missing from it [pos2-1]"
+        );
+    }
+
+    /// Without an initial `ispoint` nothing is eaten, so nothing spawns: a
+    /// problem without a `spawn` fact (and an empty goal) is read with no
+    /// apples (it was refused as a broken spawn chain); with an apple, the
+    /// eat actions need the fact, and its absence is still refused.
+    #[test]
+    fn no_spawn_fact_is_needed_without_an_apple() {
+        let bare = TINY
+            .replace(
+                "(:goal (and (not (ispoint pos2-0)) (not (ispoint pos2-1))))",
+                "(:goal (and))",
+            )
+            .replace("(ispoint pos2-0)", "")
+            .replace("(spawn pos2-1)", "")
+            .replace("(NEXTSPAWN pos2-1 dummypoint)", "");
+        let instance = from_pddl(&bare).unwrap();
+        assert!(instance.apples.is_empty());
+        assert_eq!(instance.width, from_pddl(TINY).unwrap().width);
+        let spawnless = TINY.replace("(spawn pos2-1)", "");
+        assert_eq!(
+            from_pddl(&spawnless).unwrap_err().to_string(),
+            "broken spawn chain: no (spawn ...) fact"
         );
     }
 

@@ -590,6 +590,52 @@ fn a_stated_cost_that_is_not_the_plans_is_noted() {
     );
 }
 
+/// A satisficing plan not proven least says why: the time limit came first,
+/// or the search ended before it with nothing left to try (IPC-2018
+/// satisficing 8 at `--timeout 60` ended at about 51 s without a word), and
+/// how far the answer proves (no plan has fewer than its `no_plan_below`).
+#[test]
+fn a_satisficing_plan_not_proven_least_says_why() {
+    let problem = instance_file("satisficing", 8);
+    let started = Instant::now();
+    let out = cli(&[
+        "solve",
+        problem.to_str().unwrap(),
+        "--satisficing",
+        "--timeout",
+        "60",
+        "--json",
+    ]);
+    let seconds = started.elapsed().as_secs_f64();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    if answer["optimal"] == true {
+        // (A machine fast enough to prove it.)
+        return;
+    }
+    let below = answer["no_plan_below"].as_u64().unwrap();
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("not proven least: "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    if seconds < 58.5 {
+        assert!(
+            line.starts_with(&format!(
+                "not proven least: no plan has fewer than {below} moves; the search ended "
+            )) && line.contains(" s before --timeout: its phases"),
+            "after {seconds:.1} s: {line}"
+        );
+    } else {
+        assert_eq!(
+            line,
+            format!(
+                "not proven least: the time limit came first; no plan has fewer than {below} moves"
+            )
+        );
+    }
+}
+
 #[test]
 fn cli_rejects_malformed_pddl_with_exit_2() {
     let dir = temp_dir("bad");

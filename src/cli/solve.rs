@@ -249,7 +249,8 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
     snakesat::output::interrupt_raises(None);
     drop(watchdog);
     bar.finish_and_clear();
-    if stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+    let interrupted = stop.is_some_and(|s| s.load(Ordering::SeqCst));
+    if interrupted {
         note!("interrupted: the answer is the best plan found so far");
     }
     let outcome: Outcome = outcome.map_err(plan_failure)?;
@@ -316,6 +317,29 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
             "not proven least: the time limit came first; no plan has fewer than {}",
             snakesat::counted(outcome.no_plan_below().unwrap_or(plan.horizon), "move")
         );
+    }
+    // A satisficing search that ended on its own before its time limit: say
+    // why the plan is not proven least (it ended silently, seconds early).
+    if search == Search::Satisficing
+        && !interrupted
+        && let Verdict::Plan(plan) = &outcome.verdict
+        && !plan.optimal
+    {
+        let below = snakesat::counted(outcome.no_plan_below().unwrap_or(plan.horizon), "move");
+        match deadline.map(|d| d.saturating_duration_since(Instant::now())) {
+            Some(left) if left < Duration::from_secs(1) => {
+                note!("not proven least: the time limit came first; no plan has fewer than {below}")
+            }
+            left => note!(
+                "not proven least: no plan has fewer than {below}; the search ended{}: its \
+                 phases (the descent toward the lower bound, within its share of the time; \
+                 regrowing the plan's suffixes) had nothing left to try",
+                left.map_or(String::new(), |l| format!(
+                    " {:.1} s before --timeout",
+                    l.as_secs_f64()
+                ))
+            ),
+        }
     }
     let mut report = PlanReport::new(&outcome, &*encoding);
     report.cadical_config = config.map(|c| c.name());

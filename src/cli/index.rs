@@ -1152,33 +1152,37 @@ mod tests {
     #[test]
     fn bench_cells_are_checked_by_column() {
         let header = crate::cli::measure::ipc::rows_table(&[]).to_csv();
-        let good = "p1.pddl,5x5,15,sat,24,true,23,0.040,2272,7342,9396,,,,";
+        let good = "p1.pddl,5x5,15,sat,24,true,23,24,0.040,2272,7342,9396,,,,";
         assert_eq!(check_cells(&format!("{header}{good}\n")), Ok(()));
-        let timeout = "\"a, b.pddl\",,15,timeout,,false,,1.5,,,,,,,\"ran out, twice\"";
+        let timeout = "\"a, b.pddl\",,15,timeout,,false,,,1.5,,,,,,,\"ran out, twice\"";
         assert_eq!(check_cells(&format!("{header}{timeout}\n")), Ok(()));
         for (row, column) in [
             (
-                "p1.pddl,5x5,15,bogus,24,true,23,0.040,2272,7342,9396,,,,",
+                "p1.pddl,5x5,15,bogus,24,true,23,24,0.040,2272,7342,9396,,,,",
                 "status",
             ),
             (
-                "p1.pddl,0x-1,15,sat,24,true,23,0.040,2272,7342,9396,,,,",
+                "p1.pddl,0x-1,15,sat,24,true,23,24,0.040,2272,7342,9396,,,,",
                 "grid",
             ),
             (
-                "p1.pddl,5x5,15,sat,abc,true,23,0.040,2272,7342,9396,,,,",
+                "p1.pddl,5x5,15,sat,abc,true,23,24,0.040,2272,7342,9396,,,,",
                 "plan_length",
             ),
             (
-                "p1.pddl,5x5,15,sat,24,maybe,23,0.040,2272,7342,9396,,,,",
+                "p1.pddl,5x5,15,sat,24,maybe,23,24,0.040,2272,7342,9396,,,,",
                 "optimal",
             ),
             (
-                "p1.pddl,5x5,15,sat,24,true,23,-5,2272,7342,9396,,,,",
+                "p1.pddl,5x5,15,sat,24,true,23,x,0.040,2272,7342,9396,,,,",
+                "no_plan_below",
+            ),
+            (
+                "p1.pddl,5x5,15,sat,24,true,23,24,-5,2272,7342,9396,,,,",
                 "seconds",
             ),
             (
-                "p1.pddl,5x5,15,sat,24,true,23,0.040,2272,7342,9396,yes,,,",
+                "p1.pddl,5x5,15,sat,24,true,23,24,0.040,2272,7342,9396,yes,,,",
                 "certified",
             ),
         ] {

@@ -1873,8 +1873,8 @@ fn bench_shards_merge_into_the_single_table() {
     assert_eq!(snakesat(&["merge", "-o", &merged, &one, &two]).code, 0);
     assert_eq!(read(&merged).lines().count(), 4);
     assert_eq!(
-        drop_columns(&read(&merged), &[7, 10]),
-        drop_columns(&read(&all), &[7, 10])
+        drop_columns(&read(&merged), &[8, 11]),
+        drop_columns(&read(&all), &[8, 11])
     );
 }
 

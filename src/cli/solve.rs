@@ -308,29 +308,19 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
         // search up to a largest horizon.
         _ => Refuted::AtMost,
     };
-    if search == Search::Optimal
+    if matches!(search, Search::Optimal | Search::Satisficing)
         && !encoding.approximate()
-        && let Verdict::Plan(plan) = &outcome.verdict
-        && !plan.optimal
-    {
-        note!(
-            "not proven least: the time limit came first; no plan has fewer than {}",
-            snakesat::counted(outcome.no_plan_below().unwrap_or(plan.horizon), "move")
-        );
-    }
-    // A satisficing search that ended on its own before its time limit: say
-    // why the plan is not proven least (it ended silently, seconds early).
-    if search == Search::Satisficing
         && !interrupted
         && let Verdict::Plan(plan) = &outcome.verdict
         && !plan.optimal
     {
         let below = snakesat::counted(outcome.no_plan_below().unwrap_or(plan.horizon), "move");
-        match deadline.map(|d| d.saturating_duration_since(Instant::now())) {
-            Some(left) if left < Duration::from_secs(1) => {
-                note!("not proven least: the time limit came first; no plan has fewer than {below}")
-            }
-            left => note!(
+        // The least-horizon search stops short of a proof only at its time
+        // limit; a satisficing one may end before it, with nothing left to
+        // try (it ended silently, seconds early).
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if search == Search::Satisficing && left.is_none_or(|l| l >= Duration::from_secs(1)) {
+            note!(
                 "not proven least: no plan has fewer than {below}; the search ended{}: its \
                  phases (the descent toward the lower bound, within its share of the time; \
                  regrowing the plan's suffixes) had nothing left to try",
@@ -338,7 +328,9 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
                     " {:.1} s before --timeout",
                     l.as_secs_f64()
                 ))
-            ),
+            );
+        } else {
+            note!("not proven least: the time limit came first; no plan has fewer than {below}");
         }
     }
     let mut report = PlanReport::new(&outcome, &*encoding);

@@ -126,7 +126,11 @@ pub struct Output {
 
 /// What an [`Output`] is written through (buffered), counting the bytes.
 #[derive(Debug)]
-pub struct Writer(Sink, u64);
+pub struct Writer {
+    sink: Sink,
+    /// The bytes written so far.
+    written: u64,
+}
 
 #[derive(Debug)]
 enum Sink {
@@ -149,26 +153,26 @@ fn reader_gone<T>(result: io::Result<T>, gone: T) -> io::Result<T> {
 impl Write for Writer {
     #[inline]
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let written = match &mut self.0 {
+        let written = match &mut self.sink {
             Sink::Stdout(w) => reader_gone(w.write(buf), buf.len()),
             Sink::File(w, _) => w.write(buf),
         }?;
-        self.1 += written as u64;
+        self.written += written as u64;
         Ok(written)
     }
 
     #[inline]
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match &mut self.0 {
+        match &mut self.sink {
             Sink::Stdout(w) => reader_gone(w.write_all(buf), ()),
             Sink::File(w, _) => w.write_all(buf),
         }?;
-        self.1 += buf.len() as u64;
+        self.written += buf.len() as u64;
         Ok(())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        match &mut self.0 {
+        match &mut self.sink {
             Sink::Stdout(w) => reader_gone(w.flush(), ()),
             Sink::File(w, _) => w.flush(),
         }
@@ -664,10 +668,10 @@ fn create(given: &Path, r: Resolved) -> Result<Output, OutputError> {
     Ok(Output {
         given: given.to_path_buf(),
         target: Some(r.target),
-        writer: Some(Writer(
-            Sink::File(BufWriter::with_capacity(1 << 20, file), temp),
-            0,
-        )),
+        writer: Some(Writer {
+            sink: Sink::File(BufWriter::with_capacity(1 << 20, file), temp),
+            written: 0,
+        }),
     })
 }
 
@@ -677,10 +681,10 @@ impl Output {
         Output {
             given: PathBuf::from("-"),
             target: None,
-            writer: Some(Writer(
-                Sink::Stdout(BufWriter::with_capacity(1 << 20, io::stdout())),
-                0,
-            )),
+            writer: Some(Writer {
+                sink: Sink::Stdout(BufWriter::with_capacity(1 << 20, io::stdout())),
+                written: 0,
+            }),
         }
     }
 
@@ -713,13 +717,17 @@ impl Output {
     /// The bytes written so far (to standard output too, even when its
     /// reader has gone).
     pub fn written_bytes(&self) -> u64 {
-        self.writer.as_ref().map_or(0, |w| w.1)
+        self.writer.as_ref().map_or(0, |w| w.written)
     }
 }
 
 impl Drop for Output {
     fn drop(&mut self) {
-        if let Some(Writer(Sink::File(_, temp), _)) = &self.writer {
+        if let Some(Writer {
+            sink: Sink::File(_, temp),
+            ..
+        }) = &self.writer
+        {
             let mut files = live();
             let path = temp.to_path_buf();
             files.temporaries.retain(|f| *f != path);
@@ -783,8 +791,13 @@ fn land<E: From<OutputError>>(
     }
     before_landing()?;
     for output in &mut outputs {
-        let (Some(target), Some(Writer(Sink::File(w, temp), _))) =
-            (&output.target, output.writer.take())
+        let (
+            Some(target),
+            Some(Writer {
+                sink: Sink::File(w, temp),
+                ..
+            }),
+        ) = (&output.target, output.writer.take())
         else {
             continue;
         };

@@ -277,20 +277,32 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
-/// The SHA-256 of the file `path` in lowercase hex, read a block at a time.
-pub fn sha256_file(path: &std::path::Path) -> std::io::Result<String> {
-    use std::io::Read as _;
-    let mut file = std::fs::File::open(path)?;
+/// The SHA-256, in lowercase hex, of the bytes of `reader`, read a block at
+/// a time (never whole in memory); each block is passed to `each` too, whose
+/// error stops the read, as a read error does (told by `read_failed`).
+pub fn sha256_blocks<E>(
+    mut reader: impl std::io::Read,
+    mut each: impl FnMut(&[u8]) -> Result<(), E>,
+    read_failed: impl Fn(std::io::Error) -> E,
+) -> Result<String, E> {
     let mut hasher = Sha256::new();
     let mut block = vec![0u8; 1 << 20];
     loop {
-        match file.read(&mut block) {
+        match reader.read(&mut block) {
             Ok(0) => return Ok(hex(&hasher.finalize())),
-            Ok(n) => hasher.update(&block[..n]),
+            Ok(n) => {
+                hasher.update(&block[..n]);
+                each(&block[..n])?;
+            }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            Err(e) => return Err(read_failed(e)),
         }
     }
+}
+
+/// The SHA-256 of the file `path` in lowercase hex ([`sha256_blocks`]).
+pub fn sha256_file(path: &std::path::Path) -> std::io::Result<String> {
+    sha256_blocks(std::fs::File::open(path)?, |_| Ok(()), |e| e)
 }
 
 /// `bytes` as lowercase hexadecimal, two digits a byte.

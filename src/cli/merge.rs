@@ -13,11 +13,10 @@
 
 use crate::cli::Exit;
 use std::collections::HashSet;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use sha2::{Digest, Sha256};
 
 use crate::cli::index::{self, Shard, Summary};
 use crate::cli::measure::game::games_table;
@@ -382,29 +381,24 @@ fn stream_checked(source: &Path, sha: &str, sink: &mut impl Write) -> Result<(),
     let name = source.display();
     let cannot = |verb: &str, e: std::io::Error| bad_input(format!("cannot {verb} {name}: {e}"));
     regular_file(source)?;
-    let mut file = std::fs::File::open(source).map_err(|e| cannot("read", e))?;
+    let file = std::fs::File::open(source).map_err(|e| cannot("read", e))?;
     let limit = Input::Formula.max_bytes();
-    let mut hasher = Sha256::new();
-    let mut block = vec![0u8; 1 << 20];
     let mut total: u64 = 0;
-    loop {
-        let n = match file.read(&mut block) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(cannot("read", e)),
-        };
-        total += n as u64;
-        if total > limit {
-            return Err(bad_input(format!(
-                "{name} is larger than {} MB, the most read of a family's file",
-                limit >> 20
-            )));
-        }
-        hasher.update(&block[..n]);
-        sink.write_all(&block[..n]).map_err(|e| cannot("copy", e))?;
-    }
-    if index::hex(&hasher.finalize()) != sha {
+    let digest = index::sha256_blocks(
+        file,
+        |block| {
+            total += block.len() as u64;
+            if total > limit {
+                return Err(bad_input(format!(
+                    "{name} is larger than {} MB, the most read of a family's file",
+                    limit >> 20
+                )));
+            }
+            sink.write_all(block).map_err(|e| cannot("copy", e))
+        },
+        |e| cannot("read", e),
+    )?;
+    if digest != sha {
         return Err(bad_input(format!(
             "{name} does not match the SHA-256 of its index"
         )));

@@ -34,8 +34,9 @@ pub enum DomainMismatch {
 }
 
 /// The tokens of PDDL `text` (parentheses and words, lowercased, without
-/// `;` comments), each with its line.
-fn tokens(text: &str) -> impl Iterator<Item = (usize, String)> + '_ {
+/// `;` comments or a leading byte-order mark), each with its line, read
+/// lazily line by line ([`super::is_domain_text`] reads four).
+pub(super) fn tokens(text: &str) -> impl Iterator<Item = (usize, String)> + '_ {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.lines().enumerate().flat_map(|(i, line)| {
         let code = line.split(';').next().unwrap_or("");

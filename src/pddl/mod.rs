@@ -217,17 +217,10 @@ pub fn is_pddl_path(path: impl AsRef<Path>) -> bool {
 /// True when `text` (the head of a file is enough) begins, after blanks and
 /// `;` comments, with `(define (domain`, in any case: a domain file.
 pub fn is_domain_text(text: &str) -> bool {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut words: Vec<String> = Vec::new();
-    for line in text.lines() {
-        let code = line.split(';').next().unwrap_or("");
-        let spaced = code.replace('(', " ( ").replace(')', " ) ");
-        words.extend(spaced.split_whitespace().map(str::to_ascii_lowercase));
-        if words.len() >= 4 {
-            break;
-        }
-    }
-    words.len() >= 4 && words[..4] == ["(", "define", "(", "domain"]
+    domain::tokens(text)
+        .map(|(_, word)| word)
+        .take(4)
+        .eq(["(", "define", "(", "domain"])
 }
 
 /// An s-expression: an atom, or a list and the line of its `(`. Atoms

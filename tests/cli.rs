@@ -1289,6 +1289,29 @@ fn a_fixed_horizon_refutes_only_plans_of_exactly_that_length() {
     );
     let run = snakesat(&["solve", &far, "--satisficing"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // Beyond the horizon cap no flag helps: the note says so instead of
+    // naming a --max-horizon that is refused, or --satisficing when given.
+    for extra in [&[][..], &["--satisficing"], &["--max-horizon", "500"]] {
+        let mut args = vec!["solve", "--size", "400", "--apples", "3000"];
+        args.extend_from_slice(extra);
+        let run = snakesat(&args);
+        assert_eq!(run.code, 1, "{extra:?}: {}", run.stderr);
+        let within = if extra.len() == 2 {
+            500
+        } else if extra.is_empty() {
+            300
+        } else {
+            100000
+        };
+        assert_eq!(
+            run.stderr,
+            format!(
+                "no plan: at least 790531 moves are needed, more than {within} (no search \
+                 plans more than 100000 moves, the largest --max-horizon)\n"
+            ),
+            "{extra:?}"
+        );
+    }
 }
 
 /// A 3x2 board with a wall at (2, 1): the snake (1, 0) -> (0, 0) eats the

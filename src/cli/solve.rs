@@ -263,8 +263,15 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
             Some(bound) => {
                 // A search of any length was bounded by --max-horizon: say so.
                 // (A --max-horizon given bounds --satisficing too.)
+                // Beyond the horizon cap (also --satisficing's largest
+                // horizon), no search can plan it: say that instead of a
+                // value --max-horizon refuses.
+                let cap = snakesat::instance::MAX_HORIZON;
                 let hint = match (instance.horizon, args.max_horizon) {
                     (Some(_), _) => String::new(),
+                    _ if bound > cap => format!(
+                        " (no search plans more than {cap} moves, the largest --max-horizon)"
+                    ),
                     (None, Some(_)) => format!(" (--max-horizon; raise it to at least {bound})"),
                     (None, None) => format!(
                         " (the default --max-horizon; raise it to at least {bound}, or use \

@@ -599,7 +599,13 @@ pub fn summary_table(rows: &[Row], proofs: bool) -> Table {
             r.plan_length
                 .map_or(r.status.clone(), |l| l.to_string())
                 .into(),
-            if r.optimal { "yes" } else { "no" }.into(),
+            // (Only a plan is optimal or not.)
+            match (r.plan_length, r.optimal) {
+                (None, _) => "-",
+                (Some(_), true) => "yes",
+                (Some(_), false) => "no",
+            }
+            .into(),
             opt(r.lower_bound.map(|v| v as u64)),
             opt(r.no_plan_below.map(|v| v as u64)),
             Cell::Float(r.seconds, 2),
@@ -726,6 +732,19 @@ mod tests {
             summary_table(&rows, false).to_markdown().lines().nth(2),
             Some(
                 "| optimal/instance-1.pddl | 5x5 | 3 | 12 | yes | 10 | 12 | 1.23 | 100 | - | 2.0 |"
+            )
+        );
+        // A problem without a plan is neither optimal nor not.
+        let unsat = Row {
+            status: "unsat".into(),
+            plan_length: None,
+            optimal: false,
+            ..row()
+        };
+        assert_eq!(
+            summary_table(&[unsat], false).to_markdown().lines().nth(2),
+            Some(
+                "| optimal/instance-1.pddl | 5x5 | 3 | unsat | - | 10 | 12 | 1.23 | 100 | - | 2.0 |"
             )
         );
     }

@@ -686,14 +686,8 @@ impl<'a> Planner<'a> {
             Search::Satisficing => (proven, self.max_horizon.unwrap_or(MAX_HORIZON)),
         };
         if lower > upper || proven == usize::MAX {
-            // Proven without solving: the bound exceeds every horizon allowed
-            // (`usize::MAX`: the apples can never all be eaten).
-            return Ok(Outcome {
-                search,
-                verdict: Verdict::NoPlan { within: upper },
-                lower_bound: (proven != usize::MAX).then_some(proven),
-                attempts: vec![],
-            });
+            // Proven without solving: the bound exceeds every horizon allowed.
+            return Ok(refuted_by_bound(search, upper, proven));
         }
         let mut progress = |a: &Attempt| {
             if let Some(p) = self.progress.as_mut() {
@@ -741,9 +735,13 @@ impl<'a> Planner<'a> {
             }
             // The least-horizon route starts at one move: zero moves is asked directly.
             Search::FixedHorizon(t) if !self.shortcut || t == 0 => {
-                let attempt = solve::solve_at(instance, encoding, t, &budget)?;
-                progress(&attempt);
-                SearchResult::from_attempts(vec![attempt], proven)
+                match below_bound(solve::solve_at(instance, encoding, t, &budget), t, proven)? {
+                    Some(attempt) => {
+                        progress(&attempt);
+                        SearchResult::from_attempts(vec![attempt], proven)
+                    }
+                    None => return Ok(refuted_by_bound(search, t, proven)),
+                }
             }
             // The shortcut of a shorter plan walked on to the horizon.
             Search::FixedHorizon(t) => match budget.expired() {
@@ -754,9 +752,14 @@ impl<'a> Planner<'a> {
                     undecided: None,
                 },
                 false => {
-                    let attempt = solve::solve_fixed(instance, encoding, t, &budget)?;
-                    progress(&attempt);
-                    SearchResult::from_attempts(vec![attempt], proven)
+                    let solved = solve::solve_fixed(instance, encoding, t, &budget);
+                    match below_bound(solved, t, proven)? {
+                        Some(attempt) => {
+                            progress(&attempt);
+                            SearchResult::from_attempts(vec![attempt], proven)
+                        }
+                        None => return Ok(refuted_by_bound(search, t, proven)),
+                    }
                 }
             },
             // Fresh formulas on every core: asked for, the only way for the
@@ -920,6 +923,33 @@ fn check_horizon(t: usize) -> Result<(), PlanError> {
         return Err(InstanceError::HugeHorizon(t).into());
     }
     Ok(())
+}
+
+/// A fixed horizon's attempt, or `None` when its formula exceeds the
+/// encoding's limits below the proven lower bound `proven`: the bound
+/// alone refutes that horizon, so the limit does not stand in the way of
+/// the answer ([`refuted_by_bound`]). Other errors pass on.
+fn below_bound(
+    solved: Result<Attempt, EncodeError>,
+    t: usize,
+    proven: usize,
+) -> Result<Option<Attempt>, PlanError> {
+    match solved {
+        Ok(attempt) => Ok(Some(attempt)),
+        Err(EncodeError::TooBig { .. }) if t < proven => Ok(None),
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// "No plan within `within` moves", proven without solving by the lower
+/// bound `proven` (`usize::MAX`: the apples can never all be eaten).
+fn refuted_by_bound(search: Search, within: usize, proven: usize) -> Outcome {
+    Outcome {
+        search,
+        verdict: Verdict::NoPlan { within },
+        lower_bound: (proven != usize::MAX).then_some(proven),
+        attempts: vec![],
+    }
 }
 
 /// The largest horizon of a formula the satisficing search builds (its

@@ -461,12 +461,16 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// True when every refuted horizon the answer rests on has a complete proof.
+    /// True when every refuted horizon the answer rests on has a complete
+    /// proof (false for a fixed horizon below the lower bound whose formula
+    /// is beyond the encoding's limits: it has none).
     pub fn certified(&self) -> bool {
-        self.claims
-            .iter()
-            .filter(|c| c.reason == Reason::Refuted)
-            .all(|c| c.refuted)
+        self.below_lower_bound != Some(FIXED_TOO_BIG_NOTE)
+            && self
+                .claims
+                .iter()
+                .filter(|c| c.reason == Reason::Refuted)
+                .all(|c| c.refuted)
     }
 }
 
@@ -511,6 +515,12 @@ const FIXED_BELOW_BOUND_NOTE: &str = "the fixed horizon lies below the lower bou
 never be eaten): a pruned formula (the direct encoding's default) holds that argument as clauses, \
 often empty ones, so its refutation rests on the argument, not on the game's rules; encode with \
 prune=off for a refutation from the rules alone";
+
+/// What excludes a fixed horizon below the lower bound whose formula is
+/// beyond the encoding's limits (no claim then).
+const FIXED_TOO_BIG_NOTE: &str = "the fixed horizon lies below the lower bound (or some apple can \
+never be eaten; src/encode/prune.rs, src/encode/schedule.rs), an argument, not a proof; it has no \
+certificate: its formula is beyond the encoding's limits";
 
 /// The horizons whose UNSAT the answer rests on (the UNSAT `attempts` of its search), ascending.
 fn refuted_horizons(attempts: &[Attempt]) -> Vec<usize> {
@@ -584,7 +594,7 @@ pub fn certify(
             None => match solved.next().expect("one result per missing claim") {
                 Ok(certificate) => certificates.push(certificate),
                 Err(ProofError::Encode(EncodeError::TooBig { .. }))
-                    if claim.1 == Reason::BelowBound =>
+                    if claim.1 == Reason::BelowBound || fixed_below_bound =>
                 {
                     below_too_big = true
                 }
@@ -597,6 +607,8 @@ pub fn certify(
         lower_bound,
         below_lower_bound: if unreachable {
             Some(UNREACHABLE_NOTE)
+        } else if below_too_big && fixed_below_bound {
+            Some(FIXED_TOO_BIG_NOTE)
         } else if below_too_big {
             Some(BOUND_TOO_BIG_NOTE)
         } else if fixed_below_bound {

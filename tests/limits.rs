@@ -986,3 +986,64 @@ fn nested_lists_are_refused_without_holding_them() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A fixed horizon below the lower bound is answered by the bound alone:
+/// "no plan" (exit 1) even when its formula is beyond the encoding's limits
+/// (it was refused, exit 2, on the large board and answered on the small
+/// one); at or above the bound such a formula is still refused. With
+/// `--proof`, the manifest says that the horizon has no certificate and the
+/// answer is not certified.
+#[test]
+fn a_fixed_horizon_below_the_bound_needs_no_formula() {
+    for size in ["100", "1000"] {
+        let run = snakesat(&["solve", "--size", size, "--apples", "3", "--horizon", "60"]);
+        assert_eq!(run.code, 1, "{size}: {}", run.stderr);
+        assert!(
+            run.stdout.starts_with("no plan within 60 moves"),
+            "{}",
+            run.stdout
+        );
+    }
+    assert_bad_input(
+        &snakesat(&[
+            "solve",
+            "--size",
+            "1000",
+            "--apples",
+            "3",
+            "--horizon",
+            "1000",
+        ]),
+        "head slots",
+    );
+    let dir = temp_dir("below-bound-proof");
+    let proof = dir.join("p");
+    let proof = proof.to_str().unwrap();
+    let run = snakesat(&[
+        "solve",
+        "--size",
+        "1000",
+        "--apples",
+        "3",
+        "--horizon",
+        "60",
+        "--proof",
+        proof,
+        "--json",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let answer: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(answer["status"], "unsat");
+    assert_eq!(answer["certified"], false);
+    assert!(run.stderr.contains("not certified"), "{}", run.stderr);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("p/manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["claims"], serde_json::json!([]));
+    assert!(
+        manifest["below_lower_bound"]
+            .as_str()
+            .is_some_and(|note| note.contains("has no certificate")),
+        "{manifest}"
+    );
+}

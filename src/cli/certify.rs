@@ -100,6 +100,11 @@ pub fn write(
         dir.display(),
         match certified {
             Some(true) => "every refuted horizon is certified",
+            // (No claim at all: the one refuted horizon's formula is too big.)
+            Some(false) if manifest.claims.is_empty() => {
+                "not certified: the horizon's formula is beyond the encoding's limits (the answer \
+                 rests on the lower bound; see the manifest)"
+            }
             Some(false) => "some re-solve reached the time limit: not certified",
             None => "no answer (unknown), so nothing is certified",
         }

@@ -458,14 +458,18 @@ pub struct Manifest {
     pub below_lower_bound: Option<&'static str>,
     /// Every claim, by horizon.
     pub claims: Vec<Certificate>,
+    /// A horizon the answer rests on got no claim: a fixed horizon below
+    /// the lower bound whose formula is beyond the encoding's limits.
+    #[serde(skip)]
+    uncertified_refutation: bool,
 }
 
 impl Manifest {
     /// True when every refuted horizon the answer rests on has a complete
-    /// proof (false for a fixed horizon below the lower bound whose formula
-    /// is beyond the encoding's limits: it has none).
+    /// proof (false when one has no claim at all: a fixed horizon below the
+    /// lower bound whose formula is beyond the encoding's limits).
     pub fn certified(&self) -> bool {
-        self.below_lower_bound != Some(FIXED_TOO_BIG_NOTE)
+        !self.uncertified_refutation
             && self
                 .claims
                 .iter()
@@ -588,6 +592,7 @@ pub fn certify(
     // argument): a formula beyond the encoding's limits there is noted, not
     // an error that would take the answer with it.
     let mut below_too_big = false;
+    let mut uncertified_refutation = false;
     for claim in &claims {
         match written(claim) {
             Some(certificate) => certificates.push(certificate.clone()),
@@ -596,7 +601,8 @@ pub fn certify(
                 Err(ProofError::Encode(EncodeError::TooBig { .. }))
                     if claim.1 == Reason::BelowBound || fixed_below_bound =>
                 {
-                    below_too_big = true
+                    below_too_big = true;
+                    uncertified_refutation |= claim.1 == Reason::Refuted;
                 }
                 Err(e) => return Err(e),
             },
@@ -619,6 +625,7 @@ pub fn certify(
             below_bound.filter(|&bound| bound >= 2).map(|_| BOUND_NOTE)
         },
         claims: certificates,
+        uncertified_refutation,
     };
     let text = serde_json::to_string_pretty(&manifest)?;
     let manifest_path = dir.join(MANIFEST);

@@ -733,9 +733,22 @@ impl<'a> Planner<'a> {
                 }
                 within(result, upper)
             }
-            // The least-horizon route starts at one move: zero moves is asked directly.
-            Search::FixedHorizon(t) if !self.shortcut || t == 0 => {
-                match below_bound(solve::solve_at(instance, encoding, t, &budget), t, proven)? {
+            // The shortcut of a shorter plan walked on to the horizon, out of time.
+            Search::FixedHorizon(t) if self.shortcut && t > 0 && budget.expired() => SearchResult {
+                status: Status::Unknown,
+                attempts: vec![],
+                lower_bound: proven,
+                undecided: None,
+            },
+            Search::FixedHorizon(t) => {
+                // The least-horizon route starts at one move: zero moves is
+                // asked directly; else the shortcut (a shorter plan walked on).
+                let solved = if !self.shortcut || t == 0 {
+                    solve::solve_at(instance, encoding, t, &budget)
+                } else {
+                    solve::solve_fixed(instance, encoding, t, &budget)
+                };
+                match below_bound(solved, t, proven)? {
                     Some(attempt) => {
                         progress(&attempt);
                         SearchResult::from_attempts(vec![attempt], proven)
@@ -743,25 +756,6 @@ impl<'a> Planner<'a> {
                     None => return Ok(refuted_by_bound(search, t, proven)),
                 }
             }
-            // The shortcut of a shorter plan walked on to the horizon.
-            Search::FixedHorizon(t) => match budget.expired() {
-                true => SearchResult {
-                    status: Status::Unknown,
-                    attempts: vec![],
-                    lower_bound: proven,
-                    undecided: None,
-                },
-                false => {
-                    let solved = solve::solve_fixed(instance, encoding, t, &budget);
-                    match below_bound(solved, t, proven)? {
-                        Some(attempt) => {
-                            progress(&attempt);
-                            SearchResult::from_attempts(vec![attempt], proven)
-                        }
-                        None => return Ok(refuted_by_bound(search, t, proven)),
-                    }
-                }
-            },
             // Fresh formulas on every core: asked for, the only way for the
             // encoding, or (by default) a full board, whose fixed-horizon
             // formulas are much easier than the incremental one.

@@ -564,6 +564,12 @@ pub fn note_input(path: &Path) -> Result<(), OutputError> {
     Ok(())
 }
 
+/// Whether the file at `path` (links followed) is one the command has read
+/// ([`note_input`]).
+pub fn is_input(path: &Path) -> bool {
+    file_id(path).is_some_and(|id| seen().inputs.contains(&id))
+}
+
 /// Set once an output is standard output (see [`stdout_taken`]).
 static STDOUT_TAKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 

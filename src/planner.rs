@@ -27,6 +27,7 @@ use crate::instance::{Instance, InstanceError, MAX_HORIZON, Pos};
 use crate::proof::ProofError;
 use crate::reachable::{self, Reachable};
 use crate::sim::{self, Replay, Violation};
+use crate::solve::anytime::{Anytime, OnPlan};
 use crate::solve::{self, Budget, SearchResult};
 /// The types the planner reports in ([`Outcome::attempts`],
 /// [`Planner::on_attempt`], [`Outcome::status`], [`Outcome::stats`]), here
@@ -411,6 +412,7 @@ pub struct Planner<'a> {
     fallback_plan: bool,
     proof_dir: Option<&'a Path>,
     progress: Option<Progress<'a>>,
+    on_plan: Option<OnPlan>,
     cancel: Option<Arc<AtomicBool>>,
     threads: Option<usize>,
 }
@@ -429,6 +431,7 @@ impl std::fmt::Debug for Planner<'_> {
             .field("fallback_plan", &self.fallback_plan)
             .field("proof_dir", &self.proof_dir)
             .field("on_attempt", &self.progress.is_some())
+            .field("on_plan", &self.on_plan.is_some())
             .field("cancel_flag", &self.cancel)
             .field("threads", &self.threads)
             .finish()
@@ -462,6 +465,7 @@ impl<'a> Planner<'a> {
             fallback_plan: true,
             proof_dir: None,
             progress: None,
+            on_plan: None,
             cancel: None,
             threads: None,
         }
@@ -558,6 +562,7 @@ impl<'a> Planner<'a> {
             config: self.config.unwrap_or(default),
             cancel: self.cancel.clone(),
             threads: self.threads,
+            anytime: None,
         }
     }
 
@@ -635,20 +640,34 @@ impl<'a> Planner<'a> {
         self
     }
 
-    /// Plans `instance` with the search [`Planner::search_for`] gives and
-    /// checks the plan with the simulator. An instance
-    /// that breaks a rule of the model ([`Instance::validate`]), or a fixed
-    /// horizon beyond [`MAX_HORIZON`], is refused ([`PlanError::Instance`]).
-    /// It takes `&mut self` for the [`Planner::on_attempt`] callback, an
-    /// `FnMut`; one planner plans any number of instances in turn.
-    pub fn plan(&mut self, instance: &Instance) -> Result<Outcome, PlanError> {
+    /// Calls `on_plan` with each plan [`Search::Satisficing`] finds that is
+    /// shorter than every one before it, as soon as it is found (the cells
+    /// of the head's path, one per time point, legal by the simulator and
+    /// within the largest horizon), so that a caller killed before the
+    /// answer has the best plan so far: `solve --satisficing --plan FILE`
+    /// writes each to `FILE.1`, `FILE.2`, …. The answer's plan is always
+    /// the last one passed. Other searches do not call it. It may be called
+    /// from any of the search's threads, one call at a time.
+    #[must_use = "a Planner is a builder: the planner with this option is returned"]
+    pub fn on_plan(mut self, on_plan: impl Fn(&[Pos]) + Send + Sync + 'static) -> Self {
+        self.on_plan = Some(Arc::new(on_plan));
+        self
+    }
+
+    /// What [`Planner::plan`] refuses before any work, without planning: an
+    /// instance that breaks a rule of the model ([`Instance::validate`]), a
+    /// fixed horizon beyond [`MAX_HORIZON`], an instance the encoding does
+    /// not accept, or a search or method the encoding cannot run. A caller
+    /// that prepares something before planning (`solve` removes an earlier
+    /// run's numbered plan files) asks first.
+    pub fn check(&self, instance: &Instance) -> Result<(), PlanError> {
         instance.validate()?;
         let search = self.search_for(instance);
         if let Search::FixedHorizon(t) = search {
             check_horizon(t)?;
         }
-        // Refusals first: whether the flags fit the encoding and the
-        // instance does not depend on the answer (which may need no formula).
+        // Whether the flags fit the encoding and the instance does not
+        // depend on the answer (which may need no formula).
         let encoding = self.encoding;
         encoding.accepts(instance)?;
         let incremental = encoding.capabilities().incremental;
@@ -662,6 +681,20 @@ impl<'a> Planner<'a> {
         if search == Search::Satisficing && !incremental {
             return Err(refuse("satisficing"));
         }
+        Ok(())
+    }
+
+    /// Plans `instance` with the search [`Planner::search_for`] gives and
+    /// checks the plan with the simulator. An instance
+    /// that breaks a rule of the model ([`Instance::validate`]), or a fixed
+    /// horizon beyond [`MAX_HORIZON`], is refused ([`PlanError::Instance`]).
+    /// It takes `&mut self` for the [`Planner::on_attempt`] callback, an
+    /// `FnMut`; one planner plans any number of instances in turn.
+    pub fn plan(&mut self, instance: &Instance) -> Result<Outcome, PlanError> {
+        self.check(instance)?;
+        let search = self.search_for(instance);
+        let encoding = self.encoding;
+        let incremental = encoding.capabilities().incremental;
         let budget = self.budget(CadicalConfig::Default);
         // `usize::MAX` below: no apple-eating plan at any horizon.
         let mut proven = prune::lower_bound(instance).unwrap_or(usize::MAX);
@@ -710,6 +743,13 @@ impl<'a> Planner<'a> {
             },
             _ => budget.clone(),
         };
+        // Where the satisficing search reports each better plan.
+        let anytime = match (search, &self.on_plan) {
+            (Search::Satisficing, Some(on_plan)) => {
+                Some(Arc::new(Anytime::new(instance, upper, on_plan.clone())))
+            }
+            _ => None,
+        };
         let result = match search {
             Search::Satisficing => {
                 let formula_moves = upper.min(SATISFICING_FORMULA_MOVES);
@@ -718,7 +758,10 @@ impl<'a> Planner<'a> {
                     encoding,
                     proven,
                     formula_moves,
-                    &budget,
+                    &Budget {
+                        anytime: anytime.clone(),
+                        ..budget.clone()
+                    },
                     &mut progress,
                 )?;
                 // Every horizon refuted up to the largest formula built is
@@ -820,7 +863,11 @@ impl<'a> Planner<'a> {
         } else {
             result
         };
-        Ok(conclude(instance, search, result, upper, encoding))
+        let outcome = conclude(instance, search, result, upper, encoding);
+        if let (Some(anytime), Verdict::Plan(plan)) = (&anytime, &outcome.verdict) {
+            anytime.conclude(&plan.path);
+        }
+        Ok(outcome)
     }
 
     /// Answers "is there a plan of exactly `t` moves?" for every `t` of

@@ -380,7 +380,148 @@ fn solve_plan_and_replay(
     let (steps, under_body) =
         replay_counting(&text, &plan).unwrap_or_else(|e| panic!("{what}: {e}\n{plan}"));
     assert_eq!(steps, horizon, "{what}");
+    // `--satisficing` also wrote each better plan, as found, to PLAN.1,
+    // PLAN.2, …: every one passes the replay, each is shorter than the one
+    // before, and the last is the answer. Other searches write none.
+    let numbered = numbered_plans(&plan_file);
+    if extra.contains(&"--satisficing") {
+        assert!(!numbered.is_empty(), "{what}: no PLAN.1");
+        let mut before = usize::MAX;
+        for (k, text) in numbered.iter().enumerate() {
+            let steps = replay(&text_of(problem), text)
+                .unwrap_or_else(|e| panic!("{what}: PLAN.{}: {e}\n{text}", k + 1));
+            assert!(steps < before, "{what}: PLAN.{} has {steps} moves", k + 1);
+            before = steps;
+        }
+        assert_eq!(
+            numbered.last(),
+            Some(&plan),
+            "{what}: the last numbered plan"
+        );
+    } else {
+        assert!(
+            numbered.is_empty(),
+            "{what}: numbered plans without --satisficing"
+        );
+    }
     (horizon, optimal, under_body)
+}
+
+/// The problem file's text.
+fn text_of(problem: &Path) -> String {
+    std::fs::read_to_string(problem).unwrap()
+}
+
+/// The texts of `PLAN.1`, `PLAN.2`, … up to the first missing number.
+fn numbered_plans(plan: &Path) -> Vec<String> {
+    (1..)
+        .map(|k| std::fs::read_to_string(format!("{}.{k}", plan.display())))
+        .take_while(Result::is_ok)
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// `--satisficing --plan PLAN` writes each better plan to PLAN.1, PLAN.2, …
+/// as it finds it, so a harness that kills the planner at its time limit
+/// (SIGKILL: no handler runs, the answer is never printed) still has a
+/// valid plan. Numbered files of an earlier run are removed first (here a
+/// stale PLAN.1 and PLAN.2 that are not plans), and another output cannot
+/// take a numbered name.
+#[test]
+fn a_killed_satisficing_search_leaves_its_plans_so_far() {
+    use std::process::{Command, Stdio};
+    let dir = temp_dir("anytime");
+    let problem = instance_file("satisficing", 20);
+    let plan = dir.join("plan");
+    let stale = |k: usize| dir.join(format!("plan.{k}"));
+    std::fs::write(stale(1), "; cost = 0 (unit cost)\n").unwrap();
+    std::fs::write(stale(2), "; cost = 0 (unit cost)\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args([
+            "solve",
+            problem.to_str().unwrap(),
+            "--satisficing",
+            "--plan",
+        ])
+        .arg(&plan)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("binary runs");
+    // The first plan comes within seconds (the least would take far longer);
+    // a plan file whose text replays is one landed whole.
+    let started = Instant::now();
+    let text = text_of(&problem);
+    while numbered_plans(&plan)
+        .first()
+        .is_none_or(|p| replay(&text, p).is_err())
+    {
+        assert!(started.elapsed().as_secs() < 120, "no PLAN.1 in 120 s");
+        assert!(child.try_wait().unwrap().is_none(), "ended before PLAN.1");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let numbered = numbered_plans(&plan);
+    let mut before = usize::MAX;
+    for (k, p) in numbered.iter().enumerate() {
+        let steps = replay(&text, p).unwrap_or_else(|e| panic!("PLAN.{}: {e}\n{p}", k + 1));
+        assert!(steps < before);
+        before = steps;
+    }
+    assert!(
+        !plan.exists(),
+        "the answer's file is written only with the answer"
+    );
+    // Another output named like a numbered plan is refused up front.
+    let proof = dir.join("plan.7");
+    let out = cli(&[
+        "solve",
+        problem.to_str().unwrap(),
+        "--satisficing",
+        "--plan",
+        plan.to_str().unwrap(),
+        "--proof",
+        proof.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!proof.exists());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: --proof ") && stderr.contains("writes each better plan to"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // A refused run removes no earlier numbered file: not for a numbered
+    // name that is a folder, nor for flags the search refuses.
+    let plan = dir.join("refused");
+    let earlier = dir.join("refused.1");
+    std::fs::write(&earlier, "earlier\n").unwrap();
+    std::fs::create_dir(dir.join("refused.2")).unwrap();
+    let solve = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            problem.to_str().unwrap(),
+            "--satisficing",
+            "--plan",
+            plan.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        cli(&args)
+    };
+    for (extra, needle) in [
+        (&[][..], "refused.2 exists and is not a regular file"),
+        (
+            &["--encoding", "direct,body=block"][..],
+            "needs a direct encoding",
+        ),
+    ] {
+        let out = solve(extra);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(needle), "{stderr}");
+        assert_eq!(std::fs::read_to_string(&earlier).unwrap(), "earlier\n");
+    }
 }
 
 /// An optimal-track instance: its plan must be proven optimal; returns the horizon.

@@ -468,3 +468,51 @@ fn every_method_answers_zero_moves_alike() {
         }
     }
 }
+
+/// `on_plan` hears of each better plan a satisficing search finds, as it is
+/// found: every one legal, each shorter than the one before, within the
+/// largest horizon, and the last is the answer's plan. The least-horizon
+/// search does not call it. (The 12x12 board with 40 apples: its first
+/// plans are far above the least, so the search improves on them.)
+#[test]
+fn on_plan_hears_each_better_plan_and_the_answer_last() {
+    use std::sync::Mutex;
+    let instance = hard();
+    let direct = encode::by_name("direct").unwrap();
+    let heard: Arc<Mutex<Vec<Vec<snakesat::instance::Pos>>>> = Arc::default();
+    let sink = heard.clone();
+    let outcome = Planner::new(&*direct)
+        .search(Search::Satisficing)
+        .max_horizon(2000)
+        .timeout(Some(Duration::from_secs(8)))
+        .on_plan(move |path| sink.lock().unwrap().push(path.to_vec()))
+        .plan(&instance)
+        .unwrap();
+    let Verdict::Plan(plan) = outcome.verdict else {
+        panic!("no plan: {:?}", outcome.verdict);
+    };
+    let heard = heard.lock().unwrap();
+    assert!(!heard.is_empty());
+    for pair in heard.windows(2) {
+        assert!(
+            pair[1].len() < pair[0].len(),
+            "{} then {}",
+            pair[0].len(),
+            pair[1].len()
+        );
+    }
+    for path in heard.iter() {
+        assert!(path.len() - 1 <= 2000);
+        snakesat::sim::simulate(&instance, path).expect("a legal plan");
+    }
+    assert_eq!(heard.last(), Some(&plan.path));
+    // The least plan of a small board: no call.
+    let called = Arc::new(AtomicBool::new(false));
+    let flag = called.clone();
+    let outcome = Planner::new(&*direct)
+        .on_plan(move |_| flag.store(true, Ordering::SeqCst))
+        .plan(&from_json(CORNER).unwrap())
+        .unwrap();
+    assert_eq!(outcome.horizon(), 8);
+    assert!(!called.load(Ordering::SeqCst));
+}

@@ -86,7 +86,7 @@ pub struct BenchGameArgs {
     pub csv_out: Option<PathBuf>,
     /// Chart the mean steps per apple, one line per size and strategy (.svg
     /// or .png; not written, with a note, when no game eats an apple, as in
-    /// a shard without games).
+    /// a shard without games; refused up front when every size is 1x1).
     #[arg(long, value_name = "FILE")]
     pub plot_steps: Option<PathBuf>,
     /// Chart the mean seconds per apple, one line per size and strategy (.svg

@@ -40,6 +40,7 @@ macro_rules! note {
     };
 }
 
+mod anytime_plans;
 mod bench;
 mod bench_game;
 mod certify;

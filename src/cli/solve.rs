@@ -18,6 +18,7 @@ use snakesat::planner::{
 use snakesat::report::PlanReport;
 use snakesat::solve::{self, Status};
 
+use super::anytime_plans::{self, AnytimePlans};
 use super::instance_args::{EncodingArgs, InstanceArgs, load_encoding, load_problem};
 use super::watchdog::{self, Answer};
 use super::{
@@ -71,12 +72,12 @@ pub struct SolveArgs {
     /// CaDiCaL configuration of every solver (`default`, `plain`, `sat`, `unsat`) [default: `unsat` for the least-horizon search when incremental or on a full board, `default` for every other]
     #[arg(long, value_name = "NAME")]
     pub cadical_config: Option<String>,
-    /// Write the IPC plan (the domain's actions) of the checked path to FILE (PDDL instances only).
+    /// Write the IPC plan (the domain's actions) of the checked path to FILE (PDDL instances only). With --satisficing, also each better plan as it is found, to FILE.1, FILE.2, … (the last is the answer's; an earlier run's FILE.1, FILE.2, … are removed first), so that a harness that kills the process still has its best plan.
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
     /// The IPC's `DOMAIN PROBLEM [PLAN]`: the problem and the plan file after
     /// the domain, which the instance's place then holds (see the end of --help).
-    #[arg(hide = true, num_args = 0..=2, value_name = "PROBLEM_THEN_PLAN")]
+    #[arg(hide = true, num_args = 0..=2, value_name = "PLAN")]
     pub ipc: Vec<PathBuf>,
     /// Write a CNF and a DRAT proof for every refuted horizon behind the answer,
     /// and manifest.json, into DIR (not one holding an earlier run's manifest.json or certificates; an
@@ -177,6 +178,28 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
     for (flag, _, file) in plan_outputs(&args) {
         super::check_json_beside(args.json, flag, file.map(PathBuf::as_path))?;
     }
+    // `--satisficing --plan FILE` also writes FILE.1, FILE.2, …: no other
+    // output may be one of them.
+    let anytime_file = args
+        .plan
+        .as_deref()
+        .filter(|file| args.satisficing && !output::is_stdout(file));
+    if let Some(file) = anytime_file {
+        let others = plan_outputs(&args)
+            .into_iter()
+            .skip(1)
+            .filter_map(|(flag, _, other)| Some((flag, other?)))
+            .chain(args.proof.as_ref().map(|dir| ("--proof", dir)));
+        for (flag, other) in others {
+            if anytime_plans::is_numbered(file, other) {
+                return Err(bad_input(format!(
+                    "{flag} {}: --satisficing writes each better plan to {} and the next numbers",
+                    other.display(),
+                    anytime_plans::numbered(file, 1).display()
+                )));
+            }
+        }
+    }
     let [
         mut plan_out,
         mut gif_out,
@@ -228,8 +251,37 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
     }
     // Else the instance's: a fixed horizon when it has one, else the least.
     let search = planner.search_for(&instance);
+    let mut planner = planner.method(method);
+    // Each better plan to FILE.1, FILE.2, … as it is found; the earlier
+    // run's numbered files go first.
+    let anytime = match anytime_file {
+        Some(file) => {
+            // (Not for a run that is refused.)
+            planner.check(&instance).map_err(plan_failure)?;
+            let removed = anytime_plans::remove_earlier(file)?;
+            if removed > 0 {
+                note!(
+                    "removed {} ({}) of an earlier run",
+                    snakesat::counted(removed, "numbered plan file"),
+                    if removed == 1 {
+                        anytime_plans::numbered(file, 1).display().to_string()
+                    } else {
+                        format!(
+                            "{} … {}",
+                            anytime_plans::numbered(file, 1).display(),
+                            anytime_plans::numbered(file, removed).display()
+                        )
+                    }
+                );
+            }
+            let plans = Arc::new(AnytimePlans::new(file, &instance, &problem.objects));
+            let writer = plans.clone();
+            planner = planner.on_plan(move |path| writer.write(path));
+            Some(plans)
+        }
+        None => None,
+    };
     let outcome = planner
-        .method(method)
         .timeout(left)
         .certify_into(args.proof.as_deref())
         .on_attempt(|a: &solve::Attempt| {
@@ -440,6 +492,9 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
             }
             for name in charts {
                 note!("wrote {name}");
+            }
+            if let Some(summary) = anytime.as_ref().and_then(|plans| plans.summary()) {
+                note!("{summary}");
             }
             Ok(Exit::Done)
         }

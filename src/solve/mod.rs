@@ -10,6 +10,7 @@
 // Public for its tests and benchmark (tests/beam.rs, benches/throughput.rs),
 // not for programs: they plan with `Planner`, whose satisficing search runs
 // the beams; hidden from the documentation so that it shows one way to plan.
+pub(crate) mod anytime;
 #[doc(hidden)]
 pub mod beam;
 pub(crate) mod construct;
@@ -105,6 +106,9 @@ pub(crate) struct Budget {
     /// The threads a parallel phase runs at once (`None`: one per core,
     /// [`parallel::cores`]; see [`Budget::threads`]).
     pub threads: Option<usize>,
+    /// Where a satisficing search reports each better plan as it finds it
+    /// ([`Budget::offer`]; `None`: nowhere).
+    pub anytime: Option<Arc<anytime::Anytime>>,
 }
 
 impl Budget {
@@ -112,6 +116,15 @@ impl Budget {
     /// search was cancelled.
     pub(crate) fn expired(&self) -> bool {
         self.interrupt(None).fired()
+    }
+
+    /// Offers a plan the search keeps to the caller's anytime callback
+    /// ([`anytime::Anytime::offer`]: reported only if shorter than every
+    /// plan reported before).
+    pub(crate) fn offer(&self, path: &[Pos]) {
+        if let Some(anytime) = &self.anytime {
+            anytime.offer(path);
+        }
     }
 
     /// Whether the search was cancelled (its deadline aside).

@@ -429,6 +429,7 @@ fn regrow(
             };
             if candidate.len() < q.best.len() && sim::simulate(instance, &candidate).is_ok() {
                 bound.store(candidate.len() - 1, Ordering::Relaxed);
+                budget.offer(&candidate);
                 q.best = candidate;
                 q.gained = true;
             }
@@ -479,6 +480,7 @@ fn shorten(
     let beam_stop = until(deadline, BEAM_REGROW_SHARE, budget).interrupt(None);
     let regrown = super::beam::regrow_until(instance, path.clone(), &beam_stop, budget.threads());
     let path = if regrown.len() < path.len() && sim::simulate(instance, &regrown).is_ok() {
+        budget.offer(&regrown);
         regrown
     } else {
         path
@@ -796,9 +798,15 @@ pub(crate) fn satisficing(
         started + window * 2 / 3
     };
     let tour_stop = budget.stop_at(tour_deadline);
+    // (Each plan kept is offered to the caller at once: `Budget::offer`.)
+    let offered = |p: Vec<Pos>| {
+        budget.offer(&p);
+        p
+    };
     let tour = tour_plan(toured, &tour_stop)
         .filter(valid)
-        .map(|p| cut(instance, p));
+        .map(|p| cut(instance, p))
+        .map(offered);
     // A free start: also the tours from a body laid along each of them.
     let free_tour = with_strict_tail(instance)
         .as_ref()
@@ -807,7 +815,8 @@ pub(crate) fn satisficing(
             |strict| tour_plan_free(strict, &tour_stop),
         )
         .filter(valid)
-        .map(|p| cut(instance, p));
+        .map(|p| cut(instance, p))
+        .map(offered);
     let tour = shorter(tour, free_tour);
     // The search apple by apple: the rest of the window, at least a third of it.
     let quick = quick.max(Instant::now() + window / 3);
@@ -817,7 +826,8 @@ pub(crate) fn satisficing(
         .or_else(|| other_starts_construct(instance, &quick))
         .or_else(|| construct_detouring(concrete_instance, CONSTRUCT_NODES, &quick))
         .filter(valid)
-        .map(|p| cut(instance, p));
+        .map(|p| cut(instance, p))
+        .map(offered);
     let constructed = shorter(tour, constructed);
     // A plan no longer than the lower bound is least (below): nothing
     // shorter for the beams or the greedy to find (a beam ranks each state
@@ -838,6 +848,7 @@ pub(crate) fn satisficing(
         )
         .filter(valid)
         .map(|p| cut(instance, p))
+        .map(offered)
     };
     let constructed = shorter(constructed, beamed);
     // The SAT greedy, within a third of the time left (or GREEDY_SECONDS
@@ -870,6 +881,7 @@ pub(crate) fn satisficing(
         )
         .filter(valid)
         .map(|p| cut(instance, p))
+        .map(offered)
     };
     let first_plan = shorter(constructed, greedy_plan);
     // A plan no longer than the lower bound is least: no shorter horizon to
@@ -924,7 +936,8 @@ pub(crate) fn satisficing(
             &until(deadline, 0.5, budget),
         )),
         None => None,
-    };
+    }
+    .map(offered);
     let best: Option<Attempt>;
     let mut session;
     if let Some(path) = first_plan {
@@ -1050,7 +1063,7 @@ pub(crate) fn satisficing(
     }
     let mut best = best.expect("a first plan");
     if let Some(path) = best.path.take() {
-        let path = cut(instance, path);
+        let path = offered(cut(instance, path));
         best.horizon = path.len() - 1;
         best.path = Some(path);
     }
@@ -1106,7 +1119,7 @@ pub(crate) fn satisficing(
         match status {
             Status::Sat => {
                 if let Some(path) = a.path.take() {
-                    let path = cut(instance, path);
+                    let path = offered(cut(instance, path));
                     a.horizon = path.len() - 1;
                     a.path = Some(path);
                 }
@@ -1137,6 +1150,7 @@ pub(crate) fn satisficing(
         let path = best.path.clone().expect("a plan");
         let shorter = shorten(instance, encoding, max_moves, deadline_all, budget, path);
         if shorter.len() < best.horizon + 1 {
+            budget.offer(&shorter);
             let mut a = session.attempt(
                 shorter.len() - 1,
                 Status::Sat,

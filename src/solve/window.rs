@@ -360,6 +360,7 @@ fn pass(
         }
         if let Some(better) = better {
             *path = super::satisficing::cut(instance, better);
+            budget.offer(path);
             gained = true;
         }
     }

@@ -1,0 +1,137 @@
+//! `solve --satisficing --plan FILE`: each better plan, as the search finds
+//! it, written as an IPC plan to `FILE.1`, `FILE.2`, … (the numbering of
+//! anytime planners such as Fast Downward's), so that a harness that kills
+//! the planner at its time limit (SIGKILL, which no handler sees) still has
+//! the best plan found; the last file always holds the plan printed and
+//! written to `FILE`. Earlier numbered files of `FILE` are removed before
+//! the search starts, so that the last file is this run's. Each file lands
+//! whole (through [`output::claim_one`] and [`output::commit`]) and stays:
+//! it is a finished, checked plan, not an unfinished output.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use snakesat::instance::{Instance, Pos};
+use snakesat::output;
+use snakesat::pddl::Objects;
+
+use super::{Failure, bad_input};
+
+/// `FILE.k`.
+pub fn numbered(file: &Path, k: usize) -> PathBuf {
+    let mut name = file.as_os_str().to_owned();
+    name.push(format!(".{k}"));
+    PathBuf::from(name)
+}
+
+/// Whether `other` is a numbered plan file of `file` (`FILE.` and digits).
+pub fn is_numbered(file: &Path, other: &Path) -> bool {
+    let (file, other) = (
+        file.as_os_str().as_encoded_bytes(),
+        other.as_os_str().as_encoded_bytes(),
+    );
+    other.len() > file.len() + 1
+        && other.starts_with(file)
+        && other[file.len()] == b'.'
+        && other[file.len() + 1..].iter().all(u8::is_ascii_digit)
+}
+
+/// Removes `FILE.1`, `FILE.2`, … up to the first that does not exist;
+/// returns how many. A numbered name that is an input of the command, or
+/// not a regular file (a folder, a link), is refused instead (exit 2),
+/// before any is removed.
+pub fn remove_earlier(file: &Path) -> Result<usize, Failure> {
+    let mut earlier = Vec::new();
+    while let Ok(meta) = std::fs::symlink_metadata(numbered(file, earlier.len() + 1)) {
+        let name = numbered(file, earlier.len() + 1);
+        let refuse = |why: &str| {
+            bad_input(format!(
+                "--satisficing writes each better plan to {} and the next numbers; {} {why}",
+                numbered(file, 1).display(),
+                name.display()
+            ))
+        };
+        if output::is_input(&name) {
+            return Err(refuse("is an input of this command"));
+        }
+        if !meta.is_file() {
+            return Err(refuse("exists and is not a regular file"));
+        }
+        earlier.push(name);
+    }
+    for name in &earlier {
+        std::fs::remove_file(name).map_err(|e| {
+            bad_input(format!(
+                "cannot remove {} of an earlier run: {e}",
+                name.display()
+            ))
+        })?;
+    }
+    Ok(earlier.len())
+}
+
+/// The numbered plan files of one run.
+pub struct AnytimePlans {
+    file: PathBuf,
+    instance: Instance,
+    objects: Objects,
+    /// How many were written, and whether one could not be (none is
+    /// written after it).
+    written: Mutex<(usize, bool)>,
+}
+
+impl AnytimePlans {
+    /// The plans of `instance` (named by `objects`) for `FILE`.
+    pub fn new(file: &Path, instance: &Instance, objects: &Objects) -> Self {
+        AnytimePlans {
+            file: file.to_path_buf(),
+            instance: instance.clone(),
+            objects: objects.clone(),
+            written: Mutex::new((0, false)),
+        }
+    }
+
+    /// Writes `path`, a checked plan, to the next numbered file. A file
+    /// that cannot be written is said once on stderr; the ones after it
+    /// are not written (the plan printed and `FILE` still are).
+    pub fn write(&self, path: &[Pos]) {
+        let mut written = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        let (k, failed) = *written;
+        if failed {
+            return;
+        }
+        let name = numbered(&self.file, k + 1);
+        let landed = snakesat::pddl::plan::ipc_plan(&self.instance, &self.objects, path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| {
+                let mut out = output::claim_one(&name).map_err(|e| e.to_string())?;
+                out.write_with(|w| std::io::Write::write_all(w, text.as_bytes()))
+                    .map_err(|e| e.to_string())?;
+                output::commit([Some(out)]).map_err(|e| e.to_string())
+            });
+        *written = match landed {
+            Ok(()) => (k + 1, false),
+            Err(e) => {
+                note!("{e}; no further numbered plan files are written");
+                (k, true)
+            }
+        };
+    }
+
+    /// The numbered files written: `FILE.1` … `FILE.n`, or none.
+    pub fn summary(&self) -> Option<String> {
+        let written = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        match written.0 {
+            0 => None,
+            1 => Some(format!(
+                "wrote the plan found to {}",
+                numbered(&self.file, 1).display()
+            )),
+            n => Some(format!(
+                "wrote the {n} better plans found, in turn, to {} … {}",
+                numbered(&self.file, 1).display(),
+                numbered(&self.file, n).display()
+            )),
+        }
+    }
+}

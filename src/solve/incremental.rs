@@ -21,7 +21,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::cnf::{Cnf, FALSE, Lit, TRUE, VarKind};
+use crate::encode::direct::MAX_HEAD_SLOTS;
 use crate::encode::full::{FullBoard, MAX_ONCE_CLAUSES};
+use crate::encode::prune::Bounds;
 use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos};
 
@@ -353,8 +355,30 @@ impl Session {
     }
 }
 
+/// The head cells of the pruned formula at horizon `top`, summed over its
+/// times ([`Bounds`]): a lower bound on its clauses and a measure of its
+/// build time, computed without building it. `u64::MAX` beyond
+/// [`MAX_HEAD_SLOTS`] head slots (cells × time points), checked first: no
+/// formula that large is built, and the table of [`Bounds`] alone would
+/// take a byte per slot. `None` when `stop` fires first (the table of a
+/// large board and horizon takes seconds).
+pub(crate) fn head_cells(instance: &Instance, top: usize, stop: &Interrupt) -> Option<u64> {
+    if instance.cells() as u128 * (top as u128 + 1) > MAX_HEAD_SLOTS {
+        return Some(u64::MAX);
+    }
+    let bounds = Bounds::compute_until(instance, top, true, || stop.fired())?;
+    Some(
+        bounds
+            .head
+            .iter()
+            .map(|cells| cells.iter().filter(|&&on| on).count() as u64)
+            .sum(),
+    )
+}
+
 /// How many horizons past `first` the first open formula of a least-horizon
-/// search reaches (doubled at each rebuild). Small, because the pruning of an
+/// search reaches (doubled at each rebuild, unless [`rebuilt_max`] keeps it
+/// smaller). Small, because the pruning of an
 /// open formula is that of its largest horizon: with ordered apples and a
 /// least plan near the lower bound, a formula open far beyond it lets the
 /// head be almost anywhere at every time. With the earlier margin of
@@ -364,6 +388,40 @@ impl Session {
 /// IPC-2018 problems, whose least plans lie far above their bounds, take
 /// the same time either way (README, "Incremental least-horizon search").
 const FIRST_MARGIN: usize = 8;
+
+/// How many times the head cells of the exact formula at the horizon a
+/// rebuilt formula starts at ([`head_cells`]) its open formula may have
+/// before its margin is halved (down to [`FIRST_MARGIN`]; see
+/// [`rebuilt_max`]).
+const REBUILT_CELLS_RATIO: u64 = 2;
+
+/// The largest horizon a formula rebuilt at `t` is opened to: `max`, or
+/// half as far from `t` while its head cells exceed [`REBUILT_CELLS_RATIO`]
+/// times those of the formula at `t` alone, but at least `t` +
+/// [`FIRST_MARGIN`]. The pruning of an open formula is that of its largest
+/// horizon. With ordered apples on a large board, a least plan just past
+/// the first formula met a rebuilt formula open 16 horizons further with
+/// 3.0–3.6 times the head cells (16×16, 25 apples, seed 3: 47,431 against
+/// 13,097 at T=203), whose first horizon took 30 s against 1.4 s fresh. On
+/// small boards and long climbs, where the learnt clauses of one formula
+/// are worth its looser pruning, the ratio stays at 1.3–1.5 (6×6, 25
+/// apples; IPC-2018 optimal 3) and the margin doubles as before.
+fn rebuilt_max(instance: &Instance, t: usize, max: usize, budget: &Budget) -> usize {
+    let stop = budget.interrupt(None);
+    let Some(exact) = head_cells(instance, t, &stop) else {
+        return max;
+    };
+    let mut max = max;
+    while max > t + FIRST_MARGIN {
+        match head_cells(instance, max, &stop) {
+            Some(open) if open > exact.saturating_mul(REBUILT_CELLS_RATIO) => {
+                max = (t + (max - t) / 2).max(t + FIRST_MARGIN);
+            }
+            _ => break,
+        }
+    }
+    max
+}
 
 /// The least horizon in `first..=max_moves`, climbing one step at a time in
 /// one solver (rebuilt with a doubled margin when the horizon passes its
@@ -397,7 +455,11 @@ pub(crate) fn least_horizon_incremental(
         let mut built = false;
         if session.as_ref().is_none_or(|s| s.max < t) {
             let mut max = (t + margin).min(max_moves);
-            margin *= 2;
+            // A rebuild: open no further than the pruning stays tight.
+            if session.is_some() {
+                max = rebuilt_max(instance, t, max, budget);
+            }
+            margin = 2 * (max - t).max(FIRST_MARGIN);
             let opened = loop {
                 match Session::new(instance, encoding, t, max, budget) {
                     // Open too far for the encoding's limits (a large board):
@@ -444,4 +506,46 @@ pub(crate) fn least_horizon_incremental(
         lower_bound,
         undecided: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::random::{RandomSpec, generate};
+
+    fn board(size: usize, apples: usize, seed: u64) -> Instance {
+        generate(&RandomSpec {
+            width: size,
+            height: size,
+            apples,
+            seed,
+            ..RandomSpec::default()
+        })
+        .unwrap()
+    }
+
+    /// A rebuild keeps the doubled margin where the open formula's pruning
+    /// stays near the exact one's (6×6 with 25 apples, seed 1, rebuilt at
+    /// T=112 to 128: 4,643 head cells against 3,425), and halves it, down to
+    /// the first margin, where it would not (16×16 with 25 apples, seed 3,
+    /// rebuilt at T=203: 47,431 head cells at 219 against 13,097).
+    #[test]
+    fn a_rebuild_opens_no_further_than_the_pruning_stays_tight() {
+        let budget = Budget::default();
+        let small = board(6, 25, 1);
+        assert_eq!(rebuilt_max(&small, 112, 128, &budget), 128);
+        let large = board(16, 25, 3);
+        let never = Interrupt::default();
+        let exact = head_cells(&large, 203, &never).unwrap();
+        let open = head_cells(&large, 219, &never).unwrap();
+        assert!(open > REBUILT_CELLS_RATIO * exact, "{open} against {exact}");
+        let max = rebuilt_max(&large, 203, 219, &budget);
+        assert!((203 + FIRST_MARGIN..219).contains(&max), "{max}");
+        // Never below the first margin, nor above the margin asked.
+        assert_eq!(
+            rebuilt_max(&large, 203, 203 + FIRST_MARGIN, &budget),
+            203 + FIRST_MARGIN
+        );
+        assert_eq!(rebuilt_max(&large, 203, 205, &budget), 205);
+    }
 }

@@ -41,44 +41,22 @@
 
 use std::time::Instant;
 
-use crate::encode::direct::MAX_HEAD_SLOTS;
 use crate::encode::{EncodeError, Encoding};
 use crate::instance::{Instance, Pos};
 use crate::sim;
 
 use super::beam::beams_until;
 use super::construct::{construct, construct_detouring, needs_pair, tour_plan, tour_plan_free};
-use super::incremental::{Session, least_horizon_incremental};
+use super::incremental::{Session, head_cells, least_horizon_incremental};
 use super::{Attempt, Budget, Interrupt, SearchResult, Status};
 use crate::encode::full::ends_full;
-use crate::encode::prune::{Bounds, lower_bound};
+use crate::encode::prune::lower_bound;
 use crate::instance::{Start, TailRule};
 use crate::planner::Undecided;
 use crate::symmetry::Symmetry;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// The head cells of the pruned formula at horizon `top`, summed over its
-/// times ([`Bounds`]): a lower bound on its clauses and a measure of its
-/// build time, computed without building it. `u64::MAX` beyond
-/// [`MAX_HEAD_SLOTS`] head slots (cells × time points), checked first: no
-/// formula that large is built, and the table of [`Bounds`] alone would
-/// take a byte per slot. `None` when `stop` fires first (the table of a
-/// large board and horizon takes seconds).
-fn head_cells(instance: &Instance, top: usize, stop: &Interrupt) -> Option<u64> {
-    if instance.cells() as u128 * (top as u128 + 1) > MAX_HEAD_SLOTS {
-        return Some(u64::MAX);
-    }
-    let bounds = Bounds::compute_until(instance, top, true, || stop.fired())?;
-    Some(
-        bounds
-            .head
-            .iter()
-            .map(|cells| cells.iter().filter(|&&on| on).count() as u64)
-            .sum(),
-    )
-}
 
 /// The symmetry that moves nothing.
 const IDENTITY: Symmetry = Symmetry {

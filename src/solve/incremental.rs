@@ -425,7 +425,7 @@ fn rebuilt_max(instance: &Instance, t: usize, max: usize, budget: &Budget) -> us
 
 /// The least horizon in `first..=max_moves`, climbing one step at a time in
 /// one solver (rebuilt with a doubled margin when the horizon passes its
-/// maximum). `margin` is how many horizons past `first` the first formula
+/// maximum, or a smaller one, see [`rebuilt_max`]). `margin` is how many horizons past `first` the first formula
 /// reaches (0: [`FIRST_MARGIN`]); a formula that would be beyond the
 /// encoding's limits is opened less far instead, down to one horizon; beyond
 /// them at that one, the climb stops there: `unknown`, with

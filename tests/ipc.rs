@@ -421,6 +421,16 @@ fn numbered_plans(plan: &Path) -> Vec<String> {
         .collect()
 }
 
+/// A child process killed (SIGKILL) and reaped when dropped.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// `--satisficing --plan PLAN` writes each better plan to PLAN.1, PLAN.2, …
 /// as it finds it, so a harness that kills the planner at its time limit
 /// (SIGKILL: no handler runs, the answer is never printed) still has a
@@ -436,18 +446,22 @@ fn a_killed_satisficing_search_leaves_its_plans_so_far() {
     let stale = |k: usize| dir.join(format!("plan.{k}"));
     std::fs::write(stale(1), "; cost = 0 (unit cost)\n").unwrap();
     std::fs::write(stale(2), "; cost = 0 (unit cost)\n").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
-        .args([
-            "solve",
-            problem.to_str().unwrap(),
-            "--satisficing",
-            "--plan",
-        ])
-        .arg(&plan)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("binary runs");
+    // (Killed when dropped, so that a failing assertion leaves no search
+    // running: it has no time limit.)
+    let mut child = Killed(
+        Command::new(env!("CARGO_BIN_EXE_snakesat"))
+            .args([
+                "solve",
+                problem.to_str().unwrap(),
+                "--satisficing",
+                "--plan",
+            ])
+            .arg(&plan)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("binary runs"),
+    );
     // The first plan comes within seconds (the least would take far longer);
     // a plan file whose text replays is one landed whole.
     let started = Instant::now();
@@ -457,11 +471,10 @@ fn a_killed_satisficing_search_leaves_its_plans_so_far() {
         .is_none_or(|p| replay(&text, p).is_err())
     {
         assert!(started.elapsed().as_secs() < 120, "no PLAN.1 in 120 s");
-        assert!(child.try_wait().unwrap().is_none(), "ended before PLAN.1");
+        assert!(child.0.try_wait().unwrap().is_none(), "ended before PLAN.1");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    drop(child);
     let numbered = numbered_plans(&plan);
     let mut before = usize::MAX;
     for (k, p) in numbered.iter().enumerate() {

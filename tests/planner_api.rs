@@ -516,3 +516,32 @@ fn on_plan_hears_each_better_plan_and_the_answer_last() {
     assert_eq!(outcome.horizon(), 8);
     assert!(!called.load(Ordering::SeqCst));
 }
+
+/// A game of many apples is planned: 20,000 apples alternating between two
+/// cells of a 5x5 board, no growth (the least plan: one move per apple and
+/// one more). The satisficing constructions kept a flag per apple in every
+/// search state, so each node cost as much as the apples: no plan in 30 s.
+#[test]
+fn a_satisficing_search_plans_twenty_thousand_apples() {
+    let apples: Vec<String> = (0..20_000)
+        .map(|i| if i % 2 == 0 { "[1, 2]" } else { "[2, 2]" }.to_string())
+        .collect();
+    let instance = from_json(&format!(
+        r#"{{"width": 5, "height": 5, "snake": [[3, 2]], "grow": false, "visible": 1,
+            "apples": [{}]}}"#,
+        apples.join(", ")
+    ))
+    .unwrap();
+    let direct = encode::by_name("direct").unwrap();
+    let outcome = Planner::new(&*direct)
+        .search(Search::Satisficing)
+        .timeout(Some(Duration::from_secs(60)))
+        .plan(&instance)
+        .unwrap();
+    let Verdict::Plan(plan) = outcome.verdict else {
+        panic!("no plan: {:?}", outcome.verdict);
+    };
+    assert_eq!(plan.horizon, 20_001);
+    let replay = snakesat::sim::simulate(&instance, &plan.path).expect("a legal plan");
+    assert_eq!(replay.eaten.len(), 20_000);
+}

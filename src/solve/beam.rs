@@ -259,11 +259,7 @@ fn beam_after_until(
     let n = instance.apples.len();
     let pair_rule = needs_pair(instance);
     let none = vec![false; instance.cells()];
-    let mut start = State {
-        body: body.iter().copied().collect(),
-        taken: vec![false; n],
-        revealed: instance.visible_at_start(),
-    };
+    let mut start = State::start(instance, body);
     // Arena of (parent, head cell) for the paths, the prefix first.
     let mut arena: Vec<(u32, Pos)> = vec![(u32::MAX, body[0])];
     for &p in &prefix[1..] {
@@ -360,11 +356,10 @@ fn rank(
     let apple_cells = &mut scratch.apple_cells;
     apple_cells.clear();
     apple_cells.resize(instance.cells(), false);
-    let mut waiting = 0;
-    for i in (0..s.revealed).filter(|&i| !s.taken[i]) {
+    for &i in &s.waiting {
         apple_cells[instance.index(instance.apples[i])] = true;
-        waiting += 1;
     }
+    let waiting = s.waiting.len();
     let tail = instance.index(*s.body.back().expect("a body"));
     let mut reached_tail = tail == instance.index(s.body[0]);
     let mut nearest = None;

@@ -659,7 +659,7 @@ impl<'a> Planner<'a> {
     /// fixed horizon beyond [`MAX_HORIZON`], an instance the encoding does
     /// not accept, or a search or method the encoding cannot run. A caller
     /// that prepares something before planning (`solve` removes an earlier
-    /// run's numbered plan files) asks first.
+    /// run's plan files) asks first.
     pub fn check(&self, instance: &Instance) -> Result<(), PlanError> {
         instance.validate()?;
         let search = self.search_for(instance);

@@ -421,6 +421,9 @@ fn numbered_plans(plan: &Path) -> Vec<String> {
         .collect()
 }
 
+/// What a case prepares in its folder, given the problem's path.
+type Prepare = fn(&Path, &Path) -> std::io::Result<()>;
+
 /// A child process killed (SIGKILL) and reaped when dropped.
 struct Killed(std::process::Child);
 
@@ -446,6 +449,9 @@ fn a_killed_satisficing_search_leaves_its_plans_so_far() {
     let stale = |k: usize| dir.join(format!("plan.{k}"));
     std::fs::write(stale(1), "; cost = 0 (unit cost)\n").unwrap();
     std::fs::write(stale(2), "; cost = 0 (unit cost)\n").unwrap();
+    // Behind a gap, and the answer's own file: an earlier run's too.
+    std::fs::write(stale(9), "; cost = 0 (unit cost)\n").unwrap();
+    std::fs::write(&plan, "; cost = 0 (unit cost)\n").unwrap();
     // (Killed when dropped, so that a failing assertion leaves no search
     // running: it has no time limit.)
     let mut child = Killed(
@@ -484,10 +490,14 @@ fn a_killed_satisficing_search_leaves_its_plans_so_far() {
     }
     assert!(
         !plan.exists(),
-        "the answer's file is written only with the answer"
+        "the earlier answer is removed, this run's written only with it"
     );
-    // Another output named like a numbered plan is refused up front.
-    let proof = dir.join("plan.7");
+    for k in numbered.len() + 1..=9 {
+        assert!(!stale(k).exists(), "plan.{k} of the earlier run");
+    }
+    // Another output named like a numbered plan is refused up front, however
+    // it is spelled.
+    let proof = dir.join(".").join("plan.7");
     let out = cli(&[
         "solve",
         problem.to_str().unwrap(),
@@ -505,13 +515,39 @@ fn a_killed_satisficing_search_leaves_its_plans_so_far() {
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    // A refused run removes no earlier numbered file: not for a numbered
-    // name that is a folder, nor for flags the search refuses.
-    let plan = dir.join("refused");
-    let earlier = dir.join("refused.1");
-    std::fs::write(&earlier, "earlier\n").unwrap();
-    std::fs::create_dir(dir.join("refused.2")).unwrap();
-    let solve = |extra: &[&str]| {
+    // A refused run removes no earlier plan file: not for a numbered name
+    // that is a folder or an input of the command (behind a gap too), nor
+    // for flags the search refuses.
+    let link_to_problem =
+        |d: &Path, problem: &Path| std::os::unix::fs::symlink(problem, d.join("plan.5"));
+    let folder = |d: &Path, _: &Path| std::fs::create_dir(d.join("plan.2"));
+    let cases: [(&str, &[&str], Prepare, &str); 3] = [
+        (
+            "folder",
+            &[],
+            folder,
+            "plan.2 exists and is not a regular file",
+        ),
+        (
+            "input",
+            &[],
+            link_to_problem,
+            "plan.5 is an input of this command",
+        ),
+        (
+            "refused",
+            &["--encoding", "direct,body=block"],
+            |_, _| Ok(()),
+            "needs a direct encoding",
+        ),
+    ];
+    for (name, extra, prepare, needle) in cases {
+        let case = dir.join(name);
+        std::fs::create_dir(&case).unwrap();
+        let earlier = case.join("plan.1");
+        std::fs::write(&earlier, "earlier\n").unwrap();
+        prepare(&case, &problem).unwrap();
+        let plan = case.join("plan");
         let mut args = vec![
             "solve",
             problem.to_str().unwrap(),
@@ -520,19 +556,11 @@ fn a_killed_satisficing_search_leaves_its_plans_so_far() {
             plan.to_str().unwrap(),
         ];
         args.extend_from_slice(extra);
-        cli(&args)
-    };
-    for (extra, needle) in [
-        (&[][..], "refused.2 exists and is not a regular file"),
-        (
-            &["--encoding", "direct,body=block"][..],
-            "needs a direct encoding",
-        ),
-    ] {
-        let out = solve(extra);
+        let out = cli(&args);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{stderr}");
-        assert!(stderr.contains(needle), "{stderr}");
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(needle), "{name}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
         assert_eq!(std::fs::read_to_string(&earlier).unwrap(), "earlier\n");
     }
 }

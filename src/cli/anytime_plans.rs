@@ -3,8 +3,9 @@
 //! anytime planners such as Fast Downward's), so that a harness that kills
 //! the planner at its time limit (SIGKILL, which no handler sees) still has
 //! the best plan found; the last file always holds the plan printed and
-//! written to `FILE`. Earlier numbered files of `FILE` are removed before
-//! the search starts, so that the last file is this run's. Each file lands
+//! written to `FILE`. An earlier run's `FILE` and `FILE.N` (any `N`) are
+//! removed before the search starts, so that the folder holds this run's
+//! plans only. Each file lands
 //! whole (through [`output::claim_one`] and [`output::commit`]) and stays:
 //! it is a finished, checked plan, not an unfinished output.
 
@@ -24,50 +25,86 @@ pub fn numbered(file: &Path, k: usize) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Whether `other` is a numbered plan file of `file` (`FILE.` and digits).
+/// `path` made absolute, its folder resolved where it exists, so that two
+/// spellings of one file compare equal (`p.2`, `./p.2`, `/abs/p.2`).
+fn resolved(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    match (absolute.parent(), absolute.file_name()) {
+        (Some(dir), Some(name)) => std::fs::canonicalize(dir)
+            .unwrap_or_else(|_| dir.to_path_buf())
+            .join(name),
+        _ => absolute,
+    }
+}
+
+/// Whether `other` names a numbered plan file of `file` (`FILE.` and
+/// digits), however either is spelled.
 pub fn is_numbered(file: &Path, other: &Path) -> bool {
-    let (file, other) = (
-        file.as_os_str().as_encoded_bytes(),
-        other.as_os_str().as_encoded_bytes(),
-    );
+    let (file, other) = (resolved(file), resolved(other));
+    file.parent() == other.parent()
+        && match (file.file_name(), other.file_name()) {
+            (Some(file), Some(other)) => numbered_name(file, other),
+            _ => false,
+        }
+}
+
+/// Whether the name `other` is `file.` and digits.
+fn numbered_name(file: &std::ffi::OsStr, other: &std::ffi::OsStr) -> bool {
+    let (file, other) = (file.as_encoded_bytes(), other.as_encoded_bytes());
     other.len() > file.len() + 1
         && other.starts_with(file)
         && other[file.len()] == b'.'
         && other[file.len() + 1..].iter().all(u8::is_ascii_digit)
 }
 
-/// Removes `FILE.1`, `FILE.2`, … up to the first that does not exist;
-/// returns how many. A numbered name that is an input of the command, or
-/// not a regular file (a folder, a link), is refused instead (exit 2),
-/// before any is removed.
-pub fn remove_earlier(file: &Path) -> Result<usize, Failure> {
+/// Removes an earlier run's plans: every `FILE.N` in FILE's folder, and
+/// FILE itself when it is a regular file (not a link), so that after a
+/// SIGKILL the folder holds this run's plans only. Returns the names
+/// removed. A numbered name that is an input of the command, or not a
+/// regular file (a folder, a link), is refused instead (exit 2), before
+/// any is removed.
+pub fn remove_earlier(file: &Path) -> Result<Vec<PathBuf>, Failure> {
+    let resolved_file = resolved(file);
+    let (Some(dir), Some(name)) = (resolved_file.parent(), resolved_file.file_name()) else {
+        return Ok(Vec::new());
+    };
     let mut earlier = Vec::new();
-    while let Ok(meta) = std::fs::symlink_metadata(numbered(file, earlier.len() + 1)) {
-        let name = numbered(file, earlier.len() + 1);
+    // (A folder that cannot be listed holds nothing this run must remove;
+    // writing FILE there fails on its own.)
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if !numbered_name(name, &entry.file_name()) {
+            continue;
+        }
+        let path = entry.path();
+        let shown = file.with_file_name(entry.file_name());
         let refuse = |why: &str| {
             bad_input(format!(
                 "--satisficing writes each better plan to {} and the next numbers; {} {why}",
                 numbered(file, 1).display(),
-                name.display()
+                shown.display()
             ))
         };
-        if output::is_input(&name) {
+        if output::is_input(&path) {
             return Err(refuse("is an input of this command"));
         }
-        if !meta.is_file() {
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
             return Err(refuse("exists and is not a regular file"));
         }
-        earlier.push(name);
+        earlier.push(path);
     }
-    for name in &earlier {
-        std::fs::remove_file(name).map_err(|e| {
+    earlier.sort();
+    if std::fs::symlink_metadata(file).is_ok_and(|m| m.is_file()) {
+        earlier.push(file.to_path_buf());
+    }
+    for path in &earlier {
+        std::fs::remove_file(path).map_err(|e| {
             bad_input(format!(
                 "cannot remove {} of an earlier run: {e}",
-                name.display()
+                path.display()
             ))
         })?;
     }
-    Ok(earlier.len())
+    Ok(earlier)
 }
 
 /// The numbered plan files of one run.

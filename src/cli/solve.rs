@@ -72,7 +72,7 @@ pub struct SolveArgs {
     /// CaDiCaL configuration of every solver (`default`, `plain`, `sat`, `unsat`) [default: `unsat` for the least-horizon search when incremental or on a full board, `default` for every other]
     #[arg(long, value_name = "NAME")]
     pub cadical_config: Option<String>,
-    /// Write the IPC plan (the domain's actions) of the checked path to FILE (PDDL instances only). With --satisficing, also each better plan as it is found, to FILE.1, FILE.2, … (the last is the answer's; an earlier run's FILE.1, FILE.2, … are removed first), so that a harness that kills the process still has its best plan.
+    /// Write the IPC plan (the domain's actions) of the checked path to FILE (PDDL instances only). With --satisficing, also each better plan as it is found, to FILE.1, FILE.2, … (the last is the answer's; an earlier run's FILE and FILE.N are removed first), so that a harness that kills the process still has its best plan.
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
     /// The IPC's `DOMAIN PROBLEM [PLAN]`: the problem and the plan file after
@@ -259,20 +259,17 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
             // (Not for a run that is refused.)
             planner.check(&instance).map_err(plan_failure)?;
             let removed = anytime_plans::remove_earlier(file)?;
-            if removed > 0 {
-                note!(
-                    "removed {} ({}) of an earlier run",
-                    snakesat::counted(removed, "numbered plan file"),
-                    if removed == 1 {
-                        anytime_plans::numbered(file, 1).display().to_string()
-                    } else {
-                        format!(
-                            "{} … {}",
-                            anytime_plans::numbered(file, 1).display(),
-                            anytime_plans::numbered(file, removed).display()
-                        )
-                    }
-                );
+            if !removed.is_empty() {
+                let names: Vec<String> = removed
+                    .iter()
+                    .filter_map(|p| p.file_name())
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .collect();
+                let shown = match names.len() {
+                    0..=4 => names.join(", "),
+                    n => format!("{}, … ({n} files)", names[..3].join(", ")),
+                };
+                note!("removed an earlier run's plans: {shown}");
             }
             let plans = Arc::new(AnytimePlans::new(file, &instance, &problem.objects));
             let writer = plans.clone();

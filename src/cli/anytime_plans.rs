@@ -37,9 +37,32 @@ fn resolved(path: &Path) -> PathBuf {
     }
 }
 
+/// The refusal of `what` (an output flag and its path, or a file found)
+/// that takes a numbered name of `file`: `why` says how it is in the way.
+fn in_the_way(file: &Path, what: &str, why: &str) -> Failure {
+    bad_input(format!(
+        "{what}{why}: --satisficing writes each better plan to {} and the next numbers",
+        numbered(file, 1).display()
+    ))
+}
+
+/// Refuses (exit 2) any of `others` (flag, path) that names a numbered plan
+/// file of `file`, however either is spelled.
+pub fn refuse_numbered_outputs<'a>(
+    file: &Path,
+    others: impl IntoIterator<Item = (&'a str, &'a Path)>,
+) -> Result<(), Failure> {
+    for (flag, other) in others {
+        if is_numbered(file, other) {
+            return Err(in_the_way(file, &format!("{flag} {}", other.display()), ""));
+        }
+    }
+    Ok(())
+}
+
 /// Whether `other` names a numbered plan file of `file` (`FILE.` and
 /// digits), however either is spelled.
-pub fn is_numbered(file: &Path, other: &Path) -> bool {
+fn is_numbered(file: &Path, other: &Path) -> bool {
     let (file, other) = (resolved(file), resolved(other));
     file.parent() == other.parent()
         && match (file.file_name(), other.file_name()) {
@@ -59,14 +82,14 @@ fn numbered_name(file: &std::ffi::OsStr, other: &std::ffi::OsStr) -> bool {
 
 /// Removes an earlier run's plans: every `FILE.N` in FILE's folder, and
 /// FILE itself when it is a regular file (not a link), so that after a
-/// SIGKILL the folder holds this run's plans only. Returns the names
-/// removed. A numbered name that is an input of the command, or not a
+/// SIGKILL the folder holds this run's plans only. Returns the note that
+/// says what was removed, if anything was. A numbered name that is an input of the command, or not a
 /// regular file (a folder, a link), is refused instead (exit 2), before
 /// any is removed.
-pub fn remove_earlier(file: &Path) -> Result<Vec<PathBuf>, Failure> {
+pub fn remove_earlier(file: &Path) -> Result<Option<String>, Failure> {
     let resolved_file = resolved(file);
     let (Some(dir), Some(name)) = (resolved_file.parent(), resolved_file.file_name()) else {
-        return Ok(Vec::new());
+        return Ok(None);
     };
     let mut earlier = Vec::new();
     // (A folder that cannot be listed holds nothing this run must remove;
@@ -77,18 +100,12 @@ pub fn remove_earlier(file: &Path) -> Result<Vec<PathBuf>, Failure> {
         }
         let path = entry.path();
         let shown = file.with_file_name(entry.file_name());
-        let refuse = |why: &str| {
-            bad_input(format!(
-                "--satisficing writes each better plan to {} and the next numbers; {} {why}",
-                numbered(file, 1).display(),
-                shown.display()
-            ))
-        };
+        let refuse = |why| in_the_way(file, &shown.display().to_string(), why);
         if output::is_input(&path) {
-            return Err(refuse("is an input of this command"));
+            return Err(refuse(" is an input of this command"));
         }
         if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
-            return Err(refuse("exists and is not a regular file"));
+            return Err(refuse(" exists and is not a regular file"));
         }
         earlier.push(path);
     }
@@ -104,7 +121,17 @@ pub fn remove_earlier(file: &Path) -> Result<Vec<PathBuf>, Failure> {
             ))
         })?;
     }
-    Ok(earlier)
+    let names: Vec<String> = earlier
+        .iter()
+        .filter_map(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect();
+    Ok(match names.len() {
+        0 => None,
+        1..=4 => Some(names.join(", ")),
+        n => Some(format!("{}, … ({n} files)", names[..3].join(", "))),
+    }
+    .map(|shown| format!("removed an earlier run's plans: {shown}")))
 }
 
 /// The numbered plan files of one run.

@@ -188,17 +188,9 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
         let others = plan_outputs(&args)
             .into_iter()
             .skip(1)
-            .filter_map(|(flag, _, other)| Some((flag, other?)))
-            .chain(args.proof.as_ref().map(|dir| ("--proof", dir)));
-        for (flag, other) in others {
-            if anytime_plans::is_numbered(file, other) {
-                return Err(bad_input(format!(
-                    "{flag} {}: --satisficing writes each better plan to {} and the next numbers",
-                    other.display(),
-                    anytime_plans::numbered(file, 1).display()
-                )));
-            }
-        }
+            .filter_map(|(flag, _, other)| Some((flag, other?.as_path())))
+            .chain(args.proof.as_deref().map(|dir| ("--proof", dir)));
+        anytime_plans::refuse_numbered_outputs(file, others)?;
     }
     let [
         mut plan_out,
@@ -258,18 +250,8 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
         Some(file) => {
             // (Not for a run that is refused.)
             planner.check(&instance).map_err(plan_failure)?;
-            let removed = anytime_plans::remove_earlier(file)?;
-            if !removed.is_empty() {
-                let names: Vec<String> = removed
-                    .iter()
-                    .filter_map(|p| p.file_name())
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .collect();
-                let shown = match names.len() {
-                    0..=4 => names.join(", "),
-                    n => format!("{}, … ({n} files)", names[..3].join(", ")),
-                };
-                note!("removed an earlier run's plans: {shown}");
+            if let Some(removed) = anytime_plans::remove_earlier(file)? {
+                note!("{removed}");
             }
             let plans = Arc::new(AnytimePlans::new(file, &instance, &problem.objects));
             let writer = plans.clone();

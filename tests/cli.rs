@@ -2013,6 +2013,73 @@ fn an_interrupted_satisficing_search_answers_with_its_best_plan() {
     }
 }
 
+/// A SIGTERM (or Ctrl-C) before `--satisficing` has any plan answers
+/// `unknown` (exit 3) and says that the signal, not the clock, stopped it;
+/// the JSON `reason` stays `timeout`, as documented. The walled board has no
+/// plan within a minute (`--timeout 120` only ends the child if the test
+/// fails before its signal).
+#[test]
+fn a_signal_before_the_first_satisficing_plan_is_named_as_such() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    for json in [false, true] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+            .args(["solve", "--size", "20", "--walls", "120", "--apples", "30"])
+            .args([
+                "--visible",
+                "all",
+                "--seed",
+                "2",
+                "--satisficing",
+                "--timeout",
+                "120",
+            ])
+            .args(json.then_some("--json"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("binary runs");
+        let start = std::time::Instant::now();
+        let status = support::interrupt_when(
+            &mut child,
+            || start.elapsed() > std::time::Duration::from_secs(1),
+            "one second",
+            std::time::Duration::from_secs(60),
+            "-TERM",
+        );
+        let (mut stdout, mut stderr) = (String::new(), String::new());
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut stdout)
+            .unwrap();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        assert_eq!(status.code(), Some(3), "{stderr}");
+        assert!(
+            stderr.contains("interrupted before the first plan was found"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("best plan found so far"), "{stderr}");
+        if json {
+            let answer: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+            assert_eq!(answer["status"], "unknown");
+            assert_eq!(answer["reason"], "timeout");
+        } else {
+            let first = stdout.lines().next().unwrap_or_default();
+            assert!(
+                first.starts_with("unknown: a signal (Ctrl-C or SIGTERM) stopped the search first"),
+                "{stdout}"
+            );
+        }
+    }
+}
+
 /// Runs `solve` on IPC-2018 satisficing 8 with `--satisficing --json --plan
 /// PLAN`, sends `signal` after 6 s, and returns its JSON answer once it has
 /// ended with exit 0 saying that it was interrupted.

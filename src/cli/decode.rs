@@ -73,6 +73,7 @@ pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
                         &report,
                         None,
                         Refuted::Nothing,
+                        false,
                         true,
                     );
                 }
@@ -94,7 +95,7 @@ pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
             proves_no_plan: false,
         } => {
             note_not_written(&[("GIF", args.gif.as_ref())], &no_plan(Status::Unknown));
-            print_plan(&instance, &report, None, Refuted::Nothing, args.json);
+            print_plan(&instance, &report, None, Refuted::Nothing, false, args.json);
             return Ok(Exit::Unknown);
         }
         Answer::Unsat {
@@ -106,13 +107,13 @@ pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
                 report.no_plan_below = Some(horizon + 1);
             }
             note_not_written(&[("GIF", args.gif.as_ref())], &no_plan(Status::Unsat));
-            print_plan(&instance, &report, None, refuted, args.json);
+            print_plan(&instance, &report, None, refuted, false, args.json);
             return Ok(Exit::NoPlan);
         }
         // The solver's `s UNKNOWN`.
         _ => {
             note_not_written(&[("GIF", args.gif.as_ref())], &no_plan(Status::Unknown));
-            print_plan(&instance, &report, None, refuted, args.json);
+            print_plan(&instance, &report, None, refuted, false, args.json);
             return Ok(Exit::Unknown);
         }
     };
@@ -125,7 +126,7 @@ pub fn run(args: DecodeArgs) -> Result<Exit, Failure> {
     report.path = path;
     report.eaten = replay.eaten.clone();
     super::commit_then_print([gif], || {
-        print_plan(&instance, &report, Some(&replay), refuted, args.json)
+        print_plan(&instance, &report, Some(&replay), refuted, false, args.json)
     })?;
     if let Some(note) = note {
         note!("{note}");

@@ -797,12 +797,14 @@ const DRAWN_BOARD_SIDE: usize = 100;
 
 /// Prints the answer on stdout: JSON, or a line (the plan's picture with a
 /// plan, the start board without one) and the formula's sizes; `refuted`
-/// words an `unsat` answer.
+/// words an `unsat` answer, and `interrupted` an `unknown` one that a
+/// Ctrl-C or SIGTERM gave before any plan (its JSON `reason` is `timeout`).
 pub fn print_plan(
     instance: &Instance,
     report: &PlanReport,
     replay: Option<&sim::Replay>,
     refuted: Refuted,
+    interrupted: bool,
     as_json: bool,
 ) {
     if as_json {
@@ -868,6 +870,9 @@ pub fn print_plan(
         // (In words, the `reason` of the JSON.)
         _ => {
             let why = match report.reason {
+                Some("timeout") if interrupted => {
+                    "a signal (Ctrl-C or SIGTERM) stopped the search first".to_string()
+                }
                 Some("timeout") => "the time limit (--timeout) came first".to_string(),
                 Some("formula_limit") => format!(
                     "the formula of {} is beyond the encoding's limits",

@@ -281,10 +281,14 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
     drop(watchdog);
     bar.finish_and_clear();
     let interrupted = stop.is_some_and(|s| s.load(Ordering::SeqCst));
-    if interrupted {
-        note!("interrupted: the answer is the best plan found so far");
-    }
     let outcome: Outcome = outcome.map_err(plan_failure)?;
+    if interrupted {
+        if matches!(outcome.verdict, Verdict::Plan(_)) {
+            note!("interrupted: the answer is the best plan found so far");
+        } else {
+            note!("interrupted before the first plan was found");
+        }
+    }
     // Proven without solving: say why.
     if let Verdict::NoPlan { within } = outcome.verdict
         && outcome.attempts.is_empty()
@@ -385,7 +389,7 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
         Verdict::IllegalModel { .. } => {
             note_not_written(&not_written(&args), ILLEGAL_MODEL);
             if args.json {
-                print_plan(&instance, &report, None, Refuted::Nothing, true);
+                print_plan(&instance, &report, None, Refuted::Nothing, false, true);
             }
             Err(Failure {
                 code: Exit::Unknown,
@@ -463,7 +467,7 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
             report.eaten = replay.eaten.clone();
             let outputs = [plan_out, gif_out, page_out, horizon_out, timeline_out];
             super::commit_then_print(outputs, || {
-                print_plan(&instance, &report, Some(&replay), refuted, args.json)
+                print_plan(&instance, &report, Some(&replay), refuted, false, args.json)
             })?;
             drop(watchdog);
             if let Some(note) = gif_note {
@@ -487,13 +491,13 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
                     snakesat::counted(horizon, "move")
                 );
             }
-            print_plan(&instance, &report, None, refuted, args.json);
+            print_plan(&instance, &report, None, refuted, false, args.json);
             Ok(Exit::NoPlan)
         }
         // `Unknown`, and any answer `Verdict` may gain.
         _ => {
             note_not_written(&not_written(&args), &no_plan(Status::Unknown));
-            print_plan(&instance, &report, None, refuted, args.json);
+            print_plan(&instance, &report, None, refuted, interrupted, args.json);
             Ok(Exit::Unknown)
         }
     }

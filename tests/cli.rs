@@ -2020,46 +2020,14 @@ fn an_interrupted_satisficing_search_answers_with_its_best_plan() {
 /// fails before its signal).
 #[test]
 fn a_signal_before_the_first_satisficing_plan_is_named_as_such() {
-    use std::io::Read;
-    use std::process::{Command, Stdio};
     for json in [false, true] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        let mut solve = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"));
+        solve
             .args(["solve", "--size", "20", "--walls", "120", "--apples", "30"])
-            .args([
-                "--visible",
-                "all",
-                "--seed",
-                "2",
-                "--satisficing",
-                "--timeout",
-                "120",
-            ])
-            .args(json.then_some("--json"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("binary runs");
-        let start = std::time::Instant::now();
-        let status = support::interrupt_when(
-            &mut child,
-            || start.elapsed() > std::time::Duration::from_secs(1),
-            "one second",
-            std::time::Duration::from_secs(60),
-            "-TERM",
-        );
-        let (mut stdout, mut stderr) = (String::new(), String::new());
-        child
-            .stdout
-            .take()
-            .unwrap()
-            .read_to_string(&mut stdout)
-            .unwrap();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut stderr)
-            .unwrap();
+            .args(["--visible", "all", "--seed", "2", "--satisficing"])
+            .args(["--timeout", "120"])
+            .args(json.then_some("--json"));
+        let (status, stdout, stderr) = signalled_after(solve, 1, "-TERM");
         assert_eq!(status.code(), Some(3), "{stderr}");
         assert!(
             stderr.contains("interrupted before the first plan was found"),
@@ -2080,30 +2048,25 @@ fn a_signal_before_the_first_satisficing_plan_is_named_as_such() {
     }
 }
 
-/// Runs `solve` on IPC-2018 satisficing 8 with `--satisficing --json --plan
-/// PLAN`, sends `signal` after 6 s, and returns its JSON answer once it has
-/// ended with exit 0 saying that it was interrupted.
-fn interrupted_satisficing(signal: &str, plan: &std::path::Path) -> serde_json::Value {
+/// Runs `command`, sends it `signal` (a `kill` option such as `-INT`) after
+/// `seconds`, and returns its exit status, standard output and standard error.
+fn signalled_after(
+    mut command: std::process::Command,
+    seconds: u64,
+    signal: &str,
+) -> (std::process::ExitStatus, String, String) {
     use std::io::Read;
-    use std::process::{Command, Stdio};
-    let problem = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/benchmarks/ipc2018-snake/satisficing/instance-8.pddl"
-    );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
-        .args(["solve", problem, "--satisficing", "--json", "--plan"])
-        .arg(plan)
+    use std::process::Stdio;
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("binary runs");
-    // Its first plan comes within a second or two; proving the least takes
-    // a minute.
     let start = std::time::Instant::now();
     let status = support::interrupt_when(
         &mut child,
-        || start.elapsed() > std::time::Duration::from_secs(6),
-        "six seconds",
+        || start.elapsed() > std::time::Duration::from_secs(seconds),
+        &format!("{seconds} s"),
         std::time::Duration::from_secs(60),
         signal,
     );
@@ -2120,6 +2083,24 @@ fn interrupted_satisficing(signal: &str, plan: &std::path::Path) -> serde_json::
         .unwrap()
         .read_to_string(&mut stderr)
         .unwrap();
+    (status, stdout, stderr)
+}
+
+/// Runs `solve` on IPC-2018 satisficing 8 with `--satisficing --json --plan
+/// PLAN`, sends `signal` after 6 s, and returns its JSON answer once it has
+/// ended with exit 0 saying that it was interrupted.
+fn interrupted_satisficing(signal: &str, plan: &std::path::Path) -> serde_json::Value {
+    let problem = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benchmarks/ipc2018-snake/satisficing/instance-8.pddl"
+    );
+    let mut solve = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"));
+    solve
+        .args(["solve", problem, "--satisficing", "--json", "--plan"])
+        .arg(plan);
+    // Its first plan comes within a second or two; proving the least takes
+    // a minute.
+    let (status, stdout, stderr) = signalled_after(solve, 6, signal);
     assert_eq!(status.code(), Some(0), "{signal}: {stderr}");
     assert!(
         stderr.contains("interrupted: the answer is the best plan found so far"),

@@ -412,6 +412,21 @@ fn a_fixed_horizon_beyond_the_limits_is_unknown_when_the_time_runs_out() {
     );
 }
 
+/// The plan of a satisficing search with the direct encoding and `timeout`
+/// (a panic without one).
+fn satisficing_plan(instance: &Instance, timeout: Duration) -> snakesat::Plan {
+    let direct = encode::by_name("direct").unwrap();
+    let outcome = Planner::new(&*direct)
+        .search(Search::Satisficing)
+        .timeout(Some(timeout))
+        .plan(instance)
+        .unwrap();
+    let Verdict::Plan(plan) = outcome.verdict else {
+        panic!("no plan: {:?}", outcome.verdict);
+    };
+    plan
+}
+
 /// The satisficing search on a 20x20 free start of length 10 with twelve
 /// ordered apples far apart: its construction follows tours from bodies laid
 /// along other tours, whose ends can be closer on the tour followed than the
@@ -426,15 +441,7 @@ fn the_satisficing_construction_on_a_free_start_gives_a_checked_plan() {
             [19, 0], [0, 19], [10, 10], [5, 15], [15, 5], [2, 2], [17, 17], [3, 16], [16, 3], [9, 9]]}"#,
     )
     .unwrap();
-    let direct = encode::by_name("direct").unwrap();
-    let outcome = Planner::new(&*direct)
-        .search(Search::Satisficing)
-        .timeout(Some(Duration::from_secs(2)))
-        .plan(&instance)
-        .unwrap();
-    let Verdict::Plan(plan) = outcome.verdict else {
-        panic!("no plan: {:?}", outcome.verdict);
-    };
+    let plan = satisficing_plan(&instance, Duration::from_secs(2));
     let replay = snakesat::sim::simulate(&instance, &plan.path).expect("a legal plan");
     assert_eq!(replay.eaten.len(), 12);
 }
@@ -532,15 +539,7 @@ fn a_satisficing_search_plans_twenty_thousand_apples() {
         apples.join(", ")
     ))
     .unwrap();
-    let direct = encode::by_name("direct").unwrap();
-    let outcome = Planner::new(&*direct)
-        .search(Search::Satisficing)
-        .timeout(Some(Duration::from_secs(60)))
-        .plan(&instance)
-        .unwrap();
-    let Verdict::Plan(plan) = outcome.verdict else {
-        panic!("no plan: {:?}", outcome.verdict);
-    };
+    let plan = satisficing_plan(&instance, Duration::from_secs(60));
     assert_eq!(plan.horizon, 20_001);
     let replay = snakesat::sim::simulate(&instance, &plan.path).expect("a legal plan");
     assert_eq!(replay.eaten.len(), 20_000);

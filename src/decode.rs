@@ -6,7 +6,9 @@
 //! horizon, a name for every variable), so the CNF text and the solver's
 //! output are all that is needed. The model is checked against every clause
 //! before it is read as a path, and the path is replayed by the simulator
-//! ([`crate::sim::simulate`]) before it is called a plan.
+//! ([`crate::sim::simulate`]) before it is called a plan. A model of the
+//! clauses that is no plan blames the encoding only if the formula is the
+//! one `export` writes for its header; otherwise the file was changed.
 //!
 //! ```
 //! use snakesat::cnf::header;
@@ -133,6 +135,14 @@ pub enum ModelError {
         /// The formula's horizon.
         horizon: usize,
     },
+    /// The model satisfies the formula but is no legal plan, and the formula
+    /// is not the one `snakesat export` writes for its header's instance,
+    /// encoding and horizon: the file was changed after export (its header
+    /// or its clauses), so the header does not describe its clauses.
+    #[error(
+        "it is not what `snakesat export` writes for its header's instance, encoding and horizon ({0}), so the header does not describe its clauses: was the file changed after export?"
+    )]
+    NotExported(String),
     /// The model's path is not a legal plan (an approximate encoding's
     /// formula may allow that).
     #[error("the model of {} {encoding} at T={horizon} is not a legal plan: {violation}", kind(*.approximate))]
@@ -166,7 +176,9 @@ fn kind(approximate: bool) -> &'static str {
 /// An unsatisfiable or unknown answer is not an error: it is
 /// [`Answer::Unsat`] or [`Answer::Unknown`], with the header and sizes still
 /// read. A model that is not a path or not a legal plan is an error
-/// ([`ModelError::NotAPath`], [`ModelError::IllegalPlan`]).
+/// ([`ModelError::NotAPath`], [`ModelError::IllegalPlan`]), or, when the
+/// formula is not what `export` writes for its header (encoded again to
+/// see), [`ModelError::NotExported`]: the header does not describe it.
 pub fn model_to_plan(cnf: &str, model: &str) -> Result<Decoded, ModelError> {
     let formula = read_formula(cnf)?;
     let answer = formula.answer(model)?;
@@ -237,24 +249,191 @@ impl Formula {
                     .filter_map(|(n, &v)| n.as_ref().map(|n| (n, v)));
                 let fixed = fixed_heads(&header.instance);
                 let Ok(path) = path_from_model(named, horizon, &fixed) else {
-                    return Err(ModelError::NotAPath {
+                    return Err(self.unless_changed(ModelError::NotAPath {
                         encoding: encoding.name(),
                         approximate: encoding.approximate(),
                         horizon,
-                    });
+                    }));
                 };
                 match sim::simulate(&header.instance, &path) {
                     Ok(replay) => Answer::Plan { path, replay },
                     Err(violation) => {
-                        return Err(ModelError::IllegalPlan {
+                        return Err(self.unless_changed(ModelError::IllegalPlan {
                             encoding: encoding.name(),
                             approximate: encoding.approximate(),
                             horizon,
                             violation,
-                        });
+                        }));
                     }
                 }
             }
         })
+    }
+
+    /// `error`, a model of this formula that is no plan, unless the formula
+    /// is not what `snakesat export` writes for its header: then
+    /// [`ModelError::NotExported`], naming the first difference. Only on
+    /// this path: a plan's replay already vouches for the header, and the
+    /// formula is encoded again here.
+    fn unless_changed(&self, error: ModelError) -> ModelError {
+        match self.export_difference() {
+            Some(difference) => ModelError::NotExported(difference),
+            None => error,
+        }
+    }
+
+    /// The first difference between this formula and the one `export`
+    /// writes for its header (variable count, a `c var` line, a clause), or
+    /// `None` when they are the same.
+    fn export_difference(&self) -> Option<String> {
+        let (parsed, header) = (&self.parsed, &self.header);
+        let cnf = match header.encoding.encode(&header.instance, header.horizon) {
+            Ok(cnf) => cnf,
+            Err(e) => return Some(format!("its encoding refuses its instance: {e}")),
+        };
+        if cnf.num_vars() != parsed.num_vars {
+            return Some(format!(
+                "the export has {} variables, the file {}",
+                cnf.num_vars(),
+                parsed.num_vars
+            ));
+        }
+        let named = |kind: &crate::cnf::VarKind| {
+            let coords: Vec<String> = kind.coords().iter().map(u32::to_string).collect();
+            format!("{} {}", kind.name(), coords.join(" "))
+        };
+        for (i, (given, exported)) in parsed.names.iter().zip(cnf.names()).enumerate() {
+            if given.as_ref() != Some(exported) {
+                return Some(format!(
+                    "the export's variable {} is `{}`",
+                    i + 1,
+                    named(exported)
+                ));
+            }
+        }
+        if cnf.num_clauses() != parsed.num_clauses as u64 {
+            return Some(format!(
+                "the export has {} clauses, the file {}",
+                cnf.num_clauses(),
+                parsed.num_clauses
+            ));
+        }
+        let given = parsed.flat.split(|&l| l == 0);
+        let exported = cnf.flat().split(|&l| l == 0);
+        given
+            .zip(exported)
+            .position(|(a, b)| a != b)
+            .map(|i| format!("its clause {} differs", i + 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cnf::header;
+    use crate::encode;
+    use crate::instance::json::from_json;
+
+    /// Every encoding's export, as `export` writes it.
+    fn exports(instance_json: &str, horizon: usize) -> Vec<(String, String)> {
+        let instance = from_json(instance_json).unwrap();
+        [
+            "direct",
+            "direct,amo=pairwise",
+            "direct,amo=commander",
+            "direct,amo=product",
+            "direct,amo=binary",
+            "direct,amo=bimander",
+            "direct,body=window",
+            "direct,body=compare",
+            "direct,body=block",
+            "direct,body=tail",
+            "direct,position=onehot",
+            "direct,position=axis",
+            "direct,growth=counter",
+            "direct,prune=off",
+            "notebook-mvp1",
+            "notebook-counter",
+            "notebook-combinations",
+            "notebook-ordered",
+        ]
+        .into_iter()
+        .filter_map(|name| {
+            let encoding = encode::by_name(name).unwrap();
+            let cnf = encoding.encode(&instance, horizon).ok()?;
+            let mut bytes = Vec::new();
+            header::write(&cnf, &instance, &*encoding, horizon, None, &mut bytes).unwrap();
+            Some((name.to_string(), String::from_utf8(bytes).unwrap()))
+        })
+        .collect()
+    }
+
+    const WALLED: &str = r#"{"width": 5, "height": 4, "snake": [[0, 0], [1, 0], [2, 0]],
+        "walls": [[2, 2], [3, 2]], "apples": [[4, 3], [0, 3], [4, 0]], "visible": 1}"#;
+    const FREE: &str = r#"{"width": 4, "height": 4, "apples": [[3, 3], [0, 2]], "visible": 2}"#;
+
+    /// The export itself is recognised as such by every encoding (otherwise
+    /// a model that is no plan would be blamed on the file, exit 2, instead
+    /// of on the encoding); and a change to the header's instance, to a
+    /// `c var` line or to a clause is named.
+    #[test]
+    fn an_export_is_its_own_and_a_changed_file_is_not() {
+        let mut checked = 0;
+        for (instance, horizons) in [(WALLED, [17, 18, 21]), (FREE, [4, 5, 8])] {
+            for horizon in horizons {
+                for (name, text) in exports(instance, horizon) {
+                    let formula = read_formula(&text).unwrap();
+                    assert_eq!(formula.export_difference(), None, "{name} at T={horizon}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 90, "{checked}");
+
+        let (_, direct) = exports(WALLED, 18).remove(0);
+        let changed = |from: &str, to: &str| {
+            assert!(direct.contains(from), "{from}");
+            let text = direct.replacen(from, to, 1);
+            read_formula(&text).unwrap().export_difference()
+        };
+        // The apples in another order: another formula.
+        let swapped = changed("[[4,3],[0,3],[4,0]]", "[[0,3],[4,3],[4,0]]").unwrap();
+        assert!(swapped.starts_with("the export has "), "{swapped}");
+        // Two variables' names swapped.
+        let line_of = |v: usize| {
+            let start = direct.find(&format!("\nc var {v} ")).unwrap() + 1;
+            let end = direct[start..].find('\n').unwrap() + start;
+            direct[start..end].to_string()
+        };
+        let (third, fourth) = (line_of(3), line_of(4));
+        let swapped_names = direct
+            .replacen(&third, "PLACEHOLDER", 1)
+            .replacen(&fourth, &third.replacen("c var 3 ", "c var 4 ", 1), 1)
+            .replacen(
+                "PLACEHOLDER",
+                &fourth.replacen("c var 4 ", "c var 3 ", 1),
+                1,
+            );
+        let renamed = read_formula(&swapped_names).unwrap().export_difference();
+        let expected = format!(
+            "the export's variable 3 is `{}`",
+            third.trim_start_matches("c var 3 ")
+        );
+        assert_eq!(renamed, Some(expected));
+        // A clause's literal negated (the first clause after the header).
+        let p_line = direct.find("\np cnf").unwrap() + 1;
+        let first_clause_at = direct[p_line..].find('\n').unwrap() + p_line + 1;
+        let first_clause = direct[first_clause_at..].lines().next().unwrap();
+        let literal = first_clause.split(' ').next().unwrap();
+        let negated = match literal.strip_prefix('-') {
+            Some(positive) => positive.to_string(),
+            None => format!("-{literal}"),
+        };
+        let mut text = direct.clone();
+        text.replace_range(first_clause_at..first_clause_at + literal.len(), &negated);
+        assert_eq!(
+            read_formula(&text).unwrap().export_difference(),
+            Some("its clause 1 differs".to_string())
+        );
     }
 }

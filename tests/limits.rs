@@ -774,6 +774,25 @@ fn the_timeout_covers_reading_the_problem() {
     );
 }
 
+/// `sizes --timeout` bounds reading its problem too (its other phases have
+/// limits of their own): an input that never ends is cut off, exit 3, with
+/// no table on stdout.
+#[test]
+fn the_timeout_of_sizes_covers_reading_the_problem() {
+    let out = run_on_open_stdin(&["sizes", "-", "--timeout", "0.2"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("--timeout 0.2 s reached while reading the problem"),
+        "{stderr}"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 /// `check` and `render` are bounded by `--timeout` too: a plan on a standard
 /// input that never ends is cut off with no verdict (stdout empty, with or
 /// without `--json`), exit 3, and no file written.

@@ -99,6 +99,39 @@ fn the_illegal_model_is_an_unknown_json_answer_that_says_why() {
         assert!(why.contains("is not a legal plan: step 53"), "{why}");
         assert_eq!(run.stderr.trim(), format!("error: {why}"), "{args:?}");
     }
+    // The same model for the same clauses under a changed header (its first
+    // two apples swapped): the header no longer describes the clauses, so
+    // the file is bad input (exit 2, naming it), not a model that proves
+    // nothing.
+    let text = std::fs::read_to_string(&cnf_file).unwrap();
+    let apples = format!(
+        "\"apples\":[[{},{}],[{},{}]",
+        inst.apples[0].0, inst.apples[0].1, inst.apples[1].0, inst.apples[1].1
+    );
+    let swapped = format!(
+        "\"apples\":[[{},{}],[{},{}]",
+        inst.apples[1].0, inst.apples[1].1, inst.apples[0].0, inst.apples[0].1
+    );
+    assert!(text.contains(&apples), "{apples}");
+    let changed = dir.join("changed.cnf");
+    std::fs::write(&changed, text.replacen(&apples, &swapped, 1)).unwrap();
+    let run = snakesat(&[
+        "decode",
+        "--json",
+        changed.to_str().unwrap(),
+        model_file.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "error: {}: it is not what `snakesat export` writes",
+            changed.display()
+        )) && run.stderr.contains("was the file changed after export?"),
+        "{}",
+        run.stderr
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

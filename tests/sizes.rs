@@ -584,3 +584,44 @@ fn a_sweep_value_that_cannot_hold_the_instance_is_named() {
         run.stderr
     );
 }
+
+/// A log (stderr not a terminal) gets a line per encoding measured and per
+/// horizon searched only when `SNAKESAT_PROGRESS` asks for progress, and
+/// `--quiet` hides them even then.
+#[test]
+fn progress_lines_in_a_log_only_on_request() {
+    let run = |progress: bool, quiet: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"));
+        command.args(["sizes", "--size", "5", "--seed", "3", "--apples", "2"]);
+        command.args(["--encodings", "direct,notebook-ordered"]);
+        if quiet {
+            command.arg("--quiet");
+        }
+        command.env_remove("SNAKESAT_PROGRESS");
+        if progress {
+            command.env("SNAKESAT_PROGRESS", "1");
+        }
+        let out = command.output().expect("binary runs");
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let logged = run(true, false);
+    for encoding in ["direct", "notebook-ordered"] {
+        assert!(
+            logged
+                .lines()
+                .any(|l| l.starts_with(&format!("{encoding}: ")) && l.ends_with(" clauses")),
+            "no line for {encoding}: {logged}"
+        );
+    }
+    assert!(
+        logged.contains("searching the least horizon: T="),
+        "{logged}"
+    );
+    for stderr in [run(false, false), run(true, true)] {
+        assert!(
+            !stderr.contains("clauses") && !stderr.contains("searching"),
+            "{stderr}"
+        );
+    }
+}

@@ -139,9 +139,10 @@ formula beyond the encoding's limits, or an output that cannot be written)."
         after_help = "Exit codes: 0 the model is a plan the simulator accepts; 1 the solver says UNSAT \
 (no plan of exactly the CNF's horizon); 2 bad input (an unreadable or malformed CNF or model, a CNF \
 without the header `snakesat export` writes: its `c instance`, `c encoding` and `c horizon` lines and a \
-`c var` line for every variable, a model that does not fit the CNF or falsifies one of its clauses, or an \
-output that cannot be written); 3 the solver gave up (UNKNOWN), or the model is not a legal plan (an \
-approximate encoding's; the first violated rule is named), or the solver says UNSAT to an approximate \
+`c var` line for every variable, a model that does not fit the CNF or falsifies one of its clauses, a CNF \
+changed since export so that its header does not describe its clauses, found when a model is no legal plan, \
+or an output that cannot be written); 3 the solver gave up (UNKNOWN), or the model is not a legal plan (of \
+the export's own formula of an approximate encoding; the first violated rule is named), or the solver says UNSAT to an approximate \
 encoding's CNF (which may exclude legal plans: no answer) at a horizon the lower bound allows (below it: 1, \
 the bound excludes every plan)."
     )]

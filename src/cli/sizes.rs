@@ -22,7 +22,8 @@ use snakesat::render::chart::{self, ChartFormat};
 use snakesat::solve::Status;
 
 use super::instance_args::{InstanceArgs, load_instance};
-use super::{Failure, bad_input, print_report, seconds};
+use super::watchdog::{self, Answer};
+use super::{Failure, bad_input, print_report, progress, seconds};
 
 #[derive(Args)]
 pub struct SizesArgs {
@@ -50,8 +51,9 @@ pub struct SizesArgs {
     /// each value: a second table gives the answers and seconds).
     #[arg(long)]
     pub solve: bool,
-    /// Seconds allowed to each solve (and to each search for the least horizon),
-    /// not to the whole run: building the formulas is not timed (a build cannot
+    /// Seconds allowed to reading the problem, to each solve and to each
+    /// search for the least horizon (past them: exit 3), not to the whole
+    /// run: building the formulas is not timed (a build cannot
     /// be stopped midway; each is bounded by the encodings' size limits instead,
     /// and a sweep by 1000 values, so the sizes never depend on the machine's
     /// speed), and a sweep over large boards or horizons can take minutes. A
@@ -110,6 +112,15 @@ fn horizon(
         },
         other => bad_input(other),
     })
+}
+
+/// The instance of the flags, read within `timeout` like `solve`'s problem:
+/// past it (and the grace) the watchdog ends the run, exit 3, e.g. on a
+/// FIFO that no one writes.
+fn read_instance(args: &InstanceArgs, timeout: Duration) -> Result<Instance, Failure> {
+    let watchdog = watchdog::start(Some(timeout), Answer::Nothing);
+    watchdog.doing("reading the problem");
+    load_instance(args)
 }
 
 /// One value of a `--sweep` in `--json`: the size swept (none for a
@@ -194,12 +205,15 @@ pub fn run(args: SizesArgs) -> Result<Exit, Failure> {
     let (encodings, dropped) = (listed.encodings, listed.dropped);
     let timeout = args.timeout;
     let solve_timeout = args.solve.then_some(timeout);
-    let verbose = std::io::stderr().is_terminal() && !super::quiet();
+    // A line per measure and per horizon searched: on a terminal, or in a
+    // log when `SNAKESAT_PROGRESS` asks for progress.
+    let verbose =
+        (std::io::stderr().is_terminal() || progress::log_interval().is_some()) && !super::quiet();
     // Printed once the chart is written.
     let mut out: Vec<u8> = Vec::new();
 
     let Some((param, values)) = sweep else {
-        let instance = load_instance(&args.instance)?;
+        let instance = read_instance(&args.instance, timeout)?;
         let (moves, searched) = horizon(&instance, timeout, args.max_horizon, verbose)?;
         let measures = measure_all(&instance, &encodings, moves, solve_timeout, verbose, "");
         if args.json {
@@ -259,7 +273,7 @@ pub fn run(args: SizesArgs) -> Result<Exit, Failure> {
     }
     let mut points: Vec<Point> = Vec::new();
     let base = if param == Param::Horizon {
-        Some(load_instance(&args.instance)?)
+        Some(read_instance(&args.instance, timeout)?)
     } else {
         None
     };

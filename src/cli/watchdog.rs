@@ -1,4 +1,5 @@
-//! The last-resort bound on `--timeout` of `solve`, `check` and `render`. The library stops its searches
+//! The last-resort bound on `--timeout` of `solve`, `check` and `render`,
+//! and of `sizes` while it reads the problem. The library stops its searches
 //! at the deadline between solver calls and inside CaDiCaL, but building a
 //! formula of tens of millions of clauses, loading it into the solver and
 //! freeing it again are not interruptible, nor is writing a long plan's GIF.

@@ -1066,3 +1066,38 @@ fn a_fixed_horizon_below_the_bound_needs_no_formula() {
         "{manifest}"
     );
 }
+
+/// The apple-by-apple construction of `--satisficing`'s first plan recurses
+/// once per apple eaten. Its board-sized tables (arrivals, apple cells) were
+/// kept at every level, so 20,000 apples on 100x100 needed gigabytes: the
+/// run aborted within 1.5 GB of address space. Now each level keeps only
+/// its candidate paths, and the search for arrivals stops once it has
+/// reached what it looks for.
+#[test]
+fn the_first_plan_of_many_apples_on_a_large_board_fits_in_little_memory() {
+    let dir = temp_dir("many-apples-memory");
+    let apples: Vec<String> = (0..20_000)
+        .map(|i| if i % 2 == 0 { "[1,0]" } else { "[0,0]" }.to_string())
+        .collect();
+    let instance = dir.join("alternating.json");
+    std::fs::write(
+        &instance,
+        format!(
+            r#"{{"width": 100, "height": 100, "snake": [[0, 0]], "apples": [{}], "visible": 1, "grow": false}}"#,
+            apples.join(",")
+        ),
+    )
+    .unwrap();
+    let instance = instance.to_string_lossy().into_owned();
+    let run = support::snakesat_within_memory(
+        &["solve", &instance, "--satisficing", "--timeout", "120"],
+        1_500_000,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("plan: 20000 moves (proven least), 20000 apples"),
+        "{}",
+        &run.stdout[..run.stdout.len().min(200)]
+    );
+}

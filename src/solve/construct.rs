@@ -16,7 +16,8 @@
 //! From a state, a breadth-first search over the grid knows when each body
 //! cell frees up (the tail leaves a cell `length − i` moves later, one more
 //! under the strict rule), so it finds the earliest arrival at every cell
-//! without eating on the way. Each reachable apple on the board is a choice,
+//! without eating on the way (stopping once it has reached the cells it
+//! looks for: the apples in view, or the tail). Each reachable apple on the board is a choice,
 //! nearest first; a choice is *safe* when, after it, the game is over or the
 //! head can still reach the tail's cell. Safe choices come first, then the
 //! others, depth first, within a node budget and a deadline (or until the
@@ -215,18 +216,40 @@ impl State {
         }
     }
 
-    /// Earliest arrival (moves) at every cell without eating on the way, and
-    /// the cell each arrival came from; `avoid` cells (other apples) are not
-    /// entered.
+    /// Earliest arrival (moves) without eating on the way, and the cell each
+    /// arrival came from; `avoid` cells (other apples) are not entered. It
+    /// stops once the `wanted` cells (ascending, distinct) are all reached:
+    /// cells not reached by then read `usize::MAX` (with none wanted, the
+    /// whole board is searched).
     pub(super) fn arrivals(
         &self,
         instance: &Instance,
         walls: &[bool],
         avoid: &[bool],
+        wanted: &[usize],
     ) -> (Vec<usize>, Vec<usize>) {
         let mut arrivals = Arrivals::default();
-        arrivals.fill(self, instance, walls, avoid, |_, _| false);
+        let mut left = wanted.len();
+        arrivals.fill(self, instance, walls, avoid, |cell, _| {
+            if left > 0 && wanted.binary_search(&cell).is_ok() {
+                left -= 1;
+                return left == 0;
+            }
+            false
+        });
         (arrivals.dist, arrivals.from)
+    }
+
+    /// The cells of the revealed apples not eaten yet, ascending, each once.
+    fn waiting_cells(&self, instance: &Instance) -> Vec<usize> {
+        let mut cells: Vec<usize> = self
+            .waiting
+            .iter()
+            .map(|&i| instance.index(instance.apples[i]))
+            .collect();
+        cells.sort_unstable();
+        cells.dedup();
+        cells
     }
 }
 
@@ -298,9 +321,18 @@ impl Search<'_> {
     }
 
     /// A path (cells after the head) from `state` that eats every apple.
-    /// `idle`: moves since the last apple (the move-by-move search gives up
-    /// after as many moves as there are cells).
-    fn solve(&mut self, state: &State, idle: usize) -> Option<Vec<Pos>> {
+    fn solve(&mut self, state: &State) -> Option<Vec<Pos>> {
+        let mut path = self.solve_reversed(state, 0)?;
+        path.reverse();
+        Some(path)
+    }
+
+    /// [`Search::solve`]'s path *last cell first*: each level of the search
+    /// adds its own cells at the end without copying the rest (copied at
+    /// every level, 99,998 apples took seconds). `idle`: moves since the
+    /// last apple (the move-by-move search gives up after as many moves as
+    /// there are cells).
+    fn solve_reversed(&mut self, state: &State, idle: usize) -> Option<Vec<Pos>> {
         let n = self.instance.apples.len();
         if state.eaten() == n {
             return Some(Vec::new());
@@ -344,15 +376,16 @@ impl Search<'_> {
     /// One apple at a time along earliest-arrival paths.
     fn by_apples(&mut self, state: &State) -> Option<Vec<Pos>> {
         let inst = self.instance;
-        let cells = inst.cells();
-        let mut apple_cell = vec![false; cells];
-        for i in state.waiting.iter().copied() {
-            apple_cell[inst.index(inst.apples[i])] = true;
+        let wanted = state.waiting_cells(inst);
+        let mut apple_cell = vec![false; inst.cells()];
+        for &c in &wanted {
+            apple_cell[c] = true;
         }
-        let (dist, from) = state.arrivals(inst, &self.walls, &apple_cell);
-        let mut targets: Vec<(usize, usize)> = (0..cells)
-            .filter(|&c| apple_cell[c] && dist[c] != usize::MAX)
-            .map(|c| (dist[c], c))
+        let (dist, from) = state.arrivals(inst, &self.walls, &apple_cell, &wanted);
+        let mut targets: Vec<(usize, usize)> = wanted
+            .iter()
+            .filter(|&&c| dist[c] != usize::MAX)
+            .map(|&c| (dist[c], c))
             .collect();
         targets.sort_unstable();
         let mut candidates = Vec::new();
@@ -381,9 +414,14 @@ impl Search<'_> {
         }
         // Safe first, each group nearest first (a stable sort keeps the distance order).
         candidates.sort_by_key(|c| c.0);
+        // (The board-sized tables go before the search goes deeper: kept
+        // at every level, they took memory in cells × apples eaten, 1 GB
+        // in 8 s on 100x100.)
+        drop((apple_cell, dist, from, targets));
         for (_, path, next) in candidates {
-            if let Some(rest) = self.solve(&next, 0) {
-                return Some(path.into_iter().chain(rest).collect());
+            if let Some(mut rest) = self.solve_reversed(&next, 0) {
+                rest.extend(path.into_iter().rev());
+                return Some(rest);
             }
             if self.out_of_budget() {
                 return None;
@@ -415,7 +453,8 @@ impl Search<'_> {
                     return Some((0, p, next));
                 }
                 // Every apple left must stay reachable.
-                let (dist, _) = next.arrivals(inst, &self.walls, &none);
+                let wanted = next.waiting_cells(inst);
+                let (dist, _) = next.arrivals(inst, &self.walls, &none, &wanted);
                 let mut nearest = usize::MAX;
                 for i in next.waiting.iter().copied() {
                     let d = dist[inst.index(inst.apples[i])];
@@ -428,14 +467,16 @@ impl Search<'_> {
             })
             .collect();
         moves.sort_by_key(|m| m.0);
+        drop(none);
         for (_, p, next) in moves {
             let idle = if next.eaten() > state.eaten() {
                 0
             } else {
                 idle + 1
             };
-            if let Some(rest) = self.solve(&next, idle) {
-                return Some(std::iter::once(p).chain(rest).collect());
+            if let Some(mut rest) = self.solve_reversed(&next, idle) {
+                rest.push(p);
+                return Some(rest);
             }
             if self.out_of_budget() {
                 return None;
@@ -450,9 +491,13 @@ impl Search<'_> {
             return true;
         }
         let none = vec![false; self.instance.cells()];
-        let (dist, _) = state.arrivals(self.instance, &self.walls, &none);
-        let tail = *state.body.back().expect("a body");
-        dist[self.instance.index(tail)] != usize::MAX
+        let tail = self.instance.index(*state.body.back().expect("a body"));
+        if tail == self.instance.index(state.body[0]) {
+            // A snake of one cell (the search would not stop at the head).
+            return true;
+        }
+        let (dist, _) = state.arrivals(self.instance, &self.walls, &none, &[tail]);
+        dist[tail] != usize::MAX
     }
 }
 
@@ -505,7 +550,7 @@ fn search_apples(
     let rest = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || search.solve(&state, 0))
+            .spawn_scoped(scope, || search.solve(&state))
             .ok()?
             .join()
             // A panic is a bug: passed on, not taken for "no plan".
@@ -1080,7 +1125,7 @@ fn tour_plan_on(
                     pockets: (!instance.walls.is_empty()).then(|| Pockets::find(instance)),
                     detour_always: false,
                 };
-                match search.solve(&state, 0) {
+                match search.solve(&state) {
                     Some(rest) => path.extend(rest),
                     None => continue,
                 }

@@ -334,38 +334,55 @@ mod tests {
     use crate::encode;
     use crate::instance::json::from_json;
 
+    /// Every option of `direct` on its own, and the notebook's encodings.
+    fn every_encoding() -> Vec<String> {
+        use crate::encode::amo::Amo;
+        use crate::encode::direct::{Body, DirectOptions, Growth, Position};
+        use crate::encode::notebook::Notebook;
+        let base = DirectOptions::default();
+        let mut options = vec![base.clone()];
+        options.extend(Amo::ALL.map(|amo| DirectOptions {
+            amo,
+            ..base.clone()
+        }));
+        options.extend(Body::ALL.map(|body| DirectOptions {
+            body,
+            ..base.clone()
+        }));
+        options.extend(
+            [Position::OneHot, Position::Projected, Position::Axis].map(|position| DirectOptions {
+                position,
+                ..base.clone()
+            }),
+        );
+        options.push(DirectOptions {
+            growth: Growth::Counter,
+            ..base.clone()
+        });
+        options.push(DirectOptions {
+            prune: false,
+            ..base.clone()
+        });
+        let mut names: Vec<String> = options.iter().map(DirectOptions::name).collect();
+        names.extend(Notebook::ALL.map(|nb| nb.as_str().to_string()));
+        names.sort();
+        names.dedup();
+        names
+    }
+
     /// Every encoding's export, as `export` writes it.
     fn exports(instance_json: &str, horizon: usize) -> Vec<(String, String)> {
         let instance = from_json(instance_json).unwrap();
-        [
-            "direct",
-            "direct,amo=pairwise",
-            "direct,amo=commander",
-            "direct,amo=product",
-            "direct,amo=binary",
-            "direct,amo=bimander",
-            "direct,body=window",
-            "direct,body=compare",
-            "direct,body=block",
-            "direct,body=tail",
-            "direct,position=onehot",
-            "direct,position=axis",
-            "direct,growth=counter",
-            "direct,prune=off",
-            "notebook-mvp1",
-            "notebook-counter",
-            "notebook-combinations",
-            "notebook-ordered",
-        ]
-        .into_iter()
-        .filter_map(|name| {
-            let encoding = encode::by_name(name).unwrap();
-            let cnf = encoding.encode(&instance, horizon).ok()?;
-            let mut bytes = Vec::new();
-            header::write(&cnf, &instance, &*encoding, horizon, None, &mut bytes).unwrap();
-            Some((name.to_string(), String::from_utf8(bytes).unwrap()))
-        })
-        .collect()
+        every_encoding()
+            .into_iter()
+            .filter_map(|name| {
+                let encoding = encode::by_name(&name).unwrap();
+                let cnf = encoding.encode(&instance, horizon).ok()?;
+                let mut bytes = Vec::new();
+                header::write(&cnf, &instance, &*encoding, horizon, None, &mut bytes).unwrap();
+                Some((name, String::from_utf8(bytes).unwrap()))
+            })
+            .collect()
     }
 
     const WALLED: &str = r#"{"width": 5, "height": 4, "snake": [[0, 0], [1, 0], [2, 0]],
@@ -390,7 +407,10 @@ mod tests {
         }
         assert!(checked >= 90, "{checked}");
 
-        let (_, direct) = exports(WALLED, 18).remove(0);
+        let (_, direct) = exports(WALLED, 18)
+            .into_iter()
+            .find(|(name, _)| name == "direct")
+            .unwrap();
         let changed = |from: &str, to: &str| {
             assert!(direct.contains(from), "{from}");
             let text = direct.replacen(from, to, 1);

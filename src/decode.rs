@@ -334,46 +334,10 @@ mod tests {
     use crate::encode;
     use crate::instance::json::from_json;
 
-    /// Every option of `direct` on its own, and the notebook's encodings.
-    fn every_encoding() -> Vec<String> {
-        use crate::encode::amo::Amo;
-        use crate::encode::direct::{Body, DirectOptions, Growth, Position};
-        use crate::encode::notebook::Notebook;
-        let base = DirectOptions::default();
-        let mut options = vec![base.clone()];
-        options.extend(Amo::ALL.map(|amo| DirectOptions {
-            amo,
-            ..base.clone()
-        }));
-        options.extend(Body::ALL.map(|body| DirectOptions {
-            body,
-            ..base.clone()
-        }));
-        options.extend(
-            [Position::OneHot, Position::Projected, Position::Axis].map(|position| DirectOptions {
-                position,
-                ..base.clone()
-            }),
-        );
-        options.push(DirectOptions {
-            growth: Growth::Counter,
-            ..base.clone()
-        });
-        options.push(DirectOptions {
-            prune: false,
-            ..base.clone()
-        });
-        let mut names: Vec<String> = options.iter().map(DirectOptions::name).collect();
-        names.extend(Notebook::ALL.map(|nb| nb.as_str().to_string()));
-        names.sort();
-        names.dedup();
-        names
-    }
-
     /// Every encoding's export, as `export` writes it.
     fn exports(instance_json: &str, horizon: usize) -> Vec<(String, String)> {
         let instance = from_json(instance_json).unwrap();
-        every_encoding()
+        encode::option_names()
             .into_iter()
             .filter_map(|name| {
                 let encoding = encode::by_name(&name).unwrap();

@@ -252,6 +252,51 @@ pub fn by_name(name: &str) -> Result<Box<dyn Encoding>, NameError> {
     Ok(Box::new(direct::Direct::new(options)))
 }
 
+/// Every encoding one option away from the default `direct` (the default
+/// first), then the notebook's four: the list `snakesat sizes` compares when
+/// none is given.
+pub fn option_names() -> Vec<String> {
+    use amo::Amo;
+    use direct::{Body, DirectOptions, Growth, Position};
+    use notebook::Notebook;
+    let base = DirectOptions::default();
+    let mut options = vec![base.clone()];
+    for amo in Amo::ALL {
+        if amo != base.amo {
+            options.push(DirectOptions {
+                amo,
+                ..base.clone()
+            });
+        }
+    }
+    for body in Body::ALL {
+        if body != base.body {
+            options.push(DirectOptions {
+                body,
+                ..base.clone()
+            });
+        }
+    }
+    for position in [Position::OneHot, Position::Axis] {
+        options.push(DirectOptions {
+            position,
+            ..base.clone()
+        });
+    }
+    options.push(DirectOptions {
+        growth: Growth::Counter,
+        ..base.clone()
+    });
+    options.push(DirectOptions {
+        prune: false,
+        ..base.clone()
+    });
+    let mut names: Vec<String> = options.iter().map(DirectOptions::name).collect();
+    names.dedup();
+    names.extend(Notebook::ALL.iter().map(|nb| nb.as_str().to_string()));
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,9 +11,7 @@ use thiserror::Error;
 
 use crate::cli::table::{Align, Cell, Table};
 use snakesat::cnf::Size;
-use snakesat::encode::amo::Amo;
-use snakesat::encode::direct::{Body, Direct, DirectOptions, Growth, Position};
-use snakesat::encode::notebook::Notebook;
+use snakesat::encode::direct::{Direct, DirectOptions};
 use snakesat::encode::{self, Encoding, NameError};
 use snakesat::instance::{Instance, Start, TailRule};
 use snakesat::planner::{Method, Outcome, PlanError, Planner};
@@ -132,46 +130,6 @@ pub fn parse_sweep(text: &str) -> Result<(Param, Vec<usize>), SweepError> {
     Ok((param, (a..=b).step_by(step).collect()))
 }
 
-/// The default list: every meaningful option of `direct`, then the notebook's four.
-pub fn default_encodings() -> Vec<String> {
-    let base = DirectOptions::default();
-    let mut options = vec![base.clone()];
-    for amo in Amo::ALL {
-        if amo != base.amo {
-            options.push(DirectOptions {
-                amo,
-                ..base.clone()
-            });
-        }
-    }
-    for body in Body::ALL {
-        if body != base.body {
-            options.push(DirectOptions {
-                body,
-                ..base.clone()
-            });
-        }
-    }
-    for position in [Position::OneHot, Position::Axis] {
-        options.push(DirectOptions {
-            position,
-            ..base.clone()
-        });
-    }
-    options.push(DirectOptions {
-        growth: Growth::Counter,
-        ..base.clone()
-    });
-    options.push(DirectOptions {
-        prune: false,
-        ..base.clone()
-    });
-    let mut names: Vec<String> = options.iter().map(DirectOptions::name).collect();
-    names.dedup();
-    names.extend(Notebook::ALL.iter().map(|nb| nb.as_str().to_string()));
-    names
-}
-
 /// Splits a comma-separated list into encoding names: `key=value` items
 /// belong to the `direct` (or `key=value` run) before them.
 pub fn split_list(list: &str) -> Vec<String> {
@@ -202,12 +160,12 @@ pub enum ListError {
     Name(#[from] NameError),
 }
 
-/// The encodings of a list (`None`: [`default_encodings`]), checked, each
+/// The encodings of a list (`None`: [`encode::option_names`]), checked, each
 /// once ([`distinct`]), and the spellings dropped.
 pub fn encodings(list: Option<&str>) -> Result<Distinct, ListError> {
     let names = match list {
         Some(l) => split_list(l),
-        None => default_encodings(),
+        None => encode::option_names(),
     };
     if names.is_empty() {
         return Err(ListError::Empty);
@@ -747,7 +705,7 @@ mod tests {
 
     #[test]
     fn default_names_are_accepted() {
-        let names = default_encodings();
+        let names = encode::option_names();
         assert_eq!(names[0], "direct");
         for n in &names {
             assert_eq!(&encode::by_name(n).unwrap().name(), n);

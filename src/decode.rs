@@ -140,7 +140,7 @@ pub enum ModelError {
     /// encoding and horizon: the file was changed after export (its header
     /// or its clauses), so the header does not describe its clauses.
     #[error(
-        "it is not what `snakesat export` writes for its header's instance, encoding and horizon ({0}), so the header does not describe its clauses: was the file changed after export?"
+        "it is not what `snakesat export` writes for its header's instance, encoding and horizon ({0}), so the header does not describe its clauses: was the file changed after export, or written by another version of snakesat?"
     )]
     NotExported(String),
     /// The model's path is not a legal plan (an approximate encoding's

@@ -128,7 +128,9 @@ fn the_illegal_model_is_an_unknown_json_answer_that_says_why() {
         run.stderr.starts_with(&format!(
             "error: {}: it is not what `snakesat export` writes",
             changed.display()
-        )) && run.stderr.contains("was the file changed after export?"),
+        )) && run
+            .stderr
+            .contains("was the file changed after export, or written by another version"),
         "{}",
         run.stderr
     );

@@ -17,11 +17,11 @@
 //! cell frees up (the tail leaves a cell `length − i` moves later, one more
 //! under the strict rule), so it finds the earliest arrival at every cell
 //! without eating on the way (stopping once it has reached the cells it
-//! looks for: the apples in view, or the tail). Each reachable apple on the board is a choice,
-//! nearest first; a choice is *safe* when, after it, the game is over or the
-//! head can still reach the tail's cell. Safe choices come first, then the
-//! others, depth first, within a node budget and a deadline (or until the
-//! planner's cancellation). When the free cells left are few (the end of a
+//! looks for: the apples in view, or the tail). Each reachable apple on the
+//! board is a choice, nearest first; a choice is *safe* when, after it, the
+//! game is over or the head can still reach the tail's cell. Safe choices
+//! come first, then the others, depth first, within a node budget and a
+//! deadline (or until the planner's cancellation). When the free cells left are few (the end of a
 //! full board is a Hamiltonian-path problem), the search goes one move at a
 //! time instead. Every plan it returns is replayed by [`crate::sim`] by the
 //! caller; it only proposes.
@@ -490,12 +490,12 @@ impl Search<'_> {
         if state.eaten() == self.instance.apples.len() {
             return true;
         }
-        let none = vec![false; self.instance.cells()];
         let tail = self.instance.index(*state.body.back().expect("a body"));
         if tail == self.instance.index(state.body[0]) {
             // A snake of one cell (the search would not stop at the head).
             return true;
         }
+        let none = vec![false; self.instance.cells()];
         let (dist, _) = state.arrivals(self.instance, &self.walls, &none, &[tail]);
         dist[tail] != usize::MAX
     }

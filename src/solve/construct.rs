@@ -229,13 +229,15 @@ impl State {
         wanted: &[usize],
     ) -> (Vec<usize>, Vec<usize>) {
         let mut arrivals = Arrivals::default();
-        let mut left = wanted.len();
+        // (The head's cell is reached at the start, with no move.)
+        let head = instance.index(self.body[0]);
+        let mut left = wanted.len() - usize::from(wanted.binary_search(&head).is_ok());
+        let whole_board = wanted.is_empty();
         arrivals.fill(self, instance, walls, avoid, |cell, _| {
             if left > 0 && wanted.binary_search(&cell).is_ok() {
                 left -= 1;
-                return left == 0;
             }
-            false
+            left == 0 && !whole_board
         });
         (arrivals.dist, arrivals.from)
     }
@@ -491,10 +493,6 @@ impl Search<'_> {
             return true;
         }
         let tail = self.instance.index(*state.body.back().expect("a body"));
-        if tail == self.instance.index(state.body[0]) {
-            // A snake of one cell (the search would not stop at the head).
-            return true;
-        }
         let none = vec![false; self.instance.cells()];
         let (dist, _) = state.arrivals(self.instance, &self.walls, &none, &[tail]);
         dist[tail] != usize::MAX

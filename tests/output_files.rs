@@ -605,3 +605,46 @@ fn a_refused_run_removes_the_proof_folders_it_made_parents_included() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(proof.join("manifest.json").is_file());
 }
+
+/// `bench --plans DIR --proof OUT` where no problem gets a plan or a
+/// certificate (every problem malformed): the folders the run created are
+/// removed again, as `solve --proof` removes its own, while folders that
+/// existed before stay.
+#[test]
+fn bench_removes_the_output_folders_it_created_when_nothing_went_into_them() {
+    let dir = temp_dir("bench-empty-outputs");
+    let problems = dir.join("bad");
+    std::fs::create_dir(&problems).unwrap();
+    std::fs::write(problems.join("instance-1.pddl"), "(define (problem").unwrap();
+    let plans = dir.join("new").join("plans");
+    let proofs = dir.join("proofs");
+    let run = snakesat(&[
+        "bench",
+        s(&problems),
+        "--plans",
+        s(&plans),
+        "--proof",
+        s(&proofs),
+    ]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(run.stderr.contains("instance-1"), "{}", run.stderr);
+    assert!(
+        !dir.join("new").exists(),
+        "the plans folder and its parent removed"
+    );
+    assert!(!proofs.exists(), "the certificate folder removed");
+    // Folders that were there before the run are not its to remove.
+    std::fs::create_dir_all(&plans).unwrap();
+    std::fs::create_dir(&proofs).unwrap();
+    let run = snakesat(&[
+        "bench",
+        s(&problems),
+        "--plans",
+        s(&plans),
+        "--proof",
+        s(&proofs),
+    ]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(plans.is_dir() && proofs.is_dir(), "existing folders kept");
+    assert!(listing(&plans).is_empty() && listing(&proofs).is_empty());
+}

@@ -6,7 +6,7 @@
 
 use crate::cli::Exit;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
@@ -61,7 +61,7 @@ pub struct BenchArgs {
     pub jobs: usize,
     /// Keep every checked IPC plan in DIR, as `FOLDER-instance-K.plan` (a DIR
     /// already holding one of them is refused; an interrupted run removes
-    /// them, and DIR if it created it).
+    /// them, and DIR if it created it, as does a run that kept no plan).
     #[arg(long, value_name = "DIR")]
     pub plans: Option<PathBuf>,
     /// Solve only shard I of K (1 <= I <= K): the problems at positions p
@@ -71,7 +71,8 @@ pub struct BenchArgs {
     pub shard: Option<String>,
     /// Passed to `solve --proof`: certificates of each instance into
     /// DIR/FOLDER-instance-K/ (named as --plans names plans; an interrupted
-    /// run removes them all, and DIR if it created it).
+    /// run removes them all, and DIR if it created it, as does a run that
+    /// certified nothing).
     #[arg(long, value_name = "DIR")]
     pub proof: Option<PathBuf>,
 }
@@ -228,10 +229,25 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
             super::print_table(&ipc::summary_table(&rows, args.proof.is_some()).to_markdown());
         }
     })?;
-    for folder in plans_top.iter().chain(&args.proof) {
-        output::settle(folder);
+    // A folder that got no plan or certificate (every problem malformed or
+    // unanswered) is removed if this run created it, as `solve --proof`
+    // removes its own; the others are kept.
+    let kept = [(&args.plans, &plans_top), (&args.proof, &args.proof)];
+    for (dir, top) in kept {
+        if let (Some(dir), Some(top)) = (dir, top)
+            && !is_empty_folder(dir)
+        {
+            output::settle(top);
+        }
     }
+    output::discard_unfinished();
     Ok(exit_code(&rows))
+}
+
+/// Whether `dir` is a folder with nothing in it (an unreadable one counts as
+/// not empty: it is kept).
+fn is_empty_folder(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_none())
 }
 
 /// 0 when every problem got a checked plan, 1 when every one was answered

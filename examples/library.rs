@@ -9,7 +9,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let json = r#"{"width": 5, "height": 5, "snake": [[0, 0], [1, 0]], "apples": [[4, 4]]}"#;
     let instance = from_json(json)?;
     let direct = encode::by_name("direct")?;
-    // An invalid instance or a formula too large is a typed error (PlanError).
+    // An invalid instance is a typed error (PlanError); no answer in time or
+    // within the formula size limits is `Verdict::Unknown`, with its reason.
     let outcome = Planner::new(&*direct).plan(&instance)?;
     // A plan has already been accepted by the simulator.
     if let Verdict::Plan(plan) = &outcome.verdict {

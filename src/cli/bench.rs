@@ -32,8 +32,10 @@ pub struct BenchArgs {
     /// `bench game` is always the subcommand: give a folder named `game` as `./game`.
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
-    /// Time limit per problem in seconds (every phase, the first plan too; with --proof the
-    /// certificates' re-solves get up to as long again).
+    /// Time limit per problem in seconds (every phase of its `solve`, the first plan too; with
+    /// --proof the certificates' re-solves get up to as long again). `bench` itself also reads
+    /// each problem, untimed, for its row's grid and to check the plan: seconds more for a
+    /// problem of a hundred megabytes.
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds,
           alias = "timeout-per-instance")]
     pub timeout: Duration,

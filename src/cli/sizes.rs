@@ -82,6 +82,11 @@ fn horizon(
     max_horizon: usize,
     verbose: bool,
 ) -> Result<(usize, bool), Failure> {
+    // (The lower bound's analysis, seconds on a large board, cannot be
+    // stopped midway: past the limit and the grace the watchdog ends the run,
+    // exit 3. The reason for no plan is found again below, also under it.)
+    let watchdog = watchdog::start(Some(timeout), Answer::Nothing);
+    watchdog.doing("searching the least horizon");
     let found = horizon_for(instance, timeout, max_horizon, |a| {
         if verbose {
             stderr_line!(

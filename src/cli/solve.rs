@@ -277,6 +277,16 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
             bar.set_message(line);
         })
         .plan(&instance);
+    // Proven without solving that no horizon has a plan: why, found while the
+    // watchdog still bounds the run (it repeats the lower bound's analysis,
+    // seconds on a large board).
+    let never = match &outcome {
+        Ok(o) if o.attempts.is_empty() && o.lower_bound.is_none() && !super::quiet() => {
+            matches!(o.verdict, Verdict::NoPlan { .. })
+                .then(|| super::no_plan_at_any_horizon(&instance))
+        }
+        _ => None,
+    };
     snakesat::output::interrupt_raises(None);
     drop(watchdog);
     bar.finish_and_clear();
@@ -294,7 +304,7 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
         && outcome.attempts.is_empty()
     {
         match outcome.lower_bound {
-            None => note!("{}", super::no_plan_at_any_horizon(&instance)),
+            None => note!("{}", never.as_deref().unwrap_or_default()),
             Some(bound) => {
                 // A search of any length was bounded by --max-horizon: say so.
                 // (A --max-horizon given bounds --satisficing too.)

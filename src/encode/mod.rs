@@ -207,7 +207,11 @@ pub const NAMES: &[(&str, &str)] = &[
 #[non_exhaustive]
 pub enum NameError {
     /// An item that is neither a notebook encoding, `direct` nor `key=value`.
-    #[error("unknown encoding {:?}", excerpt(.0))]
+    #[error(
+        "unknown encoding {:?} (the encodings: direct, its options as direct,KEY=VALUE,... \
+         and notebook-mvp1, notebook-counter, notebook-combinations, notebook-ordered)",
+        excerpt(.0)
+    )]
     Unknown(String),
     /// A `direct` option given twice.
     #[error("encoding option {:?} given twice in {:?}", excerpt(.key), excerpt(.name))]
@@ -427,7 +431,9 @@ mod tests {
             (
                 "bogus",
                 NameError::Unknown("bogus".into()),
-                "unknown encoding \"bogus\"",
+                "unknown encoding \"bogus\" (the encodings: direct, its options as \
+                 direct,KEY=VALUE,... and notebook-mvp1, notebook-counter, \
+                 notebook-combinations, notebook-ordered)",
             ),
             (
                 "direct,amo=zz",

@@ -54,7 +54,7 @@ impl JsonError {
 }
 
 /// `visible` is a count or the word `"all"`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Visible {
     Count(usize),
     All,
@@ -81,6 +81,12 @@ impl<'de> Deserialize<'de> for Visible {
                 usize::try_from(v)
                     .map(Visible::Count)
                     .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+            }
+            // (Formats such as TOML hand every integer over as an i64.)
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Visible, E> {
+                usize::try_from(v)
+                    .map(Visible::Count)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Visible, E> {
                 match v {
@@ -319,6 +325,8 @@ struct RawInstance {
 
 /// Parses and validates a JSON instance. Errors are one line.
 pub fn from_json(text: &str) -> Result<Instance, JsonError> {
+    // (A byte-order mark, as editors on Windows write, is no part of the JSON.)
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
         return Err(JsonError::Empty);
     }
@@ -424,6 +432,19 @@ impl<'de> Deserialize<'de> for Instance {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `visible` reads from formats that hand integers over as signed (TOML
+    /// does), and a leading byte-order mark is no part of the JSON.
+    #[test]
+    fn visible_reads_signed_integers_and_json_may_start_with_a_byte_order_mark() {
+        use serde::de::value::{Error, I64Deserializer};
+        let three = Visible::deserialize(I64Deserializer::<Error>::new(3));
+        assert_eq!(three.unwrap(), Visible::Count(3));
+        assert!(Visible::deserialize(I64Deserializer::<Error>::new(-1)).is_err());
+        let text = "\u{feff}{\"width\": 3, \"height\": 1, \"apples\": [[2, 0]]}";
+        let instance = from_json(text).unwrap();
+        assert_eq!((instance.width, instance.apples.len()), (3, 1));
+    }
 
     /// An instance is a serde value of its own: it round-trips inside a
     /// caller's structure, with the format's defaults and its checks.

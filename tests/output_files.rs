@@ -618,14 +618,17 @@ fn bench_removes_the_output_folders_it_created_when_nothing_went_into_them() {
     std::fs::write(problems.join("instance-1.pddl"), "(define (problem").unwrap();
     let plans = dir.join("new").join("plans");
     let proofs = dir.join("proofs");
-    let run = snakesat(&[
-        "bench",
-        s(&problems),
-        "--plans",
-        s(&plans),
-        "--proof",
-        s(&proofs),
-    ]);
+    let bench = || {
+        snakesat(&[
+            "bench",
+            s(&problems),
+            "--plans",
+            s(&plans),
+            "--proof",
+            s(&proofs),
+        ])
+    };
+    let run = bench();
     assert_eq!(run.code, 3, "{}", run.stderr);
     assert!(run.stderr.contains("instance-1"), "{}", run.stderr);
     assert!(
@@ -636,14 +639,7 @@ fn bench_removes_the_output_folders_it_created_when_nothing_went_into_them() {
     // Folders that were there before the run are not its to remove.
     std::fs::create_dir_all(&plans).unwrap();
     std::fs::create_dir(&proofs).unwrap();
-    let run = snakesat(&[
-        "bench",
-        s(&problems),
-        "--plans",
-        s(&plans),
-        "--proof",
-        s(&proofs),
-    ]);
+    let run = bench();
     assert_eq!(run.code, 3, "{}", run.stderr);
     assert!(plans.is_dir() && proofs.is_dir(), "existing folders kept");
     assert!(listing(&plans).is_empty() && listing(&proofs).is_empty());

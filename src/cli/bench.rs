@@ -234,8 +234,8 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
     // A folder that got no plan or certificate (every problem malformed or
     // unanswered) is removed if this run created it, as `solve --proof`
     // removes its own; the others are kept.
-    let kept = [(&args.plans, &plans_top), (&args.proof, &args.proof)];
-    for (dir, top) in kept {
+    let outputs = [(&args.plans, &plans_top), (&args.proof, &args.proof)];
+    for (dir, top) in outputs {
         if let (Some(dir), Some(top)) = (dir, top)
             && !is_empty_folder(dir)
         {

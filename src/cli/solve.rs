@@ -304,7 +304,11 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
         && outcome.attempts.is_empty()
     {
         match outcome.lower_bound {
-            None => note!("{}", never.as_deref().unwrap_or_default()),
+            None => {
+                if let Some(reason) = &never {
+                    note!("{reason}");
+                }
+            }
             Some(bound) => {
                 // A search of any length was bounded by --max-horizon: say so.
                 // (A --max-horizon given bounds --satisficing too.)

@@ -209,8 +209,9 @@ pub enum NameError {
     /// An item that is neither a notebook encoding, `direct` nor `key=value`.
     #[error(
         "unknown encoding {:?} (the encodings: direct, its options as direct,KEY=VALUE,... \
-         and notebook-mvp1, notebook-counter, notebook-combinations, notebook-ordered)",
-        excerpt(.0)
+         and {})",
+        excerpt(.0),
+        notebook::Notebook::ALL.map(notebook::Notebook::as_str).join(", ")
     )]
     Unknown(String),
     /// A `direct` option given twice.

@@ -135,8 +135,9 @@ pub enum ModelError {
         /// The formula's horizon.
         horizon: usize,
     },
-    /// The model satisfies the formula but is no legal plan, and the formula
-    /// is not the one `snakesat export` writes for its header's instance,
+    /// The model satisfies the formula but is no legal plan, or the solver
+    /// refuted a formula whose refutation would prove that no plan exists,
+    /// and the formula is not the one `snakesat export` writes for its header's instance,
     /// encoding and horizon: the file was changed after export (its header
     /// or its clauses), so the header does not describe its clauses.
     #[error(
@@ -178,7 +179,10 @@ fn kind(approximate: bool) -> &'static str {
 /// read. A model that is not a path or not a legal plan is an error
 /// ([`ModelError::NotAPath`], [`ModelError::IllegalPlan`]), or, when the
 /// formula is not what `export` writes for its header (encoded again to
-/// see), [`ModelError::NotExported`]: the header does not describe it.
+/// see), [`ModelError::NotExported`]: the header does not describe it. An
+/// unsatisfiable answer that would prove no plan exists is checked the same
+/// way, so that a refutation is never claimed for an instance whose
+/// formula it did not refute.
 pub fn model_to_plan(cnf: &str, model: &str) -> Result<Decoded, ModelError> {
     let formula = read_formula(cnf)?;
     let answer = formula.answer(model)?;
@@ -230,9 +234,18 @@ impl Formula {
         let model = dimacs::parse_model(model, parsed.num_vars).map_err(ModelError::Model)?;
         let (encoding, horizon) = (&header.encoding, header.horizon);
         Ok(match model {
-            ModelFile::Unsat => Answer::Unsat {
-                proves_no_plan: encoding.unsat_proves_no_plan(horizon, lower_bound),
-            },
+            ModelFile::Unsat => {
+                let proves_no_plan = encoding.unsat_proves_no_plan(horizon, lower_bound);
+                // A refutation speaks for the header's instance only when
+                // the clauses are the ones `export` writes for it: a header
+                // edited after export (an apple or a wall changed) would
+                // otherwise turn the refutation of one instance into a
+                // claim about another.
+                if proves_no_plan && let Some(difference) = self.export_difference() {
+                    return Err(ModelError::NotExported(difference));
+                }
+                Answer::Unsat { proves_no_plan }
+            }
             ModelFile::Unknown => Answer::Unknown,
             ModelFile::Sat(values) => {
                 // The model first: a formula refuted below the lower bound
@@ -273,8 +286,8 @@ impl Formula {
     /// `error`, a model of this formula that is no plan, unless the formula
     /// is not what `snakesat export` writes for its header: then
     /// [`ModelError::NotExported`], naming the first difference. Only on
-    /// this path: a plan's replay already vouches for the header, and the
-    /// formula is encoded again here.
+    /// this path and on a refutation: a plan's replay already vouches for
+    /// the header, and the formula is encoded again here.
     fn unless_changed(&self, error: ModelError) -> ModelError {
         match self.export_difference() {
             Some(difference) => ModelError::NotExported(difference),
@@ -418,6 +431,60 @@ mod tests {
         assert_eq!(
             read_formula(&text).unwrap().export_difference(),
             Some("its clause 1 differs".to_string())
+        );
+    }
+
+    /// A refutation proves that no plan exists only for the formula `export`
+    /// writes: for its own export an exact encoding's UNSAT is a proof, and
+    /// under a header changed after export (the apples in another order,
+    /// a wall removed) it is refused as not describing the clauses, never
+    /// reported as a proof about the header's instance.
+    #[test]
+    fn a_refutation_speaks_only_for_the_exported_instance() {
+        let direct_at = |horizon| {
+            exports(WALLED, horizon)
+                .into_iter()
+                .find(|(name, _)| name == "direct")
+                .unwrap()
+                .1
+        };
+        let unsat = "s UNSATISFIABLE\n";
+        let refuted = Answer::Unsat {
+            proves_no_plan: true,
+        };
+        // At T=17, below the lower bound (18), the export is refuted by
+        // empty clauses, and so is the formula of the instance without the
+        // wall at (3, 2): the same formula, so the refutation holds for it.
+        let below = direct_at(17);
+        assert_eq!(
+            read_formula(&below).unwrap().answer(unsat).unwrap(),
+            refuted
+        );
+        let unwalled = below.replacen("[[2,2],[3,2]]", "[[2,2]]", 1);
+        assert_eq!(
+            read_formula(&unwalled).unwrap().answer(unsat).unwrap(),
+            refuted
+        );
+        // At T=18 the two instances' formulas differ.
+        let direct = direct_at(18);
+        for (from, to) in [
+            ("[[4,3],[0,3],[4,0]]", "[[0,3],[4,3],[4,0]]"),
+            ("[[2,2],[3,2]]", "[[2,2]]"),
+        ] {
+            assert!(direct.contains(from), "{from}");
+            let text = direct.replacen(from, to, 1);
+            match read_formula(&text).unwrap().answer(unsat) {
+                Err(ModelError::NotExported(difference)) => {
+                    assert!(!difference.is_empty())
+                }
+                other => panic!("{from} -> {to}: {other:?}"),
+            }
+        }
+        // An unknown answer claims nothing, so it is not checked.
+        let text = direct.replacen("[[2,2],[3,2]]", "[[2,2]]", 1);
+        assert_eq!(
+            read_formula(&text).unwrap().answer("s UNKNOWN\n").unwrap(),
+            Answer::Unknown
         );
     }
 }

@@ -785,6 +785,28 @@ fn models_that_do_not_fit_are_refused() {
         "{}",
         run.stdout
     );
+    // The same refutation under a header whose instance was changed after
+    // export (its first apple moved): not a proof about that instance.
+    let instance_line = text.lines().find(|l| l.starts_with("c instance ")).unwrap();
+    let apples_at = instance_line.find("\"apples\":[[").unwrap() + "\"apples\":[[".len();
+    let first_apple_end = apples_at + instance_line[apples_at..].find(']').unwrap();
+    let moved = ["0,4", "4,4"]
+        .into_iter()
+        .find(|cell| instance_line[apples_at..first_apple_end] != **cell)
+        .unwrap();
+    let changed_line = format!(
+        "{}{moved}{}",
+        &instance_line[..apples_at],
+        &instance_line[first_apple_end..]
+    );
+    let changed = write(
+        &dir,
+        "changed.cnf",
+        &text.replacen(instance_line, &changed_line, 1),
+    );
+    let run = snakesat(&["decode", &changed, &unsat]);
+    assert_bad_input(&run, "not what `snakesat export` writes");
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
     // The solver gave up: exit 3, saying so (it said "limit reached").
     let unknown = write(&dir, "unknown.out", "s UNKNOWN\n");
     let run = snakesat(&["decode", &cnf, &unknown]);

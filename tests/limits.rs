@@ -492,6 +492,73 @@ fn the_timeout_bounds_writing_the_plans_files() {
     );
 }
 
+/// The numbered plan files of `--satisficing --plan FILE` are finished,
+/// checked plans and stay when the watchdog ends the run while it writes
+/// the GIF; its error line names the last of them, and `check` accepts it.
+/// (The board and the GIF of the test above, as an IPC problem: a snake of
+/// two cells, 60 apples.)
+#[test]
+fn a_timeout_after_a_satisficing_plan_names_its_numbered_file() {
+    let dir = temp_dir("anytime-timeout");
+    let snake = [(1, 0), (0, 0)];
+    let apples: Vec<String> = (0..64)
+        .map(|i| (i * 37 + 11) % 64)
+        .map(|c| (c % 8, c / 8))
+        .filter(|cell| !snake.contains(cell))
+        .take(60)
+        .map(|(x, y)| format!("[{x},{y}]"))
+        .collect();
+    let json = format!(
+        r#"{{"width":8,"height":8,"snake":[[1,0],[0,0]],"apples":[{}],"visible":1,"tail":"strict"}}"#,
+        apples.join(",")
+    );
+    let instance = snakesat::instance::json::from_json(&json).unwrap();
+    let problem = write(
+        &dir,
+        "p.pddl",
+        &snakesat::pddl::write::to_pddl(&instance, "timeout-sixty").unwrap(),
+    );
+    let plan = dir.join("p.plan").to_string_lossy().into_owned();
+    let gif = dir.join("p.gif").to_string_lossy().into_owned();
+    let run = snakesat(&[
+        "solve",
+        &problem,
+        "--satisficing",
+        "--timeout",
+        "0.5",
+        "--plan",
+        &plan,
+        "--gif",
+        &gif,
+        "--skip",
+        "1",
+        "--delay",
+        "1",
+        "--cell",
+        "110",
+    ]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert_eq!(run.stdout.trim(), "unknown: the time limit was reached");
+    let error = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    let (before, kept) = error
+        .split_once("; the best plan found is in ")
+        .unwrap_or_else(|| panic!("{error}"));
+    assert_eq!(
+        before,
+        "error: --timeout 0.5 s reached while writing the GIF"
+    );
+    assert!(kept.starts_with(&format!("{plan}.")), "{kept}");
+    // The GIF and FILE itself are gone; the numbered files are checked plans.
+    assert!(!std::path::Path::new(&gif).exists());
+    assert!(!std::path::Path::new(&plan).exists());
+    let check = snakesat(&["check", &problem, kept]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+}
+
 /// The horizon chart draws the horizons whose formulas fit the encoding's
 /// limits and stops, with a note, at the first that does not: on 1000x1000
 /// the 1-move plan is found, and the formula at 3 moves is beyond the

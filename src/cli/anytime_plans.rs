@@ -18,6 +18,20 @@ use snakesat::pddl::Objects;
 
 use super::{Failure, bad_input};
 
+/// The numbered file written last in this process, for the watchdog's
+/// error line when it ends the run after a plan has landed
+/// ([`last_landed`]).
+static LAST_LANDED: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// The numbered plan file this process wrote last (it holds the best plan
+/// found so far), or `None`.
+pub fn last_landed() -> Option<PathBuf> {
+    LAST_LANDED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+}
+
 /// `FILE.k`.
 pub fn numbered(file: &Path, k: usize) -> PathBuf {
     let mut name = file.as_os_str().to_owned();
@@ -174,7 +188,10 @@ impl AnytimePlans {
                 output::commit([Some(out)]).map_err(|e| e.to_string())
             });
         *written = match landed {
-            Ok(()) => (k + 1, false),
+            Ok(()) => {
+                *LAST_LANDED.lock().unwrap_or_else(|e| e.into_inner()) = Some(name);
+                (k + 1, false)
+            }
             Err(e) => {
                 note!("{e}; no further numbered plan files are written");
                 (k, true)

@@ -9,7 +9,9 @@
 //! nothing when an output took stdout, nor for `check` and `render`, which
 //! then have no verdict), one line on stderr naming what was under way,
 //! exit 3, and every unfinished output file removed
-//! ([`snakesat::output::abandon_and_exit`]). It is disarmed when its guard is
+//! ([`snakesat::output::abandon_and_exit`]); the numbered plan files of
+//! `solve --satisficing --plan FILE` are finished and stay, and the line
+//! names the last of them. It is disarmed when its guard is
 //! dropped: while the proof of `--proof` (which has a limit of its own) is
 //! checked, and once the files are in place.
 
@@ -125,8 +127,13 @@ pub fn arm(deadline: Option<Instant>, timeout: Option<Duration>, answer: Answer)
                 let _ = std::io::Write::write_all(&mut std::io::stdout(), line.as_bytes());
             }
             let what = *what.lock().unwrap_or_else(PoisonError::into_inner);
+            // A numbered plan file of `solve --satisficing --plan` stays:
+            // say where the best plan found before the limit is.
+            let kept = super::anytime_plans::last_landed()
+                .map(|file| format!("; the best plan found is in {}", file.display()))
+                .unwrap_or_default();
             stderr_line!(
-                "error: --timeout {} s reached while {what}",
+                "error: --timeout {} s reached while {what}{kept}",
                 timeout.as_secs_f64()
             );
             snakesat::output::abandon_and_exit(Exit::Unknown.code().into())

@@ -502,8 +502,8 @@ impl<'a> Planner<'a> {
     /// Gives up after `timeout` from the start of [`Planner::plan`] (verdict
     /// `Unknown`); with [`Search::Satisficing`], the best plan found by then (every phase, the
     /// first plan included, stops at it). [`Search::Optimal`] with an
-    /// incremental, exact encoding and a timeout of at least 1 s keeps the
-    /// last tenth of it (at most 5 s) for the satisficing search: when the
+    /// incremental, exact encoding keeps the last tenth of the timeout
+    /// (at most 5 s) for the satisficing search: when the
     /// climb has found no plan by then, that search's best plan is the
     /// answer, proven least only if every horizon below it was refuted
     /// ([`Planner::fallback_plan`] turns this off).
@@ -734,7 +734,7 @@ impl<'a> Planner<'a> {
             && search == Search::Optimal
             && incremental
             && !encoding.approximate())
-        .then(|| budget.deadline.and_then(fallback_reserve))
+        .then(|| budget.deadline.map(fallback_reserve))
         .flatten();
         let climb = match (budget.deadline, reserve) {
             (Some(deadline), Some(reserve)) => Budget {
@@ -1002,23 +1002,22 @@ const SATISFICING_FORMULA_MOVES: usize = 300;
 
 /// The share of the time left that a least-horizon search under a deadline
 /// keeps for its fallback plan ([`with_fallback`]), at most
-/// [`FALLBACK_MAX_SECONDS`]; none with less than [`FALLBACK_MIN_SECONDS`] left.
+/// [`FALLBACK_MAX_SECONDS`]. There is no minimum: a short limit keeps a
+/// short share (the first plan of a 12x12 board with 40 apples takes about
+/// 0.02 s), and a limit of exactly some value must not fall below a minimum
+/// because reading the problem took a few milliseconds of it.
 const FALLBACK_SHARE: f64 = 0.1;
 
 /// See [`FALLBACK_SHARE`]. (IPC-2018's full boards get a first satisficing
 /// plan within about 0.1–0.2 s, 12x12 boards with 40 apples within 0.02 s.)
 const FALLBACK_MAX_SECONDS: f64 = 5.0;
 
-/// See [`FALLBACK_SHARE`]: below it a tenth is too short to be worth taking.
-const FALLBACK_MIN_SECONDS: f64 = 1.0;
-
 /// The end of the time left before `deadline` that [`with_fallback`] keeps.
-fn fallback_reserve(deadline: Instant) -> Option<Duration> {
-    let left = deadline.saturating_duration_since(Instant::now());
-    (left.as_secs_f64() >= FALLBACK_MIN_SECONDS).then(|| {
-        left.mul_f64(FALLBACK_SHARE)
-            .min(Duration::from_secs_f64(FALLBACK_MAX_SECONDS))
-    })
+fn fallback_reserve(deadline: Instant) -> Duration {
+    deadline
+        .saturating_duration_since(Instant::now())
+        .mul_f64(FALLBACK_SHARE)
+        .min(Duration::from_secs_f64(FALLBACK_MAX_SECONDS))
 }
 
 /// A least-horizon search that its deadline stopped with no plan gets the
@@ -1228,6 +1227,24 @@ mod tests {
             lower_bound: 4,
             undecided: None,
         }
+    }
+
+    /// The fallback keeps a tenth of the time left, at most 5 s, with no
+    /// minimum: a limit of 1 s less the milliseconds of reading the problem
+    /// still keeps about 0.1 s (it kept nothing below 1 s left).
+    #[test]
+    fn the_fallback_keeps_a_tenth_of_any_time_left() {
+        let now = Instant::now();
+        for (left, most, least) in [
+            (0.99, 0.099, 0.09),
+            (0.3, 0.03, 0.025),
+            (20.0, 2.0, 1.99),
+            (600.0, 5.0, 5.0),
+        ] {
+            let kept = fallback_reserve(now + Duration::from_secs_f64(left)).as_secs_f64();
+            assert!(least <= kept && kept <= most, "{left} s left: {kept}");
+        }
+        assert_eq!(fallback_reserve(now), Duration::ZERO);
     }
 
     #[test]

@@ -862,7 +862,8 @@ fn the_timeout_of_sizes_covers_reading_the_problem() {
 
 /// `check` and `render` are bounded by `--timeout` too: a plan on a standard
 /// input that never ends is cut off with no verdict (stdout empty, with or
-/// without `--json`), exit 3, and no file written.
+/// without `--json`), exit 3, and no file written; so is a domain read first
+/// in VAL's `DOMAIN PROBLEM PLAN` order.
 #[test]
 fn the_timeout_of_check_and_render_covers_reading_the_plan() {
     let problem = concat!(
@@ -883,6 +884,34 @@ fn the_timeout_of_check_and_render_covers_reading_the_plan() {
         assert_eq!(out.status.code(), Some(3), "{args:?}: {stderr}");
         assert!(
             stderr.contains("error: --timeout 0.2 s reached while reading and checking the plan"),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}: no verdict");
+        assert!(!std::path::Path::new(gif).exists(), "{args:?}: no GIF");
+    }
+    // VAL's `DOMAIN PROBLEM PLAN`, the domain on a standard input that never
+    // ends: the line names reading the domain.
+    let plan = dir.join("p.plan");
+    std::fs::write(&plan, "").unwrap();
+    let plan = plan.to_str().unwrap();
+    for args in [
+        vec!["check", "-", problem, plan, "--timeout", "0.2"],
+        vec![
+            "render",
+            "-",
+            problem,
+            plan,
+            "--timeout",
+            "0.2",
+            "--gif",
+            gif,
+        ],
+    ] {
+        let out = run_on_open_stdin(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("error: --timeout 0.2 s reached while reading the domain"),
             "{args:?}: {stderr}"
         );
         assert!(out.stdout.is_empty(), "{args:?}: no verdict");

@@ -55,6 +55,7 @@ pub fn run(mut args: CheckArgs) -> Result<Exit, Failure> {
     super::one_stdin(("problem", &args.problem), ("plan", &args.plan))?;
     let watchdog = watchdog::start(args.timeout, Answer::Nothing);
     if let Some(domain) = &domain {
+        watchdog.doing("reading the domain");
         super::check_domain_file(domain)?;
     }
     watchdog.doing("reading the problem");

@@ -165,6 +165,7 @@ pub fn run(mut args: RenderArgs) -> Result<Exit, Failure> {
     let [mut gif, mut page] = output::claim([args.gif.as_deref(), args.html.as_deref()])?;
     let watchdog = watchdog::start(args.timeout, Answer::Nothing);
     if let Some(domain) = &domain {
+        watchdog.doing("reading the domain");
         super::check_domain_file(domain)?;
     }
     watchdog.doing("reading the problem");

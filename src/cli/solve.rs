@@ -52,7 +52,7 @@ pub struct SolveArgs {
     /// Give up after this many seconds (status `unknown`, exit 3); with
     /// `--satisficing`, the best plan found by then (the first plan included).
     /// The least-horizon search of an encoding with an incremental formula keeps
-    /// the last tenth of a limit of at least 1 s (at most 5 s) for a satisficing
+    /// the last tenth of the limit (at most 5 s) for a satisficing
     /// plan, the answer (exit 0; proven least only if every horizon below it was
     /// refuted) when the climb has none.
     /// Reading the problem and writing the plan's files (--gif, --plot-horizon) count too: past the

@@ -228,6 +228,18 @@ fn repeated_sizes_and_strategies_play_once_with_a_note() {
     // Without repeats, no note.
     let run = bench_game(&["--sizes", "4", "--games", "1", "--reuse", "all", "--json"]);
     assert_eq!(run.stderr, "");
+    // Bad input gets one line, its error, and no note before it.
+    let run = snakesat(&[
+        "bench",
+        "game",
+        "--sizes",
+        "4,4",
+        "--reuse",
+        "fresh,fresh",
+        "--games",
+        "0",
+    ]);
+    assert_bad_input(&run, "--games must be at least 1");
 }
 
 #[test]

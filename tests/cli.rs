@@ -245,6 +245,36 @@ fn search_at_a_fixed_horizon_is_noted_as_unused() {
     assert_eq!((run.code, run.stderr.as_str()), (0, ""));
     let run = snakesat(&["solve", &f]);
     assert!(!run.stderr.contains("not used"), "{}", run.stderr);
+    // Bad input gets one line, its error, and no note before it.
+    let refused = snakesat(&[
+        "solve",
+        &f,
+        "--encoding",
+        "notebook-mvp1",
+        "--search",
+        "fresh",
+    ]);
+    assert_bad_input(
+        &refused,
+        "encoding notebook-mvp1 does not accept this instance",
+    );
+}
+
+/// An argument that is not UTF-8 (a Latin-1 file name) on a usage error
+/// gets clap's message and exit 2: the hint that looks at the arguments
+/// panicked (exit 101).
+#[test]
+fn a_usage_error_with_an_argument_not_utf8_is_exit_2() {
+    use std::os::unix::ffi::OsStrExt;
+    let latin1 = std::ffi::OsStr::from_bytes(b"caf\xe9.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(["solve".as_ref(), "--no-such-flag".as_ref(), latin1])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--no-such-flag"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 /// `export --instance-json` writes the instance the random flags draw (or a

@@ -732,6 +732,24 @@ fn endless_inputs_stop_at_the_size_limit() {
     );
 }
 
+/// A file past its limit is refused by its size before it is read: a
+/// 70 MB model of a small formula (limit 64 MB) was read into memory
+/// first, and within 100 MB of address space the run aborted instead.
+#[test]
+fn a_file_past_its_limit_is_refused_before_it_is_read() {
+    let dir = temp_dir("large-file");
+    let cnf = dir.join("f.cnf");
+    let cnf = cnf.to_str().unwrap();
+    assert_eq!(snakesat(&["export", "--horizon", "45", "-o", cnf]).code, 0);
+    let model = dir.join("m.out");
+    std::fs::write(&model, "v 1 -2\n".repeat((70 << 20) / 7)).unwrap();
+    let run = support::snakesat_within_memory(&["decode", cnf, model.to_str().unwrap()], 100_000);
+    assert_bad_input(
+        &run,
+        "m.out is larger than 64 MB, the most read of a model of the formula's variables",
+    );
+}
+
 #[test]
 fn nul_bytes_are_refused_at_once() {
     // `/dev/zero` is valid UTF-8 without end: it was read up to each input's

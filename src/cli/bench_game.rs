@@ -95,17 +95,17 @@ pub struct BenchGameArgs {
     pub plot_time: Option<PathBuf>,
 }
 
-/// `--sizes`: a comma list of `N` or `WxH`, duplicates dropped with a note.
-fn parse_sizes(text: &str) -> Result<Vec<(usize, usize)>, Failure> {
+/// `--sizes`: a comma list of `N` or `WxH`, duplicates dropped with a note
+/// added to `notes`.
+fn parse_sizes(text: &str, notes: &mut Vec<String>) -> Result<Vec<(usize, usize)>, Failure> {
     let mut sizes = Vec::new();
     for part in text.split(',') {
         let size = parse_size(part.trim()).map_err(|e| bad_input(format!("--sizes: {e}")))?;
         if sizes.contains(&size) {
-            note!(
+            notes.push(format!(
                 "bench game: --sizes gives {}x{} twice: its games are played once",
-                size.0,
-                size.1
-            );
+                size.0, size.1
+            ));
         } else {
             sizes.push(size);
         }
@@ -114,8 +114,8 @@ fn parse_sizes(text: &str) -> Result<Vec<(usize, usize)>, Failure> {
 }
 
 /// `--reuse`: a comma list of strategy names, or `all`; duplicates dropped
-/// with a note.
-fn parse_reuses(text: &str) -> Result<Vec<Reuse>, Failure> {
+/// with a note added to `notes`.
+fn parse_reuses(text: &str, notes: &mut Vec<String>) -> Result<Vec<Reuse>, Failure> {
     let mut reuses = Vec::new();
     for part in text.split(',').map(str::trim) {
         let found: Vec<Reuse> = if part.eq_ignore_ascii_case("all") {
@@ -135,10 +135,10 @@ fn parse_reuses(text: &str) -> Result<Vec<Reuse>, Failure> {
         };
         for r in found {
             if reuses.contains(&r) {
-                note!(
+                notes.push(format!(
                     "bench game: --reuse gives {} twice: its games are played once",
                     r.name()
-                );
+                ));
             } else {
                 reuses.push(r);
             }
@@ -147,9 +147,13 @@ fn parse_reuses(text: &str) -> Result<Vec<Reuse>, Failure> {
     Ok(reuses)
 }
 
-fn settings(args: &BenchGameArgs) -> Result<Sweep, Failure> {
-    let sizes = parse_sizes(&args.sizes)?;
-    let reuses = parse_reuses(&args.reuse)?;
+/// The sweep the flags ask for, and the notes to print once every flag and
+/// output has been checked (duplicates dropped, the jobs lowered to fit
+/// the memory), so that bad input gets one line, its error.
+fn settings(args: &BenchGameArgs) -> Result<(Sweep, Vec<String>), Failure> {
+    let mut notes = Vec::new();
+    let sizes = parse_sizes(&args.sizes, &mut notes)?;
+    let reuses = parse_reuses(&args.reuse, &mut notes)?;
     if args.games == 0 {
         return Err(bad_input("--games must be at least 1"));
     }
@@ -166,7 +170,8 @@ fn settings(args: &BenchGameArgs) -> Result<Sweep, Failure> {
         )));
     }
     super::check_jobs(args.jobs)?;
-    let jobs = jobs_within_memory(args.jobs, &sizes);
+    let (jobs, jobs_note) = jobs_within_memory(args.jobs, &sizes);
+    notes.extend(jobs_note);
     let shard = shard_flag(args.shard.as_deref())?;
     for file in [&args.plot_steps, &args.plot_time].into_iter().flatten() {
         chart_format(file)?;
@@ -178,7 +183,7 @@ fn settings(args: &BenchGameArgs) -> Result<Sweep, Failure> {
             )));
         }
     }
-    Ok(Sweep {
+    let sweep = Sweep {
         sizes,
         reuses,
         games: args.games,
@@ -188,7 +193,8 @@ fn settings(args: &BenchGameArgs) -> Result<Sweep, Failure> {
         jobs,
         threads: super::search_threads(args.threads, jobs),
         shard,
-    })
+    };
+    Ok((sweep, notes))
 }
 
 /// An upper estimate of one game's peak memory on a `width` x `height`
@@ -218,28 +224,28 @@ fn available_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// `jobs`, lowered with a note when that many games of the largest board
+/// `jobs`, lowered (with the note saying so) when that many games of the largest board
 /// of `sizes` would not fit in the memory available now (a sweep of 64x64
 /// games, about 0.5 GB each, with `--jobs 256` was killed for memory
 /// instead). The games are the same whatever the jobs.
-fn jobs_within_memory(jobs: usize, sizes: &[(usize, usize)]) -> usize {
+fn jobs_within_memory(jobs: usize, sizes: &[(usize, usize)]) -> (usize, Option<String>) {
     let Some(&(width, height)) = sizes.iter().max_by_key(|&&(w, h)| w * h) else {
-        return jobs;
+        return (jobs, None);
     };
     let Some(available) = available_memory() else {
-        return jobs;
+        return (jobs, None);
     };
     let per_game = game_memory_bytes(width, height);
     let fit = jobs_for_memory(jobs, per_game, available);
-    if fit < jobs {
-        note!(
+    let note = (fit < jobs).then(|| {
+        format!(
             "--jobs {jobs} lowered to {fit}: a {width}x{height} game may take up to {} MB, and {} MB \
              are available",
             per_game >> 20,
             available >> 20
-        );
-    }
-    fit
+        )
+    });
+    (fit, note)
 }
 
 /// Draws the per-apple chart of `value` (see [`per_apple_series`]) into
@@ -282,7 +288,7 @@ fn per_apple_chart(
 }
 
 pub fn run(args: BenchGameArgs) -> Result<Exit, Failure> {
-    let sweep = settings(&args)?;
+    let (sweep, notes) = settings(&args)?;
     for (flag, file) in [("--json-out", &args.json_out), ("--csv-out", &args.csv_out)] {
         super::check_json_beside(args.json, flag, file.as_deref())?;
     }
@@ -292,6 +298,9 @@ pub fn run(args: BenchGameArgs) -> Result<Exit, Failure> {
         args.plot_steps.as_deref(),
         args.plot_time.as_deref(),
     ])?;
+    for line in notes {
+        note!("{line}");
+    }
     let jobs = sweep.jobs();
     let bar = progress_bar(
         jobs.len() as u64,

@@ -194,6 +194,20 @@ pub enum MergeError {
         /// The column's text.
         text: String,
     },
+    /// A row of table `table` (1-based) with other than the header's
+    /// number of cells (a table cut short, or edited), found before its
+    /// shard columns are read.
+    #[error("table {table} line {line} has {got} cells, the header {expected}")]
+    Cells {
+        /// The table's number.
+        table: usize,
+        /// The line (1-based, the header being line 1).
+        line: usize,
+        /// The row's cells.
+        got: usize,
+        /// The header's.
+        expected: usize,
+    },
     /// A merged row that is not CSV, or whose cells are not as many as the
     /// header's.
     #[error("merged row {row} does not have the header's cells")]
@@ -545,9 +559,19 @@ fn strip_shard_column(tables: &[String]) -> Result<(Vec<String>, String), MergeE
         let Some(header) = header.strip_suffix(&format!(",{SHARD_COLUMNS}")) else {
             return Err(MergeError::NotShard(i + 1));
         };
+        let cells = csv_cells(header) + csv_cells(SHARD_COLUMNS);
         let mut out = format!("{header}\n");
         let mut shard: Option<String> = None;
-        for line in lines {
+        for (number, line) in lines.enumerate() {
+            let got = csv_cells(line);
+            if got != cells {
+                return Err(MergeError::Cells {
+                    table: i + 1,
+                    line: number + 2,
+                    got,
+                    expected: cells,
+                });
+            }
             let (rest, s) = line.rsplit_once(',').unwrap_or(("", line));
             let (row, settings) = rest.rsplit_once(',').unwrap_or(("", rest));
             let bad = || MergeError::ShardColumn {
@@ -727,6 +751,18 @@ fn column_kind(name: &str) -> Option<(&'static str, CellTest)> {
         }),
         _ => return None,
     })
+}
+
+/// The cells of one CSV line, quoted cells (which may hold commas) counted
+/// once; a line that is not CSV counts as none.
+fn csv_cells(line: &str) -> usize {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(line.as_bytes())
+        .records()
+        .next()
+        .and_then(Result::ok)
+        .map_or(0, |record| record.len())
 }
 
 /// A merged table's header and a reader of its rows (`None` without a header).
@@ -1060,6 +1096,28 @@ mod tests {
             .map(|p| format!("{}\n", rows[p]))
             .collect();
         with_shard_column(&format!("{header}\n{mine}"), Some(s), settings)
+    }
+
+    /// A row cut short (or with a cell too many) names its table and line;
+    /// a quoted cell holding commas is one cell.
+    #[test]
+    fn a_row_cut_short_is_named_by_table_and_line() {
+        let rows: Vec<String> = (0..4).map(|p| format!("\"r, {p}\",{p}")).collect();
+        let tables: Vec<String> = (1..=2)
+            .map(|i| shard_table("h,n", &rows, i, 2, "x=1"))
+            .collect();
+        assert!(merge_tables(&tables).is_ok());
+        let mut cut = tables.clone();
+        cut[1] = cut[1].replacen("\"r, 3\",3,x=1,2/2", "\"r, 3\",3,x=1", 1);
+        assert_eq!(
+            merge_tables(&cut),
+            Err(MergeError::Cells {
+                table: 2,
+                line: 3,
+                got: 3,
+                expected: 4
+            })
+        );
     }
 
     #[test]

@@ -151,6 +151,15 @@ fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<Exit, Failure> {
         )),
         // A cell or a row names the file and line it came from, not only
         // its place among the merged rows.
+        index::MergeError::Cells {
+            table,
+            line,
+            got,
+            expected,
+        } => bad_input(format!(
+            "{} line {line} has {got} cells, the header {expected}: a table cut short or edited",
+            inputs[table - 1].display()
+        )),
         index::MergeError::BadCell {
             row,
             column,

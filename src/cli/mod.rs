@@ -210,7 +210,11 @@ pub fn quiet() -> bool {
 /// A hint for the old spellings of `bench` and `bench game` on the
 /// command line: a file after `--json` or `--csv`.
 fn old_spelling_hint() -> String {
-    let args: Vec<String> = std::env::args().collect();
+    // `args_os`: an argument that is not UTF-8 (a Latin-1 file name) must
+    // not turn a usage error into a panic.
+    let args: Vec<String> = std::env::args_os()
+        .map(|arg| arg.to_string_lossy().into_owned())
+        .collect();
     let mut hint = String::new();
     if args.windows(2).any(|w| {
         (w[0] == "--json" || w[0] == "--csv") && (w[1].ends_with(".json") || w[1].ends_with(".csv"))
@@ -606,13 +610,18 @@ fn read_bounded(
         }
     }
     if bytes.len() as u64 > limit {
-        return Err(bad_input(format!(
-            "{name} is larger than {} MB, the most read of {}",
-            limit >> 20,
-            kind.what()
-        )));
+        return Err(too_large(name, kind));
     }
     Ok(bytes)
+}
+
+/// The error for an input past `kind`'s limit.
+fn too_large(name: &str, kind: Input) -> Failure {
+    bad_input(format!(
+        "{name} is larger than {} MB, the most read of {}",
+        kind.max_bytes() >> 20,
+        kind.what()
+    ))
 }
 
 /// The domain file of the IPC's `DOMAIN PROBLEM PLAN` convention: refused
@@ -685,6 +694,14 @@ fn read_path(path: &Path, kind: Input, text: bool) -> Result<Vec<u8>, Failure> {
     let name = path.display().to_string();
     let file =
         std::fs::File::open(path).map_err(|e| bad_input(format!("cannot read {name}: {e}")))?;
+    // A regular file past the limit is refused by its size, before a byte
+    // is read into memory (pipes and devices are counted as they are read).
+    if let Ok(metadata) = file.metadata()
+        && metadata.is_file()
+        && metadata.len() > kind.max_bytes()
+    {
+        return Err(too_large(&name, kind));
+    }
     read_bounded(file, &name, kind, text)
 }
 

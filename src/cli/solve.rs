@@ -135,6 +135,7 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
     watchdog.doing("searching (building, loading or solving a formula)");
     let instance = problem.instance;
     let encoding = load_encoding(&args.encoding.encoding)?;
+    encoding.accepts(&instance).map_err(encode_failure)?;
     let config: Option<CadicalConfig> = match &args.cadical_config {
         Some(name) => Some(name.parse().map_err(plan_failure)?),
         None => None,
@@ -150,14 +151,6 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
         return Err(bad_input(format!(
             "--max-horizon bounds a search over horizons; this instance's horizon is fixed at {h} moves (by --horizon or its `horizon`)"
         )));
-    }
-    if args.search.is_some()
-        && !args.satisficing
-        && let Some(h) = instance.horizon
-    {
-        note!(
-            "--search picks how the least horizon is searched; this instance's horizon is fixed at {h} moves (by --horizon or its `horizon`), so it is not used"
-        );
     }
     if args.plan.is_some() && !read_as_pddl {
         return Err(bad_input(
@@ -205,6 +198,16 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
         args.plot_horizon.as_deref(),
         args.plot_timeline.as_deref(),
     ])?;
+    // Notes come after every check of the input, so that bad input gets
+    // one line, its error.
+    if args.search.is_some()
+        && !args.satisficing
+        && let Some(h) = instance.horizon
+    {
+        note!(
+            "--search picks how the least horizon is searched; this instance's horizon is fixed at {h} moves (by --horizon or its `horizon`), so it is not used"
+        );
+    }
     // Each horizon tried: a line per attempt with SNAKESAT_PROGRESS (logs),
     // else a spinner on a terminal (hidden otherwise, and with --quiet).
     let lines = super::progress::log_interval().is_some() && !super::quiet();

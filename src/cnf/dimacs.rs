@@ -645,44 +645,54 @@ fn mallob_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError> {
         _ => bad(&format!("not JSON ({e})")),
     })?;
     let result = file.result.unwrap_or_default();
+    let solution = result.solution;
+    let values_after = |code: &str| {
+        bad(&format!(
+            "result.solution has values after result code {code}: a model only comes with 10 (SAT)"
+        ))
+    };
     match result.resultcode {
+        Some(JsonInt::Int(20)) if solution.as_ref().is_some_and(Solution::has_values) => {
+            Err(values_after("20 (UNSAT)"))
+        }
+        Some(JsonInt::Int(0)) if solution.as_ref().is_some_and(Solution::has_values) => {
+            Err(values_after("0 (unknown)"))
+        }
         Some(JsonInt::Int(20)) => Ok(ModelFile::Unsat),
         Some(JsonInt::Int(0)) => Ok(ModelFile::Unknown),
         Some(JsonInt::Int(10)) => {
-            let solution = result.solution.ok_or_else(|| {
+            let solution = solution.ok_or_else(|| {
                 bad("result.solution is missing (a model passed by -pls through a pipe cannot be read from the file)")
             })?;
-            // (Mallob puts a 0 first, so that literal `v` is at index `v`.)
-            match solution.first() {
-                Some(JsonInt::Int(0)) | None => {}
-                Some(JsonInt::Int(first)) => {
+            // A literal past the formula's variables comes before any entry
+            // off the pattern after it.
+            if let Some(&positive) = solution.signs.get(num_vars) {
+                let variable = num_vars as i64 + 1;
+                let literal = if positive { variable } else { -variable };
+                return Err(DimacsError::ModelOutOfRange {
+                    literal: Lit::try_from(literal).unwrap_or(Lit::MAX),
+                    declared: num_vars,
+                });
+            }
+            match solution.broken {
+                None => {}
+                Some((0, Some(first))) => {
                     return Err(bad(&format!("result.solution[0] is {first}, not 0")));
                 }
-                Some(JsonInt::Other) => return Err(bad("result.solution[0] is not 0")),
-            }
-            let mut values = vec![false; num_vars];
-            for (index, value) in solution.iter().enumerate().skip(1) {
-                let literal = match *value {
-                    JsonInt::Int(l) if l.unsigned_abs() == index as u64 => l,
-                    JsonInt::Int(l) => {
-                        return Err(bad(&format!(
-                            "result.solution[{index}] is {l}, not {index} or -{index}"
-                        )));
-                    }
-                    JsonInt::Other => {
-                        return Err(bad(&format!(
-                            "result.solution[{index}] is not a whole number {index} or -{index}"
-                        )));
-                    }
-                };
-                if index > num_vars {
-                    return Err(DimacsError::ModelOutOfRange {
-                        literal: Lit::try_from(literal).unwrap_or(Lit::MAX),
-                        declared: num_vars,
-                    });
+                Some((0, None)) => return Err(bad("result.solution[0] is not 0")),
+                Some((index, Some(l))) => {
+                    return Err(bad(&format!(
+                        "result.solution[{index}] is {l}, not {index} or -{index}"
+                    )));
                 }
-                values[index - 1] = literal > 0;
+                Some((index, None)) => {
+                    return Err(bad(&format!(
+                        "result.solution[{index}] is not a whole number {index} or -{index}"
+                    )));
+                }
             }
+            let mut values = solution.signs;
+            values.resize(num_vars, false);
             Ok(ModelFile::Sat(values))
         }
         _ => Err(bad(
@@ -700,7 +710,62 @@ struct MallobFile {
 #[derive(Default, serde::Deserialize)]
 struct MallobResult {
     resultcode: Option<JsonInt>,
-    solution: Option<Vec<JsonInt>>,
+    solution: Option<Solution>,
+}
+
+/// Mallob's `result.solution`, `[0, ±1, ±2, …]`, read one entry at a time
+/// into a sign per variable (one byte, where a list of JSON values took 16
+/// per entry before its length could be checked): the entries that follow
+/// the pattern, and the first one that breaks it (those after it are
+/// skipped without being held).
+struct Solution {
+    /// `signs[v - 1]`: whether `solution[v]` is `v` rather than `-v`.
+    signs: Vec<bool>,
+    /// The first entry off the pattern: its index, and its value if it is
+    /// a whole number.
+    broken: Option<(usize, Option<i64>)>,
+}
+
+impl Solution {
+    /// Whether it holds anything but an empty list or the leading `0`.
+    fn has_values(&self) -> bool {
+        !self.signs.is_empty() || self.broken.is_some()
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Solution {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Solution, D::Error> {
+        use serde::de::{SeqAccess, Visitor};
+        struct Entries;
+        impl<'de> Visitor<'de> for Entries {
+            type Value = Solution;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of literals")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Solution, A::Error> {
+                let mut solution = Solution {
+                    signs: Vec::new(),
+                    broken: None,
+                };
+                let mut index = 0usize;
+                while let Some(entry) = seq.next_element::<JsonInt>()? {
+                    if solution.broken.is_none() {
+                        match entry {
+                            JsonInt::Int(0) if index == 0 => {}
+                            JsonInt::Int(l) if index > 0 && l.unsigned_abs() == index as u64 => {
+                                solution.signs.push(l > 0);
+                            }
+                            JsonInt::Int(l) => solution.broken = Some((index, Some(l))),
+                            JsonInt::Other => solution.broken = Some((index, None)),
+                        }
+                    }
+                    index += 1;
+                }
+                Ok(solution)
+            }
+        }
+        d.deserialize_seq(Entries)
+    }
 }
 
 /// A JSON value read as a whole number if it is one, and skipped without
@@ -888,6 +953,15 @@ mod tests {
         );
         assert_eq!(parse_model(&result(20, "[]"), 3).unwrap(), ModelFile::Unsat);
         assert_eq!(
+            parse_model(&result(20, "[0]"), 3).unwrap(),
+            ModelFile::Unsat
+        );
+        // A shorter solution leaves the other variables false.
+        assert_eq!(
+            parse_model(&result(10, "[0, 1]"), 3).unwrap(),
+            ModelFile::Sat(vec![true, false, false])
+        );
+        assert_eq!(
             parse_model(&result(0, "[]"), 3).unwrap(),
             ModelFile::Unknown
         );
@@ -897,6 +971,18 @@ mod tests {
                 "result.solution[2] is 3, not 2 or -2",
             ),
             (result(10, "[0, 1, -2, 3, 4]"), "does not fit"),
+            // The literal past the variables is named before an entry off
+            // the pattern after it.
+            (result(10, r#"[0, 1, -2, 3, -4, "x"]"#), "does not fit"),
+            (
+                result(10, r#"[0, 1, "x", 3]"#),
+                "result.solution[2] is not a whole number 2 or -2",
+            ),
+            // Values with UNSAT or unknown are malformed, as after
+            // `s UNSATISFIABLE`: never a "no plan".
+            (result(20, "[0, 1, -2, 3]"), "values after result code 20"),
+            (result(0, "[0, -1]"), "values after result code 0"),
+            (result(10, "7"), "not a Mallob result"),
             (result(10, "[1, -2, 3]"), "result.solution[0] is 1, not 0"),
             (result(7, "[]"), "no result.resultcode"),
             (result(10, "null"), "result.solution is missing"),

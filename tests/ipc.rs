@@ -801,19 +801,25 @@ fn a_satisficing_plan_not_proven_least_says_why() {
         .lines()
         .find(|l| l.starts_with("not proven least: "))
         .unwrap_or_else(|| panic!("{stderr}"));
-    if seconds < 58.5 {
-        assert!(
-            line.starts_with(&format!(
-                "not proven least: no plan has fewer than {below} moves; the search ended "
-            )) && line.contains(" s before --timeout: its phases"),
-            "after {seconds:.1} s: {line}"
-        );
+    // Which of the two the run gives depends on its own clock (near the
+    // limit, a loaded machine decides); each must agree with this one,
+    // which runs at least as long as the run's.
+    let limit_first = format!(
+        "not proven least: the time limit came first; no plan has fewer than {below} moves"
+    );
+    if line == limit_first {
+        assert!(seconds >= 54.0, "after {seconds:.1} s: {line}");
     } else {
-        assert_eq!(
-            line,
-            format!(
-                "not proven least: the time limit came first; no plan has fewer than {below} moves"
-            )
+        let ended = line
+            .strip_prefix(&format!(
+                "not proven least: no plan has fewer than {below} moves; the search ended "
+            ))
+            .and_then(|rest| rest.split_once(" s before --timeout: its phases"))
+            .and_then(|(early, _)| early.parse::<f64>().ok())
+            .unwrap_or_else(|| panic!("after {seconds:.1} s: {line}"));
+        assert!(
+            ended > 0.0 && seconds + 0.5 >= 60.0 - ended,
+            "after {seconds:.1} s: {line}"
         );
     }
 }

@@ -260,6 +260,45 @@ fn search_at_a_fixed_horizon_is_noted_as_unused() {
     );
 }
 
+/// Every count flag words a bad value alike, whatever its type (clap said
+/// "number too large to fit in target type" or "invalid digit found in
+/// string" by type and size).
+#[test]
+fn count_flags_word_bad_values_alike() {
+    let huge = "99999999999999999999";
+    for (args, said) in [
+        (
+            vec!["play", "--conflicts", huge],
+            "it is larger than 4294967295, the most it can be",
+        ),
+        (
+            vec!["play", "--conflicts", "4294967296"],
+            "it is larger than 4294967295, the most it can be",
+        ),
+        (
+            vec!["solve", "--apples", huge],
+            "it is larger than 18446744073709551615, the most it can be",
+        ),
+        (
+            vec!["solve", "--horizon", "-3"],
+            "it is not a whole number of 0 or more",
+        ),
+        (
+            vec!["bench", "game", "--jobs", "1e3"],
+            "it is not a whole number of 0 or more",
+        ),
+        (
+            vec!["render", "a", "b", "--gif", "x.gif", "--delay", "70000"],
+            "it is larger than 65535, the most it can be",
+        ),
+        (vec!["play", "--rounds", "0"], "it must be at least 1"),
+    ] {
+        let run = snakesat(&args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(said), "{args:?}: {}", run.stderr);
+    }
+}
+
 /// An argument that is not UTF-8 (a Latin-1 file name) on a usage error
 /// gets clap's message and exit 2: the hint that looks at the arguments
 /// panicked (exit 101).

@@ -310,7 +310,7 @@ fn play_refuses_bad_input() {
         ),
         (
             vec!["--rounds", "99999999999"],
-            "it is too large for a count",
+            "it is larger than 4294967295, the most it can be",
         ),
         // An animation too large for any game of the board is refused before
         // the game (a 64x64 game plays for minutes first).

@@ -1292,6 +1292,13 @@ fn bench_lists_each_problem_once_and_skips_domain_files_and_subfolders() {
         "{stderr}"
     );
     assert!(stderr.contains("skipped the subfolder"), "{stderr}");
+    // A refused run says only why: the listing's notes come after every
+    // check of the flags and outputs.
+    let run = cli(&["bench", da, da, "--csv-out", db]);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("error: cannot write "), "{stderr}");
     let proof = root.join("proof");
     let run = cli(&["bench", da, db, "--proof", proof.to_str().unwrap(), "-q"]);
     assert_eq!(

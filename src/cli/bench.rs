@@ -59,7 +59,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "FILE")]
     pub csv_out: Option<PathBuf>,
     /// Problems solved at once (each in its own child process; at most 256).
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = super::count::<usize>)]
     pub jobs: usize,
     /// Keep every checked IPC plan in DIR, as `FOLDER-instance-K.plan` (a DIR
     /// already holding one of them is refused; an interrupted run removes
@@ -121,9 +121,6 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
         )));
     }
     let listing = ipc::problems(&args.dirs).map_err(bad_input)?;
-    for line in &listing.notes {
-        note!("bench: {line}");
-    }
     // (All the sweep's problems, every shard's: `merge` checks its rows against it.)
     let problems = listing.files.len();
     let files: Vec<PathBuf> = listing
@@ -165,6 +162,9 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
     let [mut json_out, mut csv_out] =
         output::claim([args.json_out.as_deref(), args.csv_out.as_deref()])?;
     // (After the refusals: a refused run says only why.)
+    for line in &listing.notes {
+        note!("bench: {line}");
+    }
     if let Some((first, other, name)) = ipc::alike_labels(&files) {
         note!(
             "bench: {} and {} are both named {name} in the table (their rows are in the order of the folders given)",

@@ -38,7 +38,7 @@ pub struct BenchGameArgs {
     pub sizes: String,
     /// Games per size and reuse strategy, with seeds SEED..SEED+GAMES-1 (at
     /// most 1,000,000 games in all: sizes × strategies × games).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::count::<u64>)]
     pub games: u64,
     /// Seed of the first game of each size and strategy.
     #[arg(long, default_value_t = 1, value_parser = super::seed)]
@@ -62,7 +62,7 @@ pub struct BenchGameArgs {
     /// Games played at once, one thread each (at most 256; lowered, with a
     /// note, to as many games of the largest board as fit in the memory
     /// available).
-    #[arg(long, value_name = "J", default_value_t = 1)]
+    #[arg(long, value_name = "J", default_value_t = 1, value_parser = super::count::<usize>)]
     pub jobs: usize,
     /// Threads per game for the detours' path searches (see
     /// --detours-per-apple); the games are the same for every value (1..=64;

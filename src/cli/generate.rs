@@ -77,7 +77,7 @@ pub struct GenerateArgs {
     pub no_grow: bool,
     /// Instances to draw (at least 1), no two related by a symmetry of their board (a WxH board and
     /// its HxW transpose count as different boards).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = super::count::<usize>)]
     pub count: usize,
     /// Seed of the ChaCha8 generator.
     #[arg(long, default_value_t = 1, value_parser = super::seed)]
@@ -106,7 +106,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "SECONDS", default_value = "60")]
     pub timeout: String,
     /// The largest horizon searched for T*.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = super::count::<usize>)]
     pub max_horizon: usize,
     /// Handle only shard I of K (1 <= I <= K) of the instances.
     #[arg(long, value_name = "I/K")]

@@ -22,16 +22,16 @@ pub struct InstanceArgs {
     #[arg(long, value_name = "N|WxH")]
     pub size: Option<String>,
     /// Random instance: number of apples [default: 9].
-    #[arg(long)]
+    #[arg(long, value_parser = super::count::<usize>)]
     pub apples: Option<usize>,
     /// Random instance: snake length of the free start [default: 3].
-    #[arg(long)]
+    #[arg(long, value_parser = super::count::<usize>)]
     pub length: Option<usize>,
     /// Random instance: apples visible at once, a number or `all` [default: 1].
     #[arg(long)]
     pub visible: Option<String>,
     /// Random instance: number of random walls [default: 0].
-    #[arg(long)]
+    #[arg(long, value_parser = super::count::<usize>)]
     pub walls: Option<usize>,
     /// Random instance: the seed [default: 1].
     #[arg(long, value_parser = super::seed)]
@@ -46,7 +46,7 @@ pub struct InstanceArgs {
     /// the snake still moving legally after its last apple. Without it (and
     /// without a `horizon` in the instance) solve and sizes search the least T;
     /// export needs it.
-    #[arg(long)]
+    #[arg(long, value_parser = super::count::<usize>)]
     pub horizon: Option<usize>,
 }
 

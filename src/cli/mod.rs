@@ -954,6 +954,7 @@ pub struct GifLook {
         long,
         value_name = "CS",
         default_value_t = 15,
+        value_parser = count::<u16>,
         help_heading = "GIF",
         requires = "gif"
     )]
@@ -963,6 +964,7 @@ pub struct GifLook {
         long,
         value_name = "CS",
         default_value_t = 150,
+        value_parser = count::<u16>,
         help_heading = "GIF",
         requires = "gif"
     )]
@@ -1040,20 +1042,45 @@ pub fn check_jobs(jobs: usize) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The unsigned integer types of count flags, with the most each holds.
+pub trait Count:
+    Copy + PartialOrd + From<u8> + TryFrom<u128> + std::fmt::Display + Send + Sync + 'static
+{
+    /// The largest value of the type.
+    const MAX: Self;
+}
+
+macro_rules! count_types {
+    ($($t:ty),*) => { $(impl Count for $t { const MAX: Self = <$t>::MAX; })* };
+}
+count_types!(u16, u32, u64, usize);
+
+/// Parses a count flag: a whole number from 0 to its type's largest, in one
+/// wording whatever the type (clap's own parsers said "invalid digit found
+/// in string", "number too large to fit in target type" or "70000 is not in
+/// 0..=65535", by type and size).
+pub fn count<T: Count>(text: &str) -> Result<T, String> {
+    at_least(text, 0)
+}
+
 /// Parses a count that has no upper limit but its type's: at least 1 (clap's
 /// own range said "0 is not in 1..18446744073709551615").
-pub fn at_least_one<T>(text: &str) -> Result<T, String>
-where
-    T: std::str::FromStr<Err = std::num::ParseIntError> + PartialOrd + From<u8> + std::fmt::Display,
-{
-    match text.trim().parse::<T>() {
-        Ok(n) if n >= T::from(1) => Ok(n),
-        Ok(_) => Err("it must be at least 1".to_string()),
-        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
-            Err("it is too large for a count".to_string())
-        }
-        Err(_) => Err("it is not a whole number".to_string()),
+pub fn at_least_one<T: Count>(text: &str) -> Result<T, String> {
+    at_least(text, 1)
+}
+
+/// A whole number from `least` to `T`'s largest.
+fn at_least<T: Count>(text: &str, least: u8) -> Result<T, String> {
+    let too_large = || format!("it is larger than {}, the most it can be", T::MAX);
+    let n = match text.trim().parse::<u128>() {
+        Ok(n) => T::try_from(n).map_err(|_| too_large())?,
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => return Err(too_large()),
+        Err(_) => return Err(format!("it is not a whole number of {least} or more")),
+    };
+    if n < T::from(least) {
+        return Err(format!("it must be at least {least}"));
     }
+    Ok(n)
 }
 
 /// Parses `--threads`: 1 to [`game::MAX_THREADS`].

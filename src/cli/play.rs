@@ -80,7 +80,8 @@ pub struct PlayerArgs {
     /// the game is called lost (an apple on the cell an odd board's cycle
     /// skips is first asked again, within them, from each cell of a lap along
     /// the cycle).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_CONFLICTS.unsigned_abs())]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CONFLICTS.unsigned_abs(),
+          value_parser = super::count::<u32>)]
     pub conflicts: u32,
     /// Solver calls per query (each model that is not one cycle gets subtour
     /// cuts and another call) before the query counts as undecided.
@@ -95,12 +96,12 @@ pub struct PlayerArgs {
     /// Lengths asked per apple in the joint "path of exactly k moves + cycle"
     /// search, after the shortest paths alone were not certified (0: skip it;
     /// default: no limit up to 196 cells, 0 above).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::count::<u32>)]
     pub lengths_per_apple: Option<u32>,
     /// Then, walking the edited cycle, the steps from which the candidate
     /// paths to the apple are tried again (0: walk the cycle to the apple;
     /// default: 0 up to 196 cells, where the joint search runs, 200 above).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::count::<u32>)]
     pub detours_per_apple: Option<u32>,
 }
 

@@ -9,8 +9,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let json = r#"{"width": 5, "height": 5, "snake": [[0, 0], [1, 0]], "apples": [[4, 4]]}"#;
     let instance = from_json(json)?;
     let direct = encode::by_name("direct")?;
-    // An invalid instance is a typed error (PlanError); no answer in time or
-    // within the formula size limits is `Verdict::Unknown`, with its reason.
+    // An invalid instance, or a fixed horizon (the instance's `horizon`)
+    // whose formula is past the size limits, is a typed error (PlanError);
+    // no answer in time, or a search whose next formula is past the limits,
+    // is `Verdict::Unknown`, with its reason.
     let outcome = Planner::new(&*direct).plan(&instance)?;
     // A plan has already been accepted by the simulator.
     if let Verdict::Plan(plan) = &outcome.verdict {

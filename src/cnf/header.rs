@@ -243,7 +243,8 @@ pub fn write(
     out: &mut impl std::io::Write,
 ) -> Result<(), WriteError> {
     check_horizon(horizon).map_err(WriteError::Horizon)?;
-    instance.validate().map_err(WriteError::Instance)?;
+    // The header is written at `horizon`, not at the instance's own.
+    instance.validate_game().map_err(WriteError::Instance)?;
     names_in_range(cnf.names().iter(), instance, horizon).map_err(WriteError::Variable)?;
     dimacs::write(cnf, &Header::meta(instance, encoding, horizon, status), out)?;
     Ok(())
@@ -271,6 +272,13 @@ mod tests {
         assert_eq!(header.horizon, 4);
         assert_eq!(header.instance.horizon, Some(4));
         assert_eq!(header.encoding.name(), "direct");
+        // The header is at the horizon given, whatever the instance's own
+        // (one past the instance limit was refused).
+        let mut far = instance.clone();
+        far.horizon = Some(200_000);
+        let mut again = Vec::new();
+        write(&cnf, &far, &*direct, 4, Some("sat"), &mut again).unwrap();
+        assert_eq!(String::from_utf8(again).unwrap(), text);
 
         // A horizon the reader would refuse is not written.
         let mut nothing = Vec::new();

@@ -438,6 +438,11 @@ pub struct Pockets {
 impl Pockets {
     /// The pockets of `instance`'s board small enough to trap its longest
     /// snake (none when looking would exceed 20,000,000 cell visits).
+    ///
+    /// # Panics
+    ///
+    /// May panic when `instance` does not pass [`Instance::validate_game`]
+    /// (an absurd size, a cell off the board), as [`strands`] may.
     pub fn find(instance: &Instance) -> Pockets {
         let walls = instance.wall_map();
         let cells = instance.cells();

@@ -266,7 +266,12 @@ impl Instance {
         self.grid().index(p)
     }
 
-    /// Cell of an index, as [`Grid::pos`] (which panics on a board of width 0).
+    /// Cell of an index, as [`Grid::pos`].
+    ///
+    /// # Panics
+    ///
+    /// On a board of width 0 (which numbers no cell; a valid instance has
+    /// at least one column).
     pub fn pos(&self, index: usize) -> Pos {
         self.grid().pos(index)
     }

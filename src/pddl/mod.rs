@@ -142,7 +142,9 @@ fn parse_object(name: &str) -> Option<Pos> {
         return None;
     }
     // Digits only, so parsing fails only beyond `usize`: such a cell is as
-    // far off as the largest, and refused as the grid too large.
+    // far off as the largest. Named in a fact of `:init`, it is refused as
+    // the grid too large; declared and used by no fact, it adds nothing to
+    // the board (the grid holds the cells the facts name).
     let number = |s: &str| s.parse().unwrap_or(usize::MAX);
     Some((number(x), number(y)))
 }

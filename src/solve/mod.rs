@@ -530,9 +530,11 @@ pub(crate) fn first_unrefuted(attempts: &[Attempt], from: usize) -> usize {
             .iter()
             .any(|a| a.status == Status::Unsat && a.horizon == *t)
     };
-    (from..)
+    // (An inclusive range: `from..` overflows past `usize::MAX`, which a
+    // hand-built `Outcome` can hold as its bound.)
+    (from..=usize::MAX)
         .find(|t| !refuted(t))
-        .expect("finitely many attempts")
+        .unwrap_or(usize::MAX)
 }
 
 /// Tries `first, first + 1, ...` up to `max_moves`, stopping at the first
@@ -579,6 +581,14 @@ mod tests {
     use super::*;
     use crate::instance::TailRule;
     use crate::instance::random::{RandomSpec, generate};
+
+    /// A bound at the last horizon there is (a hand-built `Outcome` can
+    /// hold one) is its own first unrefuted horizon: `from..` overflowed.
+    #[test]
+    fn the_first_unrefuted_horizon_stops_at_the_last_there_is() {
+        assert_eq!(first_unrefuted(&[], usize::MAX), usize::MAX);
+        assert_eq!(first_unrefuted(&[], 7), 7);
+    }
 
     /// MVP3 seed 5: the least plan (39 moves) lies 4 moves above the lower
     /// bound (35), 30 below the notebook's horizon. The shortcut finds it

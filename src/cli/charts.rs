@@ -21,6 +21,15 @@ const PAST_PLAN: usize = 10;
 const PER_HORIZON: Duration = Duration::from_secs(10);
 /// The least time the chart's first horizon gets, even past the deadline.
 const FIRST_HORIZON: Duration = Duration::from_millis(100);
+/// The longest the horizon chart runs without `--timeout`: 10 s for each of
+/// hundreds of horizons would otherwise run for an hour.
+const WITHOUT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// When the horizon chart starts its last horizon: the run's deadline, or
+/// [`WITHOUT_TIMEOUT`] after `now` without one.
+fn chart_deadline(deadline: Option<Instant>, now: Instant) -> Instant {
+    deadline.unwrap_or(now + WITHOUT_TIMEOUT)
+}
 
 /// The format of a chart path, or its refusal (before any work).
 pub fn chart_format(path: &Path) -> Result<ChartFormat, Failure> {
@@ -37,8 +46,8 @@ pub fn write_line_chart(line: &LineChart, out: &mut Output) -> Result<(), Failur
 /// Solves every horizon from `from` to `to` and charts clauses (top panel)
 /// and build + solve time (bottom panel) against it; SAT and UNSAT horizons
 /// are separate series of the time panel. Each horizon gets at most
-/// [`PER_HORIZON`], and none starts after `deadline`: the horizons left then
-/// are not drawn; nor are those from the first whose formula is beyond the
+/// [`PER_HORIZON`], and none starts after `deadline` (or, without one, once
+/// the chart has run [`WITHOUT_TIMEOUT`]): the horizons left then are not drawn; nor are those from the first whose formula is beyond the
 /// encoding's limits (an error when that is the first horizon). Returns why
 /// the chart stops short, if it does, as a note.
 pub fn plot_horizon(
@@ -50,24 +59,32 @@ pub fn plot_horizon(
     out: &mut Output,
 ) -> Result<Option<String>, Failure> {
     let to = to.max(from) + PAST_PLAN;
+    let stop = chart_deadline(deadline, Instant::now());
     let mut clauses = Vec::new();
     let mut sat = Vec::new();
     let mut unsat = Vec::new();
     let mut unknown = Vec::new();
     let mut short = None;
     for moves in from.max(1)..=to {
-        let left = deadline.map_or(PER_HORIZON, |d| {
-            d.saturating_duration_since(Instant::now()).min(PER_HORIZON)
-        });
+        let left = stop
+            .saturating_duration_since(Instant::now())
+            .min(PER_HORIZON);
         // The first horizon is drawn in any case (within the watchdog's
         // tolerance), so the chart is never empty.
         let left = if moves == from.max(1) {
             left.max(FIRST_HORIZON)
         } else if left.is_zero() {
-            short = Some(format!(
-                "the horizon chart stops at T={}: --timeout ran out",
-                moves - 1
-            ));
+            short = Some(match deadline {
+                Some(_) => format!(
+                    "the horizon chart stops at T={}: --timeout ran out",
+                    moves - 1
+                ),
+                None => format!(
+                    "the horizon chart stops at T={}: it ran for its {} s (--timeout sets another limit)",
+                    moves - 1,
+                    WITHOUT_TIMEOUT.as_secs()
+                ),
+            });
             break;
         } else {
             left
@@ -170,4 +187,18 @@ pub fn plot_timeline(instance: &Instance, path: &[Pos], out: &mut Output) -> Res
         log_y: Some(false),
     };
     write_line_chart(&line, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_chart_keeps_the_runs_deadline_or_gets_its_own_minute() {
+        let now = Instant::now();
+        let given = now + Duration::from_secs(3);
+        assert_eq!(chart_deadline(Some(given), now), given);
+        assert_eq!(chart_deadline(None, now), now + WITHOUT_TIMEOUT);
+        assert_eq!(WITHOUT_TIMEOUT, Duration::from_secs(60));
+    }
 }

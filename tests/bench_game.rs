@@ -86,8 +86,10 @@ fn all_strategies_write_table_json_csv_and_chart() {
         );
     }
 
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let text = std::fs::read_to_string(&json).unwrap();
+    // (A file ends with a newline, as `--json` on stdout does.)
+    assert!(text.ends_with("}\n"), "{text:?}");
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
     let rows = report["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 5);
     for row in rows {

@@ -1326,3 +1326,84 @@ fn bench_lists_each_problem_once_and_skips_domain_files_and_subfolders() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `bench` passes each problem (and its certificate folder) to its child so
+/// that a name starting with `-` stays a name: a folder `-d` and a proof
+/// folder `-p` made every row an error ("unexpected argument '-d'").
+#[test]
+fn bench_passes_paths_that_start_with_a_dash_as_paths() {
+    let top = temp_dir("bench-dash");
+    std::fs::create_dir(top.join("-d")).unwrap();
+    std::fs::copy(instance_file("optimal", 4), top.join("-d/instance-4.pddl")).unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"))
+        .args(["bench", "--json", "-q", "--proof=-p", "--", "-d"])
+        .current_dir(&top)
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let rows: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(rows[0]["status"], "sat", "{rows}");
+    assert_eq!(rows[0]["plan_length"], 12, "{rows}");
+    assert_eq!(rows[0]["certified"], true, "{rows}");
+    assert!(top.join("-p").is_dir());
+    let _ = std::fs::remove_dir_all(&top);
+}
+
+/// Refused before any problem runs: a problem's certificate folder that is a
+/// file (every problem ran, then the row was an error, exit 3), and a
+/// `--csv-out` inside the folder `--plans` would create (accepted, because
+/// the plans' folder was made first, and left behind). A `--json-out` file
+/// ends with a newline, as `--json` on stdout does.
+#[test]
+fn bench_refuses_unusable_output_folders_before_solving() {
+    let top = temp_dir("bench-folders");
+    let problems = top.join("ipc");
+    std::fs::create_dir(&problems).unwrap();
+    std::fs::copy(
+        instance_file("optimal", 4),
+        problems.join("instance-4.pddl"),
+    )
+    .unwrap();
+    let proof = top.join("pk");
+    std::fs::create_dir(&proof).unwrap();
+    std::fs::write(proof.join("ipc-instance-4"), "").unwrap();
+    let dir = problems.to_str().unwrap();
+    let refused = cli(&["bench", dir, "--proof", proof.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("ipc-instance-4: it exists and is not a folder"),
+        "{stderr}"
+    );
+    assert!(refused.stdout.is_empty());
+
+    let plans = top.join("nd");
+    let csv = plans.join("x.csv");
+    let refused = cli(&[
+        "bench",
+        dir,
+        "--plans",
+        plans.to_str().unwrap(),
+        "--csv-out",
+        csv.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!plans.exists(), "{stderr}");
+
+    let json = top.join("rows.json");
+    let run = cli(&["bench", dir, "-q", "--json-out", json.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0));
+    let text = std::fs::read_to_string(&json).unwrap();
+    assert!(text.ends_with("]\n"), "{text:?}");
+    let rows: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(rows[0]["status"], "sat");
+    let _ = std::fs::remove_dir_all(&top);
+}

@@ -625,3 +625,49 @@ fn progress_lines_in_a_log_only_on_request() {
         );
     }
 }
+
+/// Both ends of a sweep are checked before any value is measured: a last
+/// horizon or size past its limit was refused only once every value below it
+/// had been measured (`horizon=99002..100001`: minutes of work, then exit 2).
+/// With progress on, a value measured first would print its lines.
+#[test]
+fn a_sweep_past_a_limit_is_refused_before_any_value_is_measured() {
+    for (board, sweep, needle) in [
+        (
+            &["--size", "5"][..],
+            "horizon=99999..100001",
+            "horizon 100001 is absurdly large",
+        ),
+        (
+            &[],
+            "size=999..1001",
+            "--sweep size=1001: grid size 1001x1001",
+        ),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_snakesat"))
+            .arg("sizes")
+            .args(board)
+            .args(["--apples", "2", "--sweep", sweep])
+            .args(["--encodings", "direct"])
+            .env("SNAKESAT_PROGRESS", "1")
+            .output()
+            .expect("binary runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{sweep}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{sweep}: {stderr}");
+        assert!(stderr.contains(needle), "{sweep}: {stderr}");
+        assert!(out.stdout.is_empty(), "{sweep}");
+    }
+}
+
+/// A least horizon whose formula is beyond the default encoding's limits is
+/// named as such (exit 2): it read "status unknown after 0 attempts", exit 3.
+#[test]
+fn a_least_horizon_beyond_the_formula_limits_is_named() {
+    let run = snakesat(&["sizes", "--size", "1000", "--apples", "2"]);
+    assert_bad_input(
+        &run,
+        "the least horizon cannot be searched: encoding direct would need",
+    );
+    assert!(run.stderr.contains("give --horizon"), "{}", run.stderr);
+}

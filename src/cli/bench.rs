@@ -29,7 +29,7 @@ pub struct BenchArgs {
     /// Folders holding IPC-2018 snake problem files (`*.pddl`; `domain.pddl`
     /// is skipped silently, other domain files and subfolders with a note:
     /// give each subfolder as a folder of its own; a folder given twice runs once).
-    /// `bench game` is always the subcommand: give a folder named `game` as `./game`.
+    /// `bench game` and `bench help` are always subcommands: give a folder named `game` or `help` as `./game` or `./help`.
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Time limit per problem in seconds (every phase of its `solve`, the first plan too; with
@@ -148,6 +148,9 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
     }
     // The plans and certificates of this run, and the folders it creates for
     // them, are removed by a signal or an error until the run is complete.
+    // (The output files first: a folder --plans creates is no parent for them.)
+    let [mut json_out, mut csv_out] =
+        output::claim([args.json_out.as_deref(), args.csv_out.as_deref()])?;
     let plans_top = args
         .plans
         .as_deref()
@@ -156,11 +159,11 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
     if let Some(dir) = &args.proof {
         certify::check(dir, &*encoding)?;
         for file in &files {
-            certify::refuse_earlier(&ipc::proof_folder(dir, file))?;
+            let folder = ipc::proof_folder(dir, file);
+            super::generate::refuse_non_folder(&folder)?;
+            certify::refuse_earlier(&folder)?;
         }
     }
-    let [mut json_out, mut csv_out] =
-        output::claim([args.json_out.as_deref(), args.csv_out.as_deref()])?;
     // (After the refusals: a refused run says only why.)
     for line in &listing.notes {
         note!("bench: {line}");
@@ -204,7 +207,7 @@ pub fn run(args: BenchArgs) -> Result<Exit, Failure> {
         }
     }
     if let Some(out) = &mut json_out {
-        let text = ipc::rows_table(&rows).to_json();
+        let text = ipc::rows_table(&rows).to_json() + "\n";
         out.write_with(|w| w.write_all(text.as_bytes()))?;
     }
     if let Some(out) = &mut csv_out {

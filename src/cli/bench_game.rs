@@ -323,7 +323,10 @@ pub fn run(args: BenchGameArgs) -> Result<Exit, Failure> {
     let rows: Vec<Row> = groups.iter().map(|g| Row::of(g)).collect();
     let json = sweep.json(&rows, &games);
     if let Some(out) = &mut json_out {
-        out.write_with(|w| w.write_all(json.as_bytes()))?;
+        out.write_with(|w| {
+            w.write_all(json.as_bytes())?;
+            w.write_all(b"\n")
+        })?;
     }
     if let Some(out) = &mut csv_out {
         let csv = index::with_shard_column(

@@ -282,16 +282,37 @@ pub fn run(args: SizesArgs) -> Result<Exit, Failure> {
     } else {
         None
     };
+    // The instance of one size, its error naming the sweep's value (the
+    // flags alone hold).
+    let sized = |v: usize| {
+        let mut flags = args.instance.clone();
+        flags.size = Some(v.to_string());
+        load_instance(&flags).map_err(|f| Failure {
+            message: format!("--sweep size={v}: {}", f.message),
+            ..f
+        })
+    };
+    let at_horizon = |v: usize| {
+        let mut instance = base.clone().expect("loaded above");
+        instance.horizon = Some(v);
+        instance.validate().map_err(bad_input)?;
+        Ok::<_, Failure>(instance)
+    };
+    // Both ends of the sweep checked before any work: a value past a limit
+    // (a board or horizon too large, apples that do not fit the smallest
+    // board) is refused before the values below it are measured.
+    if let (Some(&first), Some(&last)) = (values.first(), values.last()) {
+        for v in [first, last] {
+            match param {
+                Param::Size => drop(sized(v)?),
+                Param::Horizon => drop(at_horizon(v)?),
+            }
+        }
+    }
     for &v in &values {
         let (instance, moves, searched) = match param {
             Param::Size => {
-                let mut flags = args.instance.clone();
-                flags.size = Some(v.to_string());
-                // (The error names the sweep's value: the flags alone hold.)
-                let instance = load_instance(&flags).map_err(|f| Failure {
-                    message: format!("--sweep size={v}: {}", f.message),
-                    ..f
-                })?;
+                let instance = sized(v)?;
                 // No plan at this size (proven, exit 1 on its own): a row
                 // that says so, and on.
                 let found = match horizon(&instance, timeout, args.max_horizon, verbose) {
@@ -310,12 +331,7 @@ pub fn run(args: SizesArgs) -> Result<Exit, Failure> {
                     }
                 }
             }
-            Param::Horizon => {
-                let mut instance = base.clone().expect("loaded above");
-                instance.horizon = Some(v);
-                instance.validate().map_err(bad_input)?;
-                (instance, v, false)
-            }
+            Param::Horizon => (at_horizon(v)?, v, false),
         };
         if verbose && searched {
             stderr_line!("size {v}: least horizon T={moves}");

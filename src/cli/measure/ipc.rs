@@ -362,7 +362,6 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
     row.apples = Some(instance.apples.len());
     let mut cmd = Command::new(&settings.solver);
     cmd.arg("solve")
-        .arg(file)
         .arg("--json")
         .arg("--encoding")
         .arg(&settings.encoding)
@@ -385,8 +384,12 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         (folder, made)
     });
     if let Some((folder, _)) = &proof {
-        cmd.arg("--proof").arg(folder);
+        let mut flag = std::ffi::OsString::from("--proof=");
+        flag.push(folder);
+        cmd.arg(flag);
     }
+    // Last, after `--`: a problem's path may start with `-`.
+    cmd.arg("--").arg(file);
     let started = Instant::now();
     let mut child = match output::spawn_watched(&mut cmd) {
         Ok(child) => child,

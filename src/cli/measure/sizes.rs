@@ -14,7 +14,7 @@ use snakesat::cnf::Size;
 use snakesat::encode::direct::{Direct, DirectOptions};
 use snakesat::encode::{self, Encoding, NameError};
 use snakesat::instance::{Instance, Start, TailRule};
-use snakesat::planner::{Method, Outcome, PlanError, Planner};
+use snakesat::planner::{Method, Outcome, PlanError, Planner, Undecided, Verdict};
 use snakesat::render::chart::{Series, SizeRow};
 use snakesat::solve::{Attempt, Status};
 
@@ -376,6 +376,15 @@ pub enum HorizonError {
     /// The planner refused.
     #[error("{0}")]
     Plan(#[from] PlanError),
+    /// The least-horizon search reached a formula beyond the default
+    /// encoding's limits (every horizon below it refuted, or none tried).
+    #[error(
+        "the least horizon cannot be searched: {error}; give --horizon to measure at a horizon of your choice"
+    )]
+    FormulaLimit {
+        /// The encoding's refusal, which names the horizon.
+        error: snakesat::encode::EncodeError,
+    },
     /// The search ended without a plan: every horizon up to `last` refuted
     /// (`solve`'s words), or the search stopped undecided.
     #[error("{}", not_found(encoding, *status, *attempts, *last))]
@@ -416,6 +425,11 @@ pub fn horizon_for(
         .fallback_plan(false)
         .on_attempt(on_attempt)
         .plan(instance)?;
+    if let Verdict::Unknown(Undecided::FormulaLimit { error, .. }) = &outcome.verdict {
+        return Err(HorizonError::FormulaLimit {
+            error: error.clone(),
+        });
+    }
     match outcome.plan() {
         Some(plan) if plan.optimal => Ok((plan.horizon, true)),
         // (The planner listed the reachable states: none eats every apple.)

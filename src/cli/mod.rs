@@ -178,8 +178,9 @@ as without it."
     #[command(
         after_help = "Exit codes: 0 the table written (a swept size whose instance has an apple that can \
 never be eaten, or no plan within --max-horizon, is a row `no plan`); 1 without --horizon, proven no plan within --max-horizon, or \
-some apple can never be eaten (no horizon to compare at); 2 bad input; 3 without --horizon, the least horizon not \
-found by the limits."
+some apple can never be eaten (no horizon to compare at); 2 bad input, or without --horizon a least-horizon search \
+that reaches a formula beyond the default encoding's limits; 3 without --horizon, the least horizon not found within \
+--timeout."
     )]
     Sizes(sizes::SizesArgs),
     /// Play full games: one random apple at a time until the snake fills the board.

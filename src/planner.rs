@@ -702,7 +702,14 @@ impl<'a> Planner<'a> {
         // No apple: the goal holds at once, so the least plan has no move (a
         // fixed horizon still asks for a legal walk of exactly its moves).
         if instance.apples.is_empty() && any_length {
-            return Ok(no_move_plan(instance, search));
+            let outcome = no_move_plan(instance, search);
+            // (The satisficing search's one plan is passed on too.)
+            if let (Search::Satisficing, Some(on_plan), Some(plan)) =
+                (search, &self.on_plan, outcome.plan())
+            {
+                on_plan(&plan.path);
+            }
+            return Ok(outcome);
         }
         // A state space small enough to list may show that no plan of any
         // length exists, which no horizon's formula can say.

@@ -1407,3 +1407,49 @@ fn bench_refuses_unusable_output_folders_before_solving() {
     assert_eq!(rows[0]["status"], "sat");
     let _ = std::fs::remove_dir_all(&top);
 }
+
+/// A problem file whose name does not end in `.pddl` (nor `.json`) is read by
+/// its text, as standard input is: the IPC's `DOMAIN PROBLEM PLAN` convention
+/// with a problem named `i4` was refused as malformed JSON.
+#[test]
+fn a_pddl_problem_of_any_name_is_read_by_its_text() {
+    let dir = temp_dir("any-name");
+    let problem = dir.join("i4");
+    std::fs::copy(instance_file("optimal", 4), &problem).unwrap();
+    let domain = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(IPC)
+        .join("domain.pddl");
+    let plan = dir.join("i4.plan");
+    let (domain, problem, plan) = (
+        domain.to_str().unwrap(),
+        problem.to_str().unwrap(),
+        plan.to_str().unwrap(),
+    );
+    let solved = cli(&["solve", domain, problem, plan]);
+    assert_eq!(
+        solved.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&solved.stderr)
+    );
+    let text = std::fs::read_to_string(plan).unwrap();
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with('(')).count(),
+        12,
+        "{text}"
+    );
+    let checked = cli(&["check", domain, problem, plan]);
+    assert_eq!(
+        checked.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    // A `.json` name is still JSON, with the hint.
+    let json = dir.join("i4.json");
+    std::fs::copy(instance_file("optimal", 4), &json).unwrap();
+    let refused = cli(&["solve", json.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("name the file *.pddl"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

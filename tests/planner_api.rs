@@ -522,6 +522,22 @@ fn on_plan_hears_each_better_plan_and_the_answer_last() {
         .unwrap();
     assert_eq!(outcome.horizon(), 8);
     assert!(!called.load(Ordering::SeqCst));
+    // No apple: the satisficing search's one plan, of no move, is heard too
+    // (`solve --satisficing --plan FILE` wrote no FILE.1 for it).
+    let mut bare = from_json(CORNER).unwrap();
+    bare.apples.clear();
+    let heard: Arc<Mutex<Vec<Vec<snakesat::instance::Pos>>>> = Arc::default();
+    let sink = heard.clone();
+    let outcome = Planner::new(&*direct)
+        .search(Search::Satisficing)
+        .on_plan(move |path| sink.lock().unwrap().push(path.to_vec()))
+        .plan(&bare)
+        .unwrap();
+    assert_eq!(outcome.horizon(), 0);
+    assert_eq!(
+        *heard.lock().unwrap(),
+        vec![outcome.plan().unwrap().path.clone()]
+    );
 }
 
 /// A game of many apples is planned: 20,000 apples alternating between two

@@ -15,7 +15,8 @@ use super::{Failure, Input, bad_input, read_file};
 /// Where the instance comes from: a file, or seeded random parameters.
 #[derive(Args, Clone)]
 pub struct InstanceArgs {
-    /// Instance file (.json, or IPC-2018 snake problem .pddl; `-`: stdin, either format);
+    /// Instance file (.json, or IPC-2018 snake problem .pddl; `-` (stdin) or another name: either
+    /// format, told by its text);
     /// without it a random instance is drawn from the flags below.
     pub instance: Option<PathBuf>,
     /// Random instance: grid size, `N` or `WxH` [default: 10].
@@ -164,18 +165,22 @@ pub fn load_problem(args: &InstanceArgs) -> Result<(Problem, bool), Failure> {
     Ok((problem, pddl))
 }
 
-/// True for the text of an IPC-2018 PDDL problem rather than JSON (for `-`).
+/// True for the text of an IPC-2018 PDDL problem rather than JSON (for a
+/// file not named `*.pddl` or `*.json`).
 fn looks_like_pddl(text: &str) -> bool {
     text.trim_start().starts_with(['(', ';'])
 }
 
 /// The instance of a file and the names of its cells: IPC-2018 PDDL (its
-/// own names) when it ends in `.pddl` (or, for `-`, standard input, when it
-/// starts like PDDL), else JSON (cells named `posX-Y`); and whether it was
+/// own names) when it ends in `.pddl` (or, when its name does not end in
+/// `.json`, standard input included, when it starts like PDDL), else JSON (cells named `posX-Y`); and whether it was
 /// read as an IPC-2018 PDDL problem (the kind of plan it takes).
 pub fn load_problem_file(path: &Path) -> Result<(Problem, bool), Failure> {
     let text = read_file(path, Input::Problem)?;
-    let pddl_text = pddl::is_pddl_path(path) || (path.as_os_str() == "-" && looks_like_pddl(&text));
+    let json_name = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let pddl_text = pddl::is_pddl_path(path) || (!json_name && looks_like_pddl(&text));
     let parsed = if pddl_text {
         pddl::read_problem(&text).map_err(|e| e.to_string())
     } else {
@@ -185,7 +190,7 @@ pub fn load_problem_file(path: &Path) -> Result<(Problem, bool), Failure> {
                 instance,
             })
             .map_err(|e| {
-                // (A file is read as PDDL by its name, `-` by its text.)
+                // (A `*.json` file is read as JSON whatever its text.)
                 if looks_like_pddl(&text) {
                     format!("{e} (it starts like a PDDL problem: name the file *.pddl)")
                 } else {

@@ -66,7 +66,7 @@ pub struct SolveArgs {
     /// Least-horizon search [default: fresh on full boards, else incremental when the encoding allows it, else fresh].
     #[arg(long, value_enum)]
     pub search: Option<SearchMode>,
-    /// A plan fast (any length up to --max-horizon, or up to the instance's `horizon` when it has one), then shorter ones while time remains; `optimal` only if proven. Needs a `direct` encoding without `body=block` (the default's is one). Ctrl-C (SIGINT), or SIGTERM as planning harnesses send at their time limit, stops it with the best plan found so far, printed and written (a second signal ends the process).
+    /// A plan fast (any length up to --max-horizon, or up to the instance's `horizon` when it has one), then shorter ones while time remains; `optimal` only if proven. Needs a `direct` encoding without `body=block` (the default's is one). Ctrl-C (SIGINT), or SIGTERM as planning harnesses send at their time limit, stops it with the best plan found so far, printed and written (a second signal, or one after the search has ended, while the plan's files are written, ends the process).
     #[arg(long)]
     pub satisficing: bool,
     /// CaDiCaL configuration of every solver (`default`, `plain`, `sat`, `unsat`) [default: `unsat` for the least-horizon search when incremental or on a full board, `default` for every other]

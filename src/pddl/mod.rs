@@ -362,14 +362,12 @@ fn parse_at_most<'t>(text: &'t str, lower: &'t str, most: usize) -> Result<Vec<S
             }
         }
         match c {
+            // Lines end in `\n`, `\r\n` or a lone `\r` (old Mac files).
             '\n' => line += 1,
+            '\r' if chars.peek().is_none_or(|&(_, d)| d != '\n') => line += 1,
             ';' => {
-                for (_, d) in chars.by_ref() {
-                    if d == '\n' {
-                        line += 1;
-                        break;
-                    }
-                }
+                // To the line's end, which is counted as above.
+                while chars.next_if(|&(_, d)| d != '\n' && d != '\r').is_some() {}
             }
             '(' => {
                 if open.len() == MAX_NESTING {
@@ -645,8 +643,12 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
                 ),
             )
         })?;
+        // (Coordinates beyond `usize` all read as the largest: two such
+        // objects are not one cell, and no fact can use either.)
+        let beyond = p.0 == usize::MAX || p.1 == usize::MAX;
         if let Some(first) = names.get(&p)
             && first != name
+            && !beyond
         {
             return Err(at_line(
                 object.line(),
@@ -659,7 +661,7 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
                 ),
             ));
         }
-        names.insert(p, name.to_string());
+        names.entry(p).or_insert_with(|| name.to_string());
     }
     if names.is_empty() {
         fail!("no cell objects posX-Y in :objects");
@@ -1287,6 +1289,31 @@ mod tests {
         );
     }
 
+    /// Errors name the same line whatever the file's line endings: a file
+    /// with lone `\r` endings (old Mac) read as one line, so every error
+    /// said line 1, and a `;` comment ran to the end of the file.
+    #[test]
+    fn lines_end_in_lf_crlf_or_a_lone_cr() {
+        let commented = TINY.replacen("(:init", "; a comment\n(:init", 1);
+        let unknown = commented.replacen("(ispoint pos", "(ispoint nowhere) (ispoint pos", 1);
+        let error = from_pddl(&unknown).unwrap_err().to_string();
+        assert!(error.contains("unknown object \"nowhere\""), "{error}");
+        for ending in ["\r\n", "\r"] {
+            let text = unknown.replace('\n', ending);
+            assert_eq!(
+                from_pddl(&text).unwrap_err().to_string(),
+                error,
+                "{ending:?}"
+            );
+            let good = commented.replace('\n', ending);
+            assert_eq!(
+                from_pddl(&good).unwrap(),
+                from_pddl(TINY).unwrap(),
+                "{ending:?}"
+            );
+        }
+    }
+
     #[test]
     fn two_objects_naming_one_cell_are_refused() {
         let two = TINY.replacen("pos2-1\n", "pos2-1 pos02-0\n", 1);
@@ -1297,6 +1324,15 @@ mod tests {
         );
         // The line is a field too, for programs.
         assert!(matches!(error, PddlError::Problem { line: Some(6), .. }));
+        // Coordinates past `usize` all read as the largest number, but two
+        // such objects are two walls, not one cell: no fact uses them.
+        let far = TINY.replacen(
+            "pos2-1\n",
+            "pos2-1 pos99999999999999999999-0 pos99999999999999999998-0\n",
+            1,
+        );
+        assert_ne!(far, TINY);
+        assert_eq!(from_pddl(&far).unwrap(), from_pddl(TINY).unwrap());
         // A fault of no one line has none.
         let no_goal = TINY.replacen("(:goal", "(:requirements", 1);
         let error = from_pddl(&no_goal).unwrap_err();

@@ -648,3 +648,33 @@ fn a_game_record_is_not_taken_for_a_plan() {
     }
     assert!(!gif.exists());
 }
+
+/// Files with lone `\r` line ends (old Mac) read as files with `\n` do: the
+/// domain, the problem and the plan. The plan was "one action per line" and
+/// the domain "not the snake domain".
+#[test]
+fn files_with_lone_carriage_returns_are_read_line_by_line() {
+    let dir = temp_dir("lone-cr");
+    let cr = |from: &str, name: &str| {
+        let text = std::fs::read_to_string(from).unwrap().replace('\n', "\r");
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let domain = cr(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/benchmarks/ipc2018-snake/domain.pddl"
+        ),
+        "domain.pddl",
+    );
+    let (problem, valid) = (cr(PROBLEM, "p.pddl"), cr(VALID, "valid.plan"));
+    let run = snakesat(&["check", &domain, &problem, &valid]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.trim(), "valid: 2 moves, all 2 apples eaten");
+    let invalid = cr(INVALID, "invalid.plan");
+    let lf = snakesat(&["check", PROBLEM, INVALID]);
+    let run = snakesat(&["check", &problem, &invalid]);
+    assert_eq!(run.code, lf.code);
+    assert_eq!(run.stdout, lf.stdout, "the same step named");
+}

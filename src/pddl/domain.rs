@@ -38,7 +38,7 @@ pub enum DomainMismatch {
 /// lazily line by line ([`super::is_domain_text`] reads four).
 pub(super) fn tokens(text: &str) -> impl Iterator<Item = (usize, String)> + '_ {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    text.lines().enumerate().flat_map(|(i, line)| {
+    super::lines(text).enumerate().flat_map(|(i, line)| {
         let code = line.split(';').next().unwrap_or("");
         code.replace('(', " ( ")
             .replace(')', " ) ")

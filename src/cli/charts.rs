@@ -47,7 +47,8 @@ pub fn write_line_chart(line: &LineChart, out: &mut Output) -> Result<(), Failur
 /// and build + solve time (bottom panel) against it; SAT and UNSAT horizons
 /// are separate series of the time panel. Each horizon gets at most
 /// [`PER_HORIZON`], and none starts after `deadline` (or, without one, once
-/// the chart has run [`WITHOUT_TIMEOUT`]): the horizons left then are not drawn; nor are those from the first whose formula is beyond the
+/// the chart has run [`WITHOUT_TIMEOUT`]): the horizons left then are not
+/// drawn; nor are those from the first whose formula is beyond the
 /// encoding's limits (an error when that is the first horizon). Returns why
 /// the chart stops short, if it does, as a note.
 pub fn plot_horizon(

@@ -173,8 +173,9 @@ fn looks_like_pddl(text: &str) -> bool {
 
 /// The instance of a file and the names of its cells: IPC-2018 PDDL (its
 /// own names) when it ends in `.pddl` (or, when its name does not end in
-/// `.json`, standard input included, when it starts like PDDL), else JSON (cells named `posX-Y`); and whether it was
-/// read as an IPC-2018 PDDL problem (the kind of plan it takes).
+/// `.json`, standard input included, when it starts like PDDL), else JSON
+/// (cells named `posX-Y`); and whether it was read as an IPC-2018 PDDL
+/// problem (the kind of plan it takes).
 pub fn load_problem_file(path: &Path) -> Result<(Problem, bool), Failure> {
     let text = read_file(path, Input::Problem)?;
     let json_name = path

@@ -598,23 +598,29 @@ pub fn claim<const N: usize>(
             "only one output of a command can be standard output",
         ));
     }
+    // The existing files among them, so that two hard links to one file
+    // are caught like two spellings of one path.
+    let mut existing = Vec::new();
     for path in paths.iter().flatten().filter(|p| !is_stdout(p)) {
         let r = resolve(path)?;
+        let id = file_id(&r.target);
         if resolved
             .iter()
             .any(|(_, o): &(&Path, Resolved)| o.target == r.target)
+            || id.is_some_and(|id| existing.contains(&id))
         {
             return Err(OutputError::new(
                 path,
                 "named by two outputs of this command",
             ));
         }
-        if let Some(id) = file_id(&r.target) {
+        if let Some(id) = id {
             let mut seen = seen();
             if seen.inputs.contains(&id) {
                 return Err(also_input(path));
             }
             seen.outputs.push((id, path.to_path_buf()));
+            existing.push(id);
         }
         resolved.push((*path, r));
     }

@@ -7,7 +7,7 @@
 mod support;
 use support::{Run, assert_bad_input, interrupt_when, snakesat, temp_dir};
 
-use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -150,6 +150,45 @@ fn a_refused_output_leaves_every_other_output_unwritten() {
         s(&blocked),
     ]);
     refused(&run, "a directory", &dir);
+}
+
+/// Two outputs that are hard links to one file are one file: refused like two
+/// spellings of one path, and the file is left as it was (they were both
+/// written, the link split in two).
+#[test]
+fn two_outputs_hard_linked_to_one_file_are_refused() {
+    let dir = workspace("hard-links");
+    let first = dir.join("g.json");
+    let second = dir.join("g.csv");
+    std::fs::write(&first, "kept").unwrap();
+    std::fs::hard_link(&first, &second).unwrap();
+    let run = snakesat(&[
+        "bench",
+        "game",
+        "--sizes",
+        "2",
+        "--games",
+        "1",
+        "--json-out",
+        s(&first),
+        "--csv-out",
+        s(&second),
+    ]);
+    assert_bad_input(&run, "named by two outputs");
+    let (gif, html) = (dir.join("g.gif"), dir.join("g.html"));
+    std::fs::hard_link(&first, &gif).unwrap();
+    std::fs::hard_link(&first, &html).unwrap();
+    let run = snakesat(&["play", "--size", "4", "--gif", s(&gif), "--html", s(&html)]);
+    assert_bad_input(&run, "named by two outputs");
+    let ino = |p: &Path| std::fs::metadata(p).unwrap().ino();
+    for linked in [&second, &gif, &html] {
+        assert_eq!(std::fs::read_to_string(linked).unwrap(), "kept");
+        assert_eq!(ino(&first), ino(linked), "the link is kept");
+    }
+    assert_eq!(
+        listing(&dir),
+        ["blocked", "g.csv", "g.gif", "g.html", "g.json", "p.pddl"]
+    );
 }
 
 /// A standard output that cannot be written (a full disk) is exit 2, and the

@@ -43,8 +43,9 @@ pub struct BenchGameArgs {
     /// Seed of the first game of each size and strategy.
     #[arg(long, default_value_t = 1, value_parser = super::seed)]
     pub seed: u64,
-    /// Solver time per apple in seconds; past it the snake follows its last
-    /// certified cycle (always safe, maybe longer; on a board with an odd
+    /// Time per apple in seconds for the solver and the path searches; past
+    /// it the snake follows its last certified cycle as it is (always safe,
+    /// maybe longer; the walk itself takes milliseconds; on a board with an odd
     /// number of cells that cycle skips a cell, and a game whose apple falls
     /// there and finds no plan in time is lost: such a game depends on the
     /// machine's speed, not only on the seed). The game's first cycle is

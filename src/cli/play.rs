@@ -36,8 +36,9 @@ pub struct PlayArgs {
     /// How the solver is reused between apples.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Reuse::Clauses)]
     pub reuse: Reuse,
-    /// Solver time per apple in seconds; past it the snake follows its last
-    /// certified cycle (always safe, maybe longer; on a board with an odd
+    /// Time per apple in seconds for the solver and the path searches; past
+    /// it the snake follows its last certified cycle as it is (always safe,
+    /// maybe longer; the walk itself takes milliseconds; on a board with an odd
     /// number of cells that cycle skips a cell, and a game whose apple falls
     /// there and finds no plan in time is lost: such a game depends on the
     /// machine's speed, not only on the seed). The game's first cycle is

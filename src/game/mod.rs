@@ -111,8 +111,9 @@ pub struct GameConfig {
     pub seed: u64,
     /// How the solver is reused from one query to the next.
     pub reuse: Reuse,
-    /// Time for the solver per apple; past it the snake follows its last
-    /// cycle. `None`, or a time too long to add to the clock, is no limit.
+    /// Time per apple for the solver and the path searches; past it the
+    /// snake follows its last certified cycle as it is, unedited. `None`, or
+    /// a time too long to add to the clock, is no limit.
     pub timeout_per_apple: Option<Duration>,
     /// Conflicts per solver call before a query counts as undecided:
     /// `Some(n)` with `n >= 1`, or `None` for no limit ([`play`] refuses
@@ -150,7 +151,7 @@ pub const DEFAULT_CONFLICTS: i32 = 1000;
 pub const DEFAULT_ROUNDS: u32 = 10;
 /// The undecided lengths per apple of [`GameConfig::new`] (`--undecided-per-apple`).
 pub const DEFAULT_UNDECIDED: u32 = 16;
-/// The solver time per apple of [`GameConfig::new`] (`snakesat play --timeout`).
+/// The time per apple of [`GameConfig::new`] (`snakesat play --timeout`).
 pub const DEFAULT_TIMEOUT_PER_APPLE: Duration = Duration::from_secs(60);
 
 impl GameConfig {

@@ -180,7 +180,8 @@ pub(super) fn plan_apple(
                     }];
                     let cycles =
                         walk_ahead(&body, &cycle, apple, batch - 1, &mut along, &mut stops);
-                    let mut found = search_stops(grid, apple, &stops, effort.threads).into_iter();
+                    let mut found =
+                        search_stops(grid, apple, &stops, effort.threads, deadline).into_iter();
                     let path = found.next().flatten();
                     ahead.extend(cycles.into_iter().zip(&stops[1..]).zip(found).map(
                         |((cycle, stop), path)| Ahead {
@@ -226,6 +227,11 @@ pub(super) fn plan_apple(
                 left = next.left;
                 searched_here = Some(next.path);
             }
+            // Past the deadline no path is searched any more, and the cycle
+            // is followed as it is (a certificate at every step): editing it
+            // at every step costs time in proportion to the board, so a long
+            // walk overran the limit (40x40 with 1 ms: by 0.1 s an apple).
+            None if deadline.is_some_and(|d| Instant::now() >= d) => {}
             None => left = along(&mut cycle, cell, body.len())?,
         }
     }
@@ -401,16 +407,25 @@ const STOPS_PER_THREAD: usize = 12;
 
 /// [`Stop::search`] for every stop on up to `threads` threads (this one
 /// and others), each taking the next stop not yet taken; the paths in the
-/// stops' order, the same as one thread would find.
+/// stops' order, the same as one thread would find. A stop taken after
+/// `deadline` is not searched (`None`), so a batch ends soon after it.
 fn search_stops(
     grid: &Grid,
     apple: usize,
     stops: &[Stop],
     threads: usize,
+    deadline: Option<Instant>,
 ) -> Vec<Option<Vec<usize>>> {
+    let search = |stop: &Stop| {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            None
+        } else {
+            stop.search(grid, apple)
+        }
+    };
     let helpers = threads.min(stops.len()).saturating_sub(1);
     if helpers == 0 {
-        return stops.iter().map(|stop| stop.search(grid, apple)).collect();
+        return stops.iter().map(search).collect();
     }
     let next = AtomicUsize::new(0);
     let work = || {
@@ -420,7 +435,7 @@ fn search_stops(
             let Some(stop) = stops.get(i) else {
                 return done;
             };
-            done.push((i, stop.search(grid, apple)));
+            done.push((i, search(stop)));
         }
     };
     let mut found: Vec<Option<Vec<usize>>> = vec![None; stops.len()];
@@ -487,4 +502,95 @@ fn walk(cycle: &[u32], from: usize, to: usize) -> Option<Vec<usize>> {
         moves.push(cell);
     }
     Some(moves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Reuse;
+
+    /// Past the deadline the walk follows the cycle as it was when the
+    /// apple came (after its one edit toward the apple), unedited at every
+    /// step: editing costs time in proportion to the board, and long walks
+    /// on 40x40 overran a 1 ms limit by a tenth of a second. With time
+    /// left, some of the same walks are edited on the way and end on
+    /// another cycle, so the test tells the two apart.
+    #[test]
+    fn past_the_deadline_the_cycle_is_followed_unedited() {
+        let grid = Grid::new(16, 16);
+        let mut solver = CycleSolver::new(grid, Reuse::Clauses);
+        let Outcome::Found(first) = solver.certify(&[0], None) else {
+            panic!("no first cycle");
+        };
+        let effort = Effort {
+            undecided: 16,
+            lengths: 0,
+            detours: 0,
+            threads: 1,
+        };
+        let mut predecessor = vec![0; grid.cells()];
+        for (cell, &next) in first.cycle.iter().enumerate() {
+            predecessor[next as usize] = cell;
+        }
+        let (mut walked, mut edited) = (0, 0);
+        let cases = (0..40).map(|i| ((i * 37) % 256, 30 + (i * 11) % 150, 40 + (i * 23) % 160));
+        for (head, length, ahead) in cases {
+            // A body laid along the cycle into `head`, the apple `ahead`
+            // cells after it along the cycle.
+            let mut snake = vec![head];
+            while snake.len() < length {
+                snake.push(predecessor[*snake.last().unwrap()]);
+            }
+            let mut apple = head;
+            for _ in 0..ahead {
+                apple = first.cycle[apple] as usize;
+            }
+            let mut at_start = first.cycle.clone();
+            cycle::shorten(
+                grid,
+                &mut at_start,
+                head,
+                apple,
+                grid.cells() - length,
+                &mut Vec::new(),
+            );
+            let shortest = || route::shortest(&grid, &snake, apple, true);
+            let past = Some(Instant::now());
+            let plan = plan_apple(
+                &mut solver,
+                &snake,
+                apple,
+                shortest(),
+                Some(&first.cycle),
+                past,
+                &effort,
+            )
+            .expect("a plan along the cycle");
+            if plan.method != AppleMethod::Cycle {
+                // (A path the solver certified at once: no walk.)
+                continue;
+            }
+            assert_eq!(Some(plan.moves), walk(&at_start, head, apple));
+            assert_eq!(plan.cycle.as_ref(), Some(&at_start));
+            walked += 1;
+            let timely = plan_apple(
+                &mut solver,
+                &snake,
+                apple,
+                shortest(),
+                Some(&first.cycle),
+                None,
+                &effort,
+            )
+            .expect("a plan along the cycle");
+            if timely.method == AppleMethod::Cycle && timely.cycle.as_ref() != Some(&at_start) {
+                edited += 1;
+            }
+        }
+        assert!(walked >= 10, "only {walked} of the cases walked the cycle");
+        assert!(
+            edited > 0,
+            "no walk was edited on the way: the test tells nothing"
+        );
+    }
 }

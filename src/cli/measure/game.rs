@@ -78,7 +78,7 @@ pub struct Sweep {
     pub games: u64,
     /// Seed of the first game of each size and strategy.
     pub seed: u64,
-    /// Solver time per apple.
+    /// Time per apple (solver and path searches).
     pub timeout_per_apple: Duration,
     /// The player's limits.
     pub player: Player,

@@ -93,7 +93,10 @@ fn beyond_64_bits(text: &str, e: &serde_json::Error) -> Option<String> {
     if digits.is_empty() || fraction {
         return None;
     }
-    Some(if sign.ends_with('-') {
+    Some(if sign.ends_with('-') && digits.bytes().all(|b| b == b'0') {
+        // (JSON reads `-0` as a floating-point number.)
+        format!("the number -{digits} has a sign: write 0")
+    } else if sign.ends_with('-') {
         format!("the number -{} is below 0", excerpt(digits))
     } else {
         format!(

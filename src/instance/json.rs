@@ -520,6 +520,7 @@ mod tests {
                 "-100000000000000000000",
                 "the number -100000000000000000000 is below 0",
             ),
+            ("horizon", "-0", "the number -0 has a sign: write 0"),
             ("length", "1e30", "floating point `1e+30`"),
             ("length", "3.5", "floating point `3.5`"),
         ] {

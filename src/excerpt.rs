@@ -93,18 +93,20 @@ fn beyond_64_bits(text: &str, e: &serde_json::Error) -> Option<String> {
     if digits.is_empty() || fraction {
         return None;
     }
-    Some(if sign.ends_with('-') && digits.bytes().all(|b| b == b'0') {
-        // (JSON reads `-0` as a floating-point number.)
-        format!("the number -{digits} has a sign: write 0")
-    } else if sign.ends_with('-') {
-        format!("the number -{} is below 0", excerpt(digits))
-    } else {
-        format!(
-            "the number {} is too large (at most {})",
-            excerpt(digits),
-            usize::MAX
-        )
-    })
+    Some(
+        if sign.ends_with('-') && digits.bytes().all(|b| b == b'0') {
+            // (JSON reads `-0` as a floating-point number.)
+            format!("the number -{digits} has a sign: write 0")
+        } else if sign.ends_with('-') {
+            format!("the number -{} is below 0", excerpt(digits))
+        } else {
+            format!(
+                "the number {} is too large (at most {})",
+                excerpt(digits),
+                usize::MAX
+            )
+        },
+    )
 }
 
 #[cfg(test)]

@@ -352,12 +352,22 @@ impl std::fmt::Display for Sx<'_> {
 /// Reads every top-level s-expression of `text` (`;` comments skipped), at
 /// most [`MAX_NESTING`] deep; `lower` is `text` with ASCII letters
 /// lowercased (so at the same byte offsets), where the atoms' names are.
+/// A problem file is one `(define ...)` form: a file that is not is refused
+/// as soon as that shows, before the rest is read (a 24 MB file of `(`, then
+/// `()` twelve million times, took 1 GB to be told it was no define form).
 fn parse_sexprs<'t>(text: &'t str, lower: &'t str) -> Result<Vec<Sx<'t>>, PddlError> {
-    parse_at_most(text, lower, MAX_EXPRESSIONS)
+    parse_at_most(text, lower, MAX_EXPRESSIONS, true)
 }
 
-/// [`parse_sexprs`] with at most `most` expressions.
-fn parse_at_most<'t>(text: &'t str, lower: &'t str, most: usize) -> Result<Vec<Sx<'t>>, PddlError> {
+/// [`parse_sexprs`] with at most `most` expressions; with `one_define`, a
+/// second top-level form or a first one that does not begin with `define`
+/// is refused at once.
+fn parse_at_most<'t>(
+    text: &'t str,
+    lower: &'t str,
+    most: usize,
+    one_define: bool,
+) -> Result<Vec<Sx<'t>>, PddlError> {
     debug_assert_eq!(text.len(), lower.len());
     let syntax = |line: usize, message: String| PddlError::Syntax {
         line,
@@ -395,6 +405,12 @@ fn parse_at_most<'t>(text: &'t str, lower: &'t str, most: usize) -> Result<Vec<S
                 while chars.next_if(|&(_, d)| d != '\n' && d != '\r').is_some() {}
             }
             '(' => {
+                if one_define && open.is_empty() && !top.is_empty() {
+                    fail!("malformed PDDL: more than one top-level form");
+                }
+                if one_define && open.len() == 1 && items.is_empty() {
+                    fail!("malformed PDDL: the file is not a (define ...) form");
+                }
                 if open.len() == MAX_NESTING {
                     return Err(syntax(
                         line,
@@ -430,6 +446,13 @@ fn parse_at_most<'t>(text: &'t str, lower: &'t str, most: usize) -> Result<Vec<S
                         line,
                         format!("{:?} outside parentheses", excerpt(spelt)),
                     ));
+                }
+                if one_define
+                    && open.len() == 1
+                    && items.is_empty()
+                    && &lower[start..end] != "define"
+                {
+                    fail!("malformed PDDL: the file is not a (define ...) form");
                 }
                 items.push(Sx::Atom(Atom {
                     name: &lower[start..end],
@@ -1152,8 +1175,8 @@ mod tests {
     fn reading_stops_beyond_the_expression_cap() {
         let text = "(a b) ; (c d e f)\n ( ) (g)";
         let lower = text.to_ascii_lowercase();
-        assert_eq!(parse_at_most(text, &lower, 6).unwrap().len(), 3);
-        match parse_at_most(text, &lower, 5) {
+        assert_eq!(parse_at_most(text, &lower, 6, false).unwrap().len(), 3);
+        match parse_at_most(text, &lower, 5, false) {
             Err(PddlError::Syntax { line, message }) => {
                 assert_eq!(line, 2);
                 assert!(
@@ -1184,10 +1207,12 @@ mod tests {
 
     #[test]
     fn tokenizer_skips_comments_and_lowercases() {
-        let parse = |text: &str| parse_sexprs(text, &text.to_ascii_lowercase()).map(|f| f.len());
+        let parse = |text: &str| {
+            parse_at_most(text, &text.to_ascii_lowercase(), MAX_EXPRESSIONS, false).map(|f| f.len())
+        };
         let text = "; c\n(A (b;x)\n)\tC)";
         let lower = text.to_ascii_lowercase();
-        let forms = parse_sexprs(text, &lower).unwrap();
+        let forms = parse_at_most(text, &lower, MAX_EXPRESSIONS, false).unwrap();
         assert_eq!(forms.len(), 1);
         // Shown as spelt; names lowercased; lines kept.
         assert_eq!(forms[0].to_string(), "(A (b) C)");
@@ -1202,12 +1227,39 @@ mod tests {
         // names past a multi-byte character stay aligned with their spelling.
         let text = "(É\u{a0}Ab;c\n)";
         let lower = text.to_ascii_lowercase();
-        let forms = parse_sexprs(text, &lower).unwrap();
+        let forms = parse_at_most(text, &lower, MAX_EXPRESSIONS, false).unwrap();
         let items = forms[0].list().unwrap();
         assert_eq!(items.len(), 2);
         assert_eq!(items[0].atom(), Some("É"));
         assert_eq!(items[1].atom(), Some("ab"));
         assert_eq!(items[1].word().unwrap().spelt, "Ab");
+    }
+
+    /// A problem file that is not one `(define ...)` form is refused as soon
+    /// as that shows: a second form, or a first item that is not `define`,
+    /// ends the reading before the rest of the file (unclosed here, which a
+    /// whole reading would have named instead).
+    #[test]
+    fn a_problem_that_is_no_define_form_is_refused_before_the_rest() {
+        for (text, said) in [
+            ("(foo () () (", "the file is not a (define ...) form"),
+            ("(() (define", "the file is not a (define ...) form"),
+            ("(define (problem p)) (x (", "more than one top-level form"),
+            ("(DEFINE (problem p)) ((", "more than one top-level form"),
+        ] {
+            let lower = text.to_ascii_lowercase();
+            match parse_sexprs(text, &lower) {
+                Err(PddlError::Problem {
+                    line: None,
+                    message,
+                }) => {
+                    assert_eq!(message, format!("malformed PDDL: {said}"), "{text}")
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        let text = "(define (problem p)) ; one form\n";
+        assert_eq!(parse_sexprs(text, text).unwrap().len(), 1);
     }
 
     /// tests/data/tiny-3x2.pddl: snake pos1-0 -> pos0-0, a point at pos2-0,

@@ -483,7 +483,8 @@ fn total_cost_and_nested_and() {
 
 /// The grid is the smallest holding every cell a fact names: an object in no
 /// fact (a wall, as a cell without links is) does not stretch the board to
-/// its coordinates; a fact's cell beyond the size limit is named.
+/// its coordinates; a fact's cell beyond the size limit is named, on the
+/// line of the first fact that names it.
 #[test]
 fn an_object_in_no_fact_does_not_stretch_the_board() {
     let stray = with("pos0-1 pos1-1)", "pos0-1 pos1-1 pos999-999 pos5000-0)");
@@ -491,7 +492,7 @@ fn an_object_in_no_fact_does_not_stretch_the_board() {
     let far = stray.replace("(blocked pos0-0)", "(blocked pos0-0) (blocked pos5000-0)");
     assert_eq!(
         err(&far),
-        "grid 5001x2 is too large: pos5000-0 is beyond its limit of 1000 cells a side"
+        "line 12: grid 5001x2 is too large: pos5000-0 is beyond its limit of 1000 cells a side"
     );
     // A coordinate at usize::MAX: the side is counted without wrapping to 0.
     let huge = stray.replace(
@@ -501,14 +502,14 @@ fn an_object_in_no_fact_does_not_stretch_the_board() {
     let huge = huge.replace("pos5000-0)", "pos5000-0 pos18446744073709551615-0)");
     assert_eq!(
         err(&huge),
-        "grid 18446744073709551616x2 is too large: pos18446744073709551615-0 is beyond its limit \
+        "line 12: grid 18446744073709551616x2 is too large: pos18446744073709551615-0 is beyond its limit \
          of 1000 cells a side"
     );
     // Beyond usize it is still a cell name, as far off as the largest.
     let beyond = huge.replace("18446744073709551615", "99999999999999999999999");
     assert_eq!(
         err(&beyond),
-        "grid 18446744073709551616x2 is too large: pos99999999999999999999999-0 is beyond its limit \
+        "line 12: grid 18446744073709551616x2 is too large: pos99999999999999999999999-0 is beyond its limit \
          of 1000 cells a side"
     );
 }
@@ -581,4 +582,34 @@ fn a_dangling_type_dash_and_a_negated_fact_are_named() {
         e.contains("negative fact (not (blocked pos0-0)) in :init"),
         "{e}"
     );
+}
+
+/// A section at fault is named by its line: the domain it names, a
+/// `(:domain ...)` or `(:goal ...)` of the wrong shape, a stray atom.
+#[test]
+fn section_errors_name_the_section_line() {
+    for (from, to, said) in [
+        (
+            "(:DOMAIN Snake)",
+            "(:DOMAIN Sokoban)",
+            "line 3: problem is for domain \"sokoban\", not \"snake\"",
+        ),
+        (
+            "(:DOMAIN Snake)",
+            "(:DOMAIN Snake x)",
+            "line 3: malformed PDDL: (:domain NAME) expected, found (:DOMAIN Snake x)",
+        ),
+        (
+            "  (:goal (and",
+            "  (:goal (and) (and",
+            "line 15: malformed PDDL: (:goal ...) must hold one formula",
+        ),
+        (
+            "  (:DOMAIN Snake)",
+            "  (:DOMAIN Snake)\n  stray",
+            "line 4: malformed PDDL: unexpected atom stray in (define ...)",
+        ),
+    ] {
+        assert_eq!(err(&with(from, to)), said, "{to}");
+    }
 }

@@ -531,7 +531,8 @@ fn section_in_section<'a>(items: &'a [Sx<'a>], line: usize, depth: usize) -> Opt
 
 /// The sections of a `(define (problem ..) ..)` form.
 struct Sections<'a> {
-    domain: Option<&'a str>,
+    /// The domain's name and the line of its section.
+    domain: Option<(&'a str, usize)>,
     objects: Vec<&'a Atom<'a>>,
     init: &'a [Sx<'a>],
     goal: Option<&'a Sx<'a>>,
@@ -567,9 +568,10 @@ fn problem_sections<'a>(forms: &'a [Sx<'a>]) -> Result<Sections<'a>, PddlError> 
     let mut seen: Vec<&str> = Vec::new();
     for section in &define[1..] {
         let items = section.list().ok_or_else(|| {
-            unsupported(format!(
-                "malformed PDDL: unexpected atom {section} in (define ...)"
-            ))
+            at_line(
+                section.line(),
+                format!("malformed PDDL: unexpected atom {section} in (define ...)"),
+            )
         })?;
         if let Some(head) = section.head()
             && ONCE.contains(&head)
@@ -586,8 +588,13 @@ fn problem_sections<'a>(forms: &'a [Sx<'a>]) -> Result<Sections<'a>, PddlError> 
             Some("problem") => is_problem = true,
             Some("domain") => fail!("this is a domain file, not a problem file"),
             Some(":domain") => match items {
-                [_, Sx::Atom(d)] => problem.domain = Some(d.name),
-                _ => fail!("malformed PDDL: (:domain NAME) expected, found {section}"),
+                [_, Sx::Atom(d)] => problem.domain = Some((d.name, section.line())),
+                _ => {
+                    return Err(at_line(
+                        section.line(),
+                        format!("malformed PDDL: (:domain NAME) expected, found {section}"),
+                    ));
+                }
             },
             Some(":objects") => {
                 let mut iter = items[1..].iter();
@@ -614,7 +621,12 @@ fn problem_sections<'a>(forms: &'a [Sx<'a>]) -> Result<Sections<'a>, PddlError> 
             }
             Some(":goal") => match items {
                 [_, goal] => problem.goal = Some(goal),
-                _ => fail!("malformed PDDL: (:goal ...) must hold one formula"),
+                _ => {
+                    return Err(at_line(
+                        section.line(),
+                        "malformed PDDL: (:goal ...) must hold one formula".to_string(),
+                    ));
+                }
             },
             // The requirements do not change the game.
             Some(":requirements") => {}
@@ -647,8 +659,13 @@ fn problem_sections<'a>(forms: &'a [Sx<'a>]) -> Result<Sections<'a>, PddlError> 
         fail!("malformed PDDL: no (problem NAME) in (define ...)");
     }
     match problem.domain {
-        Some("snake") => {}
-        Some(other) => fail!("problem is for domain {:?}, not \"snake\"", excerpt(other)),
+        Some(("snake", _)) => {}
+        Some((other, line)) => {
+            return Err(at_line(
+                line,
+                format!("problem is for domain {:?}, not \"snake\"", excerpt(other)),
+            ));
+        }
         None => fail!("malformed PDDL: no (:domain ...) section"),
     }
     if !has_init {
@@ -963,10 +980,23 @@ pub fn read_problem(text: &str) -> Result<Problem, PddlError> {
     if let Some(&far) = mentioned.iter().find(|p| {
         (width > max && p.0 as u128 + 1 == width) || (height > max && p.1 as u128 + 1 == height)
     }) {
-        fail!(
+        let message = format!(
             "grid {width}x{height} is too large: {} is beyond its limit of {max} cells a side",
             name_of(far)
         );
+        // (On the line of the first fact that names it.)
+        let names_far = |fact: &&Sx| {
+            fact.list().is_some_and(|items| {
+                items
+                    .iter()
+                    .filter_map(Sx::word)
+                    .any(|w| objects.cell(w.name) == Some(far))
+            })
+        };
+        return Err(match problem.init.iter().find(names_far) {
+            Some(fact) => at_line(fact.line(), message),
+            None => unsupported(message),
+        });
     }
     let (width, height) = (width as usize, height as usize);
 

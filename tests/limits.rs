@@ -821,9 +821,13 @@ fn binary_input_is_refused_as_it_is_read_not_at_its_end() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("cannot read standard input: it is not UTF-8 text"),
+        stderr.contains("cannot read standard input: it is not UTF-8 text (at byte 12)"),
         "{stderr}"
     );
+    // A file cut inside a character is refused at that character's first byte.
+    std::fs::write(dir.join("cut.json"), b"{\"width\": 3 \xc3").unwrap();
+    let cut = snakesat(&["solve", dir.join("cut.json").to_str().unwrap()]);
+    assert_bad_input(&cut, "cut.json: it is not UTF-8 text (at byte 13)");
 }
 
 /// Runs the binary with `args` on a standard input that never ends nor

@@ -597,7 +597,7 @@ fn read_bounded(
             match std::str::from_utf8(&bytes[checked..]) {
                 Ok(_) => checked = bytes.len(),
                 Err(e) if e.error_len().is_none() => checked += e.valid_up_to(),
-                Err(_) => return Err(not_utf8(name)),
+                Err(e) => return Err(not_utf8(name, checked + e.valid_up_to())),
             }
             // No text format read here holds a NUL byte (valid UTF-8):
             // `/dev/zero` is refused at its first block.
@@ -711,14 +711,20 @@ pub fn read_text(path: &Path, kind: Input) -> Result<String, Failure> {
     utf8(read_path(path, kind, true)?, &path.display().to_string())
 }
 
-fn not_utf8(name: &str) -> Failure {
-    bad_input(format!("cannot read {name}: it is not UTF-8 text"))
+/// The error for a byte that is not UTF-8 at `offset` (0-based; said 1-based
+/// as the NUL byte's place is).
+fn not_utf8(name: &str, offset: usize) -> Failure {
+    bad_input(format!(
+        "cannot read {name}: it is not UTF-8 text (at byte {})",
+        offset + 1
+    ))
 }
 
 /// `bytes` as text without a leading UTF-8 byte-order mark (every command
 /// reads its text inputs through here, `bench`'s problems too).
 fn utf8(bytes: Vec<u8>, name: &str) -> Result<String, Failure> {
-    let mut text = String::from_utf8(bytes).map_err(|_| not_utf8(name))?;
+    let mut text =
+        String::from_utf8(bytes).map_err(|e| not_utf8(name, e.utf8_error().valid_up_to()))?;
     if text.starts_with('\u{feff}') {
         text.drain(..'\u{feff}'.len_utf8());
     }

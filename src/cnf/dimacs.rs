@@ -320,6 +320,8 @@ pub enum DimacsError {
 pub struct ParsedCnf {
     /// The `c <key> <value>` comments; the first value of a key is kept.
     pub meta: HashMap<String, String>,
+    /// The line (1-based) of each key's comment in [`Self::meta`].
+    pub meta_lines: HashMap<String, usize>,
     /// Index `v - 1` holds the name of variable `v`, if the file named it,
     /// up to the highest variable named (a file that names none of its
     /// millions of variables costs no table).
@@ -441,10 +443,10 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
                     }
                     first_lines[i] = Some(lineno);
                 }
-                parsed
-                    .meta
-                    .entry(k.to_string())
-                    .or_insert_with(|| v.to_string());
+                if !parsed.meta.contains_key(k) {
+                    parsed.meta.insert(k.to_string(), v.to_string());
+                    parsed.meta_lines.insert(k.to_string(), lineno);
+                }
             }
             continue;
         }

@@ -88,6 +88,14 @@ pub enum HeaderError {
         /// Which coordinate is out of range.
         why: String,
     },
+    /// An error about the `c KEY` comment on `line` (1-based).
+    #[error("line {line}: {source}")]
+    AtLine {
+        /// The comment's line.
+        line: usize,
+        /// What is wrong with it.
+        source: Box<HeaderError>,
+    },
     /// The instance's own horizon differs from `c horizon`.
     #[error("`c horizon {header}` disagrees with the instance's horizon {instance}")]
     Disagree {
@@ -126,29 +134,46 @@ impl Header {
     /// Reads and checks the header of a parsed CNF.
     pub fn read(parsed: &ParsedCnf) -> Result<Header, HeaderError> {
         let line = |key: &'static str| parsed.meta.get(key).ok_or(HeaderError::Missing(key));
-        let instance = json::from_json(line("instance")?)?;
-        let encoding = encode::by_name(line("encoding")?).map_err(HeaderError::Encoding)?;
+        // An error about the comment `key`, on its line.
+        let at = |key: &str| {
+            let line = parsed.meta_lines.get(key).copied();
+            move |e: HeaderError| match line {
+                Some(line) => HeaderError::AtLine {
+                    line,
+                    source: Box::new(e),
+                },
+                None => e,
+            }
+        };
+        let instance = json::from_json(line("instance")?)
+            .map_err(HeaderError::from)
+            .map_err(at("instance"))?;
+        let encoding = encode::by_name(line("encoding")?)
+            .map_err(HeaderError::Encoding)
+            .map_err(at("encoding"))?;
         let horizon: usize = line("horizon")?
             .parse()
-            .map_err(|_| HeaderError::BadHorizon)?;
-        check_horizon(horizon)?;
+            .map_err(|_| at("horizon")(HeaderError::BadHorizon))?;
+        check_horizon(horizon)
+            .map_err(HeaderError::from)
+            .map_err(at("horizon"))?;
         // (Optional: older files lack it.)
         if let Some(approximate) = parsed.meta.get("approximate")
             && approximate.parse::<bool>().ok() != Some(encoding.approximate())
         {
-            return Err(HeaderError::ApproximateDisagrees {
+            return Err(at("approximate")(HeaderError::ApproximateDisagrees {
                 header: crate::excerpt::excerpt(approximate),
                 approximate: encoding.approximate(),
                 encoding: encoding.name(),
-            });
+            }));
         }
         if let Some(h) = instance.horizon
             && h != horizon
         {
-            return Err(HeaderError::Disagree {
+            return Err(at("horizon")(HeaderError::Disagree {
                 header: horizon,
                 instance: h,
-            });
+            }));
         }
         // (The names stop at the highest variable named.)
         let unnamed = parsed.names.iter().position(Option::is_none);
@@ -316,13 +341,28 @@ mod tests {
         assert!(nothing.is_empty());
 
         let other = dimacs::parse(&text.replace("c horizon 4", "c horizon 5")).unwrap();
-        assert!(matches!(
-            Header::read(&other),
-            Err(HeaderError::Disagree {
-                header: 5,
-                instance: 4
-            })
-        ));
+        let line = 1 + text
+            .lines()
+            .position(|l| l == "c horizon 4")
+            .expect("a c horizon line");
+        let disagree = Header::read(&other).unwrap_err();
+        assert!(
+            matches!(&disagree, HeaderError::AtLine { line: l, source }
+                if *l == line && matches!(**source, HeaderError::Disagree { header: 5, instance: 4 })),
+            "{disagree:?}"
+        );
+        assert_eq!(
+            disagree.to_string(),
+            format!("line {line}: `c horizon 5` disagrees with the instance's horizon 4")
+        );
+        // An instance that is not JSON names its comment's line too.
+        let bad = dimacs::parse(&text.replacen("c instance {", "c instance {{", 1)).unwrap();
+        let bad = Header::read(&bad).unwrap_err().to_string();
+        let instance_line = 1 + text
+            .lines()
+            .position(|l| l.starts_with("c instance "))
+            .expect("a c instance line");
+        assert!(bad.starts_with(&format!("line {instance_line}: ")), "{bad}");
         // `c approximate` must say what the encoding is (it was not read).
         let approximate = text.replace("c approximate false", "c approximate true");
         assert_ne!(approximate, text);
@@ -331,7 +371,7 @@ mod tests {
                 .err()
                 .map(|e| e.to_string()),
             Some(
-                "`c approximate true` disagrees with encoding direct (approximate: false)"
+                "line 5: `c approximate true` disagrees with encoding direct (approximate: false)"
                     .to_string()
             )
         );

@@ -262,6 +262,61 @@ fn a_plan_off_the_fixed_horizon_is_invalid() {
     );
 }
 
+/// A plan of `solve --satisficing`, which reads an instance's `horizon` as
+/// the longest plan, may be shorter than that horizon: `check` and `render`
+/// take it with `--satisficing` (and refuse one longer than the horizon);
+/// without it, the verdict says so.
+#[test]
+fn a_satisficing_plan_is_checked_with_the_horizon_as_a_cap() {
+    let dir = temp_dir("satisficing-cap");
+    let run = snakesat(&["solve", STRICT_4X4, "--satisficing", "--json", "-q"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let plan = dir.join("short.json");
+    std::fs::write(&plan, &run.stdout).unwrap();
+    let moves = serde_json::from_str::<serde_json::Value>(&run.stdout).unwrap()["horizon"]
+        .as_u64()
+        .unwrap();
+    assert!(moves < 16, "{moves} moves: the instance fixes 16");
+    let plan = plan.to_str().unwrap();
+    let run = snakesat(&["check", STRICT_4X4, plan]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("is checked with --satisficing"),
+        "{}",
+        run.stderr
+    );
+    let run = snakesat(&["check", STRICT_4X4, plan, "--satisficing"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout.trim(),
+        format!("valid: {moves} moves, all 3 apples eaten")
+    );
+    let gif = dir.join("short.gif");
+    let gif = gif.to_str().unwrap();
+    let run = snakesat(&["render", STRICT_4X4, plan, "--satisficing", "--gif", gif]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The horizon stays a cap: a plan longer than it is invalid.
+    let mut capped: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(STRICT_4X4).unwrap()).unwrap();
+    capped["horizon"] = serde_json::json!(moves - 1);
+    let capped_path = dir.join("capped.json");
+    std::fs::write(&capped_path, capped.to_string()).unwrap();
+    let run = snakesat(&[
+        "check",
+        capped_path.to_str().unwrap(),
+        plan,
+        "--satisficing",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "the plan has {moves} moves, more than the horizon of"
+        )),
+        "{}",
+        run.stderr
+    );
+}
+
 /// An example instance with a plan of several apples.
 const STRICT_4X4: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -264,7 +264,11 @@ fn sampling_gives_up_on_a_body_that_never_fits_in_bounded_time() {
 #[test]
 fn deep_pddl_nesting_is_refused() {
     let dir = temp_dir("nesting");
-    let deep = write(&dir, "deep.pddl", &format!("(define {}", "(".repeat(44_000)));
+    let deep = write(
+        &dir,
+        "deep.pddl",
+        &format!("(define {}", "(".repeat(44_000)),
+    );
     assert_bad_input(&snakesat(&["solve", &deep]), "nest deeper than 64");
     let long = write(
         &dir,

@@ -28,6 +28,11 @@ pub struct CheckArgs {
     /// Print the verdict as JSON on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Read the instance's `horizon` as `solve --satisficing` does: the
+    /// longest plan allowed, not its exact number of moves (a satisficing
+    /// plan may be shorter).
+    #[arg(long)]
+    pub satisficing: bool,
     /// Give up after this many seconds: reading the problem and the plan and
     /// checking it count. Past the limit by 1 s + 5 %, the run ends with no
     /// verdict, one `error:` line and exit 3 [default: no limit].
@@ -68,6 +73,7 @@ pub fn run(mut args: CheckArgs) -> Result<Exit, Failure> {
         &problem.objects,
         &args.plan,
         "check",
+        args.satisficing,
     ) {
         Ok((path, replay)) => Verdict {
             valid: true,

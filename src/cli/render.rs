@@ -43,6 +43,11 @@ pub struct RenderArgs {
     /// FILE ends in .html or .htm (any case) or has no extension; `-` is stdout.
     #[arg(long, value_parser = super::html_path, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Read the instance's `horizon` as `solve --satisficing` does: the
+    /// longest plan allowed, not its exact number of moves (a satisficing
+    /// plan may be shorter).
+    #[arg(long)]
+    pub satisficing: bool,
     #[command(flatten)]
     pub look: GifLook,
     /// Give up after this many seconds: reading the problem and the plan,
@@ -68,6 +73,8 @@ pub enum PlanProblem {
 /// checked action by action against the domain first; a JSON plan's `eaten`,
 /// when present, must be the simulator's. `verb` says what the caller does
 /// with the path ("draw", "check"), for the message about a plan without one.
+/// With `horizon_is_cap`, the instance's horizon is the longest plan allowed
+/// (as `solve --satisficing` reads it) rather than the plan's exact length.
 pub fn checked_path(
     problem: &Path,
     pddl: bool,
@@ -75,6 +82,7 @@ pub fn checked_path(
     objects: &Objects,
     plan: &Path,
     verb: &str,
+    horizon_is_cap: bool,
 ) -> Result<(Vec<Pos>, sim::Replay), PlanProblem> {
     let name = plan.display();
     let text = read_file(plan, Input::Plan).map_err(PlanProblem::Unreadable)?;
@@ -117,12 +125,36 @@ pub fn checked_path(
     };
     // Both kinds are replayed by one check (the simulator, and the horizon a
     // problem may fix; a PDDL problem fixes none).
+    let capped;
+    let instance = match instance.horizon {
+        Some(horizon) if horizon_is_cap => {
+            if saved.moves() > horizon {
+                return Err(PlanProblem::Illegal(format!(
+                    "{name}: the plan has {}, more than the horizon of {}, {horizon}",
+                    snakesat::counted(saved.moves(), "move"),
+                    problem.display()
+                )));
+            }
+            capped = Instance {
+                horizon: None,
+                ..instance.clone()
+            };
+            &capped
+        }
+        _ => instance,
+    };
     let replay = saved.check(instance).map_err(|e| {
         PlanProblem::Illegal(match e {
             CheckError::Horizon { moves, horizon } => format!(
-                "{name}: the plan has {} but {} fixes the horizon at {horizon}",
+                "{name}: the plan has {} but {} fixes the horizon at {horizon}{}",
                 snakesat::counted(moves, "move"),
-                problem.display()
+                problem.display(),
+                if moves < horizon {
+                    " (a plan of `solve --satisficing`, which reads the horizon as the \
+                     longest plan, is checked with --satisficing)"
+                } else {
+                    ""
+                }
             ),
             e => format!("{name}: {e}"),
         })
@@ -179,6 +211,7 @@ pub fn run(mut args: RenderArgs) -> Result<Exit, Failure> {
         &problem.objects,
         &args.plan,
         "draw",
+        args.satisficing,
     ) {
         Ok((path, _)) => path,
         Err(PlanProblem::Unreadable(failure)) => return Err(failure),

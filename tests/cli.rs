@@ -661,7 +661,8 @@ fn bad_flags_are_refused_with_one_line() {
     let fixed = fixed.to_str().unwrap();
     assert_bad_input(
         &snakesat(&["solve", fixed, "--satisficing", "--max-horizon", "10"]),
-        "fixed at 4 moves",
+        "--max-horizon bounds the plans --satisficing looks for; this instance's `horizon` \
+         already does (4 moves): give one or the other",
     );
     assert_eq!(snakesat(&["solve", fixed]).code, 0);
     let clap_error = snakesat(&["solve", "--no-such-flag"]);

@@ -149,9 +149,15 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
     if args.max_horizon.is_some()
         && let Some(h) = instance.horizon
     {
-        return Err(bad_input(format!(
-            "--max-horizon bounds a search over horizons; this instance's horizon is fixed at {h} moves (by --horizon or its `horizon`)"
-        )));
+        return Err(bad_input(if args.satisficing {
+            format!(
+                "--max-horizon bounds the plans --satisficing looks for; this instance's `horizon` already does ({h} moves): give one or the other"
+            )
+        } else {
+            format!(
+                "--max-horizon bounds a search over horizons; this instance's horizon is fixed at {h} moves (by --horizon or its `horizon`)"
+            )
+        }));
     }
     if args.plan.is_some() && !read_as_pddl {
         return Err(bad_input(

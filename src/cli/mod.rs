@@ -179,8 +179,8 @@ as without it."
         after_help = "Exit codes: 0 the table written (a swept size whose instance has an apple that can \
 never be eaten, or no plan within --max-horizon, is a row `no plan`); 1 without --horizon, proven no plan within --max-horizon, or \
 some apple can never be eaten (no horizon to compare at); 2 bad input, or without --horizon a least-horizon search \
-that reaches a formula beyond the default encoding's limits; 3 without --horizon, the least horizon not found within \
---timeout."
+that reaches a formula beyond the default encoding's limits; 3 the problem not read, or without --horizon the least \
+horizon not found, within --timeout (a solve past it is a row with status `unknown`)."
     )]
     Sizes(sizes::SizesArgs),
     /// Play full games: one random apple at a time until the snake fills the board.

@@ -52,7 +52,8 @@ pub struct SizesArgs {
     #[arg(long)]
     pub solve: bool,
     /// Seconds allowed to reading the problem, to each solve and to each
-    /// search for the least horizon (past them: exit 3), not to the whole
+    /// search for the least horizon (reading or a search past them: exit 3;
+    /// a solve past them: its row's status `unknown`), not to the whole
     /// run: building the formulas is not timed (a build cannot
     /// be stopped midway; each is bounded by the encodings' size limits instead,
     /// and a sweep by 1000 values, so the sizes never depend on the machine's

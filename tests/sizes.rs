@@ -671,3 +671,31 @@ fn a_least_horizon_beyond_the_formula_limits_is_named() {
     );
     assert!(run.stderr.contains("give --horizon"), "{}", run.stderr);
 }
+
+/// `--max-horizon` bounds the least-horizon search only: given at a fixed
+/// horizon (`--horizon`, or a sweep over horizons) a note says it is not
+/// used (it was ignored without a word); not given, nothing is said.
+#[test]
+fn max_horizon_at_a_fixed_horizon_is_noted_as_unused() {
+    let note = "--max-horizon bounds the search for the least horizon; the horizon is fixed (T=";
+    for (args, noted) in [
+        (&["--horizon", "45", "--max-horizon", "10"][..], true),
+        (
+            &["--sweep", "horizon=45..46", "--max-horizon", "10"][..],
+            true,
+        ),
+        (&["--horizon", "45"][..], false),
+        (&["--max-horizon", "100"][..], false),
+    ] {
+        let mut all = vec!["sizes", "--encodings", "direct"];
+        all.extend_from_slice(args);
+        let run = snakesat(&all);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert_eq!(
+            run.stderr.matches(note).count(),
+            usize::from(noted),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}

@@ -63,9 +63,10 @@ pub struct SizesArgs {
     /// exceed the limit by a second or more.
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
     pub timeout: Duration,
-    /// Largest horizon tried when searching the least one (at most 100000).
-    #[arg(long, default_value_t = 300, value_parser = super::max_horizon)]
-    pub max_horizon: usize,
+    /// Largest horizon tried when searching the least one (at most 100000;
+    /// not used at a fixed horizon, which a note says) [default: 300].
+    #[arg(long, value_parser = super::max_horizon)]
+    pub max_horizon: Option<usize>,
     /// Vary a parameter: `size=A..B[:STEP]` (square grids) or `horizon=A..B[:STEP]` (inclusive).
     #[arg(long, value_name = "PARAM=A..B[:STEP]")]
     pub sweep: Option<String>,
@@ -74,6 +75,9 @@ pub struct SizesArgs {
     #[arg(long, value_name = "FILE", help_heading = "Charts")]
     pub plot_clauses: Option<PathBuf>,
 }
+
+/// The largest horizon the least-horizon search tries unless `--max-horizon` says.
+const DEFAULT_MAX_HORIZON: usize = 300;
 
 /// The horizon to measure at (see [`horizon_for`]), its search shown on a
 /// terminal; `None` when some apple can never be eaten (no plan).
@@ -211,6 +215,15 @@ pub fn run(args: SizesArgs) -> Result<Exit, Failure> {
     let (encodings, dropped) = (listed.encodings, listed.dropped);
     let timeout = args.timeout;
     let solve_timeout = args.solve.then_some(timeout);
+    let max_horizon = args.max_horizon.unwrap_or(DEFAULT_MAX_HORIZON);
+    // --max-horizon given where no least horizon is searched: said once.
+    let unused_max_horizon = |fixed: usize| {
+        if args.max_horizon.is_some() {
+            note!(
+                "--max-horizon bounds the search for the least horizon; the horizon is fixed (T={fixed}), so it is not used"
+            );
+        }
+    };
     // A line per measure and per horizon searched: on a terminal, or in a
     // log when `SNAKESAT_PROGRESS` asks for progress.
     let verbose =
@@ -220,7 +233,10 @@ pub fn run(args: SizesArgs) -> Result<Exit, Failure> {
 
     let Some((param, values)) = sweep else {
         let instance = read_instance(&args.instance, timeout)?;
-        let (moves, searched) = horizon(&instance, timeout, args.max_horizon, verbose)?;
+        let (moves, searched) = horizon(&instance, timeout, max_horizon, verbose)?;
+        if !searched {
+            unused_max_horizon(moves);
+        }
         let measures = measure_all(&instance, &encodings, moves, solve_timeout, verbose, "");
         if args.json {
             let _ = writeln!(
@@ -305,8 +321,20 @@ pub fn run(args: SizesArgs) -> Result<Exit, Failure> {
     if let (Some(&first), Some(&last)) = (values.first(), values.last()) {
         for v in [first, last] {
             match param {
-                Param::Size => drop(sized(v)?),
-                Param::Horizon => drop(at_horizon(v)?),
+                Param::Size => {
+                    let instance = sized(v)?;
+                    if let Some(fixed) = instance.horizon
+                        && v == last
+                    {
+                        unused_max_horizon(fixed);
+                    }
+                }
+                Param::Horizon => {
+                    drop(at_horizon(v)?);
+                    if v == last {
+                        unused_max_horizon(v);
+                    }
+                }
             }
         }
     }
@@ -316,7 +344,7 @@ pub fn run(args: SizesArgs) -> Result<Exit, Failure> {
                 let instance = sized(v)?;
                 // No plan at this size (proven, exit 1 on its own): a row
                 // that says so, and on.
-                let found = match horizon(&instance, timeout, args.max_horizon, verbose) {
+                let found = match horizon(&instance, timeout, max_horizon, verbose) {
                     Ok(found) => Ok(found),
                     Err(f) if f.code == Exit::NoPlan => Err(f.message),
                     Err(f) => return Err(f),

@@ -240,6 +240,14 @@ pub enum NameError {
         /// The values it takes, separated by `|`.
         allowed: String,
     },
+    /// `direct` after the first item of a name: one name is one encoding
+    /// (a list of several, as `snakesat sizes --encodings` takes, is split
+    /// at each name before it gets here).
+    #[error(
+        "{:?} names more than one encoding: `direct` may only begin it",
+        excerpt(.0)
+    )]
+    SecondName(String),
     /// A value of `prune` other than `on` and `off`.
     #[error("prune must be on or off, not {:?}", excerpt(.0))]
     BadPrune(String),
@@ -466,6 +474,16 @@ mod tests {
                     name: "direct,prune=on,prune=off".into(),
                 },
                 "encoding option \"prune\" given twice in \"direct,prune=on,prune=off\"",
+            ),
+            (
+                "direct,amo=pairwise,direct",
+                NameError::SecondName("direct,amo=pairwise,direct".into()),
+                "\"direct,amo=pairwise,direct\" names more than one encoding: `direct` may only begin it",
+            ),
+            (
+                "amo=binary, direct",
+                NameError::SecondName("amo=binary, direct".into()),
+                "\"amo=binary, direct\" names more than one encoding: `direct` may only begin it",
             ),
             (
                 "direct,colour=red",

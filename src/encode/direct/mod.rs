@@ -149,8 +149,18 @@ impl DirectOptions {
     pub fn parse(name: &str) -> Result<DirectOptions, NameError> {
         let mut options = DirectOptions::default();
         let mut given: Vec<&str> = Vec::new();
-        for part in name.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        for (i, part) in name
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .enumerate()
+        {
             if part == "direct" {
+                // (Only as the first item: a second one began another
+                // encoding, folded into this one without a word.)
+                if i > 0 {
+                    return Err(NameError::SecondName(name.to_string()));
+                }
                 continue;
             }
             let Some((key, value)) = part.split_once('=') else {

@@ -939,11 +939,19 @@ fn an_interrupted_bench_removes_its_plans_and_certificates() {
     }
     let existing = dir.join("existing");
     std::fs::create_dir(&existing).unwrap();
-    for (proof, signal, number) in [(dir.join("new"), "-INT", 2), (existing, "-TERM", 15)] {
+    // (A satisficing child, which answers a first signal with its best plan
+    // when run alone, ends at once under `bench`: its answer landed its
+    // certificates after `bench` had removed the rest.)
+    for (proof, signal, number, satisficing) in [
+        (dir.join("new"), "-INT", 2, false),
+        (existing, "-TERM", 15, false),
+        (dir.join("satisficing"), "-TERM", 15, true),
+    ] {
         let plans = dir.join("up").join("plans");
         let existed = proof.exists();
         let mut child = Command::new(env!("CARGO_BIN_EXE_snakesat"))
             .args(["bench", problems.to_str().unwrap(), "--timeout", "100"])
+            .args(satisficing.then_some("--satisficing"))
             .arg("--plans")
             .arg(&plans)
             .arg("--proof")

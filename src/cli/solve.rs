@@ -237,13 +237,17 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
     }
     // A satisficing search runs until its plan is proven least or the
     // timeout: the first Ctrl-C (or SIGTERM) stops it with the best plan found so far (a
-    // second one ends the process).
+    // second one ends the process). Not in a child of `bench`, which passes
+    // a signal on to end its children: an answer then would land
+    // certificates after `bench` had removed what its run made.
     let stop = args.satisficing.then(|| Arc::new(AtomicBool::new(false)));
     if let Some(stop) = &stop {
         planner = planner
             .search(Search::Satisficing)
             .cancel_flag(stop.clone());
-        snakesat::output::interrupt_raises(Some(stop.clone()));
+        if std::env::var_os(super::measure::ipc::SIGNAL_ENDS_CHILD).is_none() {
+            snakesat::output::interrupt_raises(Some(stop.clone()));
+        }
     }
     // An instance's horizon caps a satisficing search; the other searches
     // take it as their fixed horizon (`search_for`). Without either, each

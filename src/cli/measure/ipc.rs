@@ -19,6 +19,12 @@ use snakesat::output;
 use snakesat::pddl;
 use snakesat::sim;
 
+/// Set in the environment of `bench`'s `solve` children: a signal ends a
+/// `--satisficing` child (removing its unfinished files) instead of making
+/// it answer with its best plan, since `bench` passes a signal on only to
+/// end the run.
+pub const SIGNAL_ENDS_CHILD: &str = "SNAKESAT_SIGNAL_ENDS";
+
 /// The stderr line of a child run with `SNAKESAT_REPORT_MEMORY` set.
 pub const MEMORY_LINE: &str = "peak-memory-kb: ";
 
@@ -370,6 +376,7 @@ pub fn solve_one(file: &Path, settings: &Settings) -> Row {
         .arg("--max-horizon")
         .arg(settings.max_horizon.to_string())
         .env("SNAKESAT_REPORT_MEMORY", "1")
+        .env(SIGNAL_ENDS_CHILD, "1")
         .env_remove("SNAKESAT_PROGRESS")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -57,7 +57,8 @@ pub struct SolveArgs {
     /// refuted) when the climb has none.
     /// Reading the problem and writing the plan's files (--gif, --plot-horizon) count too: past the
     /// limit by 1 s + 5 %, the run ends `unknown` without them. With --proof, the certificates'
-    /// re-solves get up to as long again after the answer [default: no limit].
+    /// re-solves get up to as long again after the answer (CaDiCaL's first steps on a large
+    /// formula can overrun that by seconds; README, "Certified answers") [default: no limit].
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub timeout: Option<Duration>,
     /// Print the plan as JSON.

@@ -1906,8 +1906,8 @@ fn a_closed_stderr_keeps_the_exit_code() {
     }
 }
 
-/// Every command that answers says what its exit codes mean in its own
-/// `--help` (solve, export and sizes had only the top level's line).
+/// Every command says what its exit codes mean in its own `--help` (solve,
+/// export and sizes had only the top level's line, completions none).
 #[test]
 fn every_command_help_lists_its_exit_codes() {
     for command in [
@@ -1922,6 +1922,7 @@ fn every_command_help_lists_its_exit_codes() {
         &["bench", "game"],
         &["generate"],
         &["merge"],
+        &["completions"],
     ] {
         let mut args = command.to_vec();
         args.push("--help");

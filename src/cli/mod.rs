@@ -193,6 +193,10 @@ horizon not found, within --timeout (a solve past it is a row with status `unkno
     Merge(merge::MergeArgs),
     /// Print a completion script for SHELL on stdout, e.g.
     /// `snakesat completions bash > ~/.local/share/bash-completion/completions/snakesat`.
+    #[command(
+        after_help = "Exit codes: 0 the script printed; 2 bad input (a shell missing or unknown) or a \
+standard output that cannot be written."
+    )]
     Completions {
         /// The shell.
         #[arg(value_enum)]

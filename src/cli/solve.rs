@@ -350,10 +350,14 @@ pub fn run(mut args: SolveArgs) -> Result<Exit, Failure> {
     // Unknown for a reason other than the clock: say which.
     match &outcome.verdict {
         Verdict::Unknown(Undecided::FormulaLimit { error, .. }) if search == Search::Optimal => {
-            note!(
-                "{error}: the least-horizon search stops there, no plan known (--satisficing \
-                 finds plans without formulas of the whole horizon)"
-            )
+            // (--satisficing needs an encoding with an open formula.)
+            let hint = if encoding.capabilities().incremental {
+                " (--satisficing finds plans without formulas of the whole horizon)"
+            } else {
+                " (--satisficing, with a direct encoding, finds plans without formulas of the \
+                 whole horizon)"
+            };
+            note!("{error}: the least-horizon search stops there, no plan known{hint}")
         }
         Verdict::Unknown(Undecided::FormulaLimit { horizon, error }) => note!(
             "no plan found: the constructions gave none, and the whole-plan formula of \

@@ -401,12 +401,32 @@ pub fn from_jsonl(text: &str) -> Result<Vec<IndexRow>, String> {
 /// what differs between two shards' commands or settings, without repeating
 /// what they share.
 pub fn differing_words(a: &str, b: &str) -> (String, String) {
+    // A flag and its value are one word (`--seed 2`), so that a value that
+    // differs is shown with its flag, not alone.
+    let words = |text: &str| {
+        let mut words: Vec<String> = Vec::new();
+        for word in text.split(' ') {
+            match words.last_mut() {
+                Some(flag)
+                    if flag.starts_with("--") && !flag.contains(' ') && !word.starts_with("--") =>
+                {
+                    flag.push(' ');
+                    flag.push_str(word);
+                }
+                _ => words.push(word.to_string()),
+            }
+        }
+        words
+    };
     let only = |x: &str, y: &str| {
-        let theirs: Vec<&str> = y.split(' ').collect();
-        let words: Vec<&str> = x.split(' ').filter(|w| !theirs.contains(w)).collect();
-        match words.is_empty() {
+        let theirs = words(y);
+        let ours: Vec<String> = words(x)
+            .into_iter()
+            .filter(|w| !theirs.contains(w))
+            .collect();
+        match ours.is_empty() {
             true => "(nothing more)".to_string(),
-            false => excerpt(&words.join(" ")),
+            false => excerpt(&ours.join(" ")),
         }
     };
     (only(a, b), only(b, a))
@@ -1008,6 +1028,27 @@ pub fn hardness_bins(seconds: &[f64]) -> Vec<(String, usize)> {
 
 #[cfg(test)]
 mod tests {
+
+    /// Two commands differ by their flags with their values (`--seed 1
+    /// against --seed 2`: a bare `1 against 2`, or "(nothing more) against
+    /// 2", named no flag); settings of `key=value` words as before.
+    #[test]
+    fn differing_words_keep_a_flag_with_its_value() {
+        let a = "snakesat generate --size 3 --count 4 --seed 1 --proof --timeout 60";
+        let b = "snakesat generate --size 3 --count 4 --seed 2 --timeout 60";
+        assert_eq!(
+            differing_words(a, b),
+            ("--seed 1 --proof".to_string(), "--seed 2".to_string())
+        );
+        assert_eq!(
+            differing_words("timeout=60 jobs=1", "timeout=5 jobs=1"),
+            ("timeout=60".to_string(), "timeout=5".to_string())
+        );
+        assert_eq!(
+            differing_words(a, a),
+            ("(nothing more)".to_string(), "(nothing more)".to_string())
+        );
+    }
 
     /// A row's error names its line of the file, and a key `generate`
     /// does not write is refused (the merged index would drop it).

@@ -281,7 +281,7 @@ fn count_flags_word_bad_values_alike() {
         ),
         (
             vec!["solve", "--horizon", "-3"],
-            "it is not a whole number of 0 or more",
+            "it is not a whole number of 1 or more",
         ),
         (
             vec!["bench", "game", "--jobs", "1e3"],
@@ -516,9 +516,19 @@ fn errors_spell_the_control_characters_they_quote() {
 
 #[test]
 fn bad_flags_are_refused_with_one_line() {
+    // The flag is named (the instance's own error said "horizon must be at
+    // least 1 move", naming none).
     assert_bad_input(
         &snakesat(&["solve", "--horizon", "0"]),
-        "horizon must be at least 1",
+        "invalid value '0' for '--horizon <HORIZON>': it must be at least 1",
+    );
+    assert_bad_input(
+        &snakesat(&["solve", "--length", "0"]),
+        "invalid value '0' for '--length <LENGTH>': it must be at least 1",
+    );
+    assert_bad_input(
+        &snakesat(&["solve", "--plot-timeline", "t.jpg"]),
+        "invalid value 't.jpg' for '--plot-timeline <FILE>': chart file t.jpg must end in .svg or .png",
     );
     // A direct option given twice was last-wins without a word.
     for command in [

@@ -1400,7 +1400,14 @@ fn bad_parameters_are_one_line_errors() {
     let out = dir.to_str().unwrap();
     const MAX: &str = "18446744073709551615";
     let cases: &[(&[&str], &str)] = &[
-        (&["--max-horizon", "0"], "--max-horizon must be"),
+        (
+            &["--max-horizon", "0"],
+            "'0' for '--max-horizon <MAX_HORIZON>': must be a whole number of moves in 1..=100000",
+        ),
+        (
+            &["--max-horizon", "abc"],
+            "'abc' for '--max-horizon <MAX_HORIZON>': must be a whole number of moves in 1..=100000",
+        ),
         // A horizon is at least 1 move; K is digits after one sign.
         (&["--horizons", "T*,0"], "0 is not a horizon"),
         (

@@ -88,11 +88,11 @@ pub struct BenchGameArgs {
     /// Chart the mean steps per apple, one line per size and strategy (.svg
     /// or .png; not written, with a note, when no game eats an apple, as in
     /// a shard without games; refused up front when every size is 1x1).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_parser = super::chart_path, value_name = "FILE")]
     pub plot_steps: Option<PathBuf>,
     /// Chart the mean seconds per apple, one line per size and strategy (.svg
     /// or .png; not written, with a note, as --plot-steps).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_parser = super::chart_path, value_name = "FILE")]
     pub plot_time: Option<PathBuf>,
 }
 

@@ -109,7 +109,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "SECONDS", default_value = "60")]
     pub timeout: String,
     /// The largest horizon searched for T*.
-    #[arg(long, default_value_t = 300, value_parser = super::count::<usize>)]
+    #[arg(long, default_value_t = 300, value_parser = super::max_horizon)]
     pub max_horizon: usize,
     /// Handle only shard I of K (1 <= I <= K) of the instances.
     #[arg(long, value_name = "I/K")]
@@ -256,13 +256,6 @@ fn settings(args: &GenerateArgs) -> Result<Plan, Failure> {
         return Err(bad_input(
             "--format pddl needs a snake of at least two cells (--length 2 or more): the domain's move needs a nextsnake fact",
         ));
-    }
-    if args.max_horizon == 0 || args.max_horizon > snakesat::instance::MAX_HORIZON {
-        return Err(bad_input(format!(
-            "--max-horizon must be 1..={}, not {}",
-            snakesat::instance::MAX_HORIZON,
-            args.max_horizon
-        )));
     }
     if args.count == 0 {
         return Err(bad_input(

@@ -26,7 +26,7 @@ pub struct InstanceArgs {
     #[arg(long, value_parser = super::count::<usize>)]
     pub apples: Option<usize>,
     /// Random instance: snake length of the free start [default: 3].
-    #[arg(long, value_parser = super::count::<usize>)]
+    #[arg(long, value_parser = super::at_least_one::<usize>)]
     pub length: Option<usize>,
     /// Random instance: apples visible at once, a number or `all` [default: 1].
     #[arg(long)]
@@ -47,7 +47,7 @@ pub struct InstanceArgs {
     /// the snake still moving legally after its last apple. Without it (and
     /// without a `horizon` in the instance) solve and sizes search the least T;
     /// export needs it.
-    #[arg(long, value_parser = super::count::<usize>)]
+    #[arg(long, value_parser = super::at_least_one::<usize>)]
     pub horizon: Option<usize>,
 }
 

@@ -280,6 +280,15 @@ pub fn html_path(text: &str) -> Result<PathBuf, String> {
     picture_path(text, "an HTML page's", &["html", "htm"])
 }
 
+/// Parses a chart's `FILE` (`--plot-…`): its name ends in .svg or .png,
+/// which picks the format, so that the error names the flag.
+pub fn chart_path(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    snakesat::render::chart::ChartFormat::of(&path)
+        .map(|_| path)
+        .map_err(|e| e.to_string())
+}
+
 /// `text` as the name of a picture file whose names end in one of
 /// `extensions` (any case) or have none; `kind` names it in the error.
 fn picture_path(text: &str, kind: &str, extensions: &[&str]) -> Result<PathBuf, String> {

@@ -72,7 +72,7 @@ pub struct SizesArgs {
     pub sweep: Option<String>,
     /// Chart the clause counts (.svg or .png): bars per encoding, or with
     /// --sweep a line per encoding.
-    #[arg(long, value_name = "FILE", help_heading = "Charts")]
+    #[arg(long, value_parser = super::chart_path, value_name = "FILE", help_heading = "Charts")]
     pub plot_clauses: Option<PathBuf>,
 }
 

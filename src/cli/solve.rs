@@ -99,10 +99,10 @@ pub struct SolveArgs {
     /// least 1) to 10 past the plan's (each horizon solved afresh, at most 10 s each; stopping
     /// short, with a note, at the deadline, after 60 s without --timeout, or at a formula beyond
     /// the limits); .svg or .png.
-    #[arg(long, value_name = "FILE", help_heading = "Charts")]
+    #[arg(long, value_parser = super::chart_path, value_name = "FILE", help_heading = "Charts")]
     pub plot_horizon: Option<PathBuf>,
     /// Chart the plan's timeline: apples eaten and snake length at every time; .svg or .png.
-    #[arg(long, value_name = "FILE", help_heading = "Charts")]
+    #[arg(long, value_parser = super::chart_path, value_name = "FILE", help_heading = "Charts")]
     pub plot_timeline: Option<PathBuf>,
 }
 

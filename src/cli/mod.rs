@@ -221,10 +221,14 @@ fn old_spelling_hint() -> String {
         .map(|arg| arg.to_string_lossy().into_owned())
         .collect();
     let mut hint = String::new();
-    if args.windows(2).any(|w| {
-        (w[0] == "--json" || w[0] == "--csv") && (w[1].ends_with(".json") || w[1].ends_with(".csv"))
-    }) {
+    let file_after = |flag: &str| {
+        args.windows(2)
+            .any(|w| w[0] == flag && (w[1].ends_with(".json") || w[1].ends_with(".csv")))
+    };
+    if file_after("--json") {
         hint += "; --json prints JSON on stdout and takes no file: write files with --json-out FILE and --csv-out FILE";
+    } else if file_after("--csv") {
+        hint += "; a CSV table is written with --csv-out FILE";
     }
     hint
 }

@@ -89,12 +89,13 @@ pub enum HeaderError {
         why: String,
     },
     /// An error about the `c KEY` comment on `line` (1-based).
-    #[error("line {line}: {source}")]
+    #[error("line {line}: {error}")]
     AtLine {
         /// The comment's line.
         line: usize,
-        /// What is wrong with it.
-        source: Box<HeaderError>,
+        /// What is wrong with it (said in this error's message, so not its
+        /// `source`: a chain would say it twice).
+        error: Box<HeaderError>,
     },
     /// The instance's own horizon differs from `c horizon`.
     #[error("`c horizon {header}` disagrees with the instance's horizon {instance}")]
@@ -140,7 +141,7 @@ impl Header {
             move |e: HeaderError| match line {
                 Some(line) => HeaderError::AtLine {
                     line,
-                    source: Box::new(e),
+                    error: Box::new(e),
                 },
                 None => e,
             }
@@ -347,8 +348,8 @@ mod tests {
             .expect("a c horizon line");
         let disagree = Header::read(&other).unwrap_err();
         assert!(
-            matches!(&disagree, HeaderError::AtLine { line: l, source }
-                if *l == line && matches!(**source, HeaderError::Disagree { header: 5, instance: 4 })),
+            matches!(&disagree, HeaderError::AtLine { line: l, error }
+                if *l == line && matches!(**error, HeaderError::Disagree { header: 5, instance: 4 })),
             "{disagree:?}"
         );
         assert_eq!(

@@ -1054,33 +1054,7 @@ mod tests {
     /// does not write is refused (the merged index would drop it).
     #[test]
     fn jsonl_errors_name_the_line_and_unknown_keys_are_refused() {
-        let row = to_jsonl(&[IndexRow {
-            id: "i0001".into(),
-            file: "i0001.json".into(),
-            kind: "instance".into(),
-            width: 3,
-            height: 3,
-            walls: 0,
-            start: "free".into(),
-            length: 1,
-            apples: 1,
-            visible: 1,
-            tail: "follow".into(),
-            grow: true,
-            t_star: 2,
-            lower_bound: 2,
-            encoding: None,
-            horizon: None,
-            status: None,
-            variables: None,
-            clauses: None,
-            literals: None,
-            sha256: "0".repeat(64),
-            generator: "snakesat".into(),
-            seed: 1,
-            command: "snakesat generate".into(),
-            solve_seconds: 0.5,
-        }]);
+        let row = to_jsonl(&[row("i0001", 0.5)]);
         let extra = row.replacen('{', "{\"extra\":[1,2],", 1);
         let text = format!("{row}\n{row}{extra}");
         let error = from_jsonl(&text).unwrap_err();

@@ -554,18 +554,21 @@ mod tests {
                 grid.cells() - length,
                 &mut Vec::new(),
             );
-            let shortest = || route::shortest(&grid, &snake, apple, true);
-            let past = Some(Instant::now());
-            let plan = plan_apple(
-                &mut solver,
-                &snake,
-                apple,
-                shortest(),
-                Some(&first.cycle),
-                past,
-                &effort,
-            )
-            .expect("a plan along the cycle");
+            let shortest = route::shortest(&grid, &snake, apple, true);
+            let mut plan_by = |deadline| {
+                let cycle = Some(&first.cycle[..]);
+                plan_apple(
+                    &mut solver,
+                    &snake,
+                    apple,
+                    shortest.clone(),
+                    cycle,
+                    deadline,
+                    &effort,
+                )
+                .expect("a plan along the cycle")
+            };
+            let plan = plan_by(Some(Instant::now()));
             if plan.method != AppleMethod::Cycle {
                 // (A path the solver certified at once: no walk.)
                 continue;
@@ -573,16 +576,7 @@ mod tests {
             assert_eq!(Some(plan.moves), walk(&at_start, head, apple));
             assert_eq!(plan.cycle.as_ref(), Some(&at_start));
             walked += 1;
-            let timely = plan_apple(
-                &mut solver,
-                &snake,
-                apple,
-                shortest(),
-                Some(&first.cycle),
-                None,
-                &effort,
-            )
-            .expect("a plan along the cycle");
+            let timely = plan_by(None);
             if timely.method == AppleMethod::Cycle && timely.cycle.as_ref() != Some(&at_start) {
                 edited += 1;
             }

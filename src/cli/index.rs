@@ -792,7 +792,6 @@ fn column_kind(name: &str) -> Option<(&'static str, CellTest)> {
 /// keeping the cells: a shard's row of 20 million cells, read as a record,
 /// took 1.2 GB before it was refused.
 fn csv_cells(line: &str) -> usize {
-    #[derive(PartialEq)]
     enum State {
         FieldStart,
         Unquoted,
@@ -803,8 +802,7 @@ fn csv_cells(line: &str) -> usize {
     let mut commas = 0;
     let mut started = false;
     for byte in line.bytes() {
-        let quoted = matches!(state, State::Quoted);
-        if !quoted && (byte == b'\r' || byte == b'\n') {
+        if !matches!(state, State::Quoted) && (byte == b'\r' || byte == b'\n') {
             if started {
                 break;
             }

@@ -1,10 +1,37 @@
-//! Short excerpts of input text for error messages: a reader never echoes
-//! more than [`MAX_ECHO`] characters of what it was given, so one bad token
+//! How readers number and quote their input text in error messages: its
+//! [`lines`], ended alike by LF, CRLF or a lone CR, so that every reader
+//! names the same line; and short excerpts, so that a reader never echoes
+//! more than [`MAX_ECHO`] characters of what it was given and one bad token
 //! cannot turn an error into a megabyte-long line (README, "Limits"). The
 //! `snakesat` binary uses the same functions for the input it reads itself.
 
 /// The most characters of an input token an error message repeats.
 pub const MAX_ECHO: usize = 40;
+
+/// The lines of input text (PDDL, DIMACS, a model, a CSV table), as
+/// [`str::lines`] gives them but also ended by a lone `\r` (old Mac files),
+/// so that a comment ends with its line and errors name the right one.
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let text = rest.filter(|t| !t.is_empty())?;
+        match text.find(['\n', '\r']) {
+            Some(end) => {
+                let next = if text[end..].starts_with("\r\n") {
+                    end + 2
+                } else {
+                    end + 1
+                };
+                rest = Some(&text[next..]);
+                Some(&text[..end])
+            }
+            None => {
+                rest = None;
+                Some(text)
+            }
+        }
+    })
+}
 
 /// `text` as written, or its first [`MAX_ECHO`] characters followed by `…`.
 pub fn excerpt(text: &str) -> String {
@@ -112,6 +139,26 @@ fn beyond_64_bits(text: &str, e: &serde_json::Error) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_split_as_str_lines_and_at_a_lone_cr() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "\n\nx\n\n",
+            "a\rb",
+        ] {
+            let ours: Vec<&str> = lines(text).collect();
+            let lf = text.replace("\r\n", "\n").replace('\r', "\n");
+            let std: Vec<&str> = lf.lines().collect();
+            assert_eq!(ours, std, "{text:?}");
+        }
+        assert_eq!(lines("a\rb\r\nc\r").collect::<Vec<_>>(), ["a", "b", "c"]);
+    }
 
     /// "expected usize" was Rust's word for a count in messages about
     /// instances and plans.

@@ -177,7 +177,9 @@ fn is_game_record(text: &str) -> bool {
         #[serde(rename = "apples")]
         _apples: IgnoredAny,
     }
-    let first = text.trim_start().lines().next().unwrap_or_default();
+    let first = crate::excerpt::lines(text.trim_start())
+        .next()
+        .unwrap_or_default();
     serde_json::from_str::<GameKeys>(first).is_ok()
 }
 

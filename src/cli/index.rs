@@ -384,7 +384,7 @@ pub fn to_jsonl(rows: &[IndexRow]) -> String {
 /// the file's line and the column in it (each line is read on its own, so
 /// serde's own position would always say line 1).
 pub fn from_jsonl(text: &str) -> Result<Vec<IndexRow>, String> {
-    text.lines()
+    snakesat::excerpt::lines(text)
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
@@ -587,7 +587,7 @@ fn strip_shard_column(tables: &[String]) -> Result<(Vec<String>, String), MergeE
     let mut stripped = Vec::with_capacity(count);
     let mut first_settings: Option<(usize, String)> = None;
     for (i, t) in tables.iter().enumerate() {
-        let mut lines = t.lines();
+        let mut lines = snakesat::excerpt::lines(t);
         let header = lines.next().ok_or(MergeError::Empty(i + 1))?;
         let Some(header) = header.strip_suffix(&format!(",{SHARD_COLUMNS}")) else {
             return Err(MergeError::NotShard(i + 1));
@@ -687,7 +687,7 @@ pub fn merge_tables(tables: &[String]) -> Result<String, MergeError> {
     let (tables, settings) = strip_shard_column(tables)?;
     let mut split = Vec::with_capacity(tables.len());
     for t in &tables {
-        let mut lines = t.lines();
+        let mut lines = snakesat::excerpt::lines(t);
         let header = lines.next().expect("a stripped table has its header");
         split.push((header, lines.collect::<Vec<&str>>()));
     }
@@ -1062,6 +1062,10 @@ mod tests {
         assert_eq!(from_jsonl(&format!("{row}\n{row}")).unwrap().len(), 2);
         let error = from_jsonl(&format!("{row}{{\"id\": 7")).unwrap_err();
         assert!(error.starts_with("line 2 column "), "{error}");
+        // A lone CR ends a line too (the extra row is the fourth).
+        let error = from_jsonl(&text.replace('\n', "\r")).unwrap_err();
+        assert!(error.starts_with("line 4 column "), "{error}");
+        assert_eq!(from_jsonl(&format!("{row}\r{row}")).unwrap().len(), 2);
     }
 
     /// The cell count agrees with the `csv` crate's first record on lines
@@ -1250,6 +1254,11 @@ mod tests {
             .collect();
         assert!(tables[0].starts_with("h,settings,shard\nr0,x=1,1/3\n"));
         assert_eq!(merge_tables(&tables).unwrap(), single);
+        // Tables saved with CRLF or lone-CR line ends merge the same.
+        for end in ["\r\n", "\r"] {
+            let ended: Vec<String> = tables.iter().map(|t| t.replace('\n', end)).collect();
+            assert_eq!(merge_tables(&ended).unwrap(), single, "{end:?}");
+        }
         let swapped = vec![tables[2].clone(), tables[0].clone(), tables[1].clone()];
         assert!(matches!(
             merge_tables(&swapped),

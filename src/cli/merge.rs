@@ -114,7 +114,11 @@ fn merge_csv(inputs: &[PathBuf], output: &Path) -> Result<Exit, Failure> {
         .iter()
         .map(|p| read_file(p, Input::Table))
         .collect::<Result<Vec<_>, _>>()?;
-    let command = |table: &str| known.iter().position(|h| table.lines().next() == Some(h));
+    let command = |table: &str| {
+        known
+            .iter()
+            .position(|h| snakesat::excerpt::lines(table).next() == Some(h))
+    };
     for (path, table) in inputs.iter().zip(&tables) {
         if command(table).is_none() {
             return Err(not_a_table(path));
@@ -214,8 +218,11 @@ fn first_line_is(path: &Path, headers: &[String], longest: usize) -> Result<bool
         .read_to_end(&mut start)
         .map_err(|e| bad_input(format!("cannot read {}: {e}", path.display())))?;
     let text = start.strip_prefix(BOM).unwrap_or(&start);
-    let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    // (LF, CRLF or a lone CR ends it, as `excerpt::lines` reads the table.)
+    let line = text
+        .split(|&b| b == b'\n' || b == b'\r')
+        .next()
+        .unwrap_or_default();
     Ok(headers.iter().any(|h| h.as_bytes() == line))
 }
 

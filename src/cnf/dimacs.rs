@@ -379,7 +379,7 @@ pub fn parse(text: &str) -> Result<ParsedCnf, DimacsError> {
             Ok(())
         }
     };
-    for (lineno, line) in text.lines().enumerate() {
+    for (lineno, line) in crate::excerpt::lines(text).enumerate() {
         let lineno = lineno + 1;
         let line = line.trim();
         if line.is_empty() {
@@ -551,7 +551,7 @@ pub fn parse_model(text: &str, num_vars: usize) -> Result<ModelFile, DimacsError
     let mut status_line: Option<usize> = None;
     // The line of the `0` that ends the values, once read.
     let mut end_line: Option<usize> = None;
-    for (lineno, line) in text.lines().enumerate() {
+    for (lineno, line) in crate::excerpt::lines(text).enumerate() {
         let lineno = lineno + 1;
         let line = line.trim();
         if line.is_empty() || line.starts_with('c') {
@@ -862,6 +862,40 @@ mod tests {
         assert_eq!(p.flat, vec![1, -2, 0, 2, 0]);
         assert_eq!(p.names[0], Some(VarKind::Head { x: 1, y: 2, t: 3 }));
         assert_eq!(p.names[1], Some(VarKind::Count { count: 4, t: 5 }));
+    }
+
+    /// LF, CRLF and a lone CR (old Mac files) end lines alike: the same
+    /// formula and model are read, and an error names the same line.
+    #[test]
+    fn every_line_end_reads_the_same() {
+        let mut cnf = Cnf::new();
+        let a = cnf.var(VarKind::Head { x: 1, y: 2, t: 3 });
+        let b = cnf.var(VarKind::Count { count: 4, t: 5 });
+        cnf.add(&[a, -b]);
+        cnf.add(&[b]);
+        let mut out = Vec::new();
+        write(&cnf, &[("horizon", "7".into())], &mut out).unwrap();
+        let lf = String::from_utf8(out).unwrap();
+        let model = "c x\ns SATISFIABLE\nv 1 -2\nv 0\n";
+        let broken = "c x\nc y\nx 1 0\n";
+        for end in ["\r\n", "\r"] {
+            let text = lf.replace('\n', end);
+            let p = parse(&text).unwrap();
+            assert_eq!(p.meta["horizon"], "7", "{end:?}");
+            assert_eq!(p.flat, vec![1, -2, 0, 2, 0], "{end:?}");
+            assert_eq!(p.names[0], Some(VarKind::Head { x: 1, y: 2, t: 3 }));
+            assert_eq!(
+                parse_model(&model.replace('\n', end), 2).unwrap(),
+                ModelFile::Sat(vec![true, false]),
+                "{end:?}"
+            );
+            assert_eq!(
+                parse(&broken.replace('\n', end)).unwrap_err().to_string(),
+                parse(broken).unwrap_err().to_string(),
+                "{end:?}"
+            );
+        }
+        assert!(parse(broken).unwrap_err().to_string().starts_with("line 3"));
     }
 
     /// What would not read back is refused before a byte is written.

@@ -40,21 +40,23 @@ pub enum DomainMismatch {
 /// collected per line took 1 GB before its third token was refused).
 pub(super) fn tokens(text: &str) -> impl Iterator<Item = (usize, String)> + '_ {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    super::lines(text).enumerate().flat_map(|(i, line)| {
-        let mut code = line.split(';').next().unwrap_or("");
-        std::iter::from_fn(move || {
-            code = code.trim_start();
-            let end = match code.chars().next()? {
-                '(' | ')' => 1,
-                _ => code
-                    .find(|c: char| c == '(' || c == ')' || c.is_whitespace())
-                    .unwrap_or(code.len()),
-            };
-            let (word, rest) = code.split_at(end);
-            code = rest;
-            Some((i + 1, word.to_ascii_lowercase()))
+    crate::excerpt::lines(text)
+        .enumerate()
+        .flat_map(|(i, line)| {
+            let mut code = line.split(';').next().unwrap_or("");
+            std::iter::from_fn(move || {
+                code = code.trim_start();
+                let end = match code.chars().next()? {
+                    '(' | ')' => 1,
+                    _ => code
+                        .find(|c: char| c == '(' || c == ')' || c.is_whitespace())
+                        .unwrap_or(code.len()),
+                };
+                let (word, rest) = code.split_at(end);
+                code = rest;
+                Some((i + 1, word.to_ascii_lowercase()))
+            })
         })
-    })
 }
 
 /// Checks that `text` is IPC-2018's snake domain: the same tokens in the same
@@ -101,7 +103,7 @@ mod tests {
         ];
         for text in texts {
             let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-            let expected: Vec<(usize, String)> = crate::pddl::lines(body)
+            let expected: Vec<(usize, String)> = crate::excerpt::lines(body)
                 .enumerate()
                 .flat_map(|(i, line)| {
                     let code = line.split(';').next().unwrap_or("");

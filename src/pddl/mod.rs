@@ -216,31 +216,6 @@ pub fn is_pddl_path(path: impl AsRef<Path>) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("pddl"))
 }
 
-/// The lines of PDDL text (a problem, a domain or a plan), as
-/// [`str::lines`] gives them but also ended by a lone `\r` (old Mac files),
-/// so that a `;` comment ends with its line and errors name the right one.
-pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = Some(text);
-    std::iter::from_fn(move || {
-        let text = rest.filter(|t| !t.is_empty())?;
-        match text.find(['\n', '\r']) {
-            Some(end) => {
-                let next = if text[end..].starts_with("\r\n") {
-                    end + 2
-                } else {
-                    end + 1
-                };
-                rest = Some(&text[next..]);
-                Some(&text[..end])
-            }
-            None => {
-                rest = None;
-                Some(text)
-            }
-        }
-    })
-}
-
 /// True when `text` (the head of a file is enough) begins, after blanks and
 /// `;` comments, with `(define (domain`, in any case: a domain file.
 pub fn is_domain_text(text: &str) -> bool {
@@ -1419,26 +1394,6 @@ mod tests {
                 "{ending:?}"
             );
         }
-    }
-
-    #[test]
-    fn lines_split_as_str_lines_and_at_a_lone_cr() {
-        for text in [
-            "",
-            "\n",
-            "a",
-            "a\n",
-            "a\nb",
-            "a\r\nb\r\n",
-            "\n\nx\n\n",
-            "a\rb",
-        ] {
-            let ours: Vec<&str> = lines(text).collect();
-            let lf = text.replace("\r\n", "\n").replace('\r', "\n");
-            let std: Vec<&str> = lf.lines().collect();
-            assert_eq!(ours, std, "{text:?}");
-        }
-        assert_eq!(lines("a\rb\r\nc\r").collect::<Vec<_>>(), ["a", "b", "c"]);
     }
 
     #[test]

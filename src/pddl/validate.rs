@@ -181,13 +181,15 @@ fn is_number(text: &str) -> bool {
 /// The snake domain's actions cost 1 each, so a valid plan's cost is its
 /// number of actions; the comment is not part of the plan (VAL ignores it).
 pub fn stated_cost(text: &str) -> Option<(usize, f64)> {
-    super::lines(text).enumerate().find_map(|(index, raw)| {
-        let (_, comment) = raw.split_once(';')?;
-        let rest = comment.trim_start().strip_prefix("cost")?.trim_start();
-        let number = rest.strip_prefix('=')?.split_whitespace().next()?;
-        let value: f64 = number.parse().ok()?;
-        value.is_finite().then_some((index + 1, value))
-    })
+    crate::excerpt::lines(text)
+        .enumerate()
+        .find_map(|(index, raw)| {
+            let (_, comment) = raw.split_once(';')?;
+            let rest = comment.trim_start().strip_prefix("cost")?.trim_start();
+            let number = rest.strip_prefix('=')?.split_whitespace().next()?;
+            let value: f64 = number.parse().ok()?;
+            value.is_finite().then_some((index + 1, value))
+        })
 }
 
 /// Reads a plan file for the problem whose cells `objects` names: an object
@@ -196,7 +198,7 @@ pub fn stated_cost(text: &str) -> Option<(usize, f64)> {
 /// action beyond it, before more are held (7 million took 1.3 GB).
 pub fn read_plan(text: &str, objects: &Objects) -> Result<Vec<Action>, PlanReadError> {
     let mut actions = Vec::new();
-    for (index, raw) in super::lines(text).enumerate() {
+    for (index, raw) in crate::excerpt::lines(text).enumerate() {
         let line = index + 1;
         let body = raw.split(';').next().unwrap_or("").trim();
         if body.is_empty() {

@@ -1057,8 +1057,32 @@ fn a_shard_index_that_disagrees_with_its_summary_or_csv_is_refused() {
     std::fs::remove_file(&csv).unwrap();
     assert_bad_input(&merge(), "cannot read");
     assert!(!out.exists());
-    // Restored, the shards merge.
     std::fs::write(&csv, &good_csv).unwrap();
+    // A count beyond 64 bits in the summary is named as written, with its
+    // line, not as serde's floating-point `1e+23`.
+    let summary_path = shards.join("summary-1-of-2.json");
+    let good_summary = std::fs::read_to_string(&summary_path).unwrap();
+    let huge = good_summary.replacen(
+        &format!("\"draws\": {}", counts.draws),
+        "\"draws\": 99999999999999999999999",
+        1,
+    );
+    assert_ne!(huge, good_summary);
+    std::fs::write(&summary_path, huge).unwrap();
+    let run = merge();
+    assert_bad_input(
+        &run,
+        "the number 99999999999999999999999 is too large (at most ",
+    );
+    assert!(
+        run.stderr.contains("summary-1-of-2.json: line "),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("1e+23"), "{}", run.stderr);
+    assert!(!out.exists());
+    std::fs::write(&summary_path, &good_summary).unwrap();
+    // Restored, the shards merge.
     let run = merge();
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(summary(&out, "summary.json").instances, 4);

@@ -279,8 +279,16 @@ fn merge_families(inputs: &[PathBuf], output: &Path) -> Result<Exit, Failure> {
         for path in [&summary_path, &index_path, &csv_path] {
             regular_file(path)?;
         }
-        let summary: Summary = serde_json::from_str(&read_file(&summary_path, Input::Index)?)
-            .map_err(|e| bad_input(format!("{}: {e}", summary_path.display())))?;
+        let summary_text = read_file(&summary_path, Input::Index)?;
+        let summary: Summary = serde_json::from_str(&summary_text).map_err(|e| {
+            let message = snakesat::excerpt::json_message(&summary_text, &e);
+            bad_input(format!(
+                "{}: line {} column {}: {message}",
+                summary_path.display(),
+                e.line(),
+                e.column()
+            ))
+        })?;
         let rows = index::from_jsonl(&read_file(&index_path, Input::Index)?)
             .map_err(|e| bad_input(format!("{}: {e}", index_path.display())))?;
         check_counts(&summary, &summary_path, &rows, &index_path)?;

@@ -13,6 +13,9 @@
 //! root: [`Instance`], [`Planner`], [`Verdict`], [`Outcome`], [`Plan`],
 //! [`PlanError`], [`simulate`].
 //!
+//! The full game, a snake eating seeded random apples until it fills the
+//! board, is [`game::play`] (stopped by a flag: [`game::play_until`]).
+//!
 //! Features: `render` builds the GIFs and charts ([`render`]'s `gif` and
 //! `chart`); `cli` (the default) builds the `snakesat` binary and turns
 //! `render` on. Without either, the crate plans, checks, exports and reads

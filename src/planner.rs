@@ -938,7 +938,9 @@ impl<'a> Planner<'a> {
     /// Solves `cnf`, a formula of this planner's encoding for `instance` at
     /// exactly `moves` moves, with the planner's timeout and configuration:
     /// the status and, if SAT, the head path of the model (`None` when the
-    /// model is not a path). The path is not checked. More `moves` than
+    /// model is not a path of `moves` moves on `instance`'s board, e.g. a
+    /// formula of another horizon or a larger board). The path is not
+    /// replayed: [`crate::sim::simulate`] checks it. More `moves` than
     /// [`MAX_HORIZON`] are refused before solving, as is an invalid
     /// instance, as by [`Planner::plan`] ([`PlanError::Instance`]).
     pub fn solve_formula(
@@ -960,7 +962,13 @@ impl<'a> Planner<'a> {
             return Err(PlanError::BadLiteral { literal, variables });
         }
         let (status, values) = solve::run_cadical(cnf, &self.budget(CadicalConfig::Default));
-        let path = values.and_then(|v| solve::path_of(instance, cnf, &v, moves).ok());
+        let on_board = |p: &Vec<Pos>| {
+            p.iter()
+                .all(|&(x, y)| x < instance.width && y < instance.height)
+        };
+        let path = values
+            .and_then(|v| solve::path_of(instance, cnf, &v, moves).ok())
+            .filter(on_board);
         Ok((status, path))
     }
 }

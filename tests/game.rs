@@ -8,6 +8,7 @@ mod safe;
 #[path = "support/cli.rs"]
 mod support;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use snakesat::game::{
@@ -144,6 +145,27 @@ fn more_threads_play_the_same_game() {
             assert_eq!(many.stats.breakdown, one.stats.breakdown);
         }
     }
+}
+
+/// `play_until` stops before the next apple once its flag is raised (here
+/// by the callback after the third apple); a flag never raised plays the
+/// same game as `play`.
+#[test]
+fn a_raised_flag_stops_the_game_before_the_next_apple() {
+    let cfg = config(6, 6, 3, Reuse::Clauses);
+    let stop = AtomicBool::new(false);
+    let mut seen = 0;
+    let stopped = game::play_until(&cfg, &stop, |apple| {
+        seen += 1;
+        if apple.index == 2 {
+            stop.store(true, Ordering::Relaxed);
+        }
+    });
+    assert_eq!(stopped.unwrap_err(), game::GameError::Stopped { eaten: 3 });
+    assert_eq!(seen, 3);
+    let whole = game::play_until(&cfg, &AtomicBool::new(false), |_| {}).unwrap();
+    assert!(whole.stats.won);
+    assert_eq!(whole.path, game::play(&cfg, |_| {}).unwrap().path);
 }
 
 /// A game lost because the time per apple ran out says so: it was reported

@@ -17,7 +17,7 @@ use snakesat::encode::{self, Encoding, by_name};
 use snakesat::instance::json::from_json;
 use snakesat::instance::{Instance, InstanceError, MAX_HORIZON, Start};
 use snakesat::plan_file;
-use snakesat::planner::{Method, PlanError, Planner, Search, Verdict};
+use snakesat::planner::{Method, PlanError, Planner, Search, Status, Verdict};
 use snakesat::proof::{ProofError, Reason, certify_search};
 use snakesat::report::PlanReport;
 
@@ -203,6 +203,29 @@ fn horizons_beyond_the_cap_are_refused_by_every_entry_point() {
         let solved = planner.solve_formula(&bad, &cnf, 4).map(|_| ());
         assert!(matches!(solved, Err(PlanError::Instance(_))), "{solved:?}");
     }
+    // A formula of a larger board gives no path of this one (its cells
+    // beyond this board were returned), nor one of another horizon.
+    let larger = Instance {
+        width: 5,
+        height: 5,
+        apples: vec![(4, 4)],
+        ..small()
+    };
+    let (status, path) = planner
+        .solve_formula(&small(), &direct.encode(&larger, 8).unwrap(), 8)
+        .unwrap();
+    assert_eq!((status, path), (Status::Sat, None));
+    let (status, path) = planner
+        .solve_formula(&larger, &direct.encode(&larger, 8).unwrap(), 8)
+        .unwrap();
+    assert_eq!(status, Status::Sat);
+    assert_eq!(path.expect("its own board's path").last(), Some(&(4, 4)));
+    assert_eq!(
+        planner
+            .solve_formula(&larger, &direct.encode(&larger, 8).unwrap(), 3)
+            .unwrap(),
+        (Status::Sat, None)
+    );
     // A literal of no variable made CaDiCaL end the process.
     for literal in [i32::MIN, 1 << 20, 0] {
         let mut cnf = direct.encode(&small(), 4).unwrap();

@@ -167,7 +167,8 @@ pub fn game_failure(e: game::GameError) -> Failure {
             code: Exit::Unknown,
             message: e.to_string(),
         },
-        // The size, the board or a setting (`BadSize`, `NoCycle`, `BadSetting`).
+        // The size, the board or a setting (`BadSize`, `NoCycle`, `BadSetting`;
+        // `Stopped` comes from `play_until` only, which the binary does not call).
         _ => bad_input(e),
     }
 }

@@ -35,6 +35,7 @@ mod plan;
 pub(crate) mod route;
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::rngs::ChaCha8Rng;
@@ -453,6 +454,12 @@ pub enum GameError {
         /// What it must be.
         rule: &'static str,
     },
+    /// [`play_until`]'s flag was raised before the game ended.
+    #[error("the game was stopped after {eaten} apples")]
+    Stopped {
+        /// Apples eaten before it stopped.
+        eaten: usize,
+    },
     /// The independent simulator refused the moves planned for an apple (a bug).
     #[error("internal error: the simulator rejects the plan for apple {}: {reason}", .apple + 1)]
     Rejected {
@@ -477,8 +484,33 @@ pub fn check_board(w: usize, h: usize) -> Result<(), GameError> {
 
 /// Plays one game; `on_apple` sees each apple once it is eaten. A
 /// configuration that [`GameConfig::check`] refuses is refused.
+///
+/// ```
+/// use snakesat::game::{GameConfig, play};
+///
+/// let record = play(&GameConfig::new(4, 4, 1), |apple| {
+///     assert!(apple.steps >= apple.lower_bound);
+/// })
+/// .unwrap();
+/// assert!(record.stats.won);
+/// assert_eq!(record.stats.final_length, 16);
+/// // Every move, replayed by the simulator before it was made.
+/// assert_eq!(record.path.len(), record.stats.steps + 1);
+/// ```
 pub fn play(
     config: &GameConfig,
+    on_apple: impl FnMut(&AppleRecord),
+) -> Result<GameRecord, GameError> {
+    play_until(config, &AtomicBool::new(false), on_apple)
+}
+
+/// [`play`], stopped with [`GameError::Stopped`] once `stop` is raised (by
+/// another thread, or a signal handler). The flag is read before each
+/// apple: an apple's search already begun ends first, within
+/// [`GameConfig::timeout_per_apple`].
+pub fn play_until(
+    config: &GameConfig,
+    stop: &AtomicBool,
     mut on_apple: impl FnMut(&AppleRecord),
 ) -> Result<GameRecord, GameError> {
     config.check()?;
@@ -524,6 +556,11 @@ pub fn play(
         path: vec![grid.pos(0)],
     };
     while body.len() < cells {
+        if stop.load(Ordering::Relaxed) {
+            return Err(GameError::Stopped {
+                eaten: record.stats.eaten,
+            });
+        }
         let free: Vec<usize> = (0..cells).filter(|&c| !occupied[c]).collect();
         let apple = free[rng.random_range(0..free.len())];
         let apple_started = Instant::now();

@@ -40,7 +40,8 @@ pub enum Status {
     Sat,
     /// Unsatisfiable: proven that there is no plan.
     Unsat,
-    /// The deadline came first.
+    /// Neither proven: the deadline came first, the search was stopped, or
+    /// no formula could be asked (an outcome's [`Undecided`] says which).
     Unknown,
 }
 

@@ -176,7 +176,8 @@ pub(crate) fn is_canonical(instance: &Instance) -> bool {
 /// on distinct free cells; the rules are copied from `rules`.
 #[derive(Clone, Debug)]
 pub struct Setting {
-    /// The rules (visible, grow, tail, horizon) and board size to use.
+    /// The rules (visible, grow, tail, horizon) and board size to use; its
+    /// walls, start and apples are not read (the fields below set them).
     pub rules: Instance,
     /// Number of walls.
     pub walls: usize,
@@ -432,7 +433,9 @@ fn all_instances(setting: &Setting, count: Option<u64>) -> Result<Vec<Instance>,
 }
 
 /// One instance per symmetry class of the setting (the canonical ones), in
-/// the order of [`key`].
+/// the order of [`key`]. Only instances that [`Instance::validate`] accepts
+/// are generated, so a setting none of whose instances is valid (`visible`
+/// 0, a side 0, a snake longer than the free cells) gives an empty list.
 pub fn enumerate(setting: &Setting) -> Result<Vec<Instance>, EnumerateError> {
     enumerate_counted(setting, count_instances(setting, MAX_ENUMERATED as u64))
 }

@@ -129,16 +129,16 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
                 std::num::IntErrorKind::PosOverflow => format!(
                     "board side {} is out of range 1..={}",
                     s.trim(),
-                    game::MAX_SIDE
+                    game::MAX_GAME_SIDE
                 ),
                 _ => format!("'{s}' is not a board side (a whole number)"),
             })?;
-        if (1..=game::MAX_SIDE).contains(&n) {
+        if (1..=game::MAX_GAME_SIDE).contains(&n) {
             Ok(n)
         } else {
             Err(format!(
                 "board side {n} is out of range 1..={}",
-                game::MAX_SIDE
+                game::MAX_GAME_SIDE
             ))
         }
     };

@@ -52,7 +52,7 @@ pub use crate::geometry::Grid;
 pub use cycle::Work;
 
 /// The largest board side `play` accepts.
-pub const MAX_SIDE: usize = 64;
+pub const MAX_GAME_SIDE: usize = 64;
 
 /// How the solver is reused from one apple to the next (the slides' five
 /// multi-shot designs, in CaDiCaL terms). They differ in how a query's facts
@@ -434,8 +434,8 @@ impl GameRecord {
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GameError {
-    /// A board side outside `1..=MAX_SIDE` (width, height).
-    #[error("board size {0}x{1} is out of range (each side must be 1..={MAX_SIDE})")]
+    /// A board side outside `1..=MAX_GAME_SIDE` (width, height).
+    #[error("board size {0}x{1} is out of range (each side must be 1..={MAX_GAME_SIDE})")]
     BadSize(usize, usize),
     /// A one-row or one-column board of more than two cells: it has no
     /// Hamiltonian cycle, which every plan of the player must leave.
@@ -470,10 +470,10 @@ pub enum GameError {
     },
 }
 
-/// Whether the player can play a `w` x `h` board: sides in `1..=MAX_SIDE`,
+/// Whether the player can play a `w` x `h` board: sides in `1..=MAX_GAME_SIDE`,
 /// and a Hamiltonian cycle possible (not one row or column of more than 2).
 pub fn check_board(w: usize, h: usize) -> Result<(), GameError> {
-    if !(1..=MAX_SIDE).contains(&w) || !(1..=MAX_SIDE).contains(&h) {
+    if !(1..=MAX_GAME_SIDE).contains(&w) || !(1..=MAX_GAME_SIDE).contains(&h) {
         return Err(GameError::BadSize(w, h));
     }
     if (w == 1 || h == 1) && w * h > 2 {

@@ -843,8 +843,9 @@ pub(crate) fn first_falsified(flat: &[Lit], values: &[bool]) -> Option<usize> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn round_trip_names_meta_and_clauses() {
+    /// Two named variables in the family "two words", clauses `1 -2` and
+    /// `2`, written with `c horizon 7`.
+    fn two_variables() -> String {
         let mut cnf = Cnf::new();
         cnf.family("two words");
         let a = cnf.var(VarKind::Head { x: 1, y: 2, t: 3 });
@@ -853,7 +854,12 @@ mod tests {
         cnf.add(&[b]);
         let mut out = Vec::new();
         write(&cnf, &[("horizon", "7".into())], &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn round_trip_names_meta_and_clauses() {
+        let text = two_variables();
         assert!(text.contains("c family two words variables 2 clauses 2 literals 3"));
         assert!(text.contains("c var 1 head 1 2 3\nc var 2 count 4 5\n"));
         let p = parse(&text).unwrap();
@@ -868,14 +874,7 @@ mod tests {
     /// formula and model are read, and an error names the same line.
     #[test]
     fn every_line_end_reads_the_same() {
-        let mut cnf = Cnf::new();
-        let a = cnf.var(VarKind::Head { x: 1, y: 2, t: 3 });
-        let b = cnf.var(VarKind::Count { count: 4, t: 5 });
-        cnf.add(&[a, -b]);
-        cnf.add(&[b]);
-        let mut out = Vec::new();
-        write(&cnf, &[("horizon", "7".into())], &mut out).unwrap();
-        let lf = String::from_utf8(out).unwrap();
+        let lf = two_variables();
         let model = "c x\ns SATISFIABLE\nv 1 -2\nv 0\n";
         let broken = "c x\nc y\nx 1 0\n";
         for end in ["\r\n", "\r"] {

@@ -43,7 +43,9 @@ pub enum Search {
     /// from a proven lower bound.
     #[default]
     Optimal,
-    /// A plan of exactly this many moves.
+    /// A plan of exactly this many moves. 0 is asked too (the start alone:
+    /// a plan only when no apple is left to eat), although an instance's
+    /// own `horizon` must be at least 1 ([`InstanceError::ZeroHorizon`]).
     FixedHorizon(usize),
     /// A plan fast (of any length up to [`Planner::max_horizon`]), then
     /// shorter ones until the timeout; least only if proven. Every phase, the

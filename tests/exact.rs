@@ -131,10 +131,13 @@ fn every_option_is_exact_at_every_horizon() {
             None => NO_PLAN_HORIZONS,
         };
         let expected = &plans[..=last];
-        // A permutation of the combinations, each one met once every `options.len()` picks.
-        let pick = |i: usize| &options[(i * 97) % options.len()];
         for j in 0..PER_INSTANCE {
-            check_fresh(inst, pick(k * PER_INSTANCE + j), expected, false);
+            check_fresh(
+                inst,
+                tiny::pick(&options, k * PER_INSTANCE + j),
+                expected,
+                false,
+            );
         }
         // The fixed-horizon route and the incremental solver, from 0, 1, 2
         // or the lower bound (where the search starts). At T = 0 the open
@@ -143,9 +146,9 @@ fn every_option_is_exact_at_every_horizon() {
         // route answered "no plan" for a start without an open neighbour
         // (found at 1,500 cases and more, when T = 0 was asked only through
         // a lower bound of 0).
-        check_fresh(inst, pick(k), expected, true);
+        check_fresh(inst, tiny::pick(&options, k), expected, true);
         let first = [0, 1, 2, lower_bound(inst).unwrap_or(usize::MAX)][k % 4].min(last);
-        check_incremental(inst, pick(k), expected, first);
+        check_incremental(inst, tiny::pick(&options, k), expected, first);
         let yes = expected.iter().filter(|&&p| p).count();
         sat += yes;
         unsat += expected.len() - yes;
@@ -213,7 +216,7 @@ fn full_boards_are_exact_at_every_horizon() {
             None => NO_PLAN_HORIZONS,
         };
         let expected = &plans[..=last];
-        let options = &options[(k * 97) % options.len()];
+        let options = tiny::pick(&options, k);
         // The facts are in the formula at the least horizon (left out only
         // where one of them is the empty clause, at horizons with no plan).
         if let Some(least) = plans.iter().position(|&p| p) {

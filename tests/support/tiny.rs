@@ -1,6 +1,6 @@
 //! Random tiny instances and every option combination of the direct
 //! encoding, for the brute-force comparisons (tests/exact.rs,
-//! tests/external_solvers.rs). Instances: grids up to 5×5 with walls, explicit or free
+//! tests/plan_sets.rs, tests/external_solvers.rs). Instances: grids up to 5×5 with walls, explicit or free
 //! starts of length 1–4, 0–4 apples (visible 1, 2 or all; ordered apples may
 //! repeat a cell), both tail rules, growth on or off; and full-board
 //! instances (strict tail, growth, apples on every free cell off the body).
@@ -199,6 +199,13 @@ pub fn instances(seed: u64, count: usize, full_every: usize) -> Vec<Instance> {
         }
     }
     out
+}
+
+/// The `i`-th pick from `options` (those of [`all_options`]): a permutation
+/// of them (97 is prime to their count, 360), so each one is met once every
+/// `options.len()` picks.
+pub fn pick(options: &[DirectOptions], i: usize) -> &DirectOptions {
+    &options[(i * 97) % options.len()]
 }
 
 /// Every combination of the direct encoding's options.
